@@ -1,0 +1,92 @@
+package org.hsdag.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.ServiceLoader;
+import org.hsdag.ir.IrException;
+import org.hsdag.placement.InvalidPlacementException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code hsdag} command and its subcommands. */
+@Command(
+    name = "hsdag",
+    mixinStandardHelpOptions = true,
+    versionProvider = HsdagCli.Version.class,
+    description = "Finds a fast per-operation device placement for an OpenVINO IR model (HSDAG).",
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      InspectCommand.class,
+      // further subcommands are added by their modules' issues; keep one per line
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input"})
+public final class HsdagCli implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (try 'hsdag --help')");
+  }
+
+  /** Builds the command line exactly as {@link Main} runs it, so tests exercise the same wiring. */
+  public static CommandLine newCommandLine() {
+    CommandLine cl = new CommandLine(new HsdagCli());
+    for (CliExtension ext : ServiceLoader.load(CliExtension.class)) {
+      cl.addSubcommand(ext.newCommand());
+    }
+    cl.setExecutionExceptionHandler(HsdagCli::handle);
+    cl.setParameterExceptionHandler((ex, args) -> {
+      PrintWriter err = ex.getCommandLine().getErr();
+      err.println("hsdag: " + ex.getMessage());
+      return ExitCodes.BAD_INPUT;
+    });
+    return cl;
+  }
+
+  private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+    PrintWriter err = cl.getErr();
+    Throwable t = ex;
+    if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+      t = u.getCause();
+    }
+    if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException) {
+      err.println("hsdag: " + t.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    if (t instanceof NoSuchFileException nf) {
+      err.println("hsdag: file not found: " + nf.getFile());
+      return ExitCodes.BAD_INPUT;
+    }
+    if (t instanceof AccessDeniedException ad) {
+      err.println("hsdag: permission denied: " + ad.getFile());
+      return ExitCodes.FAILURE;
+    }
+    if (t instanceof IOException io) {
+      String msg = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+      if (msg.contains("No space left")) {
+        msg = "disk full (" + msg + ")";
+      }
+      err.println("hsdag: I/O error: " + msg);
+      return ExitCodes.FAILURE;
+    }
+    err.println("hsdag: internal error: " + t);
+    if (Boolean.getBoolean("hsdag.debug")) {
+      t.printStackTrace(err);
+    } else {
+      err.println("hsdag: rerun with -Dhsdag.debug=true (HSDAG_DEBUG=1 with the launcher) for the stack trace");
+    }
+    return ExitCodes.FAILURE;
+  }
+
+  /** Version from the jar manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = HsdagCli.class.getPackage().getImplementationVersion();
+      return new String[] {"hsdag " + (v == null ? "0.1.0-SNAPSHOT" : v), "Java " + System.getProperty("java.version")};
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.ir.Port;
+import org.hsdag.ir.Shapes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hsdag inspect model.xml}: what is in an IR, at a glance. */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+    description = "Print IR version, node/edge counts, op-type histogram, inputs/outputs and constant bytes.")
+public final class InspectCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
+  Path model;
+
+  @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
+  boolean json;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    OpGraph g = new IrReader().read(model);
+    Map<String, Object> summary = summarize(g);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
+    } else {
+      printText(out, summary);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** The inspect summary as an ordered map (the JSON form). */
+  public static Map<String, Object> summarize(OpGraph g) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("name", g.name());
+    s.put("ir_version", g.irVersion());
+    s.put("nodes", g.nodeCount());
+    s.put("edges", g.edgeCount());
+    s.put("average_degree", g.nodeCount() == 0 ? 0.0 : 2.0 * g.edgeCount() / g.nodeCount());
+    Map<String, Integer> hist = new TreeMap<>();
+    long constBytes = 0;
+    boolean dynamic = false;
+    List<Map<String, Object>> params = new ArrayList<>();
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (OpNode n : g.nodes()) {
+      hist.merge(n.type(), 1, Integer::sum);
+      constBytes += n.constSize();
+      for (Port p : n.outputs()) {
+        dynamic |= p.isDynamic();
+      }
+      if (n.isParameter()) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("name", n.name());
+        p.put("element_type", n.attribute("element_type"));
+        p.put("shape", n.attribute("shape") != null ? n.attribute("shape")
+            : n.outputs().isEmpty() ? "" : Shapes.format(n.outputs().get(0).dims()));
+        params.add(p);
+      } else if (n.isResult()) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("name", n.name());
+        Port in = n.inputs().isEmpty() ? null : n.inputs().get(0);
+        r.put("element_type", in == null || in.elementType() == null ? null : in.elementType().irName());
+        r.put("shape", in == null ? "" : Shapes.format(in.dims()));
+        results.add(r);
+      }
+    }
+    s.put("op_types", hist);
+    s.put("parameters", params);
+    s.put("results", results);
+    s.put("constant_bytes", constBytes);
+    s.put("dynamic_shapes", dynamic);
+    return s;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void printText(PrintWriter out, Map<String, Object> s) {
+    out.printf("model          %s%n", s.get("name"));
+    out.printf("IR version     %s%n", s.get("ir_version"));
+    out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"), (Double) s.get("average_degree"));
+    out.printf("constants      %,d bytes%n", (Long) s.get("constant_bytes"));
+    out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");
+    out.println("inputs:");
+    for (Map<String, Object> p : (List<Map<String, Object>>) s.get("parameters")) {
+      out.printf("  %-30s %-6s [%s]%n", p.get("name"), p.get("element_type"), p.get("shape"));
+    }
+    out.println("outputs:");
+    for (Map<String, Object> r : (List<Map<String, Object>>) s.get("results")) {
+      out.printf("  %-30s %-6s [%s]%n", r.get("name"), r.get("element_type"), r.get("shape"));
+    }
+    out.println("op types:");
+    Map<String, Integer> hist = (Map<String, Integer>) s.get("op_types");
+    hist.entrySet().stream()
+        .sorted((a, b) -> b.getValue() != a.getValue().intValue() ? b.getValue() - a.getValue() : a.getKey().compareTo(b.getKey()))
+        .forEach(e -> out.printf("  %-24s %5d%n", e.getKey(), e.getValue()));
+  }
+}

@@ -1,0 +1,36 @@
+package org.hsdag.backend;
+
+import java.util.List;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+
+/**
+ * Something that can time a placed model: the embedded simulator ({@code sim}) or real OpenVINO
+ * ({@code openvino}). Every number it produces carries {@link #name()} and {@link #profile()}.
+ */
+public interface LatencyBackend extends AutoCloseable {
+  /** {@code sim} or {@code openvino}. */
+  String name();
+
+  /** The simulator profile name, or a description of the real machine. */
+  String profile();
+
+  /** Whether numbers come from a model of a machine rather than from hardware. */
+  boolean simulated();
+
+  /** The devices this backend offers, in its preferred order. */
+  List<DeviceInfo> devices();
+
+  /** Which of {@code devices} can run each node of {@code graph}. */
+  SupportMatrix supports(OpGraph graph, DeviceSet devices);
+
+  /**
+   * Times {@code placement} of {@code graph}. Never throws for a placement that cannot run: that
+   * is a failed {@link Measurement} with the reason.
+   */
+  Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol);
+
+  @Override
+  default void close() {}
+}

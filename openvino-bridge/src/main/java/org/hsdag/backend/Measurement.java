@@ -1,0 +1,59 @@
+package org.hsdag.backend;
+
+import java.util.Objects;
+
+/**
+ * The outcome of timing one placement. A failed placement (an op on a device that cannot run it,
+ * a compile or run error) is a value with a reason, never an exception.
+ *
+ * @param ok whether the placement ran
+ * @param samplesMillis timed samples in milliseconds (empty when failed)
+ * @param latencyMillis the protocol's statistic over the samples (NaN when failed)
+ * @param ciLowMillis lower bound of the 95% confidence interval of the mean (NaN if unknown)
+ * @param ciHighMillis upper bound of the 95% confidence interval of the mean (NaN if unknown)
+ * @param subModels number of HETERO sub-models the placement compiles into (0 when unknown)
+ * @param reason why it failed, or null
+ * @param backend backend name, e.g. {@code sim} or {@code openvino}
+ * @param profile profile name (sim) or machine description (openvino)
+ */
+public record Measurement(
+    boolean ok,
+    double[] samplesMillis,
+    double latencyMillis,
+    double ciLowMillis,
+    double ciHighMillis,
+    int subModels,
+    String reason,
+    String backend,
+    String profile) {
+
+  public Measurement {
+    samplesMillis = samplesMillis.clone();
+    Objects.requireNonNull(backend);
+    Objects.requireNonNull(profile);
+    if (!ok && reason == null) {
+      throw new IllegalArgumentException("a failed measurement needs a reason");
+    }
+  }
+
+  @Override
+  public double[] samplesMillis() {
+    return samplesMillis.clone();
+  }
+
+  /** A successful measurement: latency by {@code protocol}, 95% CI of the mean by Student's t. */
+  public static Measurement of(double[] samplesMillis, MeasurementProtocol protocol, int subModels, String backend, String profile) {
+    double latency = protocol.reduce(samplesMillis);
+    double[] ci = ConfidenceInterval.ofMean(samplesMillis, 0.95);
+    return new Measurement(true, samplesMillis, latency, ci[0], ci[1], subModels, null, backend, profile);
+  }
+
+  public static Measurement failed(String reason, String backend, String profile) {
+    return new Measurement(false, new double[0], Double.NaN, Double.NaN, Double.NaN, 0, reason, backend, profile);
+  }
+
+  /** Latency in seconds (for rewards). */
+  public double latencySeconds() {
+    return latencyMillis / 1000.0;
+  }
+}

@@ -1,0 +1,57 @@
+package org.hsdag.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Atomic file replacement: write a temp file beside the target, force it to disk, then move it
+ * over the target. A crash or a full disk leaves the previous file intact and no temp file behind.
+ */
+public final class AtomicFiles {
+  private AtomicFiles() {}
+
+  /** Writes the bytes produced by {@code body}. */
+  public interface Body {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  public static void write(Path target, Body body) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
+    }
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+          OutputStream out = Channels.newOutputStream(ch)) {
+        OutputStream buffered = new java.io.BufferedOutputStream(out, 1 << 16);
+        body.writeTo(buffered);
+        buffered.flush();
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  public static void writeString(Path target, String text) throws IOException {
+    write(target, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  public static void writeBytes(Path target, byte[] bytes) throws IOException {
+    write(target, out -> out.write(bytes));
+  }
+}

@@ -1,0 +1,76 @@
+package org.hsdag.ir;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One input or output port of a layer.
+ *
+ * @param id the port id as written in the IR (unique per layer over inputs then outputs)
+ * @param elementType the precision; null for v10 input ports that omit it
+ * @param dims the shape, outermost first; -1 for a dynamic dimension; empty for a scalar
+ * @param names comma-separated tensor names as written, or null
+ * @param rtInfoXml the port's {@code <rt_info>} element verbatim, or null
+ */
+public record Port(int id, ElementType elementType, long[] dims, String names, String rtInfoXml) {
+  public Port {
+    dims = dims.clone();
+  }
+
+  @Override
+  public long[] dims() {
+    return dims.clone();
+  }
+
+  public int rank() {
+    return dims.length;
+  }
+
+  public long dim(int axis) {
+    return dims[axis];
+  }
+
+  public boolean isDynamic() {
+    for (long d : dims) {
+      if (d < 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Number of elements, treating dynamic dimensions as 1. */
+  public long elementCount() {
+    long n = 1;
+    for (long d : dims) {
+      n *= Math.max(d, 1);
+    }
+    return n;
+  }
+
+  /** Bytes of the tensor (dynamic dimensions as 1; f32 assumed when the precision is unknown). */
+  public long byteSize() {
+    ElementType t = elementType == null || elementType.bitWidth() == 0 ? ElementType.F32 : elementType;
+    return t.byteSize(elementCount());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Port p
+        && id == p.id
+        && elementType == p.elementType
+        && Arrays.equals(dims, p.dims)
+        && Objects.equals(names, p.names)
+        && Objects.equals(rtInfoXml, p.rtInfoXml);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, elementType, Arrays.hashCode(dims), names, rtInfoXml);
+  }
+
+  @Override
+  public String toString() {
+    return "Port[" + id + " " + elementType + " " + Arrays.toString(dims) + "]";
+  }
+}

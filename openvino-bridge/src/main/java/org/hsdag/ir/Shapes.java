@@ -1,0 +1,77 @@
+package org.hsdag.ir;
+
+/** Parsing of IR shape and list attributes ({@code "1, 3, 224, 224"}, {@code "?,?"}, {@code "1..8"}). */
+public final class Shapes {
+  private Shapes() {}
+
+  /**
+   * Parses a shape attribute; dynamic or interval dimensions become -1.
+   *
+   * @return the dims, an empty array for a scalar, or null for a dynamic rank ({@code ...})
+   */
+  public static long[] parseShape(String text) {
+    String t = text.trim();
+    if (t.contains("...")) {
+      return null;
+    }
+    if (t.isEmpty()) {
+      return new long[0];
+    }
+    String[] parts = t.split(",");
+    long[] dims = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      String p = parts[i].trim();
+      if (p.equals("?") || p.equals("-1") || p.contains("..")) {
+        dims[i] = -1;
+      } else {
+        try {
+          dims[i] = Long.parseLong(p);
+        } catch (NumberFormatException e) {
+          throw new IrException("bad dimension '" + p + "' in shape '" + text + "'");
+        }
+        if (dims[i] < 0) {
+          throw new IrException("negative dimension in shape '" + text + "'");
+        }
+      }
+    }
+    return dims;
+  }
+
+  /** Parses a comma-separated integer list attribute ({@code "2, 2"}); null or empty gives an empty array. */
+  public static long[] parseLongs(String text) {
+    if (text == null || text.isBlank()) {
+      return new long[0];
+    }
+    String[] parts = text.split(",");
+    long[] out = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = Long.parseLong(parts[i].trim());
+      } catch (NumberFormatException e) {
+        throw new IrException("bad integer '" + parts[i].trim() + "' in list '" + text + "'");
+      }
+    }
+    return out;
+  }
+
+  /** Formats dims the way current serializers do: {@code "1, 3, 224, 224"}. */
+  public static String format(long[] dims) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < dims.length; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(dims[i] < 0 ? "?" : Long.toString(dims[i]));
+    }
+    return sb.toString();
+  }
+
+  /** Product of dims, dynamic ones counted as 1. */
+  public static long elementCount(long[] dims) {
+    long n = 1;
+    for (long d : dims) {
+      n *= Math.max(1, d);
+    }
+    return n;
+  }
+}
