@@ -40,7 +40,8 @@ public final class HsdagCli implements Runnable {
     cl.setExecutionExceptionHandler(HsdagCli::handle);
     cl.setParameterExceptionHandler((ex, args) -> {
       PrintWriter err = ex.getCommandLine().getErr();
-      err.println("hsdag: " + ex.getMessage());
+      String cmd = ex.getCommandLine().getCommandSpec().qualifiedName();
+      err.println("hsdag: " + ex.getMessage() + " (try '" + cmd + " --help')");
       return ExitCodes.BAD_INPUT;
     });
     return cl;

@@ -286,7 +286,12 @@ public final class IrReader {
       String et = node.attribute("element_type");
       String shape = node.attribute("shape");
       if (et != null && shape != null && !"string".equals(et.trim())) {
-        long[] dims = Shapes.parseShape(shape);
+        long[] dims;
+        try {
+          dims = Shapes.parseShape(shape);
+        } catch (IrException e) {
+          throw new IrException(where + ": " + e.getMessage());
+        }
         if (dims != null) {
           long count = 1;
           for (long d : dims) {

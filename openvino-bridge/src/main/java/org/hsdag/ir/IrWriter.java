@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 
 /**
- * Writes an {@link OpGraph} as IR XML in the layout OpenVINO's serializer uses (tab indentation,
- * edges sorted by source layer). Verbatim blocks captured by {@link IrReader} are written back
+ * Writes an {@link OpGraph} as IR XML in the layout OpenVINO's serializer uses (tab indentation). Verbatim blocks captured by {@link IrReader} are written back
  * unchanged, so read → write → read is the identity.
  */
 public final class IrWriter {
@@ -48,13 +46,8 @@ public final class IrWriter {
     }
     w.write("\t</layers>\n");
     w.write("\t<edges>\n");
-    Integer[] order = new Integer[graph.edgeCount()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    // Stable sort by source node, as the serializer does; readers do not depend on it.
-    java.util.Arrays.sort(order, Comparator.comparingInt(k -> graph.edge(k).source()));
-    for (int k : order) {
+    // Document order, so read → write → read keeps edge indices (OpenVINO reads edges in any order).
+    for (int k = 0; k < graph.edgeCount(); k++) {
       Edge e = graph.edge(k);
       OpNode from = graph.node(e.source());
       OpNode to = graph.node(e.target());

@@ -1,0 +1,58 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hsdag.testkit.Samples;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InspectCommandTest {
+  @Test
+  void printsCountsHistogramAndInputs() {
+    CliRun r = CliRun.of("inspect", Samples.irSample("resnet-50.xml").toString());
+    assertEquals(0, r.exitCode(), r.err());
+    assertTrue(r.out().contains("nodes / edges  396 / 411"), r.out());
+    assertTrue(r.out().contains("Convolution                 53"), r.out());
+    assertTrue(r.out().contains("input                          f32    [1,3,224,224]"), r.out());
+    assertTrue(r.out().contains("dynamic shapes no"), r.out());
+  }
+
+  @Test
+  void jsonIsMachineReadable() throws IOException {
+    CliRun r = CliRun.of("inspect", "--json", Samples.irSample("distilbert-base-uncased-sst2.xml").toString());
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals(540, j.get("nodes").asInt());
+    assertEquals(617, j.get("edges").asInt());
+    assertEquals(13, j.get("op_types").get("MVN").asInt());
+    assertTrue(j.get("dynamic_shapes").asBoolean());
+    assertEquals(2, j.get("parameters").size());
+  }
+
+  @Test
+  void badInputExitsTwoWithOneLine(@TempDir Path dir) throws IOException {
+    CliRun missing = CliRun.of("inspect", dir.resolve("none.xml").toString());
+    assertEquals(ExitCodes.BAD_INPUT, missing.exitCode());
+    assertEquals(1, missing.err().strip().lines().count(), missing.err());
+    assertTrue(missing.err().contains("model file not found"), missing.err());
+
+    Path broken = dir.resolve("broken.xml");
+    Files.writeString(broken, "<net version=\"11\"><layers><layer id=\"0\" type=\"ReLU\"></layers></net>");
+    CliRun bad = CliRun.of("inspect", broken.toString());
+    assertEquals(ExitCodes.BAD_INPUT, bad.exitCode());
+    assertTrue(bad.err().startsWith("hsdag: " + broken + ":1: malformed XML"), bad.err());
+  }
+
+  @Test
+  void unknownOptionIsUsageError() {
+    CliRun r = CliRun.of("inspect", "--frobnicate", "m.xml");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
+    assertTrue(r.err().startsWith("hsdag: Unknown option: '--frobnicate' (try 'hsdag inspect --help')"), r.err());
+  }
+}
