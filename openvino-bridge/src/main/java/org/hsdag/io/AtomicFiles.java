@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Atomic file replacement: write a temp file beside the target, force it to disk, then move it
@@ -30,6 +33,7 @@ public final class AtomicFiles {
     }
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {
+      keepOrDefaultPermissions(tmp, target);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
           OutputStream out = Channels.newOutputStream(ch)) {
         OutputStream buffered = new java.io.BufferedOutputStream(out, 1 << 16);
@@ -45,6 +49,17 @@ public final class AtomicFiles {
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /** Temp files are created 0600; the result should look like any file the user writes (or keep the old file's mode). */
+  private static void keepOrDefaultPermissions(Path tmp, Path target) throws IOException {
+    if (!tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      return;
+    }
+    Set<PosixFilePermission> perms = Files.exists(target)
+        ? Files.getPosixFilePermissions(target)
+        : PosixFilePermissions.fromString("rw-r--r--");
+    Files.setPosixFilePermissions(tmp, perms);
   }
 
   public static void writeString(Path target, String text) throws IOException {

@@ -1,0 +1,112 @@
+package org.hsdag.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hsdag.ir.IrReader;
+import org.hsdag.models.GeneratedModel;
+import org.hsdag.models.ModelCatalog;
+import org.hsdag.models.ModelSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag models}: the bundled models. {@code build} writes their {@code .bin} weights
+ * (deterministic per seed, atomically) beside the committed XML; {@code list} shows what exists.
+ */
+@Command(name = "models", mixinStandardHelpOptions = true,
+    description = "The bundled benchmark models (ResNet-50, Inception-V3, BERT-base) and tiny test models.",
+    subcommands = {ModelsCommand.Build.class, ModelsCommand.ListModels.class})
+public final class ModelsCommand implements Runnable {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (try 'hsdag models build' or 'hsdag models list')");
+  }
+
+  static List<ModelSpec> select(List<String> names) {
+    if (names == null || names.isEmpty()) {
+      return ModelCatalog.all();
+    }
+    List<ModelSpec> out = new ArrayList<>();
+    for (String n : names) {
+      try {
+        out.add(ModelCatalog.get(n));
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException(e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  static Path dirOrDefault(Path dir) {
+    return dir != null ? dir : ModelCatalog.modelsDir();
+  }
+
+  /** {@code hsdag models build [NAME...]}. */
+  @Command(name = "build", mixinStandardHelpOptions = true,
+      description = {"Generate the .bin weights of bundled models into <models>/<name>/<name>.bin (and the XML when it "
+          + "is missing or stale). Weights are pseudo-random with the real tensor sizes: the same seed gives a "
+          + "byte-identical file. Files are replaced atomically."})
+  static final class Build implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "NAME", description = "Models to build (default: all; see 'hsdag models list').")
+    List<String> names;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Weights seed (default: ${DEFAULT-VALUE}).")
+    long seed = ModelCatalog.DEFAULT_SEED;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Models folder (default: models/ of the hsdag home).")
+    Path dir;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      List<ModelSpec> todo = select(names);
+      Path root = dirOrDefault(dir);
+      PrintWriter out = spec.commandLine().getOut();
+      for (ModelSpec m : todo) {
+        GeneratedModel g = m.build();
+        Path xml = ModelCatalog.xmlPath(root, m.name());
+        String sha = g.writeTo(xml, seed);
+        out.printf("%-17s %5d nodes %5d edges  %,13d bytes  seed %d  sha256 %s  %s%n", m.name(), g.graph().nodeCount(),
+            g.graph().edgeCount(), g.binSize(), seed, sha.substring(0, 16), IrReader.defaultBinPath(xml));
+        out.flush();
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code hsdag models list}. */
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the bundled models and whether their weights exist.")
+  static final class ListModels implements Callable<Integer> {
+    @Option(names = "--dir", paramLabel = "DIR", description = "Models folder (default: models/ of the hsdag home).")
+    Path dir;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Path root = dirOrDefault(dir);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("%-17s %5s %5s %13s  %-7s %s%n", "name", "nodes", "edges", "bin bytes", "weights", "description");
+      for (ModelSpec m : ModelCatalog.all()) {
+        GeneratedModel g = m.build();
+        Path bin = IrReader.defaultBinPath(ModelCatalog.xmlPath(root, m.name()));
+        String state = Files.isRegularFile(bin) ? "yes" : "missing";
+        out.printf("%-17s %5d %5d %,13d  %-7s %s%n", m.name(), g.graph().nodeCount(), g.graph().edgeCount(),
+            g.binSize(), state, m.description());
+      }
+      out.printf("models folder: %s (write missing weights with: hsdag models build NAME)%n", root);
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+}
