@@ -1,0 +1,49 @@
+package org.hsdag.cli;
+
+import java.util.function.Consumer;
+import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.backend.Backends;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.sim.SimOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --backend} / {@code --profile} picocli mixin: which {@link LatencyBackend} measures.
+ * {@code auto} (the default) uses OpenVINO when its native library loads and otherwise the
+ * embedded simulator on profile {@value Backends#DEFAULT_PROFILE}, saying which it chose.
+ */
+public final class BackendOptions {
+  @Option(names = "--backend", paramLabel = "auto|sim|openvino", defaultValue = "auto",
+      description = "Latency backend: auto (openvino when its native library loads, else sim, and it says which), "
+          + "sim (embedded HETERO simulator) or openvino (real hardware). Default: ${DEFAULT-VALUE}.")
+  String backend = "auto";
+
+  @Option(names = "--profile", paramLabel = "NAME|FILE", defaultValue = Backends.DEFAULT_PROFILE,
+      description = "Simulator machine profile: a built-in name (paper, laptop-core-ultra) or a profile .json file. "
+          + "Default: ${DEFAULT-VALUE}.")
+  String profile = Backends.DEFAULT_PROFILE;
+
+  /** The backend name as given ({@code auto}, {@code sim} or {@code openvino}). */
+  public String backend() {
+    return backend;
+  }
+
+  /** The profile name or path as given. */
+  public String profile() {
+    return profile;
+  }
+
+  /**
+   * Opens the chosen backend with simulator seed {@code seed}; {@code notices} gets the line that
+   * says what {@code auto} chose.
+   *
+   * @throws UserInputException for an unknown backend, an unavailable one or a bad profile
+   */
+  public LatencyBackend open(long seed, Consumer<String> notices) {
+    try {
+      return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed), notices);
+    } catch (BackendUnavailableException | IllegalArgumentException e) {
+      throw new UserInputException(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package org.hsdag.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hsdag.io.AtomicFiles;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.CalibrationFit;
+import org.hsdag.openvino.CalibrationRecords;
+import org.hsdag.openvino.CalibrationRun;
+import org.hsdag.openvino.OpenVinoAvailability;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.openvino.OpenVinoOptions;
+import org.hsdag.openvino.OpenVinoRuntime;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.ShapeAssumption;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag calibrate model.xml --devices CPU,GPU.1 -o my-machine.json}: profiles the model on
+ * each device of this machine through OpenVINO (per-layer records, wall latencies, CPU/device
+ * split runs) and writes a simulator profile fitted to them, so tuning can run offline on the
+ * simulator and be verified on hardware. {@code --from-records} refits saved measurements without
+ * OpenVINO.
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+      "Fit a simulator profile to per-layer profiling of MODEL on this machine (needs the native openvino backend),",
+      "or to measurements saved earlier with --records (--from-records, works anywhere)."})
+public final class CalibrateCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model to profile (its .bin next to it).")
+  Path model;
+
+  @Option(names = "--devices", paramLabel = "LIST", defaultValue = "CPU",
+      description = "Devices to profile, e.g. CPU,GPU.1 (default: ${DEFAULT-VALUE}).")
+  String devices;
+
+  @Option(names = {"-o", "--out"}, paramLabel = "PROFILE.json", required = true, description = "Profile file to write.")
+  Path output;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "Profile name (default: the output file name without .json).")
+  String name;
+
+  @Option(names = "--base-profile", paramLabel = "NAME|FILE", defaultValue = "paper",
+      description = "Profile giving peak FLOP/s, bandwidth and unfitted values (default: ${DEFAULT-VALUE}).")
+  String baseProfile;
+
+  @Option(names = "--records", paramLabel = "FILE", description = "Also save the raw measurements here (refit later with --from-records).")
+  Path records;
+
+  @Option(names = "--from-records", paramLabel = "FILE", description = "Fit saved measurements instead of measuring (no OpenVINO needed).")
+  Path fromRecords;
+
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per wall latency (default: ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--profiled-runs", paramLabel = "N", defaultValue = "5",
+      description = "Profiled inferences averaged per device (default: ${DEFAULT-VALUE}).")
+  int profiledRuns;
+
+  @Option(names = "--splits", paramLabel = "N", defaultValue = "3",
+      description = "CPU/device split runs per non-CPU device, for the link cost (default: ${DEFAULT-VALUE}).")
+  int splits;
+
+  @Option(names = "--input-shape", paramLabel = "NAME=D1,D2;...", description = "Static shapes for dynamic inputs, e.g. input_ids=1,128.")
+  String inputShapes;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed of the random input data (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (runs < 1 || profiledRuns < 1 || splits < 0) {
+      throw new UserInputException("--runs and --profiled-runs must be >= 1 and --splits >= 0");
+    }
+    DeviceSet deviceSet;
+    try {
+      deviceSet = DeviceSet.parse(devices);
+    } catch (InvalidPlacementException e) {
+      throw new UserInputException("--devices: " + e.getMessage());
+    }
+    DeviceProfile base;
+    try {
+      base = DeviceProfile.load(baseProfile);
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException("--base-profile: " + e.getMessage());
+    }
+    OpGraph graph = new IrReader().read(model);
+    ShapeAssumption shapes = ShapeAssumption.DEFAULT;
+
+    CalibrationRecords recs;
+    if (fromRecords != null) {
+      try {
+        recs = selectDevices(CalibrationRecords.read(fromRecords), deviceSet);
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException(e.getMessage());
+      }
+    } else {
+      OpenVinoAvailability availability = OpenVinoBackend.availability();
+      if (!availability.available()) {
+        err.println("hsdag: " + availability.oneLine());
+        err.flush();
+        return ExitCodes.FAILURE;
+      }
+      if (!Files.isReadable(IrReader.defaultBinPath(model))) {
+        throw new UserInputException(IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
+      }
+      CalibrationRun run;
+      try {
+        run = new CalibrationRun(runs, profiledRuns, splits, seed, OpenVinoOptions.parseInputShapes(inputShapes));
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException("--input-shape: " + e.getMessage());
+      }
+      try (OpenVinoRuntime rt = availability.openRuntime()) {
+        recs = run.measure(rt, graph, model, deviceSet.names(), base, shapes);
+      } catch (org.hsdag.openvino.OpenVinoException e) {
+        err.println("hsdag: calibration failed: " + e.getMessage());
+        err.flush();
+        return ExitCodes.FAILURE;
+      }
+      if (records != null) {
+        recs.write(records);
+      }
+    }
+
+    CalibrationFit fit = new CalibrationFit(graph, base, shapes);
+    CalibrationFit.Result result = fit.fit(recs);
+    String profileName = name != null ? name : output.getFileName().toString().replaceFirst("\\.json$", "");
+    List<String> sources = new ArrayList<>();
+    sources.add("hsdag calibrate on " + recs.model() + " (" + recs.source() + ")");
+    sources.add("peak FLOP/s, memory bandwidth and request overhead from profile " + base.name());
+    sources.addAll(result.notes());
+    DeviceProfile profile = fit.toProfile(profileName, "calibrated from per-layer profiling of " + recs.model(), sources, result);
+    AtomicFiles.writeString(output, profile.toJson() + "\n");
+
+    out.printf("calibrated profile %s from %s (%s)%n", profileName, recs.model(), recs.source());
+    for (CalibrationFit.DeviceFit f : result.devices()) {
+      out.printf(Locale.ROOT, "  %-6s launch %.1f us, sub-model %.1f us, link %.1f us + %.2f GB/s, fitted %s; %d records matched, %d plugin-internal%n",
+          f.device(), f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(),
+          f.fittedClasses().isEmpty() ? "no class" : String.join(",", f.fittedClasses()), f.matchedRecords(), f.unmatchedRecords());
+    }
+    for (String note : result.notes()) {
+      out.println("  note: " + note);
+    }
+    out.println("wrote " + output + (records != null && fromRecords == null ? " and " + records : "")
+        + "; use it with --backend sim --profile " + output);
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** The records of the requested devices, in that order. */
+  private static CalibrationRecords selectDevices(CalibrationRecords recs, DeviceSet devices) {
+    List<CalibrationRecords.DeviceRun> runs = new ArrayList<>();
+    for (String d : devices.names()) {
+      CalibrationRecords.DeviceRun r = recs.run(d);
+      if (r == null) {
+        throw new IllegalArgumentException("the records have no run on " + d + " (they have: "
+            + String.join(",", recs.devices().stream().map(CalibrationRecords.DeviceRun::device).toList()) + ")");
+      }
+      runs.add(r);
+    }
+    List<CalibrationRecords.SplitRun> splits = recs.splits().stream().filter(s -> devices.contains(s.device())).toList();
+    return new CalibrationRecords(recs.model(), recs.source(), runs, splits);
+  }
+}

@@ -1,0 +1,98 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.sim.DeviceModel;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code hsdag devices}: the devices a backend offers, with full names, and which backend and profile that is. */
+@Command(name = "devices", mixinStandardHelpOptions = true,
+    description = "List the devices of a backend (name and full name) and say which backend and profile answered.")
+public final class DevicesCommand implements Callable<Integer> {
+  @Mixin BackendOptions backendOptions;
+
+  @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
+  boolean json;
+
+  @Option(names = "--list-profiles", description = "List the built-in simulator profiles and exit.")
+  boolean listProfiles;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (listProfiles) {
+      for (String name : DeviceProfile.BUILT_IN) {
+        DeviceProfile p = DeviceProfile.load(name);
+        out.printf("%-20s %s%n", name, p.description());
+      }
+      out.flush();
+      return ExitCodes.OK;
+    }
+    try (LatencyBackend backend = backendOptions.open(0, notice -> err.println("hsdag: " + notice))) {
+      Map<String, Object> summary = summarize(backend);
+      if (json) {
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
+      } else {
+        printText(out, backend);
+      }
+    }
+    out.flush();
+    err.flush();
+    return ExitCodes.OK;
+  }
+
+  /** Backend, profile and devices as an ordered map (the JSON form). */
+  static Map<String, Object> summarize(LatencyBackend backend) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("backend", backend.name());
+    s.put("profile", backend.profile());
+    s.put("simulated", backend.simulated());
+    List<Map<String, Object>> devices = new ArrayList<>();
+    for (DeviceInfo d : backend.devices()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", d.name());
+      m.put("full_name", d.fullName());
+      if (backend instanceof SimBackend sim) {
+        DeviceModel model = sim.deviceProfile().device(d.name());
+        m.put("kind", model.kind());
+        m.put("peak_gflops", model.peakGflops());
+        m.put("memory_bandwidth_gbs", model.memoryBandwidthGBs());
+      }
+      devices.add(m);
+    }
+    s.put("devices", devices);
+    return s;
+  }
+
+  private static void printText(PrintWriter out, LatencyBackend backend) {
+    if (backend.simulated()) {
+      String description = backend instanceof SimBackend sim ? " — " + sim.deviceProfile().description() : "";
+      out.printf("backend  %s (simulated: numbers come from a model of the machine, not from hardware)%n", backend.name());
+      out.printf("profile  %s%s%n", backend.profile(), description);
+    } else {
+      out.printf("backend  %s (hardware)%n", backend.name());
+      out.printf("machine  %s%n", backend.profile());
+    }
+    out.printf("%-7s %-6s %s%n", "DEVICE", "KIND", "FULL NAME");
+    for (DeviceInfo d : backend.devices()) {
+      String kind = backend instanceof SimBackend sim ? sim.deviceProfile().device(d.name()).kind() : "";
+      out.printf("%-7s %-6s %s%n", d.name(), kind, d.fullName());
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.openvino.SelfTestModel;
+import org.hsdag.placement.Placement;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hsdag calibrate} and {@code hsdag selftest} on a machine without OpenVINO. */
+class OpenVinoCommandsTest {
+  private static void assumeNoOpenVino() {
+    assumeFalse(OpenVinoBackend.availability().available(), "skipped: OpenVINO is available here (native tests cover it)");
+  }
+
+  private static Path fixture() throws Exception {
+    URL u = OpenVinoCommandsTest.class.getResource("/org/hsdag/openvino/calibration-selftest-synthetic.json");
+    return Path.of(u.toURI());
+  }
+
+  @Test
+  void selftestFailsCleanlyWithTheAvailabilityReason() {
+    assumeNoOpenVino();
+    CliRun r = CliRun.of("selftest");
+    assertEquals(ExitCodes.FAILURE, r.exitCode());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().startsWith("hsdag: openvino backend unavailable: "), r.err());
+    assertTrue(r.err().contains("Fix: "), r.err());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  void calibrateOnHardwareFailsCleanlyWithTheAvailabilityReason(@TempDir Path dir) throws Exception {
+    assumeNoOpenVino();
+    Path xml = SelfTestModel.write(dir);
+    Path profile = dir.resolve("my-machine.json");
+    CliRun r = CliRun.of("calibrate", xml.toString(), "--devices", "CPU,GPU.1", "-o", profile.toString());
+    assertEquals(ExitCodes.FAILURE, r.exitCode());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().startsWith("hsdag: openvino backend unavailable: "), r.err());
+    assertTrue(Files.notExists(profile), "nothing written");
+  }
+
+  @Test
+  void calibrateFromSavedRecordsWritesAProfileTheSimulatorLoads(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    Path profile = dir.resolve("my-machine.json");
+    CliRun r = CliRun.of("calibrate", xml.toString(), "--devices", "CPU,GPU.1", "-o", profile.toString(),
+        "--from-records", fixture().toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("synthetic:"), "says where the numbers came from: " + r.out());
+
+    DeviceProfile loaded = DeviceProfile.load(profile.toString());
+    assertEquals("my-machine", loaded.name());
+    assertEquals(2, loaded.devices().size());
+    SimBackend sim = new SimBackend(loaded, SimOptions.exact());
+    OpGraph g = new IrReader().read(xml);
+    double cpu = sim.latencyMillis(g, Placement.allOn(sim.deviceSet(), g.nodeCount(), "CPU"));
+    assertEquals(0.118, cpu, 0.01 * 0.118, "the fixture's CPU wall latency");
+  }
+
+  @Test
+  void calibrateRejectsADeviceTheRecordsDoNotHave(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    CliRun r = CliRun.of("calibrate", xml.toString(), "--devices", "CPU,NPU", "-o", dir.resolve("p.json").toString(),
+        "--from-records", fixture().toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
+    assertTrue(r.err().contains("no run on NPU"), r.err());
+  }
+}

@@ -1,0 +1,518 @@
+// hsdag_ov_shim.cpp — implementation of hsdag_ov_shim.h over the OpenVINO C++ API (C++17).
+//
+// Built only by the openvino-bridge "openvino-native" Maven profile, where JavaCPP compiles it
+// into the JNI library together with the generated bindings. Every entry point catches every
+// exception: nothing may unwind into the JVM.
+
+#include "hsdag_ov_shim.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <openvino/openvino.hpp>
+#include <openvino/op/constant.hpp>
+#include <openvino/op/parameter.hpp>
+#include <openvino/op/result.hpp>
+
+struct hsdag_ov_core {
+  ov::Core core;
+  std::vector<std::string> devices;
+  std::vector<std::string> full_names;
+};
+
+struct hsdag_ov_model {
+  std::shared_ptr<ov::Model> model;
+  std::vector<std::shared_ptr<ov::Node>> ops;  // get_ordered_ops(), refreshed after reshape
+  std::vector<std::string> names;
+  std::vector<std::string> types;
+  std::vector<std::string> input_names;
+};
+
+struct hsdag_ov_compiled {
+  ov::CompiledModel compiled;
+  ov::InferRequest request;
+  bool hetero = false;
+  std::string execution_devices;
+  std::vector<ov::ProfilingInfo> profile;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+int fail(int code, const std::string& message) {
+  last_error = message;
+  return code;
+}
+
+// Runs body; turns any exception into HSDAG_OV_ERROR with its message.
+template <typename F>
+int guarded(F&& body) {
+  try {
+    last_error.clear();
+    return body();
+  } catch (const std::exception& e) {
+    return fail(HSDAG_OV_ERROR, e.what());
+  } catch (...) {
+    return fail(HSDAG_OV_ERROR, "unknown C++ exception in OpenVINO");
+  }
+}
+
+template <typename T, typename F>
+T* guarded_ptr(F&& body) {
+  try {
+    last_error.clear();
+    return body();
+  } catch (const std::exception& e) {
+    last_error = e.what();
+  } catch (...) {
+    last_error = "unknown C++ exception in OpenVINO";
+  }
+  return nullptr;
+}
+
+bool in_range(int i, size_t n) { return i >= 0 && static_cast<size_t>(i) < n; }
+
+void refresh_ops(hsdag_ov_model* m) {
+  m->ops = m->model->get_ordered_ops();
+  m->names.clear();
+  m->types.clear();
+  for (const auto& op : m->ops) {
+    m->names.push_back(op->get_friendly_name());
+    m->types.push_back(std::string(op->get_type_info().name));
+  }
+  m->input_names.clear();
+  for (const auto& in : m->model->inputs()) {
+    const auto& names = in.get_names();
+    m->input_names.push_back(names.empty() ? in.get_node()->get_friendly_name() : in.get_any_name());
+  }
+}
+
+template <typename T>
+void fill_real(ov::Tensor& t, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  T* p = static_cast<T*>(t.data());  // raw pointer: the caller matched T to the element type
+  for (size_t k = 0; k < t.get_size(); ++k) p[k] = T(u(rng));
+}
+
+template <typename T>
+void fill_int(ov::Tensor& t, std::mt19937_64& rng, int hi) {
+  std::uniform_int_distribution<int> u(0, hi - 1);
+  T* p = static_cast<T*>(t.data());
+  for (size_t k = 0; k < t.get_size(); ++k) p[k] = static_cast<T>(u(rng));
+}
+
+template <typename T>
+void copy_as_float(const ov::Tensor& t, float* out) {
+  const T* p = static_cast<const T*>(t.data());
+  for (size_t k = 0; k < t.get_size(); ++k) out[k] = static_cast<float>(p[k]);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* hsdag_ov_last_error(void) { return last_error.c_str(); }
+
+const char* hsdag_ov_version(void) {
+  try {
+    return ov::get_openvino_version().buildNumber;
+  } catch (...) {
+    return "";
+  }
+}
+
+int hsdag_ov_compiled_major_version(void) { return OPENVINO_VERSION_MAJOR; }
+
+hsdag_ov_core* hsdag_ov_core_create(void) {
+  return guarded_ptr<hsdag_ov_core>([] { return new hsdag_ov_core(); });
+}
+
+void hsdag_ov_core_free(hsdag_ov_core* core) {
+  try {
+    delete core;
+  } catch (...) {
+  }
+}
+
+int hsdag_ov_core_device_count(hsdag_ov_core* core) {
+  if (!core) return fail(HSDAG_OV_BAD_ARGUMENT, "null core");
+  return guarded([&] {
+    std::vector<std::string> devices = core->core.get_available_devices();
+    std::vector<std::string> full;
+    for (const auto& d : devices) {
+      std::string name;
+      try {
+        name = core->core.get_property(d, ov::device::full_name);
+      } catch (const std::exception&) {
+        name = "";  // a device without FULL_DEVICE_NAME is still usable
+      }
+      full.push_back(name);
+    }
+    core->devices = devices;
+    core->full_names = full;
+    return static_cast<int>(devices.size());
+  });
+}
+
+const char* hsdag_ov_core_device_name(hsdag_ov_core* core, int i) {
+  if (!core || !in_range(i, core->devices.size())) return "";
+  return core->devices[i].c_str();
+}
+
+const char* hsdag_ov_core_device_full_name(hsdag_ov_core* core, int i) {
+  if (!core || !in_range(i, core->full_names.size())) return "";
+  return core->full_names[i].c_str();
+}
+
+hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path) {
+  if (!core || !xml_path) {
+    last_error = "null core or model path";
+    return nullptr;
+  }
+  return guarded_ptr<hsdag_ov_model>([&] {
+    auto m = std::make_unique<hsdag_ov_model>();
+    std::string bin = bin_path ? bin_path : "";
+    m->model = core->core.read_model(std::string(xml_path), bin);
+    refresh_ops(m.get());
+    return m.release();
+  });
+}
+
+void hsdag_ov_model_free(hsdag_ov_model* model) {
+  try {
+    delete model;
+  } catch (...) {
+  }
+}
+
+int hsdag_ov_model_op_count(hsdag_ov_model* model) {
+  return model ? static_cast<int>(model->ops.size()) : fail(HSDAG_OV_BAD_ARGUMENT, "null model");
+}
+
+const char* hsdag_ov_model_op_name(hsdag_ov_model* model, int i) {
+  return model && in_range(i, model->names.size()) ? model->names[i].c_str() : "";
+}
+
+const char* hsdag_ov_model_op_type(hsdag_ov_model* model, int i) {
+  return model && in_range(i, model->types.size()) ? model->types[i].c_str() : "";
+}
+
+int hsdag_ov_model_input_count(hsdag_ov_model* model) {
+  return model ? static_cast<int>(model->input_names.size()) : fail(HSDAG_OV_BAD_ARGUMENT, "null model");
+}
+
+const char* hsdag_ov_model_input_name(hsdag_ov_model* model, int i) {
+  return model && in_range(i, model->input_names.size()) ? model->input_names[i].c_str() : "";
+}
+
+int hsdag_ov_model_input_is_dynamic(hsdag_ov_model* model, int i) {
+  if (!model || !in_range(i, model->input_names.size())) return fail(HSDAG_OV_BAD_ARGUMENT, "no such input");
+  return guarded([&] { return model->model->input(i).get_partial_shape().is_dynamic() ? 1 : 0; });
+}
+
+int hsdag_ov_model_set_input_shape(hsdag_ov_model* model, int i, int rank, const int64_t* dims) {
+  if (!model || !in_range(i, model->input_names.size()) || rank < 0 || (rank > 0 && !dims)) {
+    return fail(HSDAG_OV_BAD_ARGUMENT, "bad input index or shape");
+  }
+  return guarded([&] {
+    std::vector<ov::Dimension> d;
+    for (int k = 0; k < rank; ++k) d.emplace_back(dims[k]);
+    std::map<size_t, ov::PartialShape> shapes;
+    shapes[static_cast<size_t>(i)] = ov::PartialShape(d);
+    model->model->reshape(shapes);
+    refresh_ops(model);
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_model_query(hsdag_ov_core* core, hsdag_ov_model* model, const char* device, int32_t* supported) {
+  if (!core || !model || !device || !supported) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  return guarded([&] {
+    ov::SupportedOpsMap answer = core->core.query_model(model->model, std::string(device));
+    for (size_t k = 0; k < model->names.size(); ++k) {
+      supported[k] = answer.count(model->names[k]) ? 1 : 0;
+    }
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_model_set_affinities(hsdag_ov_model* model, int n, const char** names, const char** devices) {
+  if (!model || n < 0 || (n > 0 && (!names || !devices))) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  return guarded([&] {
+    std::unordered_map<std::string, std::string> wanted;
+    for (int k = 0; k < n; ++k) {
+      if (!names[k] || !devices[k] || !*devices[k]) return fail(HSDAG_OV_BAD_ARGUMENT, "empty name or device in the map");
+      wanted[names[k]] = devices[k];
+    }
+    const auto& ops = model->ops;
+    std::unordered_map<const ov::Node*, size_t> index;
+    for (size_t k = 0; k < ops.size(); ++k) index[ops[k].get()] = k;
+    {
+      std::unordered_map<std::string, bool> present;
+      for (const auto& name : model->names) present[name] = true;
+      for (const auto& kv : wanted) {
+        if (!present.count(kv.first)) {
+          return fail(HSDAG_OV_BAD_ARGUMENT, "placement names node '" + kv.first + "', which is not in the model");
+        }
+      }
+    }
+    std::vector<std::string> device(ops.size());
+    std::vector<bool> const_only(ops.size(), false);
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const auto& op = ops[k];
+      auto it = wanted.find(model->names[k]);
+      if (it != wanted.end()) device[k] = it->second;
+      if (ov::is_type<ov::op::v0::Constant>(op)) {
+        const_only[k] = true;
+      } else if (!ov::is_type<ov::op::v0::Parameter>(op) && op->get_input_size() > 0) {
+        bool all = true;
+        for (size_t j = 0; j < op->get_input_size(); ++j) {
+          all = all && const_only[index.at(op->input_value(j).get_node())];
+        }
+        const_only[k] = all;
+      }
+    }
+    // Unmapped constants, constant-only chains and Parameters take their earliest consumer's device.
+    for (size_t r = ops.size(); r-- > 0;) {
+      const auto& op = ops[r];
+      bool follows_consumer = const_only[r] || ov::is_type<ov::op::v0::Parameter>(op);
+      if (!device[r].empty() || !follows_consumer) continue;  // the caller's map wins
+      size_t best = ops.size();
+      for (const auto& out : op->outputs()) {
+        for (const auto& in : out.get_target_inputs()) {
+          size_t c = index.at(in.get_node());
+          if (!device[c].empty() && c < best) best = c;
+        }
+      }
+      if (best < ops.size()) device[r] = device[best];
+    }
+    // Unmapped Results take their producer's device (HETERO would merge them into it anyway).
+    for (size_t k = 0; k < ops.size(); ++k) {
+      if (device[k].empty() && ov::is_type<ov::op::v0::Result>(ops[k]) && ops[k]->get_input_size() == 1) {
+        const std::string& producer = device[index.at(ops[k]->input_value(0).get_node())];
+        if (!producer.empty()) device[k] = producer;
+      }
+    }
+    for (size_t k = 0; k < ops.size(); ++k) {
+      if (device[k].empty()) {
+        return fail(HSDAG_OV_BAD_ARGUMENT, "node '" + model->names[k] + "' (" + model->types[k] +
+                                               ") has no device; HETERO manual mode needs every node placed");
+      }
+    }
+    for (size_t k = 0; k < ops.size(); ++k) ops[k]->get_rt_info()["affinity"] = device[k];
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_model_clear_affinities(hsdag_ov_model* model) {
+  if (!model) return fail(HSDAG_OV_BAD_ARGUMENT, "null model");
+  return guarded([&] {
+    for (const auto& op : model->ops) op->get_rt_info().erase("affinity");
+    return HSDAG_OV_OK;
+  });
+}
+
+hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
+                                    const char* cache_dir, int profiling) {
+  if (!core || !model || !device) {
+    last_error = "null core, model or device";
+    return nullptr;
+  }
+  return guarded_ptr<hsdag_ov_compiled>([&] {
+    ov::AnyMap config;
+    if (profiling) config.emplace(ov::enable_profiling.name(), true);
+    if (cache_dir && *cache_dir) config.emplace(ov::cache_dir.name(), std::string(cache_dir));
+    auto c = std::make_unique<hsdag_ov_compiled>();
+    std::string dev(device);
+    c->hetero = dev.rfind("HETERO", 0) == 0;
+    c->compiled = core->core.compile_model(model->model, dev, config);
+    c->request = c->compiled.create_infer_request();
+    try {
+      std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
+      std::string joined;
+      for (const auto& u : used) joined += (joined.empty() ? "" : ",") + u;
+      c->execution_devices = joined;
+    } catch (const std::exception&) {
+      c->execution_devices = dev;  // older plugins may not report it
+    }
+    return c.release();
+  });
+}
+
+void hsdag_ov_compiled_free(hsdag_ov_compiled* compiled) {
+  try {
+    delete compiled;
+  } catch (...) {
+  }
+}
+
+int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  if (!compiled->hetero) return 1;
+  return guarded([&] {
+    // Declared in the HETERO plugin's internal header, so read it by name.
+    ov::Any v = compiled->compiled.get_property("HETERO_NUMBER_OF_SUBMODELS");
+    return std::stoi(v.as<std::string>());
+  });
+}
+
+const char* hsdag_ov_compiled_execution_devices(hsdag_ov_compiled* compiled) {
+  return compiled ? compiled->execution_devices.c_str() : "";
+}
+
+int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  return guarded([&] {
+    std::mt19937_64 rng(static_cast<uint64_t>(seed));
+    const auto inputs = compiled->compiled.inputs();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto& port = inputs[i];
+      if (port.get_partial_shape().is_dynamic()) {
+        std::string name = port.get_names().empty() ? std::to_string(i) : port.get_any_name();
+        return fail(HSDAG_OV_BAD_ARGUMENT, "input '" + name + "' has a dynamic shape " +
+                                               port.get_partial_shape().to_string() + "; give it a static shape");
+      }
+      ov::element::Type type = port.get_element_type();
+      ov::Tensor t(type, port.get_shape());
+      if (type == ov::element::f32) {
+        fill_real<float>(t, rng);
+      } else if (type == ov::element::f16) {
+        fill_real<ov::float16>(t, rng);
+      } else if (type == ov::element::bf16) {
+        fill_real<ov::bfloat16>(t, rng);
+      } else if (type == ov::element::f64) {
+        fill_real<double>(t, rng);
+      } else if (type == ov::element::i64) {
+        fill_int<int64_t>(t, rng, 10);
+      } else if (type == ov::element::i32) {
+        fill_int<int32_t>(t, rng, 10);
+      } else if (type == ov::element::i8) {
+        fill_int<int8_t>(t, rng, 10);
+      } else if (type == ov::element::u8) {
+        fill_int<uint8_t>(t, rng, 10);
+      } else if (type == ov::element::boolean) {
+        fill_int<char>(t, rng, 2);
+      } else {
+        std::memset(t.data(), 0, t.get_byte_size());  // other types: zeros are valid data
+      }
+      compiled->request.set_input_tensor(i, t);
+    }
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_infer_timed(hsdag_ov_compiled* compiled, int warmup, int runs, double* samples_ms) {
+  if (!compiled || warmup < 0 || runs < 0 || (runs > 0 && !samples_ms)) {
+    return fail(HSDAG_OV_BAD_ARGUMENT, "bad arguments to infer_timed");
+  }
+  return guarded([&] {
+    for (int k = 0; k < warmup; ++k) compiled->request.infer();
+    for (int k = 0; k < runs; ++k) {
+      auto t0 = std::chrono::steady_clock::now();
+      compiled->request.infer();
+      auto t1 = std::chrono::steady_clock::now();
+      samples_ms[k] = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    }
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_output_count(hsdag_ov_compiled* compiled) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  return guarded([&] { return static_cast<int>(compiled->compiled.outputs().size()); });
+}
+
+int64_t hsdag_ov_output_size(hsdag_ov_compiled* compiled, int i) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  try {
+    last_error.clear();
+    return static_cast<int64_t>(compiled->request.get_output_tensor(static_cast<size_t>(i)).get_size());
+  } catch (const std::exception& e) {
+    return fail(HSDAG_OV_ERROR, e.what());
+  } catch (...) {
+    return fail(HSDAG_OV_ERROR, "unknown C++ exception in OpenVINO");
+  }
+}
+
+int hsdag_ov_output_read(hsdag_ov_compiled* compiled, int i, float* out, int64_t capacity) {
+  if (!compiled || !out) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  return guarded([&] {
+    ov::Tensor t = compiled->request.get_output_tensor(static_cast<size_t>(i));
+    if (static_cast<int64_t>(t.get_size()) > capacity) return fail(HSDAG_OV_BAD_ARGUMENT, "output buffer too small");
+    ov::element::Type type = t.get_element_type();
+    if (type == ov::element::f32) {
+      copy_as_float<float>(t, out);
+    } else if (type == ov::element::f16) {
+      copy_as_float<ov::float16>(t, out);
+    } else if (type == ov::element::bf16) {
+      copy_as_float<ov::bfloat16>(t, out);
+    } else if (type == ov::element::f64) {
+      copy_as_float<double>(t, out);
+    } else if (type == ov::element::i64) {
+      copy_as_float<int64_t>(t, out);
+    } else if (type == ov::element::i32) {
+      copy_as_float<int32_t>(t, out);
+    } else if (type == ov::element::i8) {
+      copy_as_float<int8_t>(t, out);
+    } else if (type == ov::element::u8) {
+      copy_as_float<uint8_t>(t, out);
+    } else if (type == ov::element::boolean) {
+      copy_as_float<char>(t, out);
+    } else {
+      return fail(HSDAG_OV_BAD_ARGUMENT, "output element type " + type.get_type_name() + " cannot be read as float");
+    }
+    return HSDAG_OV_OK;
+  });
+}
+
+int hsdag_ov_profile_collect(hsdag_ov_compiled* compiled) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  return guarded([&] {
+    compiled->profile = compiled->request.get_profiling_info();
+    return static_cast<int>(compiled->profile.size());
+  });
+}
+
+const char* hsdag_ov_profile_node_name(hsdag_ov_compiled* compiled, int i) {
+  return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].node_name.c_str() : "";
+}
+
+const char* hsdag_ov_profile_node_type(hsdag_ov_compiled* compiled, int i) {
+  return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].node_type.c_str() : "";
+}
+
+const char* hsdag_ov_profile_exec_type(hsdag_ov_compiled* compiled, int i) {
+  return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].exec_type.c_str() : "";
+}
+
+int hsdag_ov_profile_status(hsdag_ov_compiled* compiled, int i) {
+  if (!compiled || !in_range(i, compiled->profile.size())) return fail(HSDAG_OV_BAD_ARGUMENT, "no such record");
+  switch (compiled->profile[i].status) {
+    case ov::ProfilingInfo::Status::NOT_RUN:
+      return HSDAG_OV_NOT_RUN;
+    case ov::ProfilingInfo::Status::OPTIMIZED_OUT:
+      return HSDAG_OV_OPTIMIZED_OUT;
+    default:
+      return HSDAG_OV_EXECUTED;
+  }
+}
+
+int64_t hsdag_ov_profile_real_us(hsdag_ov_compiled* compiled, int i) {
+  return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].real_time.count() : -1;
+}
+
+int64_t hsdag_ov_profile_cpu_us(hsdag_ov_compiled* compiled, int i) {
+  return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].cpu_time.count() : -1;
+}
+
+}  // extern "C"

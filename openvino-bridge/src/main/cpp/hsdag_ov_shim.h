@@ -1,0 +1,131 @@
+/*
+ * hsdag_ov_shim.h — the small, flat C-style surface hsdag needs from the OpenVINO C++ API.
+ *
+ * Why a shim: OpenVINO's C API has no node-level access, so it cannot set the per-node
+ * "affinity" that HETERO's manual mode reads (see shared notes/openvino.md §2, §3.7). This file
+ * exposes just what hsdag uses, with opaque handles and plain types, so a hand-written JavaCPP
+ * class (org.hsdag.openvino.internal.OvShim) can map it without parsing any OpenVINO header.
+ *
+ * Conventions
+ *  - Every function catches every C++ exception. Functions returning int return 0 on success
+ *    and a negative code on failure; functions returning a handle return NULL on failure. The
+ *    failure message is then available from hsdag_ov_last_error() on the same thread.
+ *  - Strings returned as const char* are owned by the handle they came from (or are static)
+ *    and stay valid until that handle is freed or the same getter family is called again.
+ *  - Handles are not thread-safe; use one thread per handle (hsdag does).
+ *
+ * Requires C++17 and OpenVINO 2024.0 or newer (the "affinity" rt_info key of HETERO manual mode).
+ */
+#ifndef HSDAG_OV_SHIM_H
+#define HSDAG_OV_SHIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes. */
+#define HSDAG_OV_OK 0
+#define HSDAG_OV_ERROR (-1)       /* an OpenVINO exception; see hsdag_ov_last_error() */
+#define HSDAG_OV_BAD_ARGUMENT (-2) /* a null handle, an index out of range, a bad map */
+
+/* Profiling status values (same order as ov::ProfilingInfo::Status). */
+#define HSDAG_OV_NOT_RUN 0
+#define HSDAG_OV_OPTIMIZED_OUT 1
+#define HSDAG_OV_EXECUTED 2
+
+typedef struct hsdag_ov_core hsdag_ov_core;         /* ov::Core plus cached device names */
+typedef struct hsdag_ov_model hsdag_ov_model;       /* std::shared_ptr<ov::Model> plus its ops */
+typedef struct hsdag_ov_compiled hsdag_ov_compiled; /* ov::CompiledModel + one InferRequest */
+
+/* The message of the last failure on this thread ("" if none). */
+const char* hsdag_ov_last_error(void);
+
+/* Runtime version, e.g. "2025.1.0-18503-6fec06580ab-releases/2025/1" (static storage). */
+const char* hsdag_ov_version(void);
+/* Major version of the headers the shim was compiled against (OPENVINO_VERSION_MAJOR). */
+int hsdag_ov_compiled_major_version(void);
+
+/* ---- core and devices ---- */
+hsdag_ov_core* hsdag_ov_core_create(void);
+void hsdag_ov_core_free(hsdag_ov_core* core);
+/* Refreshes the device list; returns the number of devices or a negative code. */
+int hsdag_ov_core_device_count(hsdag_ov_core* core);
+/* Name ("CPU", "GPU.1") and full name of device i of the last refreshed list. */
+const char* hsdag_ov_core_device_name(hsdag_ov_core* core, int i);
+const char* hsdag_ov_core_device_full_name(hsdag_ov_core* core, int i);
+
+/* ---- model ---- */
+/* Reads model.xml (+ bin; NULL or "" means "<same name>.bin"). */
+hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path);
+void hsdag_ov_model_free(hsdag_ov_model* model);
+/* Ops in topological order (ov::Model::get_ordered_ops). */
+int hsdag_ov_model_op_count(hsdag_ov_model* model);
+const char* hsdag_ov_model_op_name(hsdag_ov_model* model, int i); /* friendly name */
+const char* hsdag_ov_model_op_type(hsdag_ov_model* model, int i); /* type name, e.g. "Constant" */
+/* Model inputs (Parameters), their names and whether their shape is dynamic. */
+int hsdag_ov_model_input_count(hsdag_ov_model* model);
+const char* hsdag_ov_model_input_name(hsdag_ov_model* model, int i);
+int hsdag_ov_model_input_is_dynamic(hsdag_ov_model* model, int i);
+/* Gives input i a static shape (ov::Model::reshape) before compiling. */
+int hsdag_ov_model_set_input_shape(hsdag_ov_model* model, int i, int rank, const int64_t* dims);
+
+/*
+ * core.query_model(model, device): supported[k] = 1 when op k (get_ordered_ops order) is in the
+ * answer, else 0. `supported` must hold hsdag_ov_model_op_count(model) ints.
+ */
+int hsdag_ov_model_query(hsdag_ov_core* core, hsdag_ov_model* model, const char* device, int32_t* supported);
+
+/*
+ * Sets rt_info["affinity"] on every node from the friendly-name -> device map (n entries).
+ * Nodes absent from the map are resolved as HETERO needs: Constants and constant-only chains
+ * (decompression Converts) take their consumer's device, Parameters their first consumer's,
+ * Results their producer's. All-or-nothing: if any node stays unassigned, or a name is not in
+ * the model, nothing is changed and HSDAG_OV_BAD_ARGUMENT is returned with the reason.
+ */
+int hsdag_ov_model_set_affinities(hsdag_ov_model* model, int n, const char** names, const char** devices);
+/* Removes every "affinity" entry (back to HETERO automatic mode). */
+int hsdag_ov_model_clear_affinities(hsdag_ov_model* model);
+
+/* ---- compile and run ---- */
+/*
+ * compile_model(model, device, {PERF_COUNT if profiling, CACHE_DIR if cache_dir non-empty})
+ * and creates one infer request. device is e.g. "HETERO:GPU.1,CPU" or "CPU".
+ */
+hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
+                                    const char* cache_dir, int profiling);
+void hsdag_ov_compiled_free(hsdag_ov_compiled* compiled);
+/* HETERO_NUMBER_OF_SUBMODELS, or 1 for a non-HETERO compile, or a negative code. */
+int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled);
+/* ov::execution_devices joined by ",". */
+const char* hsdag_ov_compiled_execution_devices(hsdag_ov_compiled* compiled);
+/*
+ * Fills every input with seeded random data of its element type and (static) shape: floats
+ * uniform in [-1, 1), integers in [0, 10), booleans 0/1. Fails naming the input if its shape
+ * is still dynamic.
+ */
+int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed);
+/* warmup untimed + runs timed synchronous infer() calls; samples_ms must hold `runs` doubles. */
+int hsdag_ov_infer_timed(hsdag_ov_compiled* compiled, int warmup, int runs, double* samples_ms);
+/* Outputs of the last inference, converted to float. */
+int hsdag_ov_output_count(hsdag_ov_compiled* compiled);
+int64_t hsdag_ov_output_size(hsdag_ov_compiled* compiled, int i); /* elements, or negative */
+int hsdag_ov_output_read(hsdag_ov_compiled* compiled, int i, float* out, int64_t capacity);
+
+/* ---- per-layer profiling of the last inference (needs profiling=1 at compile) ---- */
+/* Collects get_profiling_info(); returns the record count or a negative code. */
+int hsdag_ov_profile_collect(hsdag_ov_compiled* compiled);
+/* Record i of the last collect. node_name keeps HETERO's "subgraph<k>: " prefix. */
+const char* hsdag_ov_profile_node_name(hsdag_ov_compiled* compiled, int i);
+const char* hsdag_ov_profile_node_type(hsdag_ov_compiled* compiled, int i);
+const char* hsdag_ov_profile_exec_type(hsdag_ov_compiled* compiled, int i);
+int hsdag_ov_profile_status(hsdag_ov_compiled* compiled, int i);
+int64_t hsdag_ov_profile_real_us(hsdag_ov_compiled* compiled, int i);
+int64_t hsdag_ov_profile_cpu_us(hsdag_ov_compiled* compiled, int i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HSDAG_OV_SHIM_H */

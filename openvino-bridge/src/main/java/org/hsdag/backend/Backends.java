@@ -1,0 +1,76 @@
+package org.hsdag.backend;
+
+import java.util.Locale;
+import java.util.function.Consumer;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+
+/**
+ * Opens a {@link LatencyBackend} by name: {@code sim} (the embedded simulator on a profile name or
+ * a profile JSON path), {@code openvino} (real hardware) or {@code auto} (OpenVINO when its native
+ * library loads, else the simulator — and it says which).
+ */
+public final class Backends {
+  /** The profile used when none is given. */
+  public static final String DEFAULT_PROFILE = "paper";
+
+  private Backends() {}
+
+  /** {@link #open(String, String, SimOptions, Consumer)} with default simulator options and no notices. */
+  public static LatencyBackend open(String backend, String profile) {
+    return open(backend, profile, SimOptions.DEFAULT, notice -> {});
+  }
+
+  /**
+   * Opens {@code backend} ({@code auto}, {@code sim} or {@code openvino}).
+   *
+   * @param profile for {@code sim}: a built-in profile name or a JSON path (null = {@value #DEFAULT_PROFILE});
+   *     ignored by {@code openvino}, which describes the real machine
+   * @param simOptions seed, noise and shape assumption of the simulator
+   * @param notices receives one line when {@code auto} chose a backend, saying which and why
+   * @throws BackendUnavailableException when {@code openvino} is asked for and cannot load
+   * @throws IllegalArgumentException for an unknown backend name or a bad profile
+   */
+  public static LatencyBackend open(String backend, String profile, SimOptions simOptions, Consumer<String> notices) {
+    String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
+    String p = profile == null ? DEFAULT_PROFILE : profile;
+    switch (b) {
+      case "sim":
+        return SimBackend.open(p, simOptions);
+      case "openvino":
+        return openOpenVino();
+      case "auto":
+        try {
+          LatencyBackend ov = openOpenVino();
+          notices.accept("backend auto: using openvino (native library loaded)");
+          return ov;
+        } catch (BackendUnavailableException | LinkageError e) {
+          LatencyBackend sim = SimBackend.open(p, simOptions);
+          String why = String.valueOf(e.getMessage());
+          notices.accept("backend auto: using sim, profile " + sim.profile() + " (simulated numbers; "
+              + (why.startsWith("openvino") ? why : "openvino unavailable: " + why) + ")");
+          return sim;
+        }
+      default:
+        throw new IllegalArgumentException("unknown backend '" + backend + "' (expected auto, sim or openvino)");
+    }
+  }
+
+  /**
+   * The real OpenVINO backend. The single place where it is created; unavailable (with the reason
+   * and the fix) unless the native library was built with the openvino-native profile and loads.
+   *
+   * @throws BackendUnavailableException when the native OpenVINO backend cannot run here
+   */
+  static LatencyBackend openOpenVino() {
+    org.hsdag.openvino.OpenVinoAvailability a = org.hsdag.openvino.OpenVinoBackend.availability();
+    if (!a.available()) {
+      throw new BackendUnavailableException(a.oneLine());
+    }
+    try {
+      return org.hsdag.openvino.OpenVinoBackend.open(org.hsdag.openvino.OpenVinoOptions.DEFAULT);
+    } catch (org.hsdag.openvino.OpenVinoException e) {
+      throw new BackendUnavailableException("openvino backend unavailable: " + e.getMessage(), e);
+    }
+  }
+}

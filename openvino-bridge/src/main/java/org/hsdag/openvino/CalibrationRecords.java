@@ -1,0 +1,116 @@
+package org.hsdag.openvino;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import org.hsdag.io.AtomicFiles;
+
+/**
+ * What {@code hsdag calibrate} measured on a real machine, kept as data so a profile can be
+ * re-fitted offline ({@code hsdag calibrate --from-records}) and so the fit is testable without
+ * OpenVINO. JSON, written atomically.
+ *
+ * @param model the model's file name (the graph the records belong to)
+ * @param source where the numbers come from: {@code measured: OpenVINO … on …} or {@code synthetic: …}
+ * @param devices one single-device run per device
+ * @param splits HETERO runs with a prefix of the model on CPU and the rest on another device
+ */
+public record CalibrationRecords(String model, String source, List<DeviceRun> devices, List<SplitRun> splits) {
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  public CalibrationRecords {
+    Objects.requireNonNull(model, "model");
+    source = source == null ? "" : source;
+    devices = devices == null ? List.of() : List.copyOf(devices);
+    splits = splits == null ? List.of() : List.copyOf(splits);
+  }
+
+  /**
+   * The whole model on one device.
+   *
+   * @param device OpenVINO device name
+   * @param fullName the device's full name
+   * @param latencyMillis median wall latency of a synchronous inference without profiling
+   * @param records per-layer records (averaged over several profiled inferences)
+   */
+  public record DeviceRun(String device, String fullName, double latencyMillis, List<ProfilingRecord> records) {
+    public DeviceRun {
+      Objects.requireNonNull(device, "device");
+      fullName = fullName == null ? device : fullName;
+      records = records == null ? List.of() : List.copyOf(records);
+      if (!(latencyMillis > 0)) {
+        throw new IllegalArgumentException("device run " + device + ": latencyMillis must be > 0 (got " + latencyMillis + ")");
+      }
+    }
+  }
+
+  /**
+   * A two-device HETERO run: the first {@code prefixKernels} kernels of the graph (topological
+   * order, counting only nodes that run as kernels) on CPU, the rest on {@code device}.
+   *
+   * @param device the second device
+   * @param prefixKernels kernels on CPU
+   * @param latencyMillis median wall latency
+   */
+  public record SplitRun(String device, int prefixKernels, double latencyMillis) {
+    public SplitRun {
+      Objects.requireNonNull(device, "device");
+      if (prefixKernels < 0 || !(latencyMillis > 0)) {
+        throw new IllegalArgumentException("split run on " + device + ": need prefixKernels >= 0 and latencyMillis > 0");
+      }
+    }
+  }
+
+  /** The run of {@code device}, or null. */
+  public DeviceRun run(String device) {
+    for (DeviceRun r : devices) {
+      if (r.device().equals(device)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  public String toJson() {
+    try {
+      return JSON.writeValueAsString(this) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public void write(Path file) throws IOException {
+    AtomicFiles.writeString(file, toJson());
+  }
+
+  /**
+   * Reads a records file.
+   *
+   * @throws IllegalArgumentException with a one-line reason for a missing or malformed file
+   */
+  public static CalibrationRecords read(Path file) {
+    try {
+      return JSON.readValue(Files.readAllBytes(file), CalibrationRecords.class);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(file + ": calibration records not found");
+    } catch (JsonProcessingException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      String msg = root instanceof IllegalArgumentException ? root.getMessage() : e.getOriginalMessage();
+      throw new IllegalArgumentException(file + ": bad calibration records (" + msg.replaceAll("\\s+", " ") + ")");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + ": cannot read (" + e.getMessage() + ")");
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package org.hsdag.openvino;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.placement.Placement;
+
+/**
+ * The real backend: times a placement on this machine through OpenVINO's HETERO plugin.
+ *
+ * <p>For each measurement: resolve the placement with {@link HeteroAffinity} (every node, by
+ * friendly name), check the names against the model as OpenVINO read it, set the
+ * {@code "affinity"} of every node, compile on {@code HETERO:<devices>}, fill the inputs with
+ * seeded random data, run {@code warmupRuns} untimed and {@code runs} timed synchronous
+ * inferences, and reduce the samples by the protocol. A compile or run error becomes a failed
+ * {@link Measurement} carrying OpenVINO's message; with a timeout set, so does a measurement that
+ * takes too long (the native call cannot be interrupted and finishes in the background, and the
+ * next measurement waits for it).
+ *
+ * <p>The SPI passes graphs, but OpenVINO needs the model file: {@link #bind(OpGraph, Path)} tells
+ * the backend which file a graph was read from. Available only where the native library loads:
+ * {@link #open(OpenVinoOptions)} throws {@link OpenVinoUnavailableException} with the reason
+ * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
+ * guarantee that measurements are serialised.
+ */
+public final class OpenVinoBackend implements LatencyBackend {
+  /** The backend name used in measurements, logs and {@code --backend}. */
+  public static final String NAME = "openvino";
+
+  private final OpenVinoRuntime runtime;
+  private final OpenVinoOptions options;
+  private final List<DeviceInfo> devices;
+  private final String profile;
+  private final Map<OpGraph, Path> modelFiles = new HashMap<>();
+  private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
+  private ExecutorService worker;
+
+  /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
+  OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
+    this.runtime = runtime;
+    this.options = options;
+    this.devices = List.copyOf(runtime.devices());
+    this.profile = describeMachine(runtime.version(), devices);
+  }
+
+  /** Whether the native backend can run here, and why not. */
+  public static OpenVinoAvailability availability() {
+    return OpenVinoAvailability.probe();
+  }
+
+  /**
+   * Opens the real backend.
+   *
+   * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
+   */
+  public static OpenVinoBackend open(OpenVinoOptions options) {
+    return new OpenVinoBackend(availability().openRuntime(), options);
+  }
+
+  /** Records that {@code graph} was read from {@code xml} (its weights next to it), so it can be compiled. */
+  public synchronized OpenVinoBackend bind(OpGraph graph, Path xml) {
+    Path old = modelFiles.put(graph, xml);
+    if (old != null && !old.equals(xml)) {
+      OpenVinoRuntime.Model m = models.remove(graph);
+      if (m != null) {
+        m.close();
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** {@code OpenVINO <version> on CPU=<full name>, GPU.1=<full name>}. */
+  @Override
+  public String profile() {
+    return profile;
+  }
+
+  @Override
+  public boolean simulated() {
+    return false;
+  }
+
+  @Override
+  public List<DeviceInfo> devices() {
+    return devices;
+  }
+
+  /**
+   * {@code query_model} per device. Nodes HETERO places with their neighbours (constants,
+   * constant-only chains, Parameters, Results) are allowed everywhere.
+   *
+   * @throws IllegalStateException if {@code graph} was not {@linkplain #bind bound} to a file
+   * @throws OpenVinoException if OpenVINO cannot read the model
+   */
+  @Override
+  public synchronized SupportMatrix supports(OpGraph graph, DeviceSet deviceSet) {
+    OpenVinoRuntime.Model m = model(graph);
+    Map<String, Integer> runtimeIndex = indexByName(m.opNames());
+    HeteroAffinity rules = new HeteroAffinity(graph);
+    long[] mask = new long[graph.nodeCount()];
+    for (int d = 0; d < deviceSet.size(); d++) {
+      boolean[] ok = m.query(deviceSet.name(d));
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        Integer r = runtimeIndex.get(graph.node(v).name());
+        boolean follows = rules.isConstantOnly(v) || graph.node(v).isParameter() || graph.node(v).isResult();
+        if (follows || r == null || ok[r]) {
+          mask[v] |= 1L << d;
+        }
+      }
+    }
+    return new SupportMatrix(deviceSet, mask);
+  }
+
+  @Override
+  public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    if (options.timeout() == null) {
+      synchronized (this) {
+        return measureNow(graph, placement, protocol);
+      }
+    }
+    Future<Measurement> f;
+    synchronized (this) {
+      if (worker == null) {
+        worker = Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "openvino-measure");
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      f = worker.submit(() -> {
+        synchronized (OpenVinoBackend.this) {
+          return measureNow(graph, placement, protocol);
+        }
+      });
+    }
+    try {
+      return f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return failed("timed out after " + options.timeout().toMillis() + " ms (compile + " + protocol.describe() + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return failed("interrupted");
+    } catch (ExecutionException e) {
+      return failed(String.valueOf(e.getCause()));
+    }
+  }
+
+  private Measurement measureNow(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    Map<String, String> affinities;
+    try {
+      affinities = new HeteroAffinity(graph).nameMap(placement);
+    } catch (InvalidPlacementException e) {
+      return failed(e.getMessage());
+    }
+    Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
+    for (String used : new LinkedHashSet<>(affinities.values())) {
+      if (!available.contains(used)) {
+        return failed("device " + used + " is not available on this machine (available: " + String.join(",", available) + ")");
+      }
+    }
+    try {
+      OpenVinoRuntime.Model m = model(graph);
+      List<String> problems = HeteroAffinity.checkAgainstModel(affinities, m.opNames());
+      if (!problems.isEmpty()) {
+        return failed(String.join("; ", problems));
+      }
+      m.setAffinities(affinities);
+      try (OpenVinoRuntime.Compiled c = m.compile(placement.devices().heteroString(), options.cacheDir(), false)) {
+        c.fillInputs(options.seed());
+        double[] samples = c.inferTimed(protocol.warmupRuns(), protocol.runs());
+        return Measurement.of(samples, protocol, c.subModels(), NAME, profile);
+      }
+    } catch (OpenVinoException | IllegalStateException e) {
+      return failed(e.getMessage());
+    } catch (RuntimeException e) {
+      // Never let one placement kill a tuning run.
+      return failed("unexpected error: " + e);
+    }
+  }
+
+  /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
+  OpenVinoRuntime.Model model(OpGraph graph) {
+    OpenVinoRuntime.Model m = models.get(graph);
+    if (m != null) {
+      return m;
+    }
+    Path xml = modelFiles.get(graph);
+    if (xml == null) {
+      throw new IllegalStateException("openvino backend: no model file for graph '" + graph.name()
+          + "' (call bind(graph, model.xml) after reading it)");
+    }
+    m = runtime.readModel(xml);
+    try {
+      List<String> inputs = m.inputNames();
+      for (int i = 0; i < inputs.size(); i++) {
+        long[] shape = options.inputShape(inputs.get(i));
+        if (shape != null) {
+          m.setInputShape(i, shape);
+        }
+      }
+    } catch (RuntimeException e) {
+      m.close();
+      throw e;
+    }
+    models.put(graph, m);
+    return m;
+  }
+
+  private Measurement failed(String reason) {
+    return Measurement.failed(reason, NAME, profile);
+  }
+
+  private static Map<String, Integer> indexByName(List<String> names) {
+    Map<String, Integer> m = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      m.putIfAbsent(names.get(i), i);
+    }
+    return m;
+  }
+
+  /** {@code OpenVINO 2025.1.0 on CPU=Intel(R) Core(TM) i9-12900K, GPU.1=Intel(R) Data Center GPU Flex 170}. */
+  static String describeMachine(String version, List<DeviceInfo> devices) {
+    List<String> parts = new ArrayList<>();
+    for (DeviceInfo d : devices) {
+      parts.add(d.fullName() == null || d.fullName().isBlank() ? d.name() : d.name() + "=" + d.fullName());
+    }
+    String v = version.contains("-") ? version.substring(0, version.indexOf('-')) : version;
+    return "OpenVINO " + v + " on " + (parts.isEmpty() ? "no devices" : String.join(", ", parts));
+  }
+
+  /** Releases every native handle; waits for a timed-out inference still running (its handles are in use). */
+  @Override
+  public synchronized void close() {
+    if (worker != null) {
+      worker.shutdownNow();
+      worker = null;
+    }
+    for (OpenVinoRuntime.Model m : models.values()) {
+      m.close();
+    }
+    models.clear();
+    runtime.close();
+  }
+}

@@ -1,0 +1,278 @@
+package org.hsdag.openvino.internal;
+
+import static org.hsdag.openvino.internal.OvShim.*;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.openvino.OpenVinoException;
+import org.hsdag.openvino.OpenVinoRuntime;
+import org.hsdag.openvino.ProfilingRecord;
+
+/**
+ * {@link OpenVinoRuntime} over the C++ shim through {@link OvShim}. The shim's status codes and
+ * null handles become {@link OpenVinoException}s here, in one place ({@link #check}). Owns one
+ * {@code ov::Core}; models and compiled models are closed by their owners.
+ */
+public final class ShimRuntime implements OpenVinoRuntime {
+  private CoreHandle core;
+
+  /** Creates the OpenVINO core; loads the JNI library on first use. */
+  public ShimRuntime() {
+    core = hsdag_ov_core_create();
+    if (core == null || core.isNull()) {
+      throw new OpenVinoException("cannot create ov::Core: " + lastError());
+    }
+  }
+
+  /** The runtime build string without creating a core (loads the JNI library). */
+  public static String runtimeVersion() {
+    return str(hsdag_ov_version());
+  }
+
+  /** The OpenVINO major version the shim was compiled against. */
+  public static int headersMajorVersion() {
+    return hsdag_ov_compiled_major_version();
+  }
+
+  @Override
+  public String version() {
+    return runtimeVersion();
+  }
+
+  @Override
+  public synchronized List<DeviceInfo> devices() {
+    int n = check(hsdag_ov_core_device_count(live()), "listing devices");
+    List<DeviceInfo> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(new DeviceInfo(str(hsdag_ov_core_device_name(core, i)), str(hsdag_ov_core_device_full_name(core, i))));
+    }
+    return List.copyOf(out);
+  }
+
+  @Override
+  public Model readModel(Path xml) {
+    ModelHandle m = hsdag_ov_model_read(live(), xml.toAbsolutePath().toString(), "");
+    if (m == null || m.isNull()) {
+      throw new OpenVinoException("cannot read " + xml + ": " + lastError());
+    }
+    return new ShimModel(m);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (core != null) {
+      hsdag_ov_core_free(core);
+      core = null;
+    }
+  }
+
+  private CoreHandle live() {
+    if (core == null) {
+      throw new IllegalStateException("the OpenVINO runtime is closed");
+    }
+    return core;
+  }
+
+  static String str(BytePointer p) {
+    return p == null || p.isNull() ? "" : p.getString(StandardCharsets.UTF_8);
+  }
+
+  static String lastError() {
+    String e = str(hsdag_ov_last_error());
+    return e.isEmpty() ? "no message from OpenVINO" : e.replaceAll("\\s+", " ").trim();
+  }
+
+  /** Returns a non-negative result, or throws with the shim's message for what was being done. */
+  static int check(int result, String doing) {
+    if (result < 0) {
+      throw new OpenVinoException(doing + ": " + lastError());
+    }
+    return result;
+  }
+
+  private final class ShimModel implements Model {
+    private ModelHandle model;
+    private List<String> names;
+    private List<String> types;
+
+    ShimModel(ModelHandle model) {
+      this.model = model;
+      refresh();
+    }
+
+    private void refresh() {
+      int n = check(hsdag_ov_model_op_count(model), "listing ops");
+      List<String> ns = new ArrayList<>(n);
+      List<String> ts = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        ns.add(str(hsdag_ov_model_op_name(model, i)));
+        ts.add(str(hsdag_ov_model_op_type(model, i)));
+      }
+      names = List.copyOf(ns);
+      types = List.copyOf(ts);
+    }
+
+    @Override
+    public List<String> opNames() {
+      return names;
+    }
+
+    @Override
+    public List<String> opTypes() {
+      return types;
+    }
+
+    @Override
+    public List<String> inputNames() {
+      int n = check(hsdag_ov_model_input_count(live()), "listing inputs");
+      List<String> out = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        out.add(str(hsdag_ov_model_input_name(model, i)));
+      }
+      return List.copyOf(out);
+    }
+
+    @Override
+    public boolean inputIsDynamic(int input) {
+      return check(hsdag_ov_model_input_is_dynamic(live(), input), "reading input shape") == 1;
+    }
+
+    @Override
+    public void setInputShape(int input, long[] dims) {
+      check(hsdag_ov_model_set_input_shape(live(), input, dims.length, dims.clone()), "reshaping input " + input);
+      refresh();
+    }
+
+    @Override
+    public boolean[] query(String device) {
+      int[] supported = new int[names.size()];
+      check(hsdag_ov_model_query(ShimRuntime.this.live(), live(), device, supported), "query_model on " + device);
+      boolean[] out = new boolean[supported.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = supported[i] != 0;
+      }
+      return out;
+    }
+
+    @Override
+    public void setAffinities(Map<String, String> nameToDevice) {
+      String[] ns = nameToDevice.keySet().toArray(new String[0]);
+      String[] ds = nameToDevice.values().toArray(new String[0]);
+      try (PointerPointer<?> np = new PointerPointer<>(ns); PointerPointer<?> dp = new PointerPointer<>(ds)) {
+        check(hsdag_ov_model_set_affinities(live(), ns.length, np, dp), "setting affinities");
+      }
+    }
+
+    @Override
+    public void clearAffinities() {
+      check(hsdag_ov_model_clear_affinities(live()), "clearing affinities");
+    }
+
+    @Override
+    public Compiled compile(String device, Path cacheDir, boolean profiling) {
+      CompiledHandle c = hsdag_ov_compile(ShimRuntime.this.live(), live(), device,
+          cacheDir == null ? "" : cacheDir.toAbsolutePath().toString(), profiling ? 1 : 0);
+      if (c == null || c.isNull()) {
+        throw new OpenVinoException("compiling on " + device + ": " + lastError());
+      }
+      return new ShimCompiled(c);
+    }
+
+    private ModelHandle live() {
+      if (model == null) {
+        throw new IllegalStateException("the model is closed");
+      }
+      return model;
+    }
+
+    @Override
+    public void close() {
+      if (model != null) {
+        hsdag_ov_model_free(model);
+        model = null;
+      }
+    }
+  }
+
+  private static final class ShimCompiled implements Compiled {
+    private CompiledHandle compiled;
+
+    ShimCompiled(CompiledHandle compiled) {
+      this.compiled = compiled;
+    }
+
+    @Override
+    public int subModels() {
+      return check(hsdag_ov_compiled_submodels(live()), "reading HETERO_NUMBER_OF_SUBMODELS");
+    }
+
+    @Override
+    public String executionDevices() {
+      return str(hsdag_ov_compiled_execution_devices(live()));
+    }
+
+    @Override
+    public void fillInputs(long seed) {
+      check(hsdag_ov_fill_inputs(live(), seed), "filling inputs");
+    }
+
+    @Override
+    public double[] inferTimed(int warmup, int runs) {
+      double[] samples = new double[runs];
+      check(hsdag_ov_infer_timed(live(), warmup, runs, samples), "inference");
+      return samples;
+    }
+
+    @Override
+    public float[][] outputs() {
+      int n = check(hsdag_ov_output_count(live()), "listing outputs");
+      float[][] out = new float[n][];
+      for (int i = 0; i < n; i++) {
+        long size = hsdag_ov_output_size(compiled, i);
+        if (size < 0) {
+          throw new OpenVinoException("reading output " + i + ": " + lastError());
+        }
+        out[i] = new float[Math.toIntExact(size)];
+        check(hsdag_ov_output_read(compiled, i, out[i], size), "reading output " + i);
+      }
+      return out;
+    }
+
+    @Override
+    public List<ProfilingRecord> profile() {
+      int n = check(hsdag_ov_profile_collect(live()), "reading profiling info");
+      List<ProfilingRecord> out = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        out.add(ProfilingRecord.fromRaw(
+            str(hsdag_ov_profile_node_name(compiled, i)),
+            str(hsdag_ov_profile_node_type(compiled, i)),
+            str(hsdag_ov_profile_exec_type(compiled, i)),
+            ProfilingRecord.Status.ofCode(hsdag_ov_profile_status(compiled, i)),
+            hsdag_ov_profile_real_us(compiled, i),
+            hsdag_ov_profile_cpu_us(compiled, i)));
+      }
+      return List.copyOf(out);
+    }
+
+    private CompiledHandle live() {
+      if (compiled == null) {
+        throw new IllegalStateException("the compiled model is closed");
+      }
+      return compiled;
+    }
+
+    @Override
+    public void close() {
+      if (compiled != null) {
+        hsdag_ov_compiled_free(compiled);
+        compiled = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package org.hsdag.sim;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One simulated device of a {@link DeviceProfile}, as written in the profile JSON.
+ *
+ * <p>Op time on this device = max(FLOPs / (peak · efficiency[class]), bytes / memory bandwidth)
+ * + launch overhead. A tensor crossing a HETERO sub-model boundary to or from this device pays
+ * {@code linkLatencyUs + bytes / linkBandwidthGBs} (the device side of the copy through host
+ * memory; a CPU has no link cost, an iGPU sharing host memory a small one, a dGPU crosses PCIe).
+ *
+ * @param name OpenVINO device name ({@code CPU}, {@code GPU.0}, {@code GPU.1}, {@code NPU})
+ * @param fullName the {@code ov::device::full_name} the real plugin reports
+ * @param kind {@code CPU}, {@code iGPU}, {@code dGPU} or {@code NPU} (informational)
+ * @param peakGflops peak dense throughput in GFLOP/s at the precision the plugin uses by default
+ * @param memoryBandwidthGBs device memory bandwidth in GB/s
+ * @param launchOverheadUs fixed cost of every kernel (primitive) in microseconds
+ * @param subModelOverheadUs fixed cost of every HETERO sub-model compiled for this device (µs)
+ * @param linkLatencyUs latency of one boundary-tensor copy between this device and host memory (µs)
+ * @param linkBandwidthGBs bandwidth of that copy in GB/s; 0 means no copy is needed (host memory)
+ * @param efficiency fraction of peak reached per {@link OpClass} name; key {@code default} for the
+ *     rest. Values in (0, 2]: above 1 means faster than the direct FLOP count at the nominal peak
+ *     (calibration artefacts or algorithmic savings such as Winograd)
+ * @param unsupportedOps op types this device's plugin cannot compile
+ * @param dynamicShapes whether the device runs ops with dynamic dimensions (NPUs do not)
+ * @param fusion whether element-wise ops directly after a convolution or MatMul on the same
+ *     sub-model are fused into it (no launch, no memory traffic)
+ */
+public record DeviceModel(
+    String name,
+    String fullName,
+    String kind,
+    double peakGflops,
+    double memoryBandwidthGBs,
+    double launchOverheadUs,
+    double subModelOverheadUs,
+    double linkLatencyUs,
+    double linkBandwidthGBs,
+    Map<String, Double> efficiency,
+    List<String> unsupportedOps,
+    boolean dynamicShapes,
+    boolean fusion) {
+
+  public DeviceModel {
+    Objects.requireNonNull(name, "device name");
+    fullName = fullName == null ? name : fullName;
+    kind = kind == null ? "" : kind;
+    efficiency = efficiency == null ? Map.of() : Map.copyOf(efficiency);
+    unsupportedOps = unsupportedOps == null ? List.of() : List.copyOf(unsupportedOps);
+    requirePositive(name, "peakGflops", peakGflops);
+    requirePositive(name, "memoryBandwidthGBs", memoryBandwidthGBs);
+    requireNonNegative(name, "launchOverheadUs", launchOverheadUs);
+    requireNonNegative(name, "subModelOverheadUs", subModelOverheadUs);
+    requireNonNegative(name, "linkLatencyUs", linkLatencyUs);
+    requireNonNegative(name, "linkBandwidthGBs", linkBandwidthGBs);
+    for (Map.Entry<String, Double> e : efficiency.entrySet()) {
+      if (!e.getKey().equals("default")) {
+        try {
+          OpClass.valueOf(e.getKey().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException("device " + name + ": unknown op class '" + e.getKey()
+              + "' in efficiency (known: default, " + java.util.Arrays.toString(OpClass.values()) + ")");
+        }
+      }
+      if (!(e.getValue() > 0 && e.getValue() <= 2)) {
+        throw new IllegalArgumentException("device " + name + ": efficiency of " + e.getKey()
+            + " must be in (0, 2] (got " + e.getValue() + ")");
+      }
+    }
+  }
+
+  /** Efficiency of {@code cls}: its own entry, else {@code default}, else 0.5. */
+  public double efficiencyOf(OpClass cls) {
+    Double e = efficiency.get(cls.name());
+    if (e == null) {
+      e = efficiency.get(cls.name().toLowerCase(Locale.ROOT));
+    }
+    if (e == null) {
+      e = efficiency.get("default");
+    }
+    return e == null ? 0.5 : e;
+  }
+
+  /** Whether this device can run an op of {@code type} (with dynamic dimensions if {@code dynamic}). */
+  public boolean canRun(String type, boolean dynamic) {
+    return !unsupportedOps.contains(type) && (dynamicShapes || !dynamic);
+  }
+
+  /** Why {@link #canRun} is false, for failure messages. */
+  public String whyNot(String type, boolean dynamic) {
+    if (unsupportedOps.contains(type)) {
+      return name + " does not support op type " + type;
+    }
+    return name + " cannot run ops with dynamic shapes";
+  }
+
+  /** Microseconds of one boundary copy of {@code bytes} between this device and host memory. */
+  public double linkMicros(double bytes) {
+    return linkBandwidthGBs == 0 ? linkLatencyUs : linkLatencyUs + bytes / (linkBandwidthGBs * 1e3);
+  }
+
+  private static void requirePositive(String dev, String field, double v) {
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException("device " + dev + ": " + field + " must be > 0 (got " + v + ")");
+    }
+  }
+
+  private static void requireNonNegative(String dev, String field, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException("device " + dev + ": " + field + " must be >= 0 (got " + v + ")");
+    }
+  }
+}

@@ -1,0 +1,244 @@
+package org.hsdag.sim;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.placement.Placement;
+
+/**
+ * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
+ * would run it on the machine of a {@link DeviceProfile} — constants with their consumers,
+ * connected same-device sub-models with cycle-breaking cuts, sub-models one after another,
+ * boundary tensors copied through host memory — with seeded noise ({@link NoiseModel}).
+ *
+ * <p>Per-graph tables are built once per {@link OpGraph} instance (a small identity-keyed cache),
+ * so repeated measurements of one graph cost a few linear passes over primitive arrays. Numbers
+ * from this backend are simulated, never hardware measurements; {@link #name()} and
+ * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
+ */
+public final class SimBackend implements LatencyBackend {
+  private static final int GRAPH_CACHE_SIZE = 16;
+
+  private final DeviceProfile profile;
+  private final SimOptions options;
+  private final CostModel costModel;
+  private final SplittableRandom rng;
+  private final Map<IdentityKey, SimGraph> graphs = new LinkedHashMap<>(32, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<IdentityKey, SimGraph> eldest) {
+      return size() > GRAPH_CACHE_SIZE;
+    }
+  };
+  private final Map<DeviceSet, int[]> deviceMaps = new ConcurrentHashMap<>();
+  private volatile SimGraph last;
+
+  public SimBackend(DeviceProfile profile, SimOptions options) {
+    this.profile = profile;
+    this.options = options;
+    this.costModel = new CostModel(options.shapes());
+    this.rng = new SplittableRandom(options.seed());
+  }
+
+  /** Default options (seed 0, default noise, batch 1 / sequence 8). */
+  public SimBackend(DeviceProfile profile) {
+    this(profile, SimOptions.DEFAULT);
+  }
+
+  /** A backend on a built-in profile name or a profile JSON path. */
+  public static SimBackend open(String profileNameOrPath, SimOptions options) {
+    return new SimBackend(DeviceProfile.load(profileNameOrPath), options);
+  }
+
+  @Override
+  public String name() {
+    return "sim";
+  }
+
+  @Override
+  public String profile() {
+    return profile.name();
+  }
+
+  public DeviceProfile deviceProfile() {
+    return profile;
+  }
+
+  public SimOptions options() {
+    return options;
+  }
+
+  @Override
+  public boolean simulated() {
+    return true;
+  }
+
+  @Override
+  public List<DeviceInfo> devices() {
+    List<DeviceInfo> out = new ArrayList<>();
+    for (DeviceModel d : profile.devices()) {
+      out.add(new DeviceInfo(d.name(), d.fullName()));
+    }
+    return out;
+  }
+
+  /** All profile device names as a {@link DeviceSet}, in profile order. */
+  public DeviceSet deviceSet() {
+    List<String> names = new ArrayList<>();
+    for (DeviceModel d : profile.devices()) {
+      names.add(d.name());
+    }
+    return new DeviceSet(names);
+  }
+
+  @Override
+  public SupportMatrix supports(OpGraph graph, DeviceSet devices) {
+    SimGraph sg = simGraph(graph);
+    int[] map = deviceMap(devices);
+    long[] mask = new long[graph.nodeCount()];
+    for (int v = 0; v < mask.length; v++) {
+      for (int d = 0; d < devices.size(); d++) {
+        if (map[d] >= 0 && sg.canRun(v, map[d])) {
+          mask[v] |= 1L << d;
+        }
+      }
+    }
+    return new SupportMatrix(devices, mask);
+  }
+
+  @Override
+  public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    SimGraph.Evaluation ev;
+    try {
+      ev = evaluate(graph, placement);
+    } catch (UnknownDeviceException e) {
+      return Measurement.failed(e.getMessage(), name(), profile());
+    }
+    if (!ev.ok()) {
+      return Measurement.failed(failureReason(graph, ev), name(), profile());
+    }
+    double[] samples = new double[protocol.runs()];
+    SplittableRandom local;
+    synchronized (rng) {
+      local = rng.split();
+    }
+    options.noise().sample(ev.micros() / 1000.0, protocol.warmupRuns(), samples, local);
+    return Measurement.of(samples, protocol, ev.subModels(), name(), profile());
+  }
+
+  /**
+   * The noise-free simulation of {@code placement} (the hot path: no noise, no allocation beyond
+   * a few work arrays).
+   *
+   * @throws InvalidPlacementException when the placement does not fit the graph
+   * @throws UnknownDeviceException when the placement names a device the profile lacks
+   */
+  public SimGraph.Evaluation evaluate(OpGraph graph, Placement placement) {
+    if (placement.size() != graph.nodeCount()) {
+      throw new InvalidPlacementException(
+          "placement has " + placement.size() + " nodes but the model has " + graph.nodeCount());
+    }
+    int[] map = deviceMap(placement.devices());
+    for (int d = 0; d < map.length; d++) {
+      if (map[d] < 0) {
+        // Only an error if some node actually uses that device.
+        for (int v = 0; v < placement.size(); v++) {
+          if (placement.deviceOf(v) == d) {
+            throw new UnknownDeviceException("device " + placement.devices().name(d) + " is not in sim profile "
+                + profile.name() + " (devices: " + deviceSet() + ")");
+          }
+        }
+      }
+    }
+    return simGraph(graph).evaluate(placementArray(placement), map);
+  }
+
+  /** Noise-free latency in milliseconds, or NaN when the placement cannot run. */
+  public double latencyMillis(OpGraph graph, Placement placement) {
+    SimGraph.Evaluation ev = evaluate(graph, placement);
+    return ev.ok() ? ev.micros() / 1000.0 : Double.NaN;
+  }
+
+  private static int[] placementArray(Placement p) {
+    return p.deviceOf();
+  }
+
+  private String failureReason(OpGraph graph, SimGraph.Evaluation ev) {
+    OpNode node = graph.node(ev.failedNode());
+    DeviceModel dev = profile.devices().get(ev.failedDevice());
+    boolean dynamic = simGraph(graph).cost(ev.failedNode()).dynamic();
+    return "op '" + node.name() + "' (" + node.type() + ") cannot run on " + dev.name() + ": "
+        + dev.whyNot(node.type(), dynamic) + " (sim profile " + profile.name() + ")";
+  }
+
+  /** The precomputed tables of {@code graph} (built on first use, cached per graph instance). */
+  public SimGraph simGraph(OpGraph graph) {
+    SimGraph l = last;
+    if (l != null && l.graph() == graph) {
+      return l;
+    }
+    IdentityKey key = new IdentityKey(graph);
+    SimGraph sg;
+    synchronized (graphs) {
+      sg = graphs.get(key);
+    }
+    if (sg == null) {
+      sg = SimGraph.build(graph, profile, costModel);
+      synchronized (graphs) {
+        graphs.put(key, sg);
+      }
+    }
+    last = sg;
+    return sg;
+  }
+
+  private int[] deviceMap(DeviceSet devices) {
+    return deviceMaps.computeIfAbsent(devices, ds -> {
+      int[] m = new int[ds.size()];
+      for (int d = 0; d < m.length; d++) {
+        m[d] = profile.indexOf(ds.name(d));
+      }
+      return m;
+    });
+  }
+
+  @Override
+  public String toString() {
+    return "SimBackend[" + profile.name() + ", seed " + options.seed() + "]";
+  }
+
+  /** A placement names a device the profile does not have. */
+  public static final class UnknownDeviceException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    UnknownDeviceException(String message) {
+      super(message);
+    }
+  }
+
+  /** Identity, not equality, of graphs: equal copies are cheap to rebuild, deep equality is not cheap to check. */
+  private record IdentityKey(OpGraph graph) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof IdentityKey k && k.graph == graph;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(graph);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package org.hsdag.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.sim.SimOptions;
+import org.junit.jupiter.api.Test;
+
+class BackendsTest {
+  @Test
+  void simOpensTheNamedProfile() {
+    LatencyBackend b = Backends.open("sim", "laptop-core-ultra");
+    assertEquals("sim", b.name());
+    assertEquals("laptop-core-ultra", b.profile());
+    assertTrue(b.simulated());
+    assertEquals(List.of("CPU", "GPU.0", "NPU"), b.devices().stream().map(DeviceInfo::name).toList());
+  }
+
+  @Test
+  void autoFallsBackToSimAndSaysSo() {
+    List<String> notices = new ArrayList<>();
+    LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, notices::add);
+    assertEquals("sim", b.name());
+    assertEquals("paper", b.profile());
+    assertEquals(1, notices.size());
+    assertTrue(notices.get(0).contains("sim") && notices.get(0).contains("openvino"), notices.get(0));
+  }
+
+  @Test
+  void openvinoWithoutNativeBuildIsAClearError() {
+    BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> Backends.open("openvino", null));
+    assertTrue(e.getMessage().contains("native"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Backends.open("cuda", null));
+  }
+}

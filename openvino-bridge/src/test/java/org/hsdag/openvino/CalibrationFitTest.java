@@ -1,0 +1,156 @@
+package org.hsdag.openvino;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.Placement;
+import org.hsdag.sim.CostModel;
+import org.hsdag.sim.DeviceModel;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.OpClass;
+import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimGraph;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.testkit.Samples;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CalibrationFitTest {
+  private static final DeviceProfile PAPER = DeviceProfile.load("paper");
+
+  private static CalibrationRecords fixture() throws URISyntaxException {
+    return CalibrationRecords.read(Path.of(CalibrationFitTest.class.getResource("calibration-selftest-synthetic.json").toURI()));
+  }
+
+  @Test
+  void theSyntheticFixtureIsLabelledAsSuch() throws Exception {
+    assertTrue(fixture().source().startsWith("synthetic:"), "test data must never pass for measurements");
+  }
+
+  @Test
+  void fittedProfileReproducesEverySingleDeviceLatencyOnTheSimulator(@TempDir Path dir) throws Exception {
+    OpGraph g = SelfTestModel.graph();
+    CalibrationRecords recs = fixture();
+    CalibrationFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT);
+    CalibrationFit.Result result = fit.fit(recs);
+    DeviceProfile profile = fit.toProfile("my-machine", "test", List.of(recs.source()), result);
+
+    Path file = dir.resolve("my-machine.json");
+    Files.writeString(file, profile.toJson());
+    DeviceProfile loaded = DeviceProfile.load(file.toString());
+    assertEquals(profile, loaded, "the written profile is a valid simulator profile");
+
+    SimBackend sim = new SimBackend(loaded, SimOptions.exact());
+    for (CalibrationRecords.DeviceRun run : recs.devices()) {
+      double simulated = sim.latencyMillis(g, Placement.allOn(sim.deviceSet(), g.nodeCount(), run.device()));
+      assertEquals(run.latencyMillis(), simulated, 0.01 * run.latencyMillis(), run.device());
+    }
+  }
+
+  @Test
+  void fittedLinkCostExplainsTheSplitRuns() throws Exception {
+    OpGraph g = SelfTestModel.graph();
+    CalibrationRecords recs = fixture();
+    CalibrationFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT);
+    CalibrationFit.Result result = fit.fit(recs);
+    DeviceProfile profile = fit.toProfile("my-machine", "test", List.of(), result);
+    DeviceModel gpu = profile.device("GPU.1");
+    assertTrue(gpu.linkLatencyUs() >= 0 && gpu.linkBandwidthGBs() >= 0, gpu.toString());
+    assertEquals(0.0, profile.device("CPU").linkLatencyUs(), "host memory needs no copy");
+
+    SimBackend sim = new SimBackend(profile, SimOptions.exact());
+    SimGraph sg = SimGraph.build(g, profile, new CostModel(ShapeAssumption.DEFAULT));
+    List<String> errors = new ArrayList<>();
+    for (CalibrationRecords.SplitRun s : recs.splits()) {
+      Placement p = fit.splitPlacement(sg, s.device(), s.prefixKernels());
+      double simulated = sim.latencyMillis(g, p);
+      errors.add(String.format("prefix %d: %.4f vs %.4f", s.prefixKernels(), simulated, s.latencyMillis()));
+      assertEquals(s.latencyMillis(), simulated, 0.15 * s.latencyMillis(), errors.toString());
+    }
+  }
+
+  @Test
+  void recordsMatchedByFriendlyNameAndPluginInternalNodesCounted() throws Exception {
+    CalibrationFit.Result result = new CalibrationFit(SelfTestModel.graph(), PAPER, ShapeAssumption.DEFAULT).fit(fixture());
+    CalibrationFit.DeviceFit cpu = result.devices().get(0);
+    assertEquals("CPU", cpu.device());
+    assertEquals(5, cpu.matchedRecords(), "conv1, conv2, pool, fc, prob");
+    assertEquals(1, cpu.unmatchedRecords(), "input_reorder");
+    assertEquals(List.of("CONVOLUTION"), cpu.fittedClasses(), "only classes with two or more records");
+    assertEquals(PAPER.device("CPU").efficiencyOf(OpClass.MATMUL), cpu.efficiency().get("MATMUL"), "unfitted classes keep the base value");
+    assertEquals(2, result.devices().get(1).unmatchedRecords());
+  }
+
+  @Test
+  void recoversTheEfficienciesThatGeneratedTheRecords() {
+    OpGraph g = new IrReader().read(Samples.irSample("resnet-50.xml"));
+    // "Truth": the paper profile with a different CPU; records generated from it without noise.
+    DeviceModel c = PAPER.device("CPU");
+    java.util.Map<String, Double> eff = new java.util.LinkedHashMap<>(c.efficiency());
+    eff.put("CONVOLUTION", 0.3);
+    eff.put("POINTWISE_CONVOLUTION", 0.2);
+    DeviceModel truthCpu = new DeviceModel(c.name(), c.fullName(), c.kind(), c.peakGflops(), c.memoryBandwidthGBs(),
+        c.launchOverheadUs(), 40.0, 0, 0, eff, c.unsupportedOps(), c.dynamicShapes(), false);
+    DeviceProfile truth = new DeviceProfile("truth", "", List.of(), PAPER.requestOverheadUs(), List.of(truthCpu));
+    SimGraph sg = SimGraph.build(g, truth, new CostModel(ShapeAssumption.DEFAULT));
+    List<ProfilingRecord> records = new ArrayList<>();
+    for (int v = 0; v < g.nodeCount(); v++) {
+      if (sg.isCompute(v)) {
+        records.add(new ProfilingRecord(-1, g.node(v).name(), g.node(v).type(), "synthetic", ProfilingRecord.Status.EXECUTED,
+            Math.round(sg.kernelMicros(v, 0)), 0));
+      }
+    }
+    double wall = new SimBackend(truth, SimOptions.exact()).latencyMillis(g, Placement.allOn(
+        new SimBackend(truth, SimOptions.exact()).deviceSet(), g.nodeCount(), "CPU"));
+    CalibrationRecords recs = new CalibrationRecords("resnet-50.xml", "synthetic: generated from a known profile",
+        List.of(new CalibrationRecords.DeviceRun("CPU", "test", wall, records)), List.of());
+
+    CalibrationFit.DeviceFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT).fit(recs).devices().get(0);
+    assertEquals(0.3, fit.efficiency().get("CONVOLUTION"), 0.03);
+    assertEquals(0.2, fit.efficiency().get("POINTWISE_CONVOLUTION"), 0.02);
+  }
+
+  @Test
+  void aWallLatencyBelowTheSimulatedKernelsLowersTheLaunchOverheadInstead() throws Exception {
+    OpGraph g = SelfTestModel.graph();
+    CalibrationRecords f = fixture();
+    // GPU.1 measured faster than its nine kernels at the 10th-percentile launch cost allow.
+    CalibrationRecords.DeviceRun gpu = f.run("GPU.1");
+    CalibrationRecords fast = new CalibrationRecords(f.model(), f.source(), List.of(f.run("CPU"),
+        new CalibrationRecords.DeviceRun("GPU.1", gpu.fullName(), 0.100, gpu.records())), List.of());
+    CalibrationFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT);
+    CalibrationFit.Result result = fit.fit(fast);
+    CalibrationFit.DeviceFit fitted = result.devices().get(1);
+    assertTrue(fitted.launchOverheadUs() < 11.0, "below the smallest GPU record: " + fitted);
+    assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("GPU.1: launch overhead lowered")), result.notes().toString());
+    SimBackend sim = new SimBackend(fit.toProfile("x", "", List.of(), result), SimOptions.exact());
+    assertEquals(0.100, sim.latencyMillis(g, Placement.allOn(sim.deviceSet(), g.nodeCount(), "GPU.1")), 0.001);
+  }
+
+  @Test
+  void recordsWithoutAnyDeviceRunAreRejected() {
+    CalibrationRecords empty = new CalibrationRecords("m.xml", "synthetic", List.of(), List.of());
+    assertThrows(IllegalArgumentException.class,
+        () -> new CalibrationFit(SelfTestModel.graph(), PAPER, ShapeAssumption.DEFAULT).fit(empty));
+  }
+
+  @Test
+  void recordsRoundTripThroughJson(@TempDir Path dir) throws Exception {
+    CalibrationRecords recs = fixture();
+    Path f = dir.resolve("records.json");
+    recs.write(f);
+    assertEquals(recs, CalibrationRecords.read(f));
+    Files.writeString(f, "{\"model\": \"x\", \"devices\": [{\"device\": \"CPU\", \"latencyMillis\": 0}]}");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibrationRecords.read(f));
+    assertTrue(e.getMessage().contains("latencyMillis"), e.getMessage());
+  }
+}

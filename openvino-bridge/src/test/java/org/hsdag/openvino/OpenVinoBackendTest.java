@@ -1,0 +1,175 @@
+package org.hsdag.openvino;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.junit.jupiter.api.Test;
+
+/** The backend's Java logic over {@link ScriptedRuntime} (no OpenVINO involved). */
+class OpenVinoBackendTest {
+  private final OpGraph graph = SelfTestModel.graph();
+  private final DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
+  private final Path xml = Path.of("selftest.xml");
+
+  private OpenVinoBackend backend(ScriptedRuntime rt, OpenVinoOptions options) {
+    return new OpenVinoBackend(rt, options).bind(graph, xml);
+  }
+
+  @Test
+  void measuresByTheProtocolAndNamesTheRealMachine() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT.withSeed(42))) {
+      Measurement m = b.measure(graph, SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"), MeasurementProtocol.PAPER);
+      assertTrue(m.ok(), m.reason());
+      assertEquals(10, m.samplesMillis().length);
+      assertEquals(3.0, m.latencyMillis(), 1e-12, "mean of the last 5 samples");
+      assertEquals(2, m.subModels());
+      assertEquals("openvino", m.backend());
+      assertFalse(b.simulated());
+      assertEquals("OpenVINO 2025.1.0 on CPU=Test CPU, GPU.1=Test GPU.1", m.profile());
+      assertTrue(rt.calls.contains("compile HETERO:CPU,GPU.1"), rt.calls.toString());
+      assertTrue(rt.calls.contains("fill 42"), rt.calls.toString());
+      assertTrue(rt.calls.contains("infer 0+10"), rt.calls.toString());
+      assertTrue(rt.calls.contains("close compiled"), "compiled models are released");
+    }
+  }
+
+  @Test
+  void sendsAnAffinityForEveryNodeWithConstantsOnTheirConsumersDevice() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      int[] d = SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1").deviceOf();
+      d[graph.indexOf("conv2/weights")] = 0;
+      b.measure(graph, new Placement(devices, d), MeasurementProtocol.PAPER);
+      Map<String, String> sent = rt.lastAffinities;
+      assertEquals(graph.nodeCount(), sent.size());
+      for (OpNode n : graph.nodes()) {
+        assertTrue(sent.containsKey(n.name()), n.name());
+      }
+      assertEquals("GPU.1", sent.get("conv2/weights"));
+    }
+  }
+
+  @Test
+  void aCompileErrorIsAFailedMeasurementWithOpenVinosMessage() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    rt.compileError = "[GPU] Operation: fc of type MatMul(opset1) is not supported";
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      Measurement m = b.measure(graph, Placement.allOn(devices, graph.nodeCount(), "GPU.1"), MeasurementProtocol.PAPER);
+      assertFalse(m.ok());
+      assertTrue(m.reason().contains("is not supported"), m.reason());
+      assertEquals("openvino", m.backend());
+    }
+  }
+
+  @Test
+  void aDeviceThisMachineLacksFailsBeforeCompiling() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      Measurement m = b.measure(graph, SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"), MeasurementProtocol.PAPER);
+      assertFalse(m.ok());
+      assertTrue(m.reason().contains("GPU.1 is not available"), m.reason());
+      assertTrue(rt.calls.stream().noneMatch(c -> c.startsWith("compile")), rt.calls.toString());
+    }
+  }
+
+  @Test
+  void aModelFileThatDiffersFromTheGraphFailsBeforeCompiling() {
+    // The runtime reads a model whose node names are not the graph's.
+    ScriptedRuntime rt = new ScriptedRuntime(renamed(SelfTestModel.graph()), "CPU", "GPU.1");
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      Measurement m = b.measure(graph, Placement.allOn(devices, graph.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      assertFalse(m.ok());
+      assertTrue(m.reason().contains("differ"), m.reason());
+      assertTrue(rt.calls.stream().noneMatch(c -> c.startsWith("compile")), rt.calls.toString());
+    }
+  }
+
+  @Test
+  void anUnboundGraphIsAFailedMeasurementNotACrash() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
+    try (OpenVinoBackend b = new OpenVinoBackend(rt, OpenVinoOptions.DEFAULT)) {
+      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      assertFalse(m.ok());
+      assertTrue(m.reason().contains("bind(graph, model.xml)"), m.reason());
+      assertThrows(IllegalStateException.class, () -> b.supports(graph, DeviceSet.of("CPU")));
+    }
+  }
+
+  @Test
+  void aMeasurementOverTheTimeoutFailsWithTheLimit() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
+    rt.blockInference = new CountDownLatch(1);
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT.withTimeout(Duration.ofMillis(200)))) {
+      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      // Release the stuck inference before close(), which waits for it (its handles are in use).
+      rt.blockInference.countDown();
+      assertFalse(m.ok());
+      assertTrue(m.reason().startsWith("timed out after 200 ms"), m.reason());
+    }
+  }
+
+  @Test
+  void inputShapesAreAppliedOnceWhenTheModelIsRead() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
+    OpenVinoOptions o = OpenVinoOptions.DEFAULT.withInputShapes(OpenVinoOptions.parseInputShapes("input=1,3,32,32"));
+    try (OpenVinoBackend b = backend(rt, o)) {
+      Placement p = Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU");
+      b.measure(graph, p, MeasurementProtocol.PAPER);
+      b.measure(graph, p, MeasurementProtocol.PAPER);
+      assertEquals(1, rt.calls.stream().filter(c -> c.equals("read selftest.xml")).count());
+      assertTrue(rt.calls.contains("reshape 0 [1, 3, 32, 32]"), rt.calls.toString());
+    }
+  }
+
+  @Test
+  void supportFollowsQueryModelAndLetsStructuralNodesGoAnywhere() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    boolean[] gpu = new boolean[graph.nodeCount()];
+    for (int v = 0; v < gpu.length; v++) {
+      gpu[v] = !graph.node(v).name().equals("pool") && !graph.node(v).isConstant();
+    }
+    rt.support.put("GPU.1", gpu);
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      SupportMatrix s = b.supports(graph, devices);
+      assertFalse(s.allowed(graph.indexOf("pool"), 1));
+      assertTrue(s.allowed(graph.indexOf("pool"), 0));
+      assertTrue(s.allowed(graph.indexOf("conv2/weights"), 1), "constants follow their consumer");
+      assertTrue(s.allowed(graph.indexOf("conv2"), 1));
+    }
+  }
+
+  @Test
+  void parsesInputShapesAndRejectsBadOnes() {
+    Map<String, long[]> m = OpenVinoOptions.parseInputShapes("input_ids=1,128; attention_mask = 1,128");
+    assertEquals(List.of("input_ids", "attention_mask"), List.copyOf(m.keySet()));
+    assertEquals(128, m.get("attention_mask")[1]);
+    assertThrows(IllegalArgumentException.class, () -> OpenVinoOptions.parseInputShapes("x=1,?"));
+    assertThrows(IllegalArgumentException.class, () -> OpenVinoOptions.parseInputShapes("x"));
+    assertThrows(IllegalArgumentException.class, () -> OpenVinoOptions.parseInputShapes("x=0"));
+  }
+
+  private static OpGraph renamed(OpGraph g) {
+    OpGraph.Builder b = OpGraph.builder().setName(g.name());
+    for (OpNode n : g.nodes()) {
+      b.addNode(new OpNode(n.index(), n.id(), "renamed/" + n.name(), n.type(), n.version(), n.attributes(), n.inputs(),
+          n.outputs(), n.rtInfoXml(), n.extraXml()));
+    }
+    g.edges().forEach(b::addEdge);
+    return b.build();
+  }
+}

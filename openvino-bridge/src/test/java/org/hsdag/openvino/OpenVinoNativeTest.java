@@ -1,0 +1,92 @@
+package org.hsdag.openvino;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The native backend on real OpenVINO. Runs only where the openvino-native profile built the JNI
+ * library and OpenVINO loads; elsewhere every test is skipped with the availability reason.
+ */
+@Tag("openvino")
+class OpenVinoNativeTest {
+  private OpenVinoAvailability availability;
+
+  @BeforeEach
+  void requireOpenVino() {
+    availability = OpenVinoBackend.availability();
+    assumeTrue(availability.available(), "skipped: " + availability.oneLine());
+  }
+
+  @Test
+  void listsCpuWithAFullName() {
+    try (OpenVinoRuntime rt = availability.openRuntime()) {
+      List<DeviceInfo> devices = rt.devices();
+      assertTrue(devices.stream().anyMatch(d -> d.name().equals("CPU")), devices.toString());
+      assertFalse(rt.version().isEmpty());
+    }
+  }
+
+  @Test
+  void selfTestPassesOnEveryDevice(@TempDir Path dir) throws Exception {
+    try (OpenVinoRuntime rt = availability.openRuntime()) {
+      SelfTest.Report report = SelfTest.run(rt, dir, 5, 1e-2, 1);
+      assertTrue(report.passed(), report.toString());
+    }
+  }
+
+  @Test
+  void opNamesOfTheModelMatchTheGraphsFriendlyNames(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    OpGraph g = new IrReader().read(xml);
+    try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model m = rt.readModel(xml)) {
+      assertTrue(HeteroAffinity.checkAgainstModel(
+          new HeteroAffinity(g).nameMap(Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU")), m.opNames()).isEmpty());
+      boolean[] cpu = m.query("CPU");
+      assertEquals(m.opNames().size(), cpu.length);
+    }
+  }
+
+  @Test
+  void heteroProfilingRecordsCarryTheirSubgraph(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    OpGraph g = new IrReader().read(xml);
+    try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model m = rt.readModel(xml)) {
+      m.setAffinities(new HeteroAffinity(g).nameMap(Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU")));
+      try (OpenVinoRuntime.Compiled c = m.compile("HETERO:CPU", null, true)) {
+        c.fillInputs(3);
+        c.inferTimed(1, 1);
+        List<ProfilingRecord> records = c.profile();
+        assertFalse(records.isEmpty());
+        assertTrue(records.stream().allMatch(r -> r.subgraph() >= 0), "HETERO prefixes every record");
+      }
+    }
+  }
+
+  @Test
+  void backendMeasuresTheSelfTestModelOnCpu(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    OpGraph g = new IrReader().read(xml);
+    try (OpenVinoBackend b = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(g, xml)) {
+      Measurement m = b.measure(g, Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      assertTrue(m.ok(), m.reason());
+      assertEquals(10, m.samplesMillis().length);
+      assertEquals("openvino", m.backend());
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package org.hsdag.openvino;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+
+/**
+ * A Java test double of {@link OpenVinoRuntime} for testing the backend's own logic (protocol,
+ * error handling, placement checks, timeouts). It does not imitate OpenVINO's behaviour beyond
+ * recording calls and returning scripted answers; it is not a stand-in for the native library.
+ */
+final class ScriptedRuntime implements OpenVinoRuntime {
+  final List<DeviceInfo> devices;
+  final OpGraph modelGraph;
+  final List<String> calls = new ArrayList<>();
+  Map<String, String> lastAffinities;
+  String compileError;
+  double[] samples = {5, 4, 3, 3, 3, 3, 3, 3, 3, 3};
+  int subModels = 2;
+  CountDownLatch blockInference;
+  Map<String, boolean[]> support = new LinkedHashMap<>();
+
+  ScriptedRuntime(OpGraph modelGraph, String... devices) {
+    this.modelGraph = modelGraph;
+    this.devices = Arrays.stream(devices).map(d -> new DeviceInfo(d, "Test " + d)).toList();
+  }
+
+  @Override
+  public String version() {
+    return "2025.1.0-18503-test";
+  }
+
+  @Override
+  public List<DeviceInfo> devices() {
+    return devices;
+  }
+
+  @Override
+  public Model readModel(Path xml) {
+    calls.add("read " + xml.getFileName());
+    return new Model() {
+      @Override
+      public List<String> opNames() {
+        return modelGraph.nodes().stream().map(OpNode::name).toList();
+      }
+
+      @Override
+      public List<String> opTypes() {
+        return modelGraph.nodes().stream().map(OpNode::type).toList();
+      }
+
+      @Override
+      public List<String> inputNames() {
+        return List.of("input");
+      }
+
+      @Override
+      public boolean inputIsDynamic(int input) {
+        return false;
+      }
+
+      @Override
+      public void setInputShape(int input, long[] dims) {
+        calls.add("reshape " + input + " " + Arrays.toString(dims));
+      }
+
+      @Override
+      public boolean[] query(String device) {
+        boolean[] all = new boolean[modelGraph.nodeCount()];
+        Arrays.fill(all, true);
+        return support.getOrDefault(device, all);
+      }
+
+      @Override
+      public void setAffinities(Map<String, String> nameToDevice) {
+        lastAffinities = new LinkedHashMap<>(nameToDevice);
+        calls.add("affinities " + nameToDevice.size());
+      }
+
+      @Override
+      public void clearAffinities() {
+        calls.add("clear");
+      }
+
+      @Override
+      public Compiled compile(String device, Path cacheDir, boolean profiling) {
+        calls.add("compile " + device);
+        if (compileError != null) {
+          throw new OpenVinoException("compiling on " + device + ": " + compileError);
+        }
+        return new Compiled() {
+          @Override
+          public int subModels() {
+            return subModels;
+          }
+
+          @Override
+          public String executionDevices() {
+            return device;
+          }
+
+          @Override
+          public void fillInputs(long seed) {
+            calls.add("fill " + seed);
+          }
+
+          @Override
+          public double[] inferTimed(int warmup, int runs) {
+            calls.add("infer " + warmup + "+" + runs);
+            if (blockInference != null) {
+              try {
+                blockInference.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return Arrays.copyOf(samples, runs);
+          }
+
+          @Override
+          public float[][] outputs() {
+            return new float[][] {{0.25f, 0.75f}};
+          }
+
+          @Override
+          public List<ProfilingRecord> profile() {
+            return List.of();
+          }
+
+          @Override
+          public void close() {
+            calls.add("close compiled");
+          }
+        };
+      }
+
+      @Override
+      public void close() {
+        calls.add("close model");
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    calls.add("close runtime");
+  }
+}

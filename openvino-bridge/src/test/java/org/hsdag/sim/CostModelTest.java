@@ -1,0 +1,87 @@
+package org.hsdag.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.hsdag.ir.ElementType;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.testkit.Samples;
+import org.hsdag.testkit.TinyGraphs;
+import org.junit.jupiter.api.Test;
+
+class CostModelTest {
+  private final CostModel model = new CostModel(new ShapeAssumption(1, 8));
+
+  @Test
+  void convolutionCountsMultiplyAddsOverInputChannelsAndKernel() {
+    TinyGraphs.Builder b = TinyGraphs.builder("conv");
+    int x = b.parameter("x", 1, 3, 8, 8);
+    int w = b.constant("w", ElementType.F32, 4, 3, 3, 3);
+    int conv = b.op("conv", "Convolution", new long[] {1, 4, 6, 6}, x, w);
+    int gw = b.constant("gw", ElementType.F32, 2, 2, 2, 3, 3);
+    int gconv = b.op("gconv", "GroupConvolution", new long[] {1, 4, 4, 4}, conv, gw);
+    int pw = b.constant("pw", ElementType.F32, 8, 4, 1, 1);
+    int pconv = b.op("pconv", "Convolution", new long[] {1, 8, 4, 4}, gconv, pw);
+    OpGraph g = b.build();
+    OpCost c = model.cost(g.node(conv));
+    assertEquals(OpClass.CONVOLUTION, c.opClass());
+    assertEquals(2.0 * 144 * 3 * 9, c.flops());
+    assertEquals(4 * (192 + 108 + 144), c.bytes());
+    assertEquals(2.0 * 64 * 2 * 9, model.cost(g.node(gconv)).flops());
+    OpCost p = model.cost(g.node(pconv));
+    assertEquals(OpClass.POINTWISE_CONVOLUTION, p.opClass());
+    assertEquals(2.0 * 128 * 4, p.flops());
+  }
+
+  @Test
+  void matMulWithDynamicDimsUsesTheShapeAssumption() {
+    TinyGraphs.Builder b = TinyGraphs.builder("mm");
+    int x = b.parameter("x", -1, -1, 768);
+    int w = b.constant("w", ElementType.F32, 768, 768);
+    int mm = b.op("mm", "MatMul", Map.of("transpose_a", "false", "transpose_b", "true"), ElementType.F32,
+        new long[] {-1, -1, 768}, x, w);
+    OpCost c = model.cost(b.build().node(mm));
+    assertEquals(2.0 * 8 * 768 * 768, c.flops());
+    assertEquals(4.0 * (8 * 768 + 768 * 768 + 8 * 768), c.bytes());
+    assertEquals(true, c.dynamic());
+  }
+
+  @Test
+  void poolingViewsAndUnknownOps() {
+    TinyGraphs.Builder b = TinyGraphs.builder("misc");
+    int x = b.parameter("x", 1, 4, 8, 8);
+    int pool = b.op("pool", "MaxPool", Map.of("kernel", "2,2"), ElementType.F32, new long[] {1, 4, 4, 4}, x);
+    int view = b.op("view", "Reshape", new long[] {1, 64}, pool);
+    int odd = b.op("odd", "SomethingNew", new long[] {1, 64}, view);
+    OpGraph g = b.build();
+    assertEquals(64.0 * 4, model.cost(g.node(pool)).flops());
+    assertEquals(0.0, model.cost(g.node(view)).bytes());
+    OpCost unknown = model.cost(g.node(odd));
+    assertEquals(OpClass.OTHER, unknown.opClass());
+    assertEquals(64.0, unknown.flops());
+    assertEquals(2 * 256.0, unknown.bytes());
+    model.cost(g.node(odd));
+    assertEquals(Set.of("SomethingNew"), model.unknownTypesSeen(), "warned once per type");
+  }
+
+  @Test
+  void everyOpTypeOfTheSamplesHasAFormula() {
+    Set<String> unknown = new TreeSet<>();
+    IrReader reader = new IrReader();
+    for (String f : new String[] {"resnet-50.xml", "inception-v3.xml", "roberta-base-cola.xml",
+        "distilbert-base-uncased-sst2.xml", "mobilenet-v2.xml", "alexnet.xml", "ssd-inception-v2.xml", "yolo11n.xml",
+        "yolo11n-int8.xml"}) {
+      OpGraph g = reader.read(Samples.irSample(f));
+      for (OpNode n : g.nodes()) {
+        if (!CostModel.knows(n.type())) {
+          unknown.add(n.type());
+        }
+      }
+    }
+    assertEquals(Set.of(), unknown);
+  }
+}
