@@ -1,0 +1,281 @@
+package org.hsdag.policy;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.hsdag.coarsen.IntGraph;
+import org.hsdag.gnn.EdgeScorer;
+import org.hsdag.gnn.GCNConv;
+import org.hsdag.gnn.GraphParsingPool;
+import org.hsdag.gnn.GraphTensors;
+import org.hsdag.gnn.Mlp;
+import org.hsdag.gnn.ParameterStore;
+import org.hsdag.parsing.ParseResult;
+
+/**
+ * The HSDAG network on one (coarsened) graph: standardised node features → GCN encoder (+ the
+ * refinement state) → edge scores (eq. 7) → discrete graph parsing with a lower bound on the
+ * cluster count → gated mean-pooled cluster embeddings → MLP placer → a masked device distribution
+ * per cluster, sampled by Gumbel-max from a Java {@link SplittableRandom}.
+ *
+ * <p>State refinement (§2.5): after each step the detached cluster embedding is added to its
+ * members, Z ← ρ (Z + Z_cluster(v)), and the next step parses again. ρ = 1 is the paper; the
+ * default ρ = 0.5 keeps the state bounded (with ρ = 1 it roughly doubles every step). {@link
+ * #resetState()} starts a new episode.
+ *
+ * <p>Device masks: a cluster may use the devices every member supports. When its members have no
+ * device in common, it samples from the union instead and the caller moves each op whose device it
+ * cannot run to that op's first supported device (see {@link HsdagStrategy}); the log-probability
+ * still refers to the sampled cluster decision.
+ */
+public final class HsdagPolicy implements AutoCloseable {
+  private static final float MASKED = -1e9f;
+
+  private final NDManager manager;
+  private final ParameterStore store;
+  private final GraphTensors graph;
+  private final NDArray features;
+  private final NDArray aggregatedFeatures;
+  private final List<GCNConv> encoder = new ArrayList<>();
+  private final EdgeScorer scorer;
+  private final Mlp placer;
+  private final long[] nodeMask;
+  private final int deviceCount;
+  private final int hidden;
+  private final int minClusters;
+  private final float refinementDecay;
+  private NDArray state;
+
+  /** One sampled decision; owns {@code state}, the refinement state it was taken in. */
+  public record Decision(
+      int[] clusterOf, int clusterCount, int[] devicePerCluster, long[] clusterMask, double logProb, NDArray state)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      state.close();
+    }
+  }
+
+  /**
+   * Differentiable log-probability of a decision and the policy entropy (both scalars); close it
+   * after the backward pass (it holds the step's pooling tensors).
+   */
+  public record Scored(NDArray logProb, NDArray entropy, GraphParsingPool.Assignment assignment)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      assignment.close();
+    }
+  }
+
+  /**
+   * @param graph the graph the policy places (usually the co-location quotient)
+   * @param featureRows row-major features, one row per node of {@code graph}
+   * @param featureColumns features per row
+   * @param nodeMask per node, bit d set when device d may run every op of the node
+   * @param deviceCount number of devices (≤ 63)
+   */
+  public HsdagPolicy(
+      NDManager parent, HsdagConfig config, IntGraph graph, float[] featureRows, int featureColumns, long[] nodeMask,
+      int deviceCount, long seed) {
+    int n = graph.nodeCount();
+    if (n < 1) {
+      throw new IllegalArgumentException("the policy needs at least one node");
+    }
+    if (featureRows.length != n * featureColumns || nodeMask.length != n) {
+      throw new IllegalArgumentException("features/masks do not match " + n + " nodes");
+    }
+    this.manager = parent.newSubManager();
+    this.store = new ParameterStore(manager, seed);
+    this.graph = new GraphTensors(manager, graph);
+    this.nodeMask = nodeMask.clone();
+    this.deviceCount = deviceCount;
+    this.hidden = config.hidden();
+    this.minClusters = config.clusterLowerBound(graph.nodeCount());
+    this.refinementDecay = (float) config.refinementDecay();
+    this.features = manager.create(standardise(featureRows, n, featureColumns), new Shape(n, featureColumns));
+    this.aggregatedFeatures = this.graph.gcnAdjacency().matMul(features);
+    int in = featureColumns;
+    for (int l = 0; l < config.gcnLayers(); l++) {
+      encoder.add(new GCNConv(store, "encoder." + l, in, hidden));
+      in = hidden;
+    }
+    this.scorer = new EdgeScorer(store, "edge", hidden);
+    this.placer = new Mlp(store, "placer", hidden, config.placerHidden(), deviceCount);
+    this.state = manager.zeros(new Shape(n, hidden));
+  }
+
+  /** Zero-mean unit-variance columns (constant columns become 0), so no feature dominates. */
+  static float[] standardise(float[] x, int rows, int cols) {
+    float[] out = new float[x.length];
+    for (int c = 0; c < cols; c++) {
+      double mean = 0;
+      for (int r = 0; r < rows; r++) {
+        mean += x[r * cols + c];
+      }
+      mean /= rows;
+      double var = 0;
+      for (int r = 0; r < rows; r++) {
+        double d = x[r * cols + c] - mean;
+        var += d * d;
+      }
+      double sd = Math.sqrt(var / rows);
+      for (int r = 0; r < rows; r++) {
+        out[r * cols + c] = sd > 1e-12 ? (float) ((x[r * cols + c] - mean) / sd) : 0f;
+      }
+    }
+    return out;
+  }
+
+  public ParameterStore parameters() {
+    return store;
+  }
+
+  public int nodeCount() {
+    return graph.nodeCount();
+  }
+
+  public int hidden() {
+    return hidden;
+  }
+
+  public int deviceCount() {
+    return deviceCount;
+  }
+
+  /** The current refinement state (n × hidden); owned by the policy. */
+  public NDArray state() {
+    return state;
+  }
+
+  /** Replaces the refinement state with the given values (for restore). */
+  public void setState(float[] values) {
+    NDArray fresh = manager.create(values, new Shape(graph.nodeCount(), hidden));
+    state.close();
+    state = fresh;
+  }
+
+  /** Starts a new episode: refinement state back to zero. */
+  public void resetState() {
+    NDArray fresh = manager.zeros(new Shape(graph.nodeCount(), hidden));
+    state.close();
+    state = fresh;
+  }
+
+  private NDArray encode(NDArray stateIn) {
+    NDArray z = null;
+    for (int l = 0; l < encoder.size(); l++) {
+      z = l == 0 ? encoder.get(0).forwardPreAggregated(aggregatedFeatures) : encoder.get(l).forward(graph, z);
+      z = Activation.relu(z);
+    }
+    return z.add(stateIn);
+  }
+
+  /** Devices a cluster may use: the intersection of its members' masks, else their union. */
+  long[] clusterMasks(int[] clusterOf, int clusterCount) {
+    long all = deviceCount == 63 ? Long.MAX_VALUE : (1L << deviceCount) - 1;
+    long[] and = new long[clusterCount];
+    long[] or = new long[clusterCount];
+    java.util.Arrays.fill(and, all);
+    for (int v = 0; v < clusterOf.length; v++) {
+      and[clusterOf[v]] &= nodeMask[v];
+      or[clusterOf[v]] |= nodeMask[v] & all;
+    }
+    for (int c = 0; c < clusterCount; c++) {
+      if (and[c] == 0) {
+        and[c] = or[c] != 0 ? or[c] : all;
+      }
+    }
+    return and;
+  }
+
+  private NDArray logProbabilities(NDArray pooled, long[] clusterMask) {
+    int k = clusterMask.length;
+    float[] penalty = new float[k * deviceCount];
+    for (int c = 0; c < k; c++) {
+      for (int d = 0; d < deviceCount; d++) {
+        penalty[c * deviceCount + d] = (clusterMask[c] >>> d & 1L) != 0 ? 0f : MASKED;
+      }
+    }
+    NDArray logits = placer.forward(pooled).add(manager.create(penalty, new Shape(k, deviceCount)));
+    return logits.logSoftmax(1);
+  }
+
+  /**
+   * Samples one decision in the current state and advances the state (no gradient is recorded).
+   * The caller owns the returned decision and must close it.
+   */
+  public Decision act(SplittableRandom rng) {
+    NDArray used = state.duplicate();
+    int[] clusterOf;
+    int k;
+    long[] masks;
+    int[] devices;
+    double logProb = 0;
+    NDArray next;
+    try (NDScope scope = new NDScope()) {
+      NDArray z = encode(used);
+      NDArray scores = scorer.forward(graph, z);
+      ParseResult parse = GraphParsingPool.parse(graph, scores, minClusters);
+      clusterOf = parse.clusterOf();
+      k = parse.clusterCount();
+      masks = clusterMasks(clusterOf, k);
+      try (GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, clusterOf, k)) {
+        NDArray pooled = GraphParsingPool.pool(a, z, scores);
+        float[] logp = logProbabilities(pooled, masks).toFloatArray();
+        devices = new int[k];
+        for (int c = 0; c < k; c++) {
+          int best = -1;
+          double bestScore = Double.NEGATIVE_INFINITY;
+          for (int d = 0; d < deviceCount; d++) {
+            double u = ((rng.nextLong() >>> 11) + 0.5) * 0x1.0p-53;
+            double score = logp[c * deviceCount + d] - Math.log(-Math.log(u));
+            if ((masks[c] >>> d & 1L) != 0 && score > bestScore) {
+              bestScore = score;
+              best = d;
+            }
+          }
+          devices[c] = best;
+          logProb += logp[c * deviceCount + best];
+        }
+        next = used.add(GraphParsingPool.unpool(a, pooled)).mul(refinementDecay);
+        NDScope.unregister(next);
+      }
+    }
+    NDScope.unregister(used);
+    state.close();
+    state = next;
+    return new Decision(clusterOf, k, devices, masks, logProb, used);
+  }
+
+  /**
+   * Recomputes, with gradient, the log-probability of {@code decision} (same state, same clusters)
+   * and the summed per-cluster entropy. Call inside a gradient collector and an NDScope.
+   */
+  public Scored score(Decision decision) {
+    NDArray z = encode(decision.state());
+    NDArray scores = scorer.forward(graph, z);
+    GraphParsingPool.Assignment a =
+        GraphParsingPool.assign(manager, graph, decision.clusterOf(), decision.clusterCount());
+    NDArray pooled = GraphParsingPool.pool(a, z, scores);
+    NDArray logp = logProbabilities(pooled, decision.clusterMask());
+    long[] chosen = new long[decision.clusterCount()];
+    for (int c = 0; c < chosen.length; c++) {
+      chosen[c] = decision.devicePerCluster()[c];
+    }
+    NDArray picked = logp.gather(manager.create(chosen).reshape(-1, 1), 1).sum();
+    NDArray entropy = logp.exp().mul(logp).sum().neg();
+    return new Scored(picked, entropy, a);
+  }
+
+  @Override
+  public void close() {
+    state.close();
+    manager.close();
+  }
+}

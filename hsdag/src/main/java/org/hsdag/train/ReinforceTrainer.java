@@ -1,0 +1,332 @@
+package org.hsdag.train;
+
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.training.GradientCollector;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.hsdag.backend.Measurement;
+import org.hsdag.gnn.Adam;
+import org.hsdag.gnn.ParameterStore;
+import org.hsdag.io.AtomicFiles;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.policy.HsdagPolicy;
+import org.hsdag.policy.HsdagPolicy.Decision;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Online REINFORCE for an {@link HsdagPolicy} (paper §2.5, eq. 14): each proposal samples a
+ * decision with a per-step RNG derived from (seed, step), so the whole trajectory follows from the
+ * seed; each observation turns the measurement into a reward ({@link RewardModel}); every {@code
+ * stepsPerUpdate} observations the loss −Σ_i γ^i A_i log p(P_i) (A_i = r_i in paper-faithful mode,
+ * the baseline-normalised advantage otherwise), minus the entropy bonus, is back-propagated step by
+ * step and one Adam update is made; the refinement state then resets (a new episode).
+ *
+ * <p>Everything that determines the future — parameters, Adam moments, step counters, the
+ * refinement state, the buffered steps, baseline and penalty statistics — is written by {@link
+ * #save} and read by {@link #restore}, so a restored run continues bit-identically.
+ */
+public final class ReinforceTrainer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ReinforceTrainer.class);
+  private static final String STATE_FILE = "hsdag-trainer.bin";
+  private static final int FORMAT = 1;
+
+  private final HsdagPolicy policy;
+  private final HsdagConfig config;
+  private final long seed;
+  private final Adam adam;
+  private final RewardModel rewards;
+  private final RewardBaseline baseline = new RewardBaseline(0.1);
+  private final List<Decision> buffer = new ArrayList<>();
+  private final List<Double> bufferRewards = new ArrayList<>();
+  private Decision pending;
+  private long proposals;
+  private long failures;
+  private double lastLoss = Double.NaN;
+  private double lastGradientNorm = Double.NaN;
+
+  public ReinforceTrainer(NDManager manager, HsdagPolicy policy, HsdagConfig config, long seed) {
+    this.policy = policy;
+    this.config = config;
+    this.seed = seed;
+    this.adam = new Adam(manager, config.learningRate());
+    this.rewards = new RewardModel(config.paperFaithful());
+  }
+
+  /** A fresh generator for proposal {@code step}, fixed by (seed, step) alone. */
+  static SplittableRandom rngFor(long seed, long step) {
+    long z = seed + 0x9E3779B97F4A7C15L * (step + 1);
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return new SplittableRandom(z ^ (z >>> 31));
+  }
+
+  /** Samples the next decision; the trainer keeps it until {@link #observe}. */
+  public Decision propose() {
+    if (pending != null) {
+      throw new IllegalStateException("propose() called twice without observe()");
+    }
+    pending = policy.act(rngFor(seed, proposals));
+    proposals++;
+    return pending;
+  }
+
+  /**
+   * Records the measurement of the pending decision and updates the policy when the buffer is
+   * full. Failed measurements are penalised and logged, never thrown.
+   *
+   * @return the reward given
+   */
+  public double observe(Measurement m) {
+    if (pending == null) {
+      throw new IllegalStateException("observe() without a pending proposal");
+    }
+    double r = rewards.reward(m);
+    if (!RewardModel.usable(m)) {
+      failures++;
+      LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(), r);
+    }
+    buffer.add(pending);
+    bufferRewards.add(r);
+    pending = null;
+    if (buffer.size() >= config.stepsPerUpdate()) {
+      update();
+    }
+    return r;
+  }
+
+  private void update() {
+    int x = buffer.size();
+    double[] r = new double[x];
+    for (int i = 0; i < x; i++) {
+      r[i] = bufferRewards.get(i);
+    }
+    double[] signal = config.baseline() ? baseline.advantages(r) : r;
+    double loss = 0;
+    for (int i = 0; i < x; i++) {
+      double weight = Math.pow(config.gamma(), i + 1) * signal[i];
+      try (NDScope scope = new NDScope();
+          GradientCollector gc = Engine.getInstance().newGradientCollector();
+          HsdagPolicy.Scored s = policy.score(buffer.get(i))) {
+        NDArray l = s.logProb().mul((float) -weight);
+        if (config.entropyBonus()) {
+          l = l.sub(s.entropy().mul((float) config.entropyWeight()));
+        }
+        loss += l.getFloat();
+        gc.backward(l);
+      }
+    }
+    lastLoss = loss;
+    lastGradientNorm = adam.update(policy.parameters(), config.gradientClip() ? config.clipNorm() : 0);
+    for (Decision d : buffer) {
+      d.close();
+    }
+    buffer.clear();
+    bufferRewards.clear();
+    policy.resetState();
+  }
+
+  /** Decisions sampled so far. */
+  public long proposals() {
+    return proposals;
+  }
+
+  /** Adam updates made so far. */
+  public long updates() {
+    return adam.step();
+  }
+
+  public long failures() {
+    return failures;
+  }
+
+  /** Loss of the last update (NaN before the first). */
+  public double lastLoss() {
+    return lastLoss;
+  }
+
+  /** Global gradient norm before clipping at the last update (NaN before the first). */
+  public double lastGradientNorm() {
+    return lastGradientNorm;
+  }
+
+  public HsdagPolicy policy() {
+    return policy;
+  }
+
+  /** Writes the complete training state to {@code dir}/hsdag-trainer.bin (atomically). */
+  public void save(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(FORMAT);
+      out.writeLong(seed);
+      out.writeLong(proposals);
+      out.writeLong(failures);
+      ParameterStore store = policy.parameters();
+      out.writeInt(store.all().size());
+      for (Map.Entry<String, NDArray> e : store.all().entrySet()) {
+        out.writeUTF(e.getKey());
+        long size = e.getValue().size();
+        writeFloats(out, e.getValue().toFloatArray());
+        writeFloats(out, adam.mean(e.getKey(), size));
+        writeFloats(out, adam.variance(e.getKey(), size));
+      }
+      out.writeLong(adam.step());
+      writeFloats(out, policy.state().toFloatArray());
+      List<Decision> steps = new ArrayList<>(buffer);
+      if (pending != null) {
+        steps.add(pending);
+      }
+      out.writeInt(steps.size());
+      out.writeBoolean(pending != null);
+      for (int i = 0; i < steps.size(); i++) {
+        Decision d = steps.get(i);
+        writeInts(out, d.clusterOf());
+        out.writeInt(d.clusterCount());
+        writeInts(out, d.devicePerCluster());
+        out.writeInt(d.clusterMask().length);
+        for (long mask : d.clusterMask()) {
+          out.writeLong(mask);
+        }
+        out.writeDouble(d.logProb());
+        writeFloats(out, d.state().toFloatArray());
+        out.writeDouble(i < bufferRewards.size() ? bufferRewards.get(i) : Double.NaN);
+      }
+      out.writeBoolean(baseline.initialised());
+      out.writeDouble(baseline.mean());
+      out.writeDouble(baseline.variance());
+      out.writeDouble(rewards.slowestSeconds());
+      out.writeDouble(lastLoss);
+      out.writeDouble(lastGradientNorm);
+    }
+    AtomicFiles.writeBytes(dir.resolve(STATE_FILE), bytes.toByteArray());
+  }
+
+  /** Reads what {@link #save} wrote into this freshly built trainer (same graph and config). */
+  public void restore(Path dir) throws IOException {
+    Path file = dir.resolve(STATE_FILE);
+    if (!Files.isRegularFile(file)) {
+      throw new IOException("no HSDAG trainer state at " + file);
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(Files.readAllBytes(file)))) {
+      int format = in.readInt();
+      if (format != FORMAT) {
+        throw new IOException("unsupported HSDAG trainer state format " + format + " in " + file);
+      }
+      long savedSeed = in.readLong();
+      if (savedSeed != seed) {
+        throw new IOException("state in " + file + " was saved with seed " + savedSeed + ", this run uses " + seed);
+      }
+      proposals = in.readLong();
+      failures = in.readLong();
+      ParameterStore store = policy.parameters();
+      int count = in.readInt();
+      if (count != store.all().size()) {
+        throw new IOException("state in " + file + " has " + count + " parameters, the policy " + store.all().size());
+      }
+      Map<String, float[]> means = new HashMap<>();
+      Map<String, float[]> variances = new HashMap<>();
+      for (int i = 0; i < count; i++) {
+        String name = in.readUTF();
+        float[] values = readFloats(in);
+        store.load(name, values);
+        means.put(name, readFloats(in));
+        variances.put(name, readFloats(in));
+      }
+      adam.restore(store, means, variances, in.readLong());
+      policy.setState(readFloats(in));
+      for (Decision d : buffer) {
+        d.close();
+      }
+      buffer.clear();
+      bufferRewards.clear();
+      if (pending != null) {
+        pending.close();
+        pending = null;
+      }
+      int steps = in.readInt();
+      boolean hasPending = in.readBoolean();
+      for (int i = 0; i < steps; i++) {
+        int[] clusterOf = readInts(in);
+        int k = in.readInt();
+        int[] devices = readInts(in);
+        long[] masks = new long[in.readInt()];
+        for (int j = 0; j < masks.length; j++) {
+          masks[j] = in.readLong();
+        }
+        double logProb = in.readDouble();
+        float[] state = readFloats(in);
+        double reward = in.readDouble();
+        Decision d = new Decision(clusterOf, k, devices, masks, logProb,
+            policy.state().getManager().create(state, policy.state().getShape()));
+        if (hasPending && i == steps - 1) {
+          pending = d;
+        } else {
+          buffer.add(d);
+          bufferRewards.add(reward);
+        }
+      }
+      baseline.restore(in.readBoolean(), in.readDouble(), in.readDouble());
+      rewards.restore(in.readDouble());
+      lastLoss = in.readDouble();
+      lastGradientNorm = in.readDouble();
+    }
+  }
+
+  private static void writeFloats(DataOutputStream out, float[] v) throws IOException {
+    out.writeInt(v.length);
+    for (float f : v) {
+      out.writeInt(Float.floatToRawIntBits(f));
+    }
+  }
+
+  private static float[] readFloats(DataInputStream in) throws IOException {
+    float[] v = new float[in.readInt()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = Float.intBitsToFloat(in.readInt());
+    }
+    return v;
+  }
+
+  private static void writeInts(DataOutputStream out, int[] v) throws IOException {
+    out.writeInt(v.length);
+    for (int x : v) {
+      out.writeInt(x);
+    }
+  }
+
+  private static int[] readInts(DataInputStream in) throws IOException {
+    int[] v = new int[in.readInt()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = in.readInt();
+    }
+    return v;
+  }
+
+  @Override
+  public void close() {
+    for (Decision d : buffer) {
+      d.close();
+    }
+    buffer.clear();
+    if (pending != null) {
+      pending.close();
+      pending = null;
+    }
+    adam.close();
+  }
+}
