@@ -1,7 +1,7 @@
 package org.hsdag.cli;
 
 import java.util.function.Consumer;
-import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.backend.BackendUnavailableException; // javadoc
 import org.hsdag.backend.Backends;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.sim.SimOptions;
@@ -37,12 +37,13 @@ public final class BackendOptions {
    * Opens the chosen backend with simulator seed {@code seed}; {@code notices} gets the line that
    * says what {@code auto} chose.
    *
-   * @throws UserInputException for an unknown backend, an unavailable one or a bad profile
+   * @throws UserInputException for an unknown backend name or a bad profile (exit 2)
+   * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
    */
   public LatencyBackend open(long seed, Consumer<String> notices) {
     try {
       return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed), notices);
-    } catch (BackendUnavailableException | IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }
   }

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.ServiceLoader;
+import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
 import picocli.CommandLine;
@@ -19,6 +20,13 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       InspectCommand.class,
+      DevicesCommand.class,
+      TuneCommand.class,
+      ApplyCommand.class,
+      ReportCommand.class,
+      ModelsCommand.class,
+      CalibrateCommand.class,
+      SelfTestCommand.class,
       // further subcommands are added by their modules' issues; keep one per line
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -56,6 +64,11 @@ public final class HsdagCli implements Runnable {
     if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
+    }
+    if (t instanceof BackendUnavailableException) {
+      // The environment lacks the backend: a failure to run, not bad input.
+      err.println("hsdag: " + t.getMessage());
+      return ExitCodes.FAILURE;
     }
     if (t instanceof NoSuchFileException nf) {
       err.println("hsdag: file not found: " + nf.getFile());

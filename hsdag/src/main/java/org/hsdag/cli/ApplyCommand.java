@@ -1,0 +1,268 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.placement.Placement;
+import org.hsdag.placement.PlacementFiles;
+import org.hsdag.tune.InterleavedMeasurement;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag apply model.xml best.json}: checks a placement against the model and the backend's
+ * devices, times it against every single-device baseline (interleaved rounds), and prints how to
+ * use it with OpenVINO.
+ */
+@Command(name = "apply", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
+    description = {
+        "Validate a placement (benchmark_app -affinity JSON: friendly name -> device), time it against the "
+            + "single-device baselines, and print how to use it with OpenVINO."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  hsdag apply models/resnet50/resnet50.xml runs/resnet50-20260101-120000/best.json",
+        "  hsdag apply model.xml best.json --backend openvino --json"})
+public final class ApplyCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml).")
+  Path model;
+
+  @Parameters(index = "1", paramLabel = "PLACEMENT.json", description = "Placement map, e.g. runs/<name>/best.json.")
+  Path placementFile;
+
+  @Mixin BackendOptions backendOptions;
+
+  @Option(names = "--devices", paramLabel = "LIST",
+      description = "Devices for HETERO and the baselines, in priority order (default: the placement's devices, plus CPU).")
+  String devices;
+
+  @Mixin ProtocolOptions protocolOptions;
+
+  @Option(names = "--rounds", paramLabel = "R", defaultValue = "5",
+      description = "Interleaved measurement rounds. Default: ${DEFAULT-VALUE}.")
+  int rounds;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (simulator noise, round order).")
+  long seed;
+
+  @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
+  boolean json;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (rounds < 1) {
+      throw new UserInputException("--rounds must be at least 1 (got " + rounds + ")");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    OpGraph graph = new IrReader().read(model);
+    Map<String, String> raw = PlacementFiles.readMap(placementFile);
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, notice -> {
+      if (!json) {
+        err.println("hsdag: " + notice);
+        err.flush();
+      }
+    });
+    try {
+      TuneBackends.bind(backend, graph, model);
+      DeviceSet ds = deviceSet(backend, raw);
+      Placement placement;
+      try {
+        placement = Placement.fromNameMap(graph, ds, raw);
+      } catch (InvalidPlacementException e) {
+        throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
+      }
+      SupportMatrix support = backend.supports(graph, ds);
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        if (!support.allowed(v, placement.deviceOf(v))) {
+          OpNode n = graph.node(v);
+          throw new InvalidPlacementException(placementFile + ": op '" + n.name() + "' (" + n.type() + ") is placed on "
+              + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile() + ")");
+        }
+      }
+      List<String> labels = new ArrayList<>(List.of("placement"));
+      List<Placement> placements = new ArrayList<>(List.of(placement));
+      for (String d : ds.names()) {
+        labels.add(d + "-only");
+        placements.add(Placement.allOn(ds, graph.nodeCount(), d));
+      }
+      List<InterleavedMeasurement.Result> results = InterleavedMeasurement.run(backend, graph, labels, placements,
+          protocolOptions.protocol(), rounds, seed);
+      InterleavedMeasurement.Result mine = results.get(0);
+      if (json) {
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
+            toJson(backend, ds, placement, results)));
+      } else {
+        printText(out, backend, ds, placement, results);
+      }
+      out.flush();
+      if (!mine.ok()) {
+        err.println("hsdag: the placement failed to run: " + mine.reason());
+        return ExitCodes.FAILURE;
+      }
+      return ExitCodes.OK;
+    } finally {
+      backend.close();
+    }
+  }
+
+  /** The placement's devices plus CPU, in the backend's order, unless --devices says otherwise. */
+  private DeviceSet deviceSet(LatencyBackend backend, Map<String, String> raw) {
+    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
+    Set<String> used = new LinkedHashSet<>(raw.values());
+    for (String d : used) {
+      if (!available.contains(d)) {
+        throw new InvalidPlacementException(placementFile + ": device '" + d + "' is not available on backend "
+            + backend.name() + "/" + backend.profile() + " (devices: " + String.join(", ", available) + ")");
+      }
+    }
+    if (devices != null) {
+      DeviceSet ds;
+      try {
+        ds = DeviceSet.parse(devices);
+      } catch (InvalidPlacementException e) {
+        throw new UserInputException("--devices: " + e.getMessage());
+      }
+      for (String d : ds.names()) {
+        if (!available.contains(d)) {
+          throw new UserInputException("unknown device '" + d + "' for backend " + backend.name() + "/" + backend.profile()
+              + " (available: " + String.join(", ", available) + ")");
+        }
+      }
+      for (String d : used) {
+        if (!ds.contains(d)) {
+          throw new UserInputException("the placement uses " + d + ", which --devices " + devices + " leaves out");
+        }
+      }
+      return ds;
+    }
+    List<String> names = new ArrayList<>();
+    for (String d : available) {
+      if (used.contains(d) || d.equals("CPU")) {
+        names.add(d);
+      }
+    }
+    return new DeviceSet(names);
+  }
+
+  private Map<String, Object> toJson(LatencyBackend backend, DeviceSet ds, Placement p,
+      List<InterleavedMeasurement.Result> results) {
+    InterleavedMeasurement.Result mine = results.get(0);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("model", model.toString());
+    m.put("placement_file", placementFile.toString());
+    m.put("backend", backend.name());
+    m.put("profile", backend.profile());
+    m.put("simulated", backend.simulated());
+    m.put("devices", ds.names());
+    m.put("hetero", ds.heteroString());
+    m.put("ok", mine.ok());
+    m.put("latency_ms", nanToNull(mine.latencyMs()));
+    m.put("ci95_ms", mine.ok() ? List.of(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
+    m.put("rounds_ms", mine.roundsMs());
+    m.put("samples", mine.samples());
+    m.put("statistic", "median of " + rounds + " rounds of " + mine.statistic());
+    m.put("sub_models", mine.subModels());
+    Map<String, Integer> ops = new LinkedHashMap<>();
+    int[] counts = p.countsPerDevice();
+    for (int d = 0; d < counts.length; d++) {
+      ops.put(ds.name(d), counts[d]);
+    }
+    m.put("ops_per_device", ops);
+    if (mine.reason() != null) {
+      m.put("reason", mine.reason());
+    }
+    Map<String, Object> baselines = new LinkedHashMap<>();
+    for (InterleavedMeasurement.Result r : results.subList(1, results.size())) {
+      Map<String, Object> b = new LinkedHashMap<>();
+      b.put("latency_ms", nanToNull(r.latencyMs()));
+      if (r.ok() && mine.ok()) {
+        b.put("speedup", round3(r.latencyMs() / mine.latencyMs()));
+      }
+      if (r.reason() != null) {
+        b.put("reason", r.reason());
+      }
+      baselines.put(r.label(), b);
+    }
+    m.put("baselines", baselines);
+    return m;
+  }
+
+  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p,
+      List<InterleavedMeasurement.Result> results) {
+    InterleavedMeasurement.Result mine = results.get(0);
+    String nums = (backend.simulated() ? "simulated, " : "") + backend.name() + "/" + backend.profile();
+    out.printf(Locale.ROOT, "%s with %s | backend %s, profile %s%s%n", model, placementFile, backend.name(),
+        backend.profile(), backend.simulated() ? " | SIMULATED numbers, not hardware" : "");
+    StringBuilder ops = new StringBuilder();
+    int[] counts = p.countsPerDevice();
+    for (int d = 0; d < counts.length; d++) {
+      ops.append(d == 0 ? "" : ", ").append(ds.name(d)).append(' ').append(counts[d]).append(" ops");
+    }
+    out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
+    out.printf(Locale.ROOT, "%d interleaved rounds of %s; latency = median of rounds (ms, %s)%n", rounds, mine.statistic(), nums);
+    for (InterleavedMeasurement.Result r : results) {
+      String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.latencyMs(), r.ciLowMs(),
+          r.ciHighMs()) : "failed: " + r.reason();
+      String vs = "";
+      if (r != mine && r.placement().equals(mine.placement())) {
+        vs = "  (the same placement)";
+      } else if (r != mine && r.ok() && mine.ok()) {
+        vs = r.latencyMs() >= mine.latencyMs()
+            ? String.format(Locale.ROOT, "  -> placement is %.2fx faster", r.latencyMs() / mine.latencyMs())
+            : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.latencyMs() / r.latencyMs());
+      }
+      out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
+          r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "", vs);
+    }
+    String xml = model.toString();
+    String json = placementFile.toString();
+    String hetero = ds.heteroString();
+    out.println();
+    out.println("Use it with OpenVINO:");
+    out.println("  benchmark_app (OpenVINO 2026+, which reads -affinity):");
+    out.println("    benchmark_app -m " + xml + " -d " + hetero + " -hint latency -affinity " + json);
+    out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
+    out.println("    import json, openvino as ov");
+    out.println("    core = ov.Core(); model = core.read_model(\"" + xml + "\")");
+    out.println("    affinity = json.load(open(\"" + json + "\"))");
+    out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
+    out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
+    out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
+    out.println("    OpGraph graph = new IrReader().read(Path.of(\"" + xml + "\"));");
+    out.println("    Placement p = PlacementFiles.read(Path.of(\"" + json + "\"), graph, DeviceSet.parse(\"" + ds + "\"));");
+    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(graph, Path.of(\"" + xml + "\"))) {");
+    out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
+    out.println("    }");
+    out.println("  or from the shell: hsdag apply " + xml + " " + json + " --backend openvino");
+  }
+
+  private static Double nanToNull(double x) {
+    return Double.isNaN(x) ? null : x;
+  }
+
+  private static double round3(double x) {
+    return Math.round(x * 1000.0) / 1000.0;
+  }
+}

@@ -1,0 +1,43 @@
+package org.hsdag.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.tune.ReproducibleSim;
+
+/**
+ * How the tune and apply commands open a backend: through {@link BackendOptions}, with the
+ * simulator wrapped in {@link ReproducibleSim} (noise seeded by the run and keyed by measurement,
+ * so a resumed run is exact) and the real backend bound to the model file it compiles.
+ */
+final class TuneBackends {
+  private TuneBackends() {}
+
+  /** Opens the backend {@code options} name, seeded by {@code seed}. */
+  static LatencyBackend open(BackendOptions options, long seed, Consumer<String> notices) {
+    LatencyBackend b = options.open(seed, notices);
+    return b instanceof SimBackend sim ? new ReproducibleSim(sim, seed) : b;
+  }
+
+  /**
+   * Readies {@code backend} for {@code graph} read from {@code xml}: the real OpenVINO backend
+   * compiles the model file and so needs its weights.
+   *
+   * @throws UserInputException when the backend needs the {@code .bin} and it is missing or unreadable
+   */
+  static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
+    if (backend instanceof OpenVinoBackend ov) {
+      Path bin = IrReader.defaultBinPath(xml);
+      if (!Files.isReadable(bin)) {
+        throw new UserInputException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
+            + " (the openvino backend compiles the model and needs it; the sim backend does not)");
+      }
+      ov.bind(graph, xml);
+    }
+  }
+}

@@ -1,0 +1,570 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.tune.Candidate;
+import org.hsdag.tune.ReportWriter;
+import org.hsdag.tune.ResumeMismatchException;
+import org.hsdag.tune.RunFolderBusyException;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunResults;
+import org.hsdag.tune.SearchStrategy;
+import org.hsdag.tune.Strategies;
+import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.TuneResult;
+import org.hsdag.tune.Tuner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag tune model.xml --devices CPU,GPU.1}: searches for a fast placement, keeping
+ * everything in a run folder ({@code manifest.json}, {@code log.jsonl}, {@code checkpoint/},
+ * {@code best.json}, {@code placement.dot}, {@code result.json}, the report) that {@code --resume}
+ * continues after Ctrl-C or a crash.
+ */
+@Command(name = "tune", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
+    description = {
+        "Search for a fast per-operation device placement of an OpenVINO IR model.",
+        "Measures single-device baselines, then placements proposed by the search strategy (each distinct placement "
+            + "once), re-measures the best ones and the baselines in interleaved rounds, and writes best.json "
+            + "(benchmark_app -affinity format) and a report into the run folder."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  hsdag tune models/resnet50/resnet50.xml --devices CPU,GPU.1",
+        "  hsdag tune model.xml --budget 500 --time 10m --out runs/mine",
+        "  hsdag tune --resume --out runs/mine          # continue after Ctrl-C or a crash"})
+public final class TuneCommand implements Callable<Integer> {
+  @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL.xml",
+      description = "OpenVINO IR model (.xml). Optional with --resume (the run remembers it).")
+  Path model;
+
+  @Mixin BackendOptions backendOptions;
+
+  @Option(names = "--devices", paramLabel = "LIST",
+      description = "Devices to place on, comma-separated in priority order, e.g. CPU,GPU.1 (default: every device of the backend).")
+  String devices;
+
+  @Option(names = "--strategy", paramLabel = "NAME", defaultValue = Strategies.DEFAULT,
+      description = "Search strategy: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
+      completionCandidates = StrategyNames.class)
+  String strategy;
+
+  @Option(names = "--budget", paramLabel = "N",
+      description = "Search measurements (distinct placements timed). Default: " + TuneConfig.DEFAULT_BUDGET
+          + ", or EPISODES x STEPS when both are given, or unlimited with --time.")
+  Integer budget;
+
+  @Option(names = "--time", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Stop searching after this wall time (e.g. 90s, 10m, 1h); with --budget, whichever comes first.")
+  Duration time;
+
+  @Option(names = "--episodes", paramLabel = "N", description = "Training episodes (learned strategies).")
+  Integer episodes;
+
+  @Option(names = "--steps", paramLabel = "N", description = "Measurements per episode (learned strategies).")
+  Integer steps;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+      description = "Master seed; the same seed repeats the same run. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Mixin ProtocolOptions protocolOptions;
+
+  @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
+      description = "Search candidates re-measured at the end. Default: ${DEFAULT-VALUE}.")
+  int topK;
+
+  @Option(names = "--final-rounds", paramLabel = "R", defaultValue = "5",
+      description = "Interleaved re-measurement rounds at the end (0: choose by the search measurements). Default: ${DEFAULT-VALUE}.")
+  int finalRounds;
+
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+      description = "Run folder. Default: runs/<model>-<date>-<time>.")
+  Path out;
+
+  @Option(names = "--resume", description = "Continue the run in --out from its log and checkpoint (after Ctrl-C or a crash).")
+  boolean resume;
+
+  @Option(names = "--coarsen", paramLabel = "MODE",
+      description = "Co-location before the learned policy sees the graph: hsdag, mirhoseini or none.")
+  String coarsen;
+
+  @Option(names = "--no-output-shape", description = "Ablation: drop the output-shape features.")
+  boolean noOutputShape;
+
+  @Option(names = "--no-node-id", description = "Ablation: drop the node-id (topological position) features.")
+  boolean noNodeId;
+
+  @Option(names = "--no-structural-features", description = "Ablation: drop the degree and fractal-dimension features.")
+  boolean noStructural;
+
+  @Option(names = {"-S", "--strategy-option"}, paramLabel = "KEY=VALUE",
+      description = "Further strategy options, passed through (repeatable).")
+  Map<String, String> extraOptions = new LinkedHashMap<>();
+
+  @Option(names = "--patience", paramLabel = "N", defaultValue = "" + TuneConfig.DEFAULT_PATIENCE,
+      description = "Stop when this many proposals in a row were placements already measured (converged); 0: never. "
+          + "Default: ${DEFAULT-VALUE}.")
+  int patience;
+
+  @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "25",
+      description = "Search steps between checkpoints. Default: ${DEFAULT-VALUE}.")
+  int checkpointEvery;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress output; only the one-line result.")
+  boolean quiet;
+
+  @Option(names = "--json", description = "Print the result as JSON on stdout (no progress output).")
+  boolean json;
+
+  @Option(names = "--no-report", description = "Do not write report.md/report.html at the end.")
+  boolean noReport;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  private final LatencyBackend injectedBackend;
+
+  public TuneCommand() {
+    this(null);
+  }
+
+  /** A command that measures with {@code backend} instead of opening one (tests, embedding). */
+  TuneCommand(LatencyBackend backend) {
+    this.injectedBackend = backend;
+  }
+
+  /** Strategy names for the help text. */
+  static final class StrategyNames extends ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+
+    StrategyNames() {
+      super(Strategies.names());
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (json && quiet) {
+      throw new UserInputException("--json and --quiet cannot be combined");
+    }
+    return resume ? resumeRun() : newRun();
+  }
+
+  private Integer newRun() throws Exception {
+    if (model == null) {
+      throw new UserInputException("missing MODEL.xml (to continue a run: hsdag tune --resume --out runs/<name>)");
+    }
+    OpGraph graph = new IrReader().read(model);
+    if (!Strategies.exists(strategy)) {
+      throw new UserInputException("unknown strategy '" + strategy + "' (known: " + String.join(", ", Strategies.names()) + ")");
+    }
+    Map<String, String> options = strategyOptions();
+    int effectiveBudget = budget != null ? budget
+        : episodes != null && steps != null ? Math.multiplyExact(episodes, steps)
+        : time != null ? 1_000_000 : TuneConfig.DEFAULT_BUDGET;
+    TuneConfig config;
+    LatencyBackend backend = openBackend(seed);
+    try {
+      TuneBackends.bind(backend, graph, model);
+      DeviceSet ds = resolveDevices(backend);
+      checkSupport(graph, backend, ds);
+      try {
+        config = new TuneConfig(ds.names(), strategy.trim().toLowerCase(Locale.ROOT), options, effectiveBudget,
+            time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
+            checkpointEvery, patience);
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException(e.getMessage());
+      }
+      Path dir = out != null ? out : defaultRunDir(model);
+      if (Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
+        throw new UserInputException(dir + " already holds a run; continue it with --resume --out " + dir
+            + " or choose another --out");
+      }
+      SearchStrategy strategyImpl = createStrategy(config);
+      Files.createDirectories(dir);
+      RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), version(),
+          System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+          hostName(), model.toString(), graph.name(), RunManifest.sha256(model), weightsSha(model), graph.nodeCount(),
+          graph.edgeCount(), backend.name(), backend.profile(), backend.simulated(), deviceInfos(backend, ds), config,
+          List.copyOf(spec.commandLine().getParseResult().originalArgs()));
+      manifest.write(dir);
+      return execute(dir, manifest, graph, backend, false, strategyImpl);
+    } finally {
+      closeBackend(backend);
+    }
+  }
+
+  private Integer resumeRun() throws Exception {
+    if (out == null) {
+      throw new UserInputException("--resume needs --out <run folder> (the folder of the run to continue)");
+    }
+    RunManifest mf;
+    try {
+      mf = RunManifest.read(out);
+    } catch (NoSuchFileException e) {
+      throw new UserInputException(out + " holds no run to resume (no " + RunManifest.FILE + "); start one without --resume");
+    }
+    Path modelPath = model != null ? model : Path.of(mf.modelPath());
+    OpGraph graph = new IrReader().read(modelPath);
+    if (!RunManifest.sha256(modelPath).equals(mf.modelSha256())) {
+      throw new UserInputException(modelPath + " is not the model this run tuned (its SHA-256 changed); start a new run");
+    }
+    var parsed = spec.commandLine().getParseResult();
+    if (parsed.hasMatchedOption("--backend") && !backendOptions.backend().equals("auto")
+        && !backendOptions.backend().equals(mf.backend())) {
+      throw new UserInputException("this run measures with backend " + mf.backend() + "; it cannot continue with "
+          + backendOptions.backend());
+    }
+    if (parsed.hasMatchedOption("--profile") && !backendOptions.profile().equals(mf.profile())) {
+      throw new UserInputException("this run measures with profile " + mf.profile() + "; it cannot continue with "
+          + backendOptions.profile());
+    }
+    // Continue on the backend and profile the run started with.
+    backendOptions.backend = mf.backend();
+    backendOptions.profile = mf.profile();
+    List<String> ignored = new ArrayList<>();
+    for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
+        "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
+        "--strategy-option", "--checkpoint-every", "--patience")) {
+      if (parsed.hasMatchedOption(o)) {
+        ignored.add(o);
+      }
+    }
+    TuneConfig c = mf.config();
+    if (budget != null || time != null) {
+      try {
+        c = new TuneConfig(c.devices(), c.strategy(), c.strategyOptions(), budget != null ? budget : c.budget(),
+            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds(), c.seed(), c.protocol(), c.topK(),
+            c.finalRounds(), c.checkpointEvery(), c.patience());
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException(e.getMessage());
+      }
+      mf = mf.withConfig(c);
+      mf.write(out);
+    }
+    if (!ignored.isEmpty() && !json && !quiet) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("hsdag: resuming with the run's saved configuration; ignored: " + String.join(" ", ignored)
+          + " (only --budget and --time can change)");
+      err.flush();
+    }
+    LatencyBackend backend = openBackend(mf.config().seed());
+    try {
+      TuneBackends.bind(backend, graph, modelPath);
+      if (!backend.profile().equals(mf.profile())) {
+        throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
+            + backend.name() + " now reports " + backend.profile());
+      }
+      return execute(out, mf, graph, backend, true, createStrategy(mf.config()));
+    } finally {
+      closeBackend(backend);
+    }
+  }
+
+  private static SearchStrategy createStrategy(TuneConfig config) {
+    try {
+      return Strategies.create(config.strategy(), config.strategyOptions());
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException(e.getMessage());
+    }
+  }
+
+  private Integer execute(Path dir, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
+      SearchStrategy strategyImpl) throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    TuneConfig config = mf.config();
+    TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
+        : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
+        : TuneProgressPrinter.Mode.LINES;
+    TuneProgressPrinter printer = new TuneProgressPrinter(mode, err, System.err);
+    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer);
+    if (mode != TuneProgressPrinter.Mode.NONE) {
+      err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
+          + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
+          + (backend.simulated() ? " (simulated numbers)" : "") + "; run folder " + dir);
+      err.flush();
+    }
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      tuner.requestStop();
+      try {
+        done.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "hsdag-tune-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    TuneResult result;
+    try {
+      try {
+        result = tuner.run(isResume);
+      } catch (ResumeMismatchException | RunFolderBusyException e) {
+        throw new UserInputException(e.getMessage());
+      } finally {
+        printer.closeBar();
+        if (strategyImpl instanceof AutoCloseable c) {
+          c.close();
+        }
+      }
+      ReportWriter.Written report = null;
+      String reportProblem = null;
+      if (!noReport && !TuneResult.FAILED.equals(result.status())) {
+        try {
+          report = new ReportWriter(dir).write();
+        } catch (IOException | RuntimeException e) {
+          reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: hsdag report " + dir;
+        }
+      }
+      if (json) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("run_dir", dir.toString());
+        m.put("model", mf.modelPath());
+        m.put("devices", config.devices());
+        m.putAll(RunResults.toMap(result));
+        if (report != null) {
+          m.put("report", dir.resolve(ReportWriter.HTML).toString());
+        }
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+      } else {
+        printSummary(out, dir, mf, result, report);
+      }
+      if (reportProblem != null) {
+        err.println("hsdag: " + reportProblem);
+      }
+      out.flush();
+      err.flush();
+      return switch (result.status()) {
+        case TuneResult.COMPLETED -> ExitCodes.OK;
+        case TuneResult.INTERRUPTED -> 130;
+        default -> ExitCodes.FAILURE;
+      };
+    } finally {
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running (Ctrl-C); it returns once done is counted down.
+      }
+    }
+  }
+
+  private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report) {
+    String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
+    if (TuneResult.INTERRUPTED.equals(r.status())) {
+      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); continue with: hsdag tune --resume --out %s%n",
+          r.measurements(), r.elapsedSeconds(), dir);
+      return;
+    }
+    if (TuneResult.FAILED.equals(r.status())) {
+      out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(), dir.resolve(Tuner.LOG_FILE));
+      return;
+    }
+    Candidate best = r.best();
+    Candidate cpu = r.baseline("CPU");
+    if (quiet) {
+      out.println(best == null ? "no placement ran" : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
+          best.finalMs(), nums, cpu != null && cpu.ok() ? String.format(Locale.ROOT, " %.2fx CPU-only", cpu.finalMs() / best.finalMs()) : "",
+          dir.resolve(Tuner.BEST_FILE)));
+      return;
+    }
+    TuneConfig c = mf.config();
+    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()), r.backend(),
+        r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
+    out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
+        r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
+    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate; latency = median of rounds (ms, %s)%n",
+        c.finalRounds(), c.protocol().describe(), nums);
+    out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
+        "95% CI ms", "vs CPU-only");
+    for (Candidate cand : r.candidates()) {
+      StringBuilder ops = new StringBuilder();
+      int[] counts = cand.placement().countsPerDevice();
+      for (int d = 0; d < counts.length; d++) {
+        ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
+      }
+      String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
+      String ci = Double.isNaN(cand.ciLowMs()) ? "" : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
+      String vs = cand.ok() && cpu != null && cpu.ok() ? String.format(Locale.ROOT, "%.2fx", cpu.finalMs() / cand.finalMs()) : "";
+      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops, cand.subModels() == 0 ? "?" : cand.subModels(),
+          lat, ci, vs, cand == best ? "  <- best" : "");
+      if (!cand.ok() && cand.reason() != null) {
+        out.println("      " + cand.reason());
+      }
+    }
+    if (best == null) {
+      out.println("no placement ran; see the failures in " + dir.resolve(Tuner.LOG_FILE));
+    } else {
+      Candidate bb = r.bestBaseline();
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
+      if (cpu != null && cpu.ok()) {
+        line.append(String.format(Locale.ROOT, ", %.2fx CPU-only", cpu.finalMs() / best.finalMs()));
+      }
+      if (bb != null && bb != best) {
+        line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
+      }
+      out.println(line);
+      if (best.baseline()) {
+        out.println(r.decision().endsWith("is the fastest") ? "no split placement beat the fastest single device"
+            : r.decision());
+      }
+      out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (benchmark_app -affinity format), "
+          + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
+      if (report != null && !report.graphRendered()) {
+        out.println("note: " + report.graphNote().replace("`", ""));
+      }
+      out.println("next: hsdag apply " + mf.modelPath() + " " + dir.resolve(Tuner.BEST_FILE));
+    }
+  }
+
+  private Map<String, String> strategyOptions() {
+    Map<String, String> o = new LinkedHashMap<>();
+    if (episodes != null) {
+      o.put("episodes", String.valueOf(episodes));
+    }
+    if (steps != null) {
+      o.put("steps", String.valueOf(steps));
+    }
+    if (coarsen != null) {
+      String c = coarsen.trim().toLowerCase(Locale.ROOT);
+      if (!List.of("hsdag", "mirhoseini", "none").contains(c)) {
+        throw new UserInputException("--coarsen '" + coarsen + "' is not one of hsdag, mirhoseini, none");
+      }
+      o.put("coarsen", c);
+    }
+    if (noOutputShape) {
+      o.put("features.output-shape", "false");
+    }
+    if (noNodeId) {
+      o.put("features.node-id", "false");
+    }
+    if (noStructural) {
+      o.put("features.structural", "false");
+    }
+    o.putAll(extraOptions);
+    return o;
+  }
+
+  private LatencyBackend openBackend(long noiseSeed) {
+    if (injectedBackend != null) {
+      return injectedBackend;
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    return TuneBackends.open(backendOptions, noiseSeed, notice -> {
+      if (!json && !quiet) {
+        err.println("hsdag: " + notice);
+        err.flush();
+      }
+    });
+  }
+
+  private void closeBackend(LatencyBackend backend) {
+    if (backend != injectedBackend) {
+      backend.close();
+    }
+  }
+
+  private static DeviceSet parseDevices(String list) {
+    try {
+      return DeviceSet.parse(list);
+    } catch (InvalidPlacementException e) {
+      throw new UserInputException("--devices: " + e.getMessage());
+    }
+  }
+
+  private DeviceSet resolveDevices(LatencyBackend backend) {
+    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
+    if (devices == null) {
+      return new DeviceSet(available);
+    }
+    DeviceSet ds = parseDevices(devices);
+    for (String d : ds.names()) {
+      if (!available.contains(d)) {
+        throw new UserInputException("unknown device '" + d + "' for backend " + backend.name() + "/" + backend.profile()
+            + " (available: " + String.join(", ", available) + ")");
+      }
+    }
+    return ds;
+  }
+
+  static void checkSupport(OpGraph graph, LatencyBackend backend, DeviceSet ds) {
+    SupportMatrix sm = backend.supports(graph, ds);
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      if ((sm.mask(v) & ((1L << ds.size()) - 1)) == 0) {
+        OpNode n = graph.node(v);
+        throw new UserInputException("op '" + n.name() + "' (" + n.type() + ") can run on none of " + ds
+            + " (backend " + backend.name() + "/" + backend.profile() + ")");
+      }
+    }
+  }
+
+  private static List<DeviceInfo> deviceInfos(LatencyBackend backend, DeviceSet ds) {
+    List<DeviceInfo> out = new ArrayList<>();
+    for (String d : ds.names()) {
+      out.add(backend.devices().stream().filter(i -> i.name().equals(d)).findFirst().orElse(new DeviceInfo(d, d)));
+    }
+    return out;
+  }
+
+  static Path defaultRunDir(Path model) {
+    String base = model.getFileName().toString().replaceFirst("\\.xml$", "");
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path dir = Path.of("runs", base + "-" + stamp);
+    for (int i = 2; Files.exists(dir); i++) {
+      dir = Path.of("runs", base + "-" + stamp + "-" + i);
+    }
+    return dir;
+  }
+
+  private static String weightsSha(Path model) throws IOException {
+    Path bin = IrReader.defaultBinPath(model);
+    return Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null;
+  }
+
+  private static String label(RunManifest mf) {
+    return mf.modelName() != null && !mf.modelName().isBlank() ? mf.modelName()
+        : Path.of(mf.modelPath()).getFileName().toString().replaceFirst("\\.xml$", "");
+  }
+
+  static String version() {
+    String v = HsdagCli.class.getPackage().getImplementationVersion();
+    return v == null ? "0.1.0-SNAPSHOT" : v;
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}

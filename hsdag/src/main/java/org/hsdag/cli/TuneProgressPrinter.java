@@ -1,0 +1,116 @@
+package org.hsdag.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Locale;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.hsdag.tune.TuneListener;
+import org.hsdag.tune.TuneProgress;
+import org.hsdag.tune.TuneResult;
+
+/**
+ * Shows a tuning run's progress on stderr: a live progress bar (measurements done, best latency so
+ * far and its speedup over CPU-only, labelled with backend and profile) on a terminal, plain lines
+ * about every tenth of the budget otherwise (logs, CI), nothing in quiet or JSON mode.
+ */
+final class TuneProgressPrinter implements TuneListener {
+  enum Mode { BAR, LINES, NONE }
+
+  private final Mode mode;
+  private final PrintWriter err;
+  private final PrintStream terminal;
+  private ProgressBar bar;
+  private int nextLineAt;
+  private int lineEvery = 1;
+
+  TuneProgressPrinter(Mode mode, PrintWriter err, PrintStream terminal) {
+    this.mode = mode;
+    this.err = err;
+    this.terminal = terminal;
+  }
+
+  @Override
+  public void searchStarted(TuneProgress p) {
+    if (mode == Mode.BAR) {
+      bar = new ProgressBarBuilder().setTaskName("tune").setInitialMax(p.budget())
+          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).setUnit(" meas", 1)
+          .setConsumer(new ConsoleProgressBarConsumer(terminal)).build();
+      bar.stepTo(p.measurements());
+      bar.setExtraMessage(shortExtra(p));
+    } else if (mode == Mode.LINES) {
+      lineEvery = Math.max(1, p.budget() / 10);
+      nextLineAt = (p.measurements() / lineEvery + 1) * lineEvery;
+      err.println("hsdag: searching: " + p.measurements() + "/" + p.budget() + " measurements done; " + extra(p));
+      err.flush();
+    }
+  }
+
+  @Override
+  public void searchStep(TuneProgress p) {
+    if (mode == Mode.BAR && bar != null) {
+      bar.stepTo(p.measurements());
+      bar.setExtraMessage(shortExtra(p));
+    } else if (mode == Mode.LINES && p.measurements() >= nextLineAt) {
+      nextLineAt += lineEvery;
+      err.printf(Locale.ROOT, "hsdag: %d/%d measurements, %.1f s; %s%n", p.measurements(), p.budget(),
+          p.elapsedSeconds(), extra(p));
+      err.flush();
+    }
+  }
+
+  @Override
+  public void finalStarted(int total) {
+    closeBar();
+    if (mode != Mode.NONE && total > 0) {
+      err.println("hsdag: re-measuring the best candidates and the baselines (" + total + " interleaved measurements)...");
+      err.flush();
+    }
+  }
+
+  @Override
+  public void note(String message) {
+    if (mode != Mode.NONE) {
+      closeBar();
+      err.println("hsdag: " + message);
+      err.flush();
+    }
+  }
+
+  @Override
+  public void finished(TuneResult result) {
+    closeBar();
+  }
+
+  void closeBar() {
+    if (bar != null) {
+      bar.close();
+      bar = null;
+    }
+  }
+
+  /** The bar's message, short enough for an 80-column terminal; the run header names backend and profile. */
+  static String shortExtra(TuneProgress p) {
+    if (Double.isNaN(p.bestMs())) {
+      return "";
+    }
+    String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
+    if (!Double.isNaN(p.cpuOnlyMs())) {
+      s += String.format(Locale.ROOT, " %.2fx CPU", p.speedupOverCpu());
+    }
+    return s + (p.simulated() ? " (sim)" : "");
+  }
+
+  static String extra(TuneProgress p) {
+    if (Double.isNaN(p.bestMs())) {
+      return "no successful measurement yet";
+    }
+    String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
+    if (!Double.isNaN(p.cpuOnlyMs())) {
+      s += String.format(Locale.ROOT, " = %.2fx CPU-only", p.speedupOverCpu());
+    }
+    return s + " (" + (p.simulated() ? "simulated, " : "") + p.backend() + "/" + p.profile() + ")";
+  }
+}

@@ -1,0 +1,101 @@
+package org.hsdag.tune;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.hsdag.io.AtomicFiles;
+
+/**
+ * The {@code checkpoint/} folder of a run. A strategy's state is written into a fresh
+ * {@code step-NNNNNN} folder, and only then does {@code latest.json} (replaced atomically) point to
+ * it; older folders are removed afterwards. A kill at any moment leaves {@code latest.json} naming
+ * a complete checkpoint, or no checkpoint at all (resume then replays the log from the start).
+ */
+public final class Checkpoints {
+  static final String DIR = "checkpoint";
+  static final String LATEST = "latest.json";
+
+  private Checkpoints() {}
+
+  /**
+   * A complete checkpoint.
+   *
+   * @param step observations the strategy had made when it was saved
+   * @param dir the folder holding the strategy's files
+   * @param strategy the strategy name that wrote it
+   */
+  public record Checkpoint(int step, Path dir, String strategy) {}
+
+  /** Saves {@code strategy} after {@code step} observations. */
+  public static void save(Path runDir, int step, SearchStrategy strategy) throws IOException {
+    Path root = runDir.resolve(DIR);
+    Files.createDirectories(root);
+    String name = String.format("step-%06d", step);
+    Path tmp = root.resolve("." + name + ".tmp");
+    deleteTree(tmp);
+    Files.createDirectories(tmp);
+    strategy.saveState(tmp);
+    Path target = root.resolve(name);
+    Optional<Checkpoint> current = latest(runDir);
+    if (current.isPresent() && current.get().dir().equals(target)) {
+      // Re-saving the same step (after a resume): point away first so latest.json never names a half-deleted folder.
+      AtomicFiles.writeString(root.resolve(LATEST), "{}\n");
+    }
+    deleteTree(target);
+    Files.move(tmp, target);
+    Map<String, Object> latest = new LinkedHashMap<>();
+    latest.put("step", step);
+    latest.put("dir", name);
+    latest.put("strategy", strategy.name());
+    AtomicFiles.writeString(root.resolve(LATEST), RunLog.JSON.writeValueAsString(latest) + "\n");
+    try (Stream<Path> old = Files.list(root)) {
+      for (Path p : (Iterable<Path>) old::iterator) {
+        String f = p.getFileName().toString();
+        if (Files.isDirectory(p) && !p.equals(target) && (f.startsWith("step-") || f.endsWith(".tmp"))) {
+          deleteTree(p);
+        }
+      }
+    }
+  }
+
+  /** The checkpoint {@code latest.json} names, if it is there and complete. */
+  public static Optional<Checkpoint> latest(Path runDir) throws IOException {
+    Path file = runDir.resolve(DIR).resolve(LATEST);
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    JsonNode n = RunLog.JSON.readTree(Files.readAllBytes(file));
+    if (!n.hasNonNull("dir") || !n.hasNonNull("step")) {
+      return Optional.empty();
+    }
+    Path dir = runDir.resolve(DIR).resolve(n.get("dir").asText());
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Checkpoint(n.get("step").asInt(), dir, n.path("strategy").asText("")));
+  }
+
+  static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(p)) {
+      all.sorted(Comparator.reverseOrder()).forEach(q -> {
+        try {
+          Files.delete(q);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package org.hsdag.tune;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The search-progress plot of a run: latency of every measured placement (dots), the best so far
+ * (a step line), each single-device baseline (a horizontal line) and, when known, the final
+ * winner's re-measured latency. Rendered to PNG and SVG with XChart.
+ */
+public final class LatencyChart {
+  private LatencyChart() {}
+
+  /**
+   * The data to plot.
+   *
+   * @param steps search step of each measured placement
+   * @param latencies its latency in ms (failed ones are left out by the caller)
+   * @param baselines label → latency in ms of each single-device baseline that ran
+   * @param finalBestMs the winner's final latency, or NaN
+   * @param yLabel axis label naming backend and profile
+   * @param title chart title
+   */
+  public record Data(double[] steps, double[] latencies, Map<String, Double> baselines, double finalBestMs,
+      String yLabel, String title) {
+    public Data {
+      steps = steps.clone();
+      latencies = latencies.clone();
+      baselines = Map.copyOf(baselines);
+    }
+  }
+
+  static XYChart build(Data d) {
+    XYChart chart = new XYChartBuilder().width(900).height(480).title(d.title())
+        .xAxisTitle("search step").yAxisTitle(d.yLabel()).build();
+    org.knowm.xchart.style.XYStyler s = chart.getStyler();
+    s.setLegendPosition(Styler.LegendPosition.OutsideS);
+    s.setLegendLayout(Styler.LegendLayout.Horizontal);
+    s.setChartBackgroundColor(Color.WHITE);
+    s.setPlotBackgroundColor(Color.WHITE);
+    s.setPlotGridLinesColor(new Color(230, 230, 230));
+    chart.getStyler().setMarkerSize(4);
+    double xMin = 0;
+    double xMax = 1;
+    for (double x : d.steps()) {
+      xMax = Math.max(xMax, x);
+    }
+    if (d.steps().length > 0) {
+      XYSeries pts = chart.addSeries("measured placement", d.steps(), d.latencies());
+      pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+      pts.setMarker(SeriesMarkers.CIRCLE);
+      pts.setMarkerColor(new Color(120, 120, 120, 140));
+      double[] best = new double[d.latencies().length];
+      double b = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < best.length; i++) {
+        b = Math.min(b, d.latencies()[i]);
+        best[i] = b;
+      }
+      XYSeries bestLine = chart.addSeries("best search placement so far", d.steps(), best);
+      bestLine.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+      bestLine.setMarker(SeriesMarkers.NONE);
+      bestLine.setLineColor(new Color(31, 119, 180));
+      bestLine.setLineWidth(2.5f);
+    }
+    Color[] baseColors = {new Color(214, 39, 40), new Color(44, 160, 44), new Color(255, 127, 14), new Color(148, 103, 189)};
+    List<String> labels = new ArrayList<>(d.baselines().keySet());
+    java.util.Collections.sort(labels);
+    int k = 0;
+    for (String label : labels) {
+      double y = d.baselines().get(label);
+      XYSeries line = chart.addSeries(label, new double[] {xMin, xMax}, new double[] {y, y});
+      line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+      line.setMarker(SeriesMarkers.NONE);
+      line.setLineColor(baseColors[k++ % baseColors.length]);
+      line.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+    }
+    if (!Double.isNaN(d.finalBestMs())) {
+      XYSeries line = chart.addSeries("final best (re-measured)", new double[] {xMin, xMax},
+          new double[] {d.finalBestMs(), d.finalBestMs()});
+      line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+      line.setMarker(SeriesMarkers.NONE);
+      line.setLineColor(Color.BLACK);
+      line.setLineWidth(1.5f);
+    }
+    if (chart.getSeriesMap().isEmpty()) {
+      chart.addSeries("no successful measurement", new double[] {0}, new double[] {0});
+    }
+    return chart;
+  }
+
+  /** PNG bytes of the chart. */
+  public static byte[] png(Data d) throws IOException {
+    return BitmapEncoder.getBitmapBytes(build(d), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** SVG bytes of the chart. */
+  public static byte[] svg(Data d) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    VectorGraphicsEncoder.saveVectorGraphic(build(d), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    return out.toByteArray();
+  }
+}

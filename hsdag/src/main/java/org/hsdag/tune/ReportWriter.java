@@ -1,0 +1,393 @@
+package org.hsdag.tune;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.io.AtomicFiles;
+
+/**
+ * Writes a run's report from its folder alone ({@code manifest.json}, {@code log.jsonl}, and
+ * {@code result.json} / {@code placement.dot} when the run completed): {@code report.md}, a
+ * self-contained {@code report.html}, the progress plot as {@code latency.png} and
+ * {@code latency.svg}, and {@code placement.svg} when Graphviz's {@code dot} is installed.
+ * Written for a reader who knows OpenVINO but not hsdag; every number names its backend and
+ * profile, and simulated numbers say so.
+ */
+public final class ReportWriter {
+  public static final String MD = "report.md";
+  public static final String HTML = "report.html";
+  public static final String PNG = "latency.png";
+  public static final String SVG = "latency.svg";
+  public static final String GRAPH_SVG = "placement.svg";
+
+  private final Path runDir;
+  private final String dotCommand;
+
+  /** A writer that renders the placement graph with {@code dot} from the PATH when present. */
+  public ReportWriter(Path runDir) {
+    this(runDir, "dot");
+  }
+
+  /** A writer using {@code dotCommand} for Graphviz (tests pass a missing command). */
+  public ReportWriter(Path runDir, String dotCommand) {
+    this.runDir = runDir;
+    this.dotCommand = dotCommand;
+  }
+
+  /**
+   * What was written.
+   *
+   * @param files the files written, report.md first
+   * @param graphRendered whether placement.svg was rendered
+   * @param graphNote what happened to the placement graph, one line
+   */
+  public record Written(List<Path> files, boolean graphRendered, String graphNote) {
+    public Written {
+      files = List.copyOf(files);
+    }
+  }
+
+  public Written write() throws IOException {
+    RunManifest mf;
+    try {
+      mf = RunManifest.read(runDir);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(runDir.resolve(RunManifest.FILE).toString(), null,
+          "not a run folder (no manifest.json)");
+    }
+    RunLog.Contents log = RunLog.read(runDir.resolve(Tuner.LOG_FILE));
+    JsonNode result = null;
+    Path resultFile = runDir.resolve(Tuner.RESULT_FILE);
+    if (Files.isRegularFile(resultFile)) {
+      result = RunLog.JSON.readTree(Files.readAllBytes(resultFile));
+    }
+    String nums = numbersLabel(mf);
+    List<Path> files = new ArrayList<>();
+
+    // Search series and baselines from the log.
+    List<Double> xs = new ArrayList<>();
+    List<Double> ys = new ArrayList<>();
+    Map<String, Double> firstBaselines = new LinkedHashMap<>();
+    int sessions = 0;
+    String lastStatus = null;
+    int searchSteps = 0;
+    int measured = 0;
+    int failed = 0;
+    int cached = 0;
+    for (LogRecord r : log.records()) {
+      if (LogRecord.HEADER.equals(r.type())) {
+        sessions++;
+        lastStatus = null;
+      } else if (LogRecord.FOOTER.equals(r.type())) {
+        lastStatus = r.status();
+      } else if (r.hasMeasurement() && LogRecord.PHASE_SEARCH.equals(r.phase())) {
+        searchSteps++;
+        if (Boolean.TRUE.equals(r.cached())) {
+          cached++;
+        } else {
+          measured++;
+          if (r.succeeded()) {
+            xs.add((double) r.step());
+            ys.add(r.latencyMs());
+          } else {
+            failed++;
+          }
+        }
+      } else if (r.hasMeasurement() && LogRecord.PHASE_BASELINE.equals(r.phase()) && r.succeeded()) {
+        firstBaselines.putIfAbsent(r.candidate(), r.latencyMs());
+      }
+    }
+    String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)" : lastStatus;
+
+    Map<String, Double> chartBaselines = new LinkedHashMap<>(firstBaselines);
+    double finalBest = Double.NaN;
+    if (result != null) {
+      chartBaselines.clear();
+      for (JsonNode c : result.path("candidates")) {
+        if (c.path("baseline").asBoolean() && c.hasNonNull("latency_ms")) {
+          chartBaselines.put(c.path("label").asText(), c.path("latency_ms").asDouble());
+        }
+      }
+      if (result.path("best").hasNonNull("latency_ms")) {
+        finalBest = result.path("best").path("latency_ms").asDouble();
+      }
+    }
+    LatencyChart.Data data = new LatencyChart.Data(
+        xs.stream().mapToDouble(Double::doubleValue).toArray(), ys.stream().mapToDouble(Double::doubleValue).toArray(),
+        chartBaselines, finalBest, "latency (ms, " + nums + ")", "Search progress: " + modelLabel(mf));
+    byte[] png = LatencyChart.png(data);
+    AtomicFiles.writeBytes(runDir.resolve(PNG), png);
+    AtomicFiles.writeBytes(runDir.resolve(SVG), LatencyChart.svg(data));
+
+    ReportDoc doc = new ReportDoc("Placement tuning report: " + modelLabel(mf));
+    String devicesText = String.join(", ", mf.config().devices());
+    doc.para("hsdag measured different ways of splitting the operations of **" + modelLabel(mf) + "** across "
+        + devicesText + " (an OpenVINO HETERO placement: every operation runs on one device, and tensors that "
+        + "cross devices are copied) and kept the fastest.");
+    if (mf.simulated()) {
+      doc.para("**All latencies in this report are simulated** by the `" + mf.backend() + "` backend with profile `"
+          + mf.profile() + "`, a model of that machine; they are not hardware measurements. Check a placement on "
+          + "real hardware with `hsdag apply --backend openvino`.");
+    } else {
+      doc.para("Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
+    }
+
+    doc.heading(2, "Result");
+    GraphResult graph = renderGraph();
+    if (result != null && result.has("best")) {
+      JsonNode best = result.get("best");
+      String bestLabel = best.path("label").asText();
+      StringBuilder sb = new StringBuilder();
+      if (best.path("baseline").asBoolean()) {
+        sb.append("No split placement was clearly faster than the fastest single device: the best is **").append(bestLabel)
+            .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
+            .append("). `best.json` places every operation on that device.");
+        String decision = result.path("decision").asText("");
+        if (!decision.isEmpty() && !decision.endsWith("is the fastest")) {
+          sb.append(" (").append(decision).append(".)");
+        }
+      } else {
+        sb.append("Best placement: **").append(bestLabel).append("** of the search, **")
+            .append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums).append(")");
+        if (best.has("speedup_vs_cpu_only")) {
+          sb.append(", **").append(x(best.path("speedup_vs_cpu_only").asDouble())).append("** the speed of CPU-only");
+        }
+        if (best.has("speedup_vs_best_single_device")) {
+          sb.append(" and ").append(x(best.path("speedup_vs_best_single_device").asDouble())).append(" that of ")
+              .append(best.path("best_single_device").asText()).append(" (the fastest single device)");
+        }
+        sb.append(". It is saved in `best.json`.");
+      }
+      doc.para(sb.toString());
+    } else {
+      doc.para("The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
+          + "`hsdag tune --resume --out " + runDir + "`; the figures below show the search so far.");
+    }
+
+    if (result != null) {
+      doc.heading(2, "Baselines and best candidates (final re-measurement)");
+      int rounds = mf.config().finalRounds();
+      doc.para("At the end of the search the " + mf.config().topK() + " fastest placements found and every single-device "
+          + "baseline were measured again, " + rounds + " rounds each, in an interleaved (shuffled) order so that drift "
+          + "affects all alike. *latency* is the median of the rounds, each round timed with protocol `"
+          + mf.config().protocol().describe() + "`; the interval is the 95% confidence interval of the mean of "
+          + "the rounds. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
+      double cpu = Double.NaN;
+      for (JsonNode c : result.path("candidates")) {
+        if (c.path("label").asText().equals("CPU-only") && c.hasNonNull("latency_ms")) {
+          cpu = c.path("latency_ms").asDouble();
+        }
+      }
+      List<String> header = new ArrayList<>(List.of("candidate", "ops per device", "sub-models", "latency ms",
+          "95% CI ms", "search ms", "speedup vs CPU-only"));
+      List<List<String>> rows = new ArrayList<>();
+      String bestLabel = result.path("best").path("label").asText("");
+      for (JsonNode c : result.path("candidates")) {
+        String label = c.path("label").asText();
+        boolean isBest = label.equals(bestLabel);
+        double lat = c.path("latency_ms").asDouble(Double.NaN);
+        rows.add(List.of(
+            (isBest ? "**" + label + "** (best)" : label),
+            opsText(c.path("ops_per_device")),
+            c.path("sub_models").asInt() == 0 ? "?" : String.valueOf(c.path("sub_models").asInt()),
+            c.hasNonNull("latency_ms") ? ms(lat) : "failed: " + c.path("reason").asText(""),
+            c.hasNonNull("ci95_low_ms") ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
+            c.hasNonNull("search_ms") ? ms(c.path("search_ms").asDouble()) : "",
+            Double.isNaN(cpu) || Double.isNaN(lat) ? "" : x(cpu / lat)));
+      }
+      doc.table(header, rows);
+    }
+
+    doc.heading(2, "Search progress");
+    doc.para("Each grey dot is one placement the search measured (step on the x axis, its latency on the y axis); "
+        + "the blue step line is the best found so far; dashed lines are the single-device baselines"
+        + (Double.isNaN(finalBest) ? "" : ", and the black line is the winner's final re-measured latency")
+        + ". Lower is better. " + searchSteps + " search steps: " + measured + " measured, " + cached
+        + " answered from the cache (a placement proposed again is not measured again), " + failed + " failed.");
+    doc.image("latency per measurement and best so far", PNG, "image/png", png);
+    doc.para("Vector version: `" + SVG + "`.");
+
+    if (result != null && result.has("best")) {
+      JsonNode best = result.get("best");
+      doc.heading(2, "Where the work runs (best placement)");
+      JsonNode ops = best.has("compute_ops_per_device") ? best.get("compute_ops_per_device") : best.path("ops_per_device");
+      JsonNode times = best.path("time_ms_by_device");
+      int totalOps = 0;
+      for (JsonNode n : ops) {
+        totalOps += n.asInt();
+      }
+      double totalTime = 0;
+      for (JsonNode t : times) {
+        totalTime += t.asDouble();
+      }
+      List<List<String>> rows = new ArrayList<>();
+      for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
+        String dev = it.next();
+        int n = ops.path(dev).asInt();
+        List<String> row = new ArrayList<>(List.of(dev, String.valueOf(n), pct(n, totalOps)));
+        if (totalTime > 0) {
+          double t = times.path(dev).asDouble(0);
+          row.add(ms(t));
+          row.add(pct(t, totalTime));
+        }
+        rows.add(row);
+      }
+      List<String> header = new ArrayList<>(List.of("device", "operations", "share of operations"));
+      if (totalTime > 0) {
+        header.add("kernel time ms");
+        header.add("share of kernel time");
+      }
+      doc.table(header, rows);
+      doc.para((best.has("compute_ops_per_device") ? "Operations count compute operations (constants, inputs and outputs "
+          + "go with their neighbours). " : "")
+          + (totalTime > 0 ? "Kernel time is the " + nums + " stand-alone time of the operations on each device in one "
+              + "inference; it leaves out fusion, copies between devices and per-sub-model overheads, so it does not add "
+              + "up to the latency." : "The `" + mf.backend() + "` backend does not report time per device, so "
+              + "only the share of operations is shown."));
+    }
+
+    doc.heading(2, "Placement graph");
+    if (graph.rendered()) {
+      doc.para("Operations coloured by device (constants omitted); red edges cross devices and cost a copy. Source: `"
+          + Tuner.DOT_FILE + "`.");
+      String svg = graph.svg();
+      int start = svg.indexOf("<svg");
+      doc.rawHtml("<div class=\"graph\">" + (start >= 0 ? svg.substring(start) : svg) + "</div>",
+          "![placement graph](" + GRAPH_SVG + ")");
+    } else {
+      doc.para(graph.note());
+    }
+
+    doc.heading(2, "How to use the placement");
+    doc.para("`best.json` maps every operation's friendly name to a device, the format OpenVINO's `benchmark_app -affinity` "
+        + "reads. To check it on a machine with these devices:");
+    String model = mf.modelPath();
+    doc.code("hsdag apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino\n"
+        + "benchmark_app -m " + model + " -d HETERO:" + String.join(",", mf.config().devices()) + " -hint latency -affinity "
+        + runDir.resolve(Tuner.BEST_FILE));
+
+    doc.heading(2, "Run details");
+    List<String> details = new ArrayList<>();
+    details.add("Model: `" + mf.modelPath() + "` (" + modelLabel(mf) + ", " + mf.nodes() + " operations, " + mf.edges()
+        + " edges), SHA-256 `" + mf.modelSha256().substring(0, Math.min(16, mf.modelSha256().length())) + "…`");
+    for (DeviceInfo d : mf.deviceInfos()) {
+      details.add("Device `" + d.name() + "`: " + d.fullName() + (mf.simulated() ? " (simulated)" : ""));
+    }
+    details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`" + (mf.simulated() ? ", simulated numbers" : ""));
+    TuneConfig c = mf.config();
+    details.add("Strategy `" + c.strategy() + "`" + (c.strategyOptions().isEmpty() ? "" : " with " + c.strategyOptions())
+        + ", seed " + c.seed() + ", budget " + c.budget() + " measurements"
+        + (c.timeLimitSeconds() > 0 ? ", time limit " + c.timeLimitSeconds() + " s" : ""));
+    details.add("Measurement protocol `" + c.protocol().describe() + "` (warm-up runs + timed runs, statistic)");
+    details.add("Status: " + status + (result != null ? " (" + result.path("stop_reason").asText() + ")" : "") + "; "
+        + sessions + (sessions == 1 ? " session" : " sessions (resumed " + (sessions - 1) + "×)")
+        + (result != null ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
+    details.add("Started " + mf.created() + " on host `" + mf.host() + "`, hsdag " + mf.hsdagVersion() + ", Java "
+        + mf.javaVersion() + ", " + mf.os());
+    doc.bullets(details);
+
+    doc.heading(2, "Files in this folder");
+    doc.bullets(List.of(
+        "`manifest.json`: the run's full configuration, seed, versions, backend and model hash",
+        "`log.jsonl`: one JSON line per measurement (step, placement hash and assignment, samples, statistic, status), "
+            + "plus a header per session and a footer when a session ends",
+        "`checkpoint/`: the search state for `--resume`",
+        "`best.json`: the winning placement (`benchmark_app -affinity` format)",
+        "`result.json`: the final table for scripts",
+        "`placement.dot`: the winning placement as a Graphviz graph",
+        "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
+
+    AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
+    AtomicFiles.writeString(runDir.resolve(HTML), doc.toHtml());
+    files.add(runDir.resolve(MD));
+    files.add(runDir.resolve(HTML));
+    files.add(runDir.resolve(PNG));
+    files.add(runDir.resolve(SVG));
+    if (graph.rendered()) {
+      files.add(runDir.resolve(GRAPH_SVG));
+    }
+    return new Written(files, graph.rendered(), graph.note());
+  }
+
+  private record GraphResult(boolean rendered, String svg, String note) {}
+
+  private GraphResult renderGraph() {
+    Path dot = runDir.resolve(Tuner.DOT_FILE);
+    if (!Files.isRegularFile(dot)) {
+      return new GraphResult(false, null, "No `placement.dot` yet (the run has not completed).");
+    }
+    String hint = "Render it with `dot -Tsvg " + dot + " -o placement.svg`.";
+    try {
+      Path tmp = Files.createTempFile(runDir, ".placement", ".svg");
+      try {
+        Process p = new ProcessBuilder(dotCommand, "-Tsvg", dot.toString(), "-o", tmp.toString())
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return new GraphResult(false, null, "Graphviz `dot` took too long on this graph. " + hint);
+        }
+        if (p.exitValue() != 0) {
+          return new GraphResult(false, null, "Graphviz `dot` failed (exit " + p.exitValue() + "). " + hint);
+        }
+        String svg = Files.readString(tmp, StandardCharsets.UTF_8);
+        AtomicFiles.writeString(runDir.resolve(GRAPH_SVG), svg);
+        return new GraphResult(true, svg, "rendered " + GRAPH_SVG + " with Graphviz");
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } catch (IOException e) {
+      return new GraphResult(false, null, "Graphviz (`dot`) is not installed, so the placement graph is not drawn here "
+          + "(install it with `apt-get install graphviz`). " + hint);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new GraphResult(false, null, "Rendering was interrupted. " + hint);
+    }
+  }
+
+  static String numbersLabel(RunManifest mf) {
+    return (mf.simulated() ? "simulated, " : "") + mf.backend() + "/" + mf.profile();
+  }
+
+  private static String modelLabel(RunManifest mf) {
+    if (mf.modelName() != null && !mf.modelName().isBlank()) {
+      return mf.modelName();
+    }
+    String f = Path.of(mf.modelPath()).getFileName().toString();
+    return f.endsWith(".xml") ? f.substring(0, f.length() - 4) : f;
+  }
+
+  private static String opsText(JsonNode ops) {
+    List<String> parts = new ArrayList<>();
+    for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
+      String d = it.next();
+      parts.add(d + " " + ops.path(d).asInt());
+    }
+    return String.join(", ", parts);
+  }
+
+  static String ms(double v) {
+    if (Double.isNaN(v)) {
+      return "–";
+    }
+    return String.format(Locale.ROOT, v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f", v);
+  }
+
+  static String x(double v) {
+    return String.format(Locale.ROOT, "%.2f×", v);
+  }
+
+  private static String pct(double part, double total) {
+    return total <= 0 ? "–" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / total);
+  }
+}

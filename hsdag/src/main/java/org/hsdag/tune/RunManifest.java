@@ -1,0 +1,101 @@
+package org.hsdag.tune;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.io.AtomicFiles;
+
+/**
+ * {@code manifest.json}: what a run is — model (path, name, size, SHA-256 of the XML and of the
+ * weights when present), backend and profile (and whether numbers are simulated), the devices with
+ * their full names, the complete {@link TuneConfig} with its seed, software versions and the
+ * command line. Written once when a run starts; {@code --resume} reads the configuration back.
+ *
+ * @param format manifest format version
+ * @param created when the run started (ISO-8601)
+ * @param hsdagVersion hsdag version
+ * @param javaVersion Java runtime version
+ * @param os operating system and architecture
+ * @param host host name (the machine measured on, for real backends)
+ * @param modelPath the model path as given
+ * @param modelName the model's name in the IR
+ * @param modelSha256 SHA-256 of the IR XML
+ * @param weightsSha256 SHA-256 of the .bin beside it, or null when absent
+ * @param nodes operations in the model
+ * @param edges edges in the model
+ * @param backend backend name
+ * @param profile backend profile
+ * @param simulated whether numbers are simulated
+ * @param deviceInfos the run's devices with full names
+ * @param config the run configuration
+ * @param commandLine the arguments the run was started with
+ */
+public record RunManifest(
+    int format,
+    String created,
+    String hsdagVersion,
+    String javaVersion,
+    String os,
+    String host,
+    String modelPath,
+    String modelName,
+    String modelSha256,
+    String weightsSha256,
+    int nodes,
+    int edges,
+    String backend,
+    String profile,
+    boolean simulated,
+    List<DeviceInfo> deviceInfos,
+    TuneConfig config,
+    List<String> commandLine) {
+
+  public static final String FILE = "manifest.json";
+  public static final int FORMAT = 1;
+
+  public RunManifest {
+    deviceInfos = List.copyOf(deviceInfos);
+    commandLine = List.copyOf(commandLine);
+  }
+
+  public void write(Path runDir) throws IOException {
+    AtomicFiles.writeString(runDir.resolve(FILE),
+        RunLog.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this) + "\n");
+  }
+
+  /** Reads {@code runDir/manifest.json}; throws {@link NoSuchFileException} when the folder holds no run. */
+  public static RunManifest read(Path runDir) throws IOException {
+    return RunLog.JSON.readValue(Files.readAllBytes(runDir.resolve(FILE)), RunManifest.class);
+  }
+
+  /** The same manifest with another configuration (a resume that extends the budget or time). */
+  public RunManifest withConfig(TuneConfig newConfig) {
+    return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
+        weightsSha256, nodes, edges, backend, profile, simulated, deviceInfos, newConfig, commandLine);
+  }
+
+  /** Hex SHA-256 of a file's bytes. */
+  public static String sha256(Path file) throws IOException {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    byte[] buf = new byte[1 << 16];
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+}

@@ -1,0 +1,66 @@
+package org.hsdag.tune;
+
+import java.util.List;
+
+/**
+ * The outcome of a tuning run.
+ *
+ * @param status {@code completed}, {@code interrupted} or {@code failed}
+ * @param stopReason why the search stopped (budget spent, time limit, strategy finished, ...)
+ * @param steps search steps (proposals, cache hits included)
+ * @param measurements search measurements (placements actually timed)
+ * @param cacheHits proposals answered from the cache
+ * @param failures search measurements that failed
+ * @param elapsedSeconds wall time, earlier sessions of a resumed run included
+ * @param candidates final candidates, baselines first, in label order of the re-measurement
+ * @param best the winner of the final re-measurement (a split placement must be clearly faster than
+ *     the fastest single device, else that device wins), or null when nothing ran
+ * @param decision one line on how the winner was chosen
+ * @param backend backend name
+ * @param profile backend profile
+ * @param simulated whether numbers are simulated
+ */
+public record TuneResult(
+    String status,
+    String stopReason,
+    int steps,
+    int measurements,
+    int cacheHits,
+    int failures,
+    double elapsedSeconds,
+    List<Candidate> candidates,
+    Candidate best,
+    String decision,
+    String backend,
+    String profile,
+    boolean simulated) {
+
+  public static final String COMPLETED = "completed";
+  public static final String INTERRUPTED = "interrupted";
+  public static final String FAILED = "failed";
+
+  public TuneResult {
+    candidates = List.copyOf(candidates);
+  }
+
+  /** The single-device baseline on {@code device}, or null. */
+  public Candidate baseline(String device) {
+    for (Candidate c : candidates) {
+      if (c.baseline() && c.label().equals(device + "-only")) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** The fastest single-device baseline that ran, or null. */
+  public Candidate bestBaseline() {
+    Candidate b = null;
+    for (Candidate c : candidates) {
+      if (c.baseline() && c.ok() && (b == null || c.finalMs() < b.finalMs())) {
+        b = c;
+      }
+    }
+    return b;
+  }
+}

@@ -1,0 +1,154 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.PlacementFiles;
+import org.hsdag.tune.TestModels;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ApplyAndReportCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private Path model;
+  private OpGraph graph;
+
+  @BeforeEach
+  void writeModel() throws IOException {
+    model = TestModels.twoBranch(tmp);
+    graph = TestModels.read(model);
+  }
+
+  /** A placement file: the first {@code onGpu} compute-or-not nodes on GPU.1, the rest on CPU. */
+  private Path placement(String name, Map<String, String> map) throws IOException {
+    Path f = tmp.resolve(name);
+    Files.writeString(f, JSON.writeValueAsString(map));
+    return f;
+  }
+
+  private Map<String, String> halfAndHalf() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      m.put(graph.node(v).name(), v < graph.nodeCount() / 2 ? "GPU.1" : "CPU");
+    }
+    return m;
+  }
+
+  private static void assertOneLineError(CliRun r, String fragment) {
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains(fragment), r.err());
+  }
+
+  @Test
+  void applyValidatesMeasuresAgainstBaselinesAndShowsHowToUseIt() throws IOException {
+    Path p = placement("half.json", halfAndHalf());
+    CliRun r = CliRun.of("apply", model.toString(), p.toString(), "--backend", "sim", "--rounds", "2");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("placement is valid"), r.out());
+    assertTrue(r.out().contains("SIMULATED"), r.out());
+    assertTrue(r.out().contains("CPU-only") && r.out().contains("GPU.1-only"), r.out());
+    assertTrue(r.out().contains("benchmark_app -m " + model + " -d HETERO:CPU,GPU.1 -hint latency -affinity " + p), r.out());
+    assertTrue(r.out().contains("OpenVinoBackend.open"), r.out());
+  }
+
+  @Test
+  void applyJsonCarriesTheMeasurementForScripts() throws IOException {
+    Path p = placement("half.json", halfAndHalf());
+    CliRun r = CliRun.of("apply", model.toString(), p.toString(), "--backend", "sim", "--rounds", "3", "--json");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    JsonNode n = JSON.readTree(r.out());
+    assertTrue(n.get("latency_ms").asDouble() > 0);
+    assertEquals(3 * 10, n.get("samples").asInt());
+    assertTrue(n.get("statistic").asText().contains("mean-of-last-5"));
+    assertEquals("sim", n.get("backend").asText());
+    assertEquals("paper", n.get("profile").asText());
+    assertTrue(n.get("sub_models").asInt() >= 2, "a split placement has several sub-models");
+    assertTrue(n.get("baselines").get("CPU-only").get("speedup").asDouble() > 0);
+  }
+
+  @Test
+  void applyRejectsPlacementsThatDoNotFitModelOrDevices() throws IOException {
+    Map<String, String> unknownNode = halfAndHalf();
+    unknownNode.put("no_such_layer", "CPU");
+    assertOneLineError(CliRun.of("apply", model.toString(), placement("u.json", unknownNode).toString(), "--backend", "sim"),
+        "'no_such_layer'");
+
+    Map<String, String> missing = halfAndHalf();
+    missing.remove(graph.node(3).name());
+    assertOneLineError(CliRun.of("apply", model.toString(), placement("m.json", missing).toString(), "--backend", "sim"),
+        "misses 1 of");
+
+    Map<String, String> badDevice = halfAndHalf();
+    badDevice.put(graph.node(2).name(), "GPU.7");
+    assertOneLineError(CliRun.of("apply", model.toString(), placement("d.json", badDevice).toString(), "--backend", "sim"),
+        "'GPU.7'");
+
+    Files.writeString(tmp.resolve("broken.json"), "{\"a\": ");
+    assertOneLineError(CliRun.of("apply", model.toString(), tmp.resolve("broken.json").toString(), "--backend", "sim"),
+        "broken.json");
+  }
+
+  @Test
+  void applyRejectsAnOpOnADeviceThatCannotRunIt() throws IOException {
+    // A copy of the paper profile in which GPU.1 cannot run convolutions.
+    ObjectNode profile;
+    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/sim/profiles/paper.json")) {
+      profile = (ObjectNode) JSON.readTree(in);
+    }
+    profile.put("name", "no-gpu-conv");
+    for (JsonNode d : profile.get("devices")) {
+      if (d.get("name").asText().equals("GPU.1")) {
+        ((ArrayNode) d.get("unsupportedOps")).add("Convolution");
+      }
+    }
+    Path profileFile = tmp.resolve("no-gpu-conv.json");
+    Files.writeString(profileFile, JSON.writeValueAsString(profile));
+    Map<String, String> allGpu = new LinkedHashMap<>();
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      allGpu.put(graph.node(v).name(), "GPU.1");
+    }
+    CliRun r = CliRun.of("apply", model.toString(), placement("gpu.json", allGpu).toString(), "--backend", "sim",
+        "--profile", profileFile.toString());
+    assertOneLineError(r, "which cannot run it");
+    assertTrue(r.err().contains("(Convolution)"), r.err());
+  }
+
+  @Test
+  void reportRewritesTheReportOfARunAndRefusesOtherFolders() throws IOException {
+    Path out = tmp.resolve("run");
+    CliRun t = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "12", "--final-rounds", "2", "--top-k", "2", "--out", out.toString(), "--no-report", "--quiet");
+    assertEquals(ExitCodes.OK, t.exitCode(), t.err());
+    assertTrue(Files.notExists(out.resolve("report.md")));
+
+    CliRun r = CliRun.of("report", out.toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("wrote " + out.resolve("report.html")), r.out());
+    String md = Files.readString(out.resolve("report.md"));
+    assertTrue(md.contains("## Baselines and best candidates"), md);
+    assertTrue(md.contains("## Where the work runs"), md);
+    assertTrue(md.contains("share of kernel time"), "the simulator reports time per device: " + md);
+    assertTrue(md.contains("Graphviz") || Files.isRegularFile(out.resolve("placement.svg")), md);
+    assertTrue(md.contains("benchmark_app -m"), md);
+    // The applied best.json of the run is a valid placement for the model.
+    assertEquals(graph.nodeCount(), PlacementFiles.readMap(out.resolve("best.json")).size());
+
+    assertOneLineError(CliRun.of("report", tmp.toString()), "not a run folder");
+    assertOneLineError(CliRun.of("report", tmp.resolve("nope").toString()), "no such run folder");
+  }
+}

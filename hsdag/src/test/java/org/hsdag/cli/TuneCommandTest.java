@@ -1,0 +1,204 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.PlacementFiles;
+import org.hsdag.tune.LogRecord;
+import org.hsdag.tune.RunLog;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.TestModels;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TuneCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private Path model;
+
+  @BeforeEach
+  void writeModel() throws IOException {
+    model = TestModels.twoBranch(tmp);
+  }
+
+  /** Runs tune on the test model with small defaults; {@code extra} options replace defaults of the same name. */
+  private CliRun tune(Path out, String... extra) {
+    java.util.Map<String, String> opts = new java.util.LinkedHashMap<>();
+    opts.put("--backend", "sim");
+    opts.put("--devices", "CPU,GPU.1");
+    opts.put("--strategy", "random");
+    opts.put("--budget", "20");
+    opts.put("--top-k", "2");
+    opts.put("--final-rounds", "2");
+    opts.put("--out", out.toString());
+    List<String> flags = new java.util.ArrayList<>();
+    for (int i = 0; i < extra.length; i++) {
+      if (i + 1 < extra.length && !extra[i + 1].startsWith("--")) {
+        opts.put(extra[i], extra[++i]);
+      } else {
+        flags.add(extra[i]);
+      }
+    }
+    List<String> args = new java.util.ArrayList<>(List.of("tune", model.toString()));
+    opts.forEach((k, v) -> {
+      args.add(k);
+      args.add(v);
+    });
+    args.addAll(flags);
+    return CliRun.of(args.toArray(String[]::new));
+  }
+
+  private static void assertOneLineError(CliRun r, int code, String fragment) {
+    assertEquals(code, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), "one line on stderr: " + r.err());
+    assertTrue(r.err().startsWith("hsdag: "), r.err());
+    assertTrue(r.err().contains(fragment), r.err());
+  }
+
+  @Test
+  void tuneWritesTheRunFolderAndLabelsEveryNumberAsSimulated() throws IOException {
+    Path out = tmp.resolve("runs/two");
+    CliRun r = tune(out);
+
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("backend sim, profile paper"), r.out());
+    assertTrue(r.out().contains("SIMULATED"), r.out());
+    assertTrue(r.out().contains("CPU-only") && r.out().contains("GPU.1-only"), r.out());
+    assertTrue(r.out().contains("best: "), r.out());
+    assertTrue(r.err().contains("simulated"), "progress names the kind of numbers: " + r.err());
+    for (String f : List.of("manifest.json", "log.jsonl", "best.json", "placement.dot", "result.json", "report.md",
+        "report.html", "latency.png", "latency.svg", "checkpoint/latest.json")) {
+      assertTrue(Files.isRegularFile(out.resolve(f)), f);
+    }
+    OpGraph g = TestModels.read(model);
+    assertEquals(g.nodeCount(), PlacementFiles.read(out.resolve("best.json"), g, DeviceSet.of("CPU", "GPU.1")).size());
+    RunManifest mf = RunManifest.read(out);
+    assertEquals(RunManifest.sha256(model), mf.modelSha256());
+    assertTrue(mf.simulated());
+    assertEquals(20, mf.config().budget());
+    List<LogRecord> log = RunLog.read(out.resolve("log.jsonl")).records();
+    assertEquals("completed", log.get(log.size() - 1).status());
+    String md = Files.readString(out.resolve("report.md"));
+    assertTrue(md.contains("simulated"), md);
+    assertTrue(md.contains("CPU-only") && md.contains("![latency per measurement"), md);
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("data:image/png;base64,"), "the plot is embedded");
+    assertFalse(html.contains("src=\"latency.png\""), "the page needs no other file");
+    assertTrue(Files.readString(out.resolve("latency.svg")).contains("<svg"));
+  }
+
+  @Test
+  void jsonModePrintsOneJsonDocumentAndNoProgress() throws IOException {
+    CliRun r = tune(tmp.resolve("j"), "--json");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    JsonNode n = JSON.readTree(r.out());
+    assertEquals("completed", n.get("status").asText());
+    assertEquals("sim", n.get("backend").asText());
+    assertEquals("paper", n.get("profile").asText());
+    assertTrue(n.get("simulated").asBoolean());
+    assertEquals(20, n.get("measurements").asInt());
+    assertTrue(n.get("best").get("latency_ms").asDouble() > 0);
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void quietModePrintsOneLine() {
+    CliRun r = tune(tmp.resolve("q"), "--quiet");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertEquals(1, r.out().lines().count(), r.out());
+    assertTrue(r.out().contains("simulated"), r.out());
+  }
+
+  @Test
+  void extendingAFinishedRunEqualsRunningWithTheLargerBudgetFromTheStart() throws IOException {
+    Path ext = tmp.resolve("extended");
+    assertEquals(ExitCodes.OK, tune(ext).exitCode());
+    CliRun more = CliRun.of("tune", "--resume", "--out", ext.toString(), "--budget", "35", "--json");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
+    assertEquals(35, RunManifest.read(ext).config().budget());
+
+    Path direct = tmp.resolve("direct");
+    assertEquals(ExitCodes.OK, tune(direct, "--budget", "35").exitCode());
+    assertEquals(Files.readString(direct.resolve("best.json")), Files.readString(ext.resolve("best.json")));
+    JsonNode a = JSON.readTree(Files.readString(direct.resolve("result.json")));
+    JsonNode b = JSON.readTree(more.out());
+    assertEquals(a.get("best").get("latency_ms").asDouble(), b.get("best").get("latency_ms").asDouble());
+    assertEquals(35, b.get("measurements").asInt());
+  }
+
+  @Test
+  void badInputGivesOneLineAndExitCodeTwo() throws IOException {
+    assertOneLineError(CliRun.of("tune", tmp.resolve("missing.xml").toString(), "--backend", "sim"), 2, "not found");
+    assertOneLineError(tune(tmp.resolve("d"), "--devices", "CPU,GPU.7"), 2, "unknown device 'GPU.7'");
+    assertOneLineError(tune(tmp.resolve("p"), "--protocol", "ten-runs"), 2, "--protocol");
+    assertOneLineError(tune(tmp.resolve("s"), "--strategy", "genetic"), 2, "unknown strategy 'genetic'");
+    assertOneLineError(tune(tmp.resolve("c"), "--coarsen", "tight"), 2, "--coarsen");
+    assertOneLineError(tune(tmp.resolve("b"), "--budget", "0"), 2, "budget");
+    assertOneLineError(CliRun.of("tune", model.toString(), "--backend", "quantum"), 2, "unknown backend");
+    // An unavailable backend is a failure to run here rather than bad input; either way one line, non-zero.
+    CliRun ov = CliRun.of("tune", model.toString(), "--backend", "openvino");
+    assertNotEquals(0, ov.exitCode());
+    assertEquals(1, ov.err().lines().count(), ov.err());
+    assertTrue(ov.err().contains("openvino"), ov.err());
+    assertOneLineError(CliRun.of("tune", "--resume"), 2, "--resume needs --out");
+    assertOneLineError(CliRun.of("tune", "--resume", "--out", tmp.toString()), 2, "no run to resume");
+    assertOneLineError(CliRun.of("tune"), 2, "missing MODEL.xml");
+    assertFalse(Files.exists(tmp.resolve("d")), "nothing is written for bad input");
+  }
+
+  @Test
+  void anExistingRunIsNeverOverwritten() throws IOException {
+    Path out = tmp.resolve("kept");
+    assertEquals(ExitCodes.OK, tune(out).exitCode());
+    String log = Files.readString(out.resolve("log.jsonl"));
+    assertOneLineError(tune(out), 2, "already holds a run");
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+  }
+
+  @Test
+  void resumingWithAnotherModelIsRefused() throws IOException {
+    Path out = tmp.resolve("m");
+    assertEquals(ExitCodes.OK, tune(out).exitCode());
+    Path other = TestModels.chain(tmp);
+    assertOneLineError(CliRun.of("tune", other.toString(), "--resume", "--out", out.toString()), 2, "SHA-256");
+  }
+
+  @Test
+  void aRunFolderThatCannotBeCreatedFailsWithOneLine() throws IOException {
+    Path file = Files.writeString(tmp.resolve("plain-file"), "x");
+    CliRun r = tune(file.resolve("run"));
+    assertEquals(ExitCodes.FAILURE, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().startsWith("hsdag: "), r.err());
+    assertEquals("x", Files.readString(file), "nothing already there is touched");
+  }
+
+  @Test
+  void anUnwritableRunFolderFailsWithOneLine() throws IOException {
+    Path locked = Files.createDirectory(tmp.resolve("locked"));
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+    try {
+      assumeFalse(Files.isWritable(locked), "skipped: running as a user who can write anywhere (root)");
+      CliRun r = tune(locked.resolve("run"));
+      assertEquals(ExitCodes.FAILURE, r.exitCode(), r.err());
+      assertEquals(1, r.err().lines().count(), r.err());
+      assertTrue(r.err().contains("permission denied"), r.err());
+    } finally {
+      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package org.hsdag.tune;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.Statistic;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunLogTest {
+  @TempDir Path tmp;
+
+  private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
+
+  private static LogRecord record(int step, double ms) {
+    Placement p = new Placement(DEVICES, new int[] {0, 1, 1, 0});
+    Measurement m = Measurement.of(new double[] {ms + 0.125, ms, ms - 1e-9},
+        new MeasurementProtocol(0, 3, Statistic.MEDIAN, 1, 0), 2, "fake", "test");
+    return LogRecord.measurement("t", step, step, LogRecord.PHASE_SEARCH, null, null, p, m, false, "0+3 median", ms);
+  }
+
+  @Test
+  void recordsRoundTripExactlyIncludingEverySample() throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    LogRecord r = record(0, 1.0 / 3);
+    try (RunLog log = RunLog.openForAppend(f, 0)) {
+      log.append(LogRecord.header("t", 0, Map.of("seed", 1)));
+      log.append(r);
+      log.append(LogRecord.measurement("t", 1, 1, LogRecord.PHASE_SEARCH, null, null,
+          new Placement(DEVICES, new int[] {1, 1, 1, 1}), Measurement.failed("no GPU", "fake", "test"), false, "s",
+          Double.NaN));
+    }
+    RunLog.Contents c = RunLog.read(f);
+    assertEquals(3, c.records().size());
+    assertEquals(0, c.tornBytes());
+    LogRecord back = c.records().get(1);
+    assertArrayEquals(r.samplesMs(), back.samplesMs());
+    assertEquals(r.toMeasurement().latencyMillis(), back.toMeasurement().latencyMillis());
+    assertEquals(r.toPlacement(DEVICES), back.toPlacement(DEVICES));
+    assertTrue(back.succeeded());
+    LogRecord failed = c.records().get(2);
+    assertFalse(failed.succeeded());
+    assertEquals("no GPU", failed.toMeasurement().reason());
+    assertEquals("failed", failed.status());
+    assertEquals("ok", back.status());
+    assertFalse(Files.readString(f).contains("NaN"), "absent values are omitted, not written as NaN");
+  }
+
+  @Test
+  void aTornLastLineIsSkippedAndCutBeforeTheNextAppend() throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    try (RunLog log = RunLog.openForAppend(f, 0)) {
+      log.append(record(0, 2));
+      log.append(record(1, 3));
+    }
+    long clean = Files.size(f);
+    Files.writeString(f, "{\"type\":\"measurement\",\"step\":2,\"samp", StandardOpenOption.APPEND);
+    RunLog.Contents c = RunLog.read(f);
+    assertEquals(2, c.records().size());
+    assertEquals(clean, c.validBytes());
+    assertTrue(c.tornBytes() > 0);
+    try (RunLog log = RunLog.openForAppend(f, c.validBytes())) {
+      log.append(record(2, 4));
+    }
+    RunLog.Contents after = RunLog.read(f);
+    assertEquals(3, after.records().size());
+    assertEquals(0, after.tornBytes());
+    assertEquals(2, after.records().get(2).step());
+  }
+
+  @Test
+  void aCompleteLastLineWithoutNewlineIsKeptAndTerminated() throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    String line = RunLog.JSON.writeValueAsString(record(0, 2));
+    Files.writeString(f, line);
+    RunLog.Contents c = RunLog.read(f);
+    assertEquals(1, c.records().size());
+    try (RunLog log = RunLog.openForAppend(f, c.validBytes())) {
+      log.append(record(1, 3));
+    }
+    assertEquals(2, RunLog.read(f).records().size());
+  }
+
+  @Test
+  void aDamagedLineInTheMiddleIsAnErrorNotSilentlySkipped() throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    Files.writeString(f, RunLog.JSON.writeValueAsString(record(0, 2)) + "\n{garbage\n"
+        + RunLog.JSON.writeValueAsString(record(1, 2)) + "\n");
+    IOException e = assertThrows(IOException.class, () -> RunLog.read(f));
+    assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+  }
+
+  @Test
+  void aMissingLogReadsAsEmpty() throws IOException {
+    assertEquals(0, RunLog.read(tmp.resolve("none.jsonl")).records().size());
+  }
+}
