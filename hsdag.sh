@@ -22,7 +22,11 @@ if needs_build; then
 fi
 
 cp="$root/bench/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$(cat "$cp_file")"
-java_opts=(-Xmx4g -XX:MaxDirectMemorySize=4g -Djava.awt.headless=true -Dai.djl.offline=true
+if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
+  echo "$cp"
+  exit 0
+fi
+java_opts=(-Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.offline=true
   -Dorg.slf4j.simpleLogger.log.ai.djl=warn -Dhsdag.home="$root")
 [[ -n "${HSDAG_DEBUG:-}" ]] && java_opts+=(-Dhsdag.debug=true)
 export DJL_OFFLINE=true
