@@ -22,8 +22,19 @@ public final class ResNet50 {
 
   /** The model with a {@code classes}-way classifier (the real sample was fine-tuned to 30). */
   public static GeneratedModel build(int classes) {
+    return build(classes, 224);
+  }
+
+  /**
+   * The model on square {@code imageSize} inputs (the HSDAG code fed its CNNs 1×3×299×299; the
+   * global average pool makes any size from 32 up valid).
+   */
+  public static GeneratedModel build(int classes, int imageSize) {
+    if (imageSize < 32) {
+      throw new IllegalArgumentException("ResNet-50 needs an input of at least 32x32 (got " + imageSize + ")");
+    }
     IrBuilder b = new IrBuilder("resnet50");
-    Tensor x = b.parameter("input", ElementType.F32, 1, 3, 224, 224);
+    Tensor x = b.parameter("input", ElementType.F32, 1, 3, imageSize, imageSize);
     x = convBias(b, "conv1", "/conv1/Conv", x, 64, 7, 2, 3);
     x = b.relu("/relu/Relu", x, "/relu/Relu_output_0");
     x = b.maxPool("/maxpool/MaxPool", x, new long[] {3, 3}, new long[] {2, 2}, new long[] {1, 1},

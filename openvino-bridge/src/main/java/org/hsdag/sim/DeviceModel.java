@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * One simulated device of a {@link DeviceProfile}, as written in the profile JSON.
  *
- * <p>Op time on this device = max(FLOPs / (peak · efficiency[class]), bytes / memory bandwidth)
- * + launch overhead. A tensor crossing a HETERO sub-model boundary to or from this device pays
+ * <p>Op time on this device = max(FLOPs / (peak · efficiency[class] · occupancy), bytes / memory
+ * bandwidth) + launch overhead, where occupancy is 1 except for convolutions smaller than
+ * {@code fullOccupancyOutputs} (see {@link #occupancy}). A tensor crossing a HETERO sub-model boundary to or from this device pays
  * {@code linkLatencyUs + bytes / linkBandwidthGBs} (the device side of the copy through host
  * memory; a CPU has no link cost, an iGPU sharing host memory a small one, a dGPU crosses PCIe).
  *
@@ -29,6 +30,12 @@ import java.util.Objects;
  * @param dynamicShapes whether the device runs ops with dynamic dimensions (NPUs do not)
  * @param fusion whether element-wise ops directly after a convolution or MatMul on the same
  *     sub-model are fused into it (no launch, no memory traffic)
+ * @param fullOccupancyOutputs output elements a convolution needs to keep every lane of the device
+ *     busy; a smaller convolution reaches only the fraction {@code outputs / fullOccupancyOutputs}
+ *     of its efficiency (a big GPU at batch 1 on 17x17 or 8x8 feature maps). 0 (the default)
+ *     disables it, as for CPUs, which fill their few lanes with any real layer. MatMuls are exempt:
+ *     at batch-1 transformer shapes the plugins use GEMV / split-K kernels that parallelise over
+ *     the weights, not the outputs
  */
 public record DeviceModel(
     String name,
@@ -43,7 +50,16 @@ public record DeviceModel(
     Map<String, Double> efficiency,
     List<String> unsupportedOps,
     boolean dynamicShapes,
-    boolean fusion) {
+    boolean fusion,
+    double fullOccupancyOutputs) {
+
+  /** A device without an occupancy limit ({@code fullOccupancyOutputs} 0). */
+  public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
+      double launchOverheadUs, double subModelOverheadUs, double linkLatencyUs, double linkBandwidthGBs,
+      Map<String, Double> efficiency, List<String> unsupportedOps, boolean dynamicShapes, boolean fusion) {
+    this(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs, linkLatencyUs,
+        linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, 0);
+  }
 
   public DeviceModel {
     Objects.requireNonNull(name, "device name");
@@ -57,6 +73,7 @@ public record DeviceModel(
     requireNonNegative(name, "subModelOverheadUs", subModelOverheadUs);
     requireNonNegative(name, "linkLatencyUs", linkLatencyUs);
     requireNonNegative(name, "linkBandwidthGBs", linkBandwidthGBs);
+    requireNonNegative(name, "fullOccupancyOutputs", fullOccupancyOutputs);
     for (Map.Entry<String, Double> e : efficiency.entrySet()) {
       if (!e.getKey().equals("default")) {
         try {
@@ -83,6 +100,19 @@ public record DeviceModel(
       e = efficiency.get("default");
     }
     return e == null ? 0.5 : e;
+  }
+
+  /**
+   * Fraction of the device a kernel of class {@code cls} with {@code outputs} output elements keeps
+   * busy: 1 unless it is a convolution smaller than {@link #fullOccupancyOutputs}.
+   */
+  public double occupancy(OpClass cls, double outputs) {
+    boolean conv = cls == OpClass.CONVOLUTION || cls == OpClass.POINTWISE_CONVOLUTION
+        || cls == OpClass.GROUP_CONVOLUTION;
+    if (!conv || fullOccupancyOutputs <= 0 || outputs >= fullOccupancyOutputs) {
+      return 1;
+    }
+    return Math.max(outputs, 1) / fullOccupancyOutputs;
   }
 
   /** Whether this device can run an op of {@code type} (with dynamic dimensions if {@code dynamic}). */

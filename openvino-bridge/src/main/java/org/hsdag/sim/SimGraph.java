@@ -133,7 +133,11 @@ public final class SimGraph {
         OpCost c = costs[computeNode[i]];
         int k = d * nc + i;
         supported[k] = dev.canRun(node.type(), c.dynamic());
-        double compute = c.flops() / flopsPerUs[c.opClass().ordinal()];
+        double outputs = 0;
+        for (org.hsdag.ir.Port port : node.outputs()) {
+          outputs += costModel.shapes().elements(port.dims());
+        }
+        double compute = c.flops() / (flopsPerUs[c.opClass().ordinal()] * dev.occupancy(c.opClass(), outputs));
         time[k] = c.opClass() == OpClass.VIEW ? 0 : Math.max(compute, c.bytes() / bytesPerUs) + dev.launchOverheadUs();
         fusedTime[k] = dev.fusion() ? compute : time[k];
       }
