@@ -30,5 +30,15 @@ java_opts=(-Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.o
   -Dorg.slf4j.simpleLogger.log.ai.djl=warn -Dhsdag.home="$root")
 [[ -n "${HSDAG_DEBUG:-}" ]] && java_opts+=(-Dhsdag.debug=true)
 export DJL_OFFLINE=true
+# Developer entry points: JMH micro-benchmarks and the plain benchmark mains in bench/.
+if [[ "${1:-}" == "jmh" ]]; then
+  shift
+  exec java "${java_opts[@]}" -cp "$cp" org.openjdk.jmh.Main "$@"
+elif [[ "${1:-}" == "run-class" ]]; then
+  shift
+  [[ $# -ge 1 ]] || { echo "hsdag: run-class needs a class name" >&2; exit 2; }
+  main="$1"; shift
+  exec java "${java_opts[@]}" ${HSDAG_JAVA_OPTS:-} -cp "$cp" "$main" "$@"
+fi
 # shellcheck disable=SC2086
 exec java "${java_opts[@]}" ${HSDAG_JAVA_OPTS:-} -cp "$cp" org.hsdag.cli.Main "$@"

@@ -1,0 +1,93 @@
+package org.hsdag.bench.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a {@code bench} run produced, as plain records (serialised to {@code results.json}).
+ *
+ * @param backend backend name
+ * @param profile backend profile
+ * @param simulated whether numbers come from the simulator
+ * @param devices devices searched over
+ * @param budget measurements per run
+ * @param seeds strategy seeds used (one run per seed)
+ * @param protocol the measurement protocol used during search
+ * @param finalProtocol the protocol of the final re-measurement of each run's best placement
+ * @param models per-model results
+ */
+public record BenchResults(
+    String backend,
+    String profile,
+    boolean simulated,
+    List<String> devices,
+    int budget,
+    List<Long> seeds,
+    String protocol,
+    String finalProtocol,
+    List<ModelResult> models) {
+
+  /**
+   * One model.
+   *
+   * @param model model name
+   * @param nodes node count
+   * @param edges edge count
+   * @param bestKnownMillis best latency known for this model (reference run or any run)
+   * @param bestKnownSource what found it
+   * @param methods per-method results in table order
+   */
+  public record ModelResult(String model, int nodes, int edges, double bestKnownMillis, String bestKnownSource, List<MethodResult> methods) {}
+
+  /**
+   * One method on one model, over seeds.
+   *
+   * @param method method name
+   * @param label table row label
+   * @param paperRow the paper's row name, or null
+   * @param kind BASELINE, HSDAG, ABLATION or REFERENCE
+   * @param skipped why the method did not run, or null
+   * @param meanMillis mean final latency over seeds
+   * @param stdMillis sample standard deviation over seeds (0 for one seed)
+   * @param speedupPercent (CPU-only − mean) / CPU-only × 100
+   * @param gapToBestPercent (mean − best known) / best known × 100
+   * @param paperMillis the paper's latency (ms), or null
+   * @param paperSpeedupPercent the paper's speedup, or null
+   * @param runs every run
+   */
+  public record MethodResult(
+      String method,
+      String label,
+      String paperRow,
+      String kind,
+      String skipped,
+      double meanMillis,
+      double stdMillis,
+      double speedupPercent,
+      double gapToBestPercent,
+      Double paperMillis,
+      Double paperSpeedupPercent,
+      List<Run> runs) {}
+
+  /**
+   * One run.
+   *
+   * @param seed strategy seed
+   * @param measurements measurements spent
+   * @param failures failed measurements
+   * @param searchBestMillis best latency seen during the search
+   * @param finalMillis the best placement re-measured with the final protocol (NaN when none succeeded)
+   * @param wallMillis wall-clock time of the run
+   * @param bestSoFarMillis best-so-far curve (one point per measurement)
+   * @param bestPlacementDevices op counts per device of the best placement
+   */
+  public record Run(
+      long seed,
+      int measurements,
+      int failures,
+      double searchBestMillis,
+      double finalMillis,
+      long wallMillis,
+      double[] bestSoFarMillis,
+      Map<String, Integer> bestPlacementDevices) {}
+}

@@ -1,0 +1,196 @@
+package org.hsdag.bench.run;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.bench.Methods;
+import org.hsdag.bench.baselines.BrkgaStrategy;
+import org.hsdag.bench.baselines.Grouping;
+import org.hsdag.bench.report.BenchResults;
+import org.hsdag.bench.report.BenchResults.MethodResult;
+import org.hsdag.bench.report.BenchResults.ModelResult;
+import org.hsdag.bench.report.BenchResults.Run;
+import org.hsdag.bench.report.PaperNumbers;
+import org.hsdag.coarsen.CoarseningMode;
+import org.hsdag.cli.UserInputException;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.tune.SearchContext;
+import org.hsdag.tune.SearchStrategy;
+
+/**
+ * Runs methods × models × seeds at one measurement budget on one backend, re-measures each run's
+ * best placement with a longer protocol (so a lucky noisy sample does not decide the table), runs
+ * a long BRKGA as "best known" reference per model, and aggregates mean ± std over seeds.
+ */
+public final class BenchRunner {
+  /**
+   * What to run.
+   *
+   * @param methods method names in table order
+   * @param budget measurements per run
+   * @param seeds strategy seeds (one run each)
+   * @param devices devices to place on
+   * @param protocol protocol during search
+   * @param finalRepeats the final re-measurement uses {@code protocol.scaled(finalRepeats)}
+   * @param referenceFactor the reference BRKGA gets this many times the budget (0: no reference run)
+   */
+  public record Plan(List<String> methods, int budget, List<Long> seeds, DeviceSet devices, MeasurementProtocol protocol, int finalRepeats,
+      int referenceFactor) {}
+
+  /** A model to run: its name (a catalog name or file name) and graph. */
+  public record NamedGraph(String name, OpGraph graph) {}
+
+  private final LatencyBackend backend;
+  private final Consumer<String> progress;
+
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress) {
+    this.backend = backend;
+    this.progress = progress;
+  }
+
+  public BenchResults run(Plan plan, List<NamedGraph> models) {
+    BudgetRunner runner = new BudgetRunner(backend, plan.protocol());
+    MeasurementProtocol finalProtocol = plan.protocol().scaled(Math.max(1, plan.finalRepeats()));
+    List<ModelResult> out = new ArrayList<>();
+    for (NamedGraph model : models) {
+      OpGraph g = model.graph();
+      List<MethodResult> rows = new ArrayList<>();
+      double bestKnown = Double.POSITIVE_INFINITY;
+      String bestSource = "none";
+      Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
+      Map<String, String> skipped = new LinkedHashMap<>();
+      for (String name : plan.methods()) {
+        Methods.Method m = Methods.get(name);
+        if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
+          skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
+          continue;
+        }
+        List<Run> runs = new ArrayList<>();
+        for (long seed : plan.seeds()) {
+          SearchStrategy s;
+          try {
+            s = m.create();
+          } catch (UserInputException e) {
+            skipped.put(name, e.getMessage());
+            break;
+          }
+          Run r;
+          try {
+            r = runOne(runner, finalProtocol, name, s, runner.context(g, plan.devices(), plan.budget(), seed), g);
+          } catch (RuntimeException e) {
+            // One broken method must not lose hours of other results: it is reported as not run.
+            skipped.put(name, "failed on seed " + seed + ": " + e);
+            progress.accept(model.name() + "  " + name + " failed: " + e);
+            runs.clear();
+            break;
+          }
+          runs.add(r);
+          progress.accept(String.format("%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
+              model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
+              backend.name(), backend.profile()));
+          if (r.finalMillis() < bestKnown) {
+            bestKnown = r.finalMillis();
+            bestSource = name + " (seed " + seed + ")";
+          }
+        }
+        if (!runs.isEmpty()) {
+          runsByMethod.put(name, runs);
+        }
+      }
+      MethodResult reference = null;
+      if (plan.referenceFactor() > 0) {
+        int refBudget = plan.budget() * plan.referenceFactor();
+        long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
+        SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE), BrkgaStrategy.Config.SEEDED);
+        Run r = runOne(runner, finalProtocol, "brkga-reference", s, runner.context(g, plan.devices(), refBudget, seed), g);
+        progress.accept(String.format("%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
+            "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
+            backend.name(), backend.profile()));
+        if (r.finalMillis() < bestKnown) {
+          bestKnown = r.finalMillis();
+          bestSource = "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)";
+        }
+        reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)", null, "REFERENCE", List.of(r),
+            Double.NaN, model.name());
+      }
+      double cpu = runsByMethod.containsKey("cpu") ? mean(runsByMethod.get("cpu")) : Double.NaN;
+      for (String name : plan.methods()) {
+        Methods.Method m = Methods.get(name);
+        if (skipped.containsKey(name)) {
+          rows.add(new MethodResult(name, m.label(), m.paperRow(), m.kind().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
+              Double.NaN, PaperNumbers.latencyMillis(m.paperRow(), model.name()), PaperNumbers.speedupPercent(m.paperRow(), model.name()),
+              List.of()));
+        } else {
+          rows.add(aggregate(name, m.label(), m.paperRow(), m.kind().name(), runsByMethod.get(name), cpu, model.name()));
+        }
+      }
+      if (reference != null) {
+        rows.add(reference);
+      }
+      List<MethodResult> withGaps = new ArrayList<>();
+      for (MethodResult r : rows) {
+        double gap = (r.meanMillis() - bestKnown) / bestKnown * 100;
+        double speedup = Double.isNaN(cpu) ? Double.NaN : (cpu - r.meanMillis()) / cpu * 100;
+        withGaps.add(new MethodResult(r.method(), r.label(), r.paperRow(), r.kind(), r.skipped(), r.meanMillis(), r.stdMillis(), speedup, gap,
+            r.paperMillis(), r.paperSpeedupPercent(), r.runs()));
+      }
+      out.add(new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), bestKnown, bestSource, withGaps));
+    }
+    List<String> devices = plan.devices().names();
+    return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(), plan.seeds(),
+        plan.protocol().describe(), finalProtocol.describe(), out);
+  }
+
+  private Run runOne(BudgetRunner runner, MeasurementProtocol finalProtocol, String name, SearchStrategy s, SearchContext ctx, OpGraph g) {
+    RunTrace t;
+    try {
+      t = runner.run(name, s, ctx);
+    } finally {
+      if (s instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          progress.accept("warning: closing " + name + ": " + e.getMessage());
+        }
+      }
+    }
+    double fin = Double.NaN;
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    if (t.best() != null) {
+      Measurement m = backend.measure(g, t.best(), finalProtocol);
+      fin = m.ok() ? m.latencyMillis() : Double.NaN;
+      Placement p = t.best();
+      int[] c = p.countsPerDevice();
+      for (int d = 0; d < c.length; d++) {
+        counts.put(p.devices().name(d), c[d]);
+      }
+    }
+    return new Run(ctx.seed(), t.measurements(), t.failures(), t.bestMillis(), fin, t.wallMillis(), t.bestSoFarMillis(), counts);
+  }
+
+  private static double mean(List<Run> runs) {
+    double s = 0;
+    for (Run r : runs) {
+      s += r.finalMillis();
+    }
+    return s / runs.size();
+  }
+
+  private static MethodResult aggregate(String name, String label, String paperRow, String kind, List<Run> runs, double cpu, String model) {
+    double mean = mean(runs);
+    double var = 0;
+    for (Run r : runs) {
+      var += (r.finalMillis() - mean) * (r.finalMillis() - mean);
+    }
+    double std = runs.size() > 1 ? Math.sqrt(var / (runs.size() - 1)) : 0;
+    return new MethodResult(name, label, paperRow, kind, null, mean, std, Double.NaN, Double.NaN, PaperNumbers.latencyMillis(paperRow, model),
+        PaperNumbers.speedupPercent(paperRow, model), runs);
+  }
+}

@@ -1,0 +1,90 @@
+package org.hsdag.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.hsdag.cli.HsdagCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code hsdag bench} end to end on a tiny catalog model with the simulator. */
+class BenchCommandTest {
+  @TempDir Path dir;
+
+  private record Result(int exit, String out, String err) {}
+
+  private static Result run(String... args) {
+    CommandLine cl = HsdagCli.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int exit = cl.execute(args);
+    return new Result(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  void writesTablesPlotsAndJsonLabelledWithBackendAndProfile() throws Exception {
+    Path out = dir.resolve("bench");
+    Result r = run("bench", "tiny_chain", "--methods", "gpu1,openvino-gpu,random,greedy,brkga", "--budget", "30", "--seeds", "2",
+        "--reference-factor", "2", "--out", out.toString());
+    assertEquals(0, r.exit(), r.err());
+    for (String f : List.of("results.json", "report.md", "report.html", "bestsofar-tiny_chain.png", "bestsofar-tiny_chain.svg")) {
+      assertTrue(Files.size(out.resolve(f)) > 0, f);
+    }
+    JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+    assertEquals("sim", json.get("backend").asText());
+    assertTrue(json.get("simulated").asBoolean());
+    JsonNode model = json.get("models").get(0);
+    assertEquals("tiny_chain", model.get("model").asText());
+    JsonNode methods = model.get("methods");
+    // CPU-only is added as the speedup reference; the reference BRKGA comes last.
+    assertEquals("cpu", methods.get(0).get("method").asText());
+    assertEquals(0.0, methods.get(0).get("speedupPercent").asDouble(), 1e-9);
+    assertEquals("brkga-reference", methods.get(methods.size() - 1).get("method").asText());
+    double bestKnown = model.get("bestKnownMillis").asDouble();
+    for (JsonNode m : methods) {
+      boolean reference = m.get("method").asText().equals("brkga-reference");
+      assertEquals(reference ? 1 : 2, m.get("runs").size(), m.get("method").asText());
+      assertTrue(m.get("meanMillis").asDouble() >= bestKnown - 1e-9);
+      assertTrue(m.get("gapToBestPercent").asDouble() >= -1e-9);
+    }
+    JsonNode greedyRun = methods.get(3).get("runs").get(0);
+    assertEquals(30, greedyRun.get("measurements").asInt());
+    assertEquals(30, greedyRun.get("bestSoFarMillis").size());
+    String md = Files.readString(out.resolve("report.md"));
+    assertTrue(md.contains("Backend `sim`, profile `paper`"), md);
+    assertTrue(md.contains("SIMULATED"));
+    assertTrue(md.contains("**"), "best method in bold");
+    assertFalse(md.contains("Table 3 layout"), "no ablation was run");
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("data:image/png;base64,"), "plots inlined");
+    assertTrue(html.contains("SIMULATED"));
+    assertFalse(html.contains("src=\"bestsofar"), "self-contained");
+    assertTrue(r.out().contains("profile paper"));
+  }
+
+  @Test
+  void badInputExitsWithTwoAndOneLine() {
+    assertEquals(2, run("bench", "tiny_chain", "--methods", "scotch", "--out", dir.toString()).exit());
+    assertEquals(2, run("bench", "tiny_chain", "--budget", "0", "--out", dir.toString()).exit());
+    Result missing = run("bench", dir.resolve("nope.xml").toString(), "--out", dir.toString());
+    assertEquals(2, missing.exit());
+    assertTrue(missing.err().contains("nope.xml"), missing.err());
+  }
+
+  @Test
+  void methodGroupsExpandInTableOrder() {
+    assertEquals(List.of("cpu", "hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
+    assertEquals(List.of("cpu", "random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));
+  }
+}
