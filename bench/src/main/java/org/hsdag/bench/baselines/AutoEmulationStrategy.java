@@ -3,12 +3,10 @@ package org.hsdag.bench.baselines;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.hsdag.backend.Measurement;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
 
 /**
  * The paper's OpenVINO-CPU / OpenVINO-GPU baselines: what OpenVINO decides on its own with CPU or
@@ -19,7 +17,7 @@ import org.hsdag.tune.SearchStrategy;
  * integrated; OpenVINO numbers the integrated GPU {@code GPU.0}, so {@code GPU.0} goes last);
  * devices other than CPU and GPUs (e.g. NPU) come after them. Proposes once.
  */
-public final class AutoEmulationStrategy implements SearchStrategy {
+public final class AutoEmulationStrategy extends OneShotStrategy {
   /** Which device class AUTO is told to prefer. */
   public enum Preference {
     CPU,
@@ -34,10 +32,8 @@ public final class AutoEmulationStrategy implements SearchStrategy {
 
   private final String methodName;
   private final Preference preference;
-  private Placement placement;
   private Mode mode;
   private List<String> priority;
-  private boolean proposed;
 
   public AutoEmulationStrategy(String methodName, Preference preference) {
     this.methodName = methodName;
@@ -101,7 +97,7 @@ public final class AutoEmulationStrategy implements SearchStrategy {
   }
 
   @Override
-  public void init(SearchContext context) {
+  protected Placement choose(SearchContext context) {
     DeviceSet devices = context.devices();
     SupportMatrix support = context.support();
     int n = context.graph().nodeCount();
@@ -114,9 +110,7 @@ public final class AutoEmulationStrategy implements SearchStrategy {
       }
       if (all) {
         mode = Mode.AUTO_SINGLE_DEVICE;
-        placement = Placement.allOn(devices, n, devices.name(d));
-        proposed = false;
-        return;
+        return Placement.allOn(devices, n, devices.name(d));
       }
     }
     mode = Mode.HETERO_AUTOMATIC;
@@ -130,24 +124,6 @@ public final class AutoEmulationStrategy implements SearchStrategy {
         }
       }
     }
-    placement = new Placement(devices, a);
-    proposed = false;
-  }
-
-  @Override
-  public Placement propose() {
-    if (placement == null) {
-      throw new IllegalStateException("init was not called");
-    }
-    proposed = true;
-    return placement;
-  }
-
-  @Override
-  public void observe(Placement placement, Measurement measurement) {}
-
-  @Override
-  public boolean finished() {
-    return proposed;
+    return new Placement(devices, a);
   }
 }

@@ -1,21 +1,17 @@
 package org.hsdag.bench.baselines;
 
-import org.hsdag.backend.Measurement;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
 import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
 
 /**
  * The paper's CPU-only / GPU-only baselines: the whole graph on one device, proposed once. An op
  * the device cannot run goes to its first allowed device (the only legal alternative), so on a
  * model the device fully supports this is exactly "everything on that device".
  */
-public final class SingleDeviceStrategy implements SearchStrategy {
+public final class SingleDeviceStrategy extends OneShotStrategy {
   private final String methodName;
   private final String device;
-  private Placement placement;
-  private boolean proposed;
 
   public SingleDeviceStrategy(String methodName, String device) {
     this.methodName = methodName;
@@ -33,31 +29,13 @@ public final class SingleDeviceStrategy implements SearchStrategy {
   }
 
   @Override
-  public void init(SearchContext context) {
+  protected Placement choose(SearchContext context) {
     int d = context.devices().indexOf(device);
     if (d < 0) {
       throw new InvalidPlacementException(
           "method '" + methodName + "' needs device " + device + ", which is not in " + context.devices());
     }
     PlacementSpace space = PlacementSpace.perOp(context.graph(), context.devices(), context.support());
-    placement = space.decode(space.uniform(d));
-    proposed = false;
-  }
-
-  @Override
-  public Placement propose() {
-    if (placement == null) {
-      throw new IllegalStateException("init was not called");
-    }
-    proposed = true;
-    return placement;
-  }
-
-  @Override
-  public void observe(Placement placement, Measurement measurement) {}
-
-  @Override
-  public boolean finished() {
-    return proposed;
+    return space.decode(space.uniform(d));
   }
 }
