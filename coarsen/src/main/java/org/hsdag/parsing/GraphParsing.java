@@ -65,17 +65,7 @@ public final class GraphParsing {
         keptCount++;
       }
     }
-    Integer[] kept = new Integer[keptCount];
-    int k = 0;
-    for (int e = 0; e < m; e++) {
-      if (isKept[e]) {
-        kept[k++] = e;
-      }
-    }
-    Arrays.sort(kept, (x, y) -> {
-      int byScore = Float.compare(edgeScores[y], edgeScores[x]);
-      return byScore != 0 ? byScore : Integer.compare(x, y);
-    });
+    int[] kept = bestFirst(isKept, keptCount, edgeScores);
     DisjointSets sets = new DisjointSets(n);
     boolean[] used = new boolean[m];
     for (int e : kept) {
@@ -93,6 +83,28 @@ public final class GraphParsing {
     int[] clusterOf = sets.labels();
     int clusterCount = sets.setCount();
     return new ParseResult(clusterOf, clusterCount, Quotients.of(g, clusterOf, clusterCount), keptEdge);
+  }
+
+  /**
+   * The kept edges ordered by score descending (as {@link Float#compare}), ties by lower edge index.
+   * Primitive keys instead of a boxed comparator sort: this is a hot path at 50k nodes.
+   */
+  static int[] bestFirst(boolean[] isKept, int keptCount, float[] scores) {
+    long[] order = new long[keptCount];
+    int k = 0;
+    for (int e = 0; e < isKept.length; e++) {
+      if (isKept[e]) {
+        int bits = Float.floatToIntBits(scores[e]);
+        int ascending = bits ^ ((bits >> 31) & 0x7fffffff); // int order == Float.compare order
+        order[k++] = ((long) ~ascending << 32) | e;
+      }
+    }
+    Arrays.sort(order);
+    int[] kept = new int[keptCount];
+    for (int i = 0; i < keptCount; i++) {
+      kept[i] = (int) order[i];
+    }
+    return kept;
   }
 
   private static void offer(int[] dominant, int node, int edge, float[] scores) {

@@ -129,4 +129,28 @@ class GraphParsingTest {
     float[] nan = {0, 0, Float.NaN, 0, 0};
     assertThrows(IllegalArgumentException.class, () -> GraphParsing.parse(PATH, nan, 1));
   }
+
+  @org.junit.jupiter.api.Test
+  void bestFirstOrdersLikeTheScoreComparatorWithTiesAndSignedZeros() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    float[] palette = {0f, -0f, 1f, -1f, 0.5f, 0.5f, Float.MIN_VALUE, -Float.MAX_VALUE, Float.MAX_VALUE, 1e-30f};
+    for (int trial = 0; trial < 200; trial++) {
+      int m = 1 + rnd.nextInt(60);
+      float[] scores = new float[m];
+      boolean[] kept = new boolean[m];
+      int count = 0;
+      for (int e = 0; e < m; e++) {
+        scores[e] = rnd.nextBoolean() ? palette[rnd.nextInt(palette.length)] : (float) rnd.nextGaussian();
+        kept[e] = rnd.nextInt(4) != 0;
+        count += kept[e] ? 1 : 0;
+      }
+      Integer[] expected = java.util.stream.IntStream.range(0, m).filter(e -> kept[e]).boxed().toArray(Integer[]::new);
+      java.util.Arrays.sort(expected, (x, y) -> {
+        int byScore = Float.compare(scores[y], scores[x]);
+        return byScore != 0 ? byScore : Integer.compare(x, y);
+      });
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), GraphParsing.bestFirst(kept, count, scores));
+    }
+  }
 }

@@ -1,10 +1,12 @@
 package org.hsdag.policy;
 
+import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
+import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -69,6 +71,8 @@ public final class HsdagPolicy implements AutoCloseable {
       implements AutoCloseable {
     @Override
     public void close() {
+      logProb.close();
+      entropy.close();
       assignment.close();
     }
   }
@@ -211,6 +215,23 @@ public final class HsdagPolicy implements AutoCloseable {
    * The caller owns the returned decision and must close it.
    */
   public Decision act(SplittableRandom rng) {
+    return sample(rng, false).decision();
+  }
+
+  /**
+   * Like {@link #act} but runs the forward pass under a gradient collector and also returns its
+   * differentiable score, equal to what {@link #score} would compute for the decision while the
+   * parameters stay unchanged. Lets an update that follows right away skip a second forward pass.
+   * The caller owns both parts of the result; no gradient collector may be open when called.
+   */
+  public Recorded actRecorded(SplittableRandom rng) {
+    return sample(rng, true);
+  }
+
+  /** A decision and, when recorded, its differentiable score (else null). */
+  public record Recorded(Decision decision, Scored scored) {}
+
+  private Recorded sample(SplittableRandom rng, boolean record) {
     NDArray used = state.duplicate();
     int[] clusterOf;
     int k;
@@ -218,16 +239,20 @@ public final class HsdagPolicy implements AutoCloseable {
     int[] devices;
     double logProb = 0;
     NDArray next;
-    try (NDScope scope = new NDScope()) {
+    Scored scored = null;
+    try (NDScope scope = new NDScope();
+        GradientCollector gc = record ? Engine.getInstance().newGradientCollector() : null) {
       NDArray z = encode(used);
       NDArray scores = scorer.forward(graph, z);
       ParseResult parse = GraphParsingPool.parse(graph, scores, minClusters);
       clusterOf = parse.clusterOf();
       k = parse.clusterCount();
       masks = clusterMasks(clusterOf, k);
-      try (GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, clusterOf, k)) {
+      GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, clusterOf, k);
+      try {
         NDArray pooled = GraphParsingPool.pool(a, z, scores);
-        float[] logp = logProbabilities(pooled, masks).toFloatArray();
+        NDArray logpTensor = logProbabilities(pooled, masks);
+        float[] logp = logpTensor.toFloatArray();
         devices = new int[k];
         for (int c = 0; c < k; c++) {
           int best = -1;
@@ -243,14 +268,25 @@ public final class HsdagPolicy implements AutoCloseable {
           devices[c] = best;
           logProb += logp[c * deviceCount + best];
         }
-        next = used.add(GraphParsingPool.unpool(a, pooled)).mul(refinementDecay);
+        // Detached: the refinement state never carries gradient (same values either way).
+        NDArray clusters = record ? pooled.stopGradient() : pooled;
+        next = used.add(GraphParsingPool.unpool(a, clusters)).mul(refinementDecay);
         NDScope.unregister(next);
+        if (record) {
+          scored = scored(logpTensor, devices, a);
+          // The autograd graph keeps the intermediate tensors alive after the scope closes them.
+          NDScope.unregister(scored.logProb(), scored.entropy());
+        }
+      } finally {
+        if (scored == null) {
+          a.close();
+        }
       }
     }
     NDScope.unregister(used);
     state.close();
     state = next;
-    return new Decision(clusterOf, k, devices, masks, logProb, used);
+    return new Recorded(new Decision(clusterOf, k, devices, masks, logProb, used), scored);
   }
 
   /**
@@ -263,10 +299,13 @@ public final class HsdagPolicy implements AutoCloseable {
     GraphParsingPool.Assignment a =
         GraphParsingPool.assign(manager, graph, decision.clusterOf(), decision.clusterCount());
     NDArray pooled = GraphParsingPool.pool(a, z, scores);
-    NDArray logp = logProbabilities(pooled, decision.clusterMask());
-    long[] chosen = new long[decision.clusterCount()];
+    return scored(logProbabilities(pooled, decision.clusterMask()), decision.devicePerCluster(), a);
+  }
+
+  private Scored scored(NDArray logp, int[] devicePerCluster, GraphParsingPool.Assignment a) {
+    long[] chosen = new long[devicePerCluster.length];
     for (int c = 0; c < chosen.length; c++) {
-      chosen[c] = decision.devicePerCluster()[c];
+      chosen[c] = devicePerCluster[c];
     }
     NDArray picked = logp.gather(manager.create(chosen).reshape(-1, 1), 1).sum();
     NDArray entropy = logp.exp().mul(logp).sum().neg();

@@ -53,6 +53,9 @@ public final class ReinforceTrainer implements AutoCloseable {
   private final List<Decision> buffer = new ArrayList<>();
   private final List<Double> bufferRewards = new ArrayList<>();
   private Decision pending;
+  // Differentiable score recorded while sampling the step that fills the buffer (null otherwise);
+  // valid because the parameters do not change between that proposal and the update.
+  private HsdagPolicy.Scored recorded;
   private long proposals;
   private long failures;
   private double lastLoss = Double.NaN;
@@ -79,7 +82,13 @@ public final class ReinforceTrainer implements AutoCloseable {
     if (pending != null) {
       throw new IllegalStateException("propose() called twice without observe()");
     }
-    pending = policy.act(rngFor(seed, proposals));
+    if (buffer.size() + 1 >= config.stepsPerUpdate()) {
+      HsdagPolicy.Recorded step = policy.actRecorded(rngFor(seed, proposals));
+      pending = step.decision();
+      recorded = step.scored();
+    } else {
+      pending = policy.act(rngFor(seed, proposals));
+    }
     proposals++;
     return pending;
   }
@@ -118,9 +127,10 @@ public final class ReinforceTrainer implements AutoCloseable {
     double loss = 0;
     for (int i = 0; i < x; i++) {
       double weight = Math.pow(config.gamma(), i + 1) * signal[i];
+      boolean reuse = i == x - 1 && recorded != null;
       try (NDScope scope = new NDScope();
           GradientCollector gc = Engine.getInstance().newGradientCollector();
-          HsdagPolicy.Scored s = policy.score(buffer.get(i))) {
+          HsdagPolicy.Scored s = reuse ? recorded : policy.score(buffer.get(i))) {
         NDArray l = s.logProb().mul((float) -weight);
         if (config.entropyBonus()) {
           l = l.sub(s.entropy().mul((float) config.entropyWeight()));
@@ -129,6 +139,7 @@ public final class ReinforceTrainer implements AutoCloseable {
         gc.backward(l);
       }
     }
+    recorded = null;
     lastLoss = loss;
     lastGradientNorm = adam.update(policy.parameters(), config.gradientClip() ? config.clipNorm() : 0);
     for (Decision d : buffer) {
@@ -258,6 +269,7 @@ public final class ReinforceTrainer implements AutoCloseable {
         pending.close();
         pending = null;
       }
+      dropRecorded();
       int steps = in.readInt();
       boolean hasPending = in.readBoolean();
       for (int i = 0; i < steps; i++) {
@@ -317,8 +329,16 @@ public final class ReinforceTrainer implements AutoCloseable {
     return v;
   }
 
+  private void dropRecorded() {
+    if (recorded != null) {
+      recorded.close();
+      recorded = null;
+    }
+  }
+
   @Override
   public void close() {
+    dropRecorded();
     for (Decision d : buffer) {
       d.close();
     }
