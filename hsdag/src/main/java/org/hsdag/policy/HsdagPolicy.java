@@ -274,7 +274,7 @@ public final class HsdagPolicy implements AutoCloseable {
         NDScope.unregister(next);
         if (record) {
           scored = scored(logpTensor, devices, a);
-          // The autograd graph keeps the intermediate tensors alive after the scope closes them.
+          // Autograd holds what backward needs; tensors that wrap Java buffers must be copies (see scored).
           NDScope.unregister(scored.logProb(), scored.entropy());
         }
       } finally {
@@ -307,7 +307,10 @@ public final class HsdagPolicy implements AutoCloseable {
     for (int c = 0; c < chosen.length; c++) {
       chosen[c] = devicePerCluster[c];
     }
-    NDArray picked = logp.gather(manager.create(chosen).reshape(-1, 1), 1).sum();
+    // gather's backward reads this index; create() wraps a Java-owned buffer that the enclosing
+    // scope frees, and a recorded step runs backward later, so give the index its own storage.
+    NDArray index = manager.create(chosen).reshape(-1, 1).duplicate();
+    NDArray picked = logp.gather(index, 1).sum();
     NDArray entropy = logp.exp().mul(logp).sum().neg();
     return new Scored(picked, entropy, a);
   }
