@@ -6,38 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.hsdag.cli.HsdagCli;
+import org.hsdag.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code hsdag bench} end to end on a tiny catalog model with the simulator. */
 class BenchCommandTest {
   @TempDir Path dir;
 
-  private record Result(int exit, String out, String err) {}
-
-  private static Result run(String... args) {
-    CommandLine cl = HsdagCli.newCommandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int exit = cl.execute(args);
-    return new Result(exit, out.toString(), err.toString());
-  }
-
   @Test
   void writesTablesPlotsAndJsonLabelledWithBackendAndProfile() throws Exception {
     Path out = dir.resolve("bench");
-    Result r = run("bench", "tiny_chain", "--methods", "gpu1,openvino-gpu,random,greedy,brkga", "--budget", "30", "--seeds", "2",
+    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", "gpu1,openvino-gpu,random,greedy,brkga", "--budget", "30", "--seeds", "2",
         "--reference-factor", "2", "--out", out.toString());
-    assertEquals(0, r.exit(), r.err());
+    assertEquals(0, r.exitCode(), r.err());
     for (String f : List.of("results.json", "report.md", "report.html", "bestsofar-tiny_chain.png", "bestsofar-tiny_chain.svg")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }
@@ -75,10 +60,10 @@ class BenchCommandTest {
 
   @Test
   void badInputExitsWithTwoAndOneLine() {
-    assertEquals(2, run("bench", "tiny_chain", "--methods", "scotch", "--out", dir.toString()).exit());
-    assertEquals(2, run("bench", "tiny_chain", "--budget", "0", "--out", dir.toString()).exit());
-    Result missing = run("bench", dir.resolve("nope.xml").toString(), "--out", dir.toString());
-    assertEquals(2, missing.exit());
+    assertEquals(2, CliRun.of("bench", "tiny_chain", "--methods", "scotch", "--out", dir.toString()).exitCode());
+    assertEquals(2, CliRun.of("bench", "tiny_chain", "--budget", "0", "--out", dir.toString()).exitCode());
+    CliRun missing = CliRun.of("bench", dir.resolve("nope.xml").toString(), "--out", dir.toString());
+    assertEquals(2, missing.exitCode());
     assertTrue(missing.err().contains("nope.xml"), missing.err());
   }
 
