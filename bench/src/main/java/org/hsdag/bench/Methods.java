@@ -19,7 +19,7 @@ import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.features.FeatureConfig;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagStrategy;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * The registry of placement methods {@code bench} can compare, by name: the paper's baselines, our

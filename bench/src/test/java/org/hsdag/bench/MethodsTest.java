@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.hsdag.cli.UserInputException;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchStrategy;
 import org.junit.jupiter.api.Test;
 
 class MethodsTest {

@@ -13,8 +13,8 @@ import org.hsdag.features.FeatureMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.train.ReinforceTrainer;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

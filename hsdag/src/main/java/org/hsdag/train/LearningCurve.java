@@ -16,7 +16,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagStrategy;
-import org.hsdag.tune.SearchContext;
+import org.hsdag.search.SearchContext;
 
 /**
  * Learning-curve experiment: HSDAG for {@code budget} measurements on one IR against a backend,

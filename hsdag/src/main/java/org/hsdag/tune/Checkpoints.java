@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * The {@code checkpoint/} folder of a run. A strategy's state is written into a fresh

@@ -9,6 +9,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
+import org.hsdag.backend.KeyedMeasurement;
 
 /**
  * Compares placements fairly: {@code rounds} rounds, each measuring every placement once in a

@@ -12,6 +12,8 @@ import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.SearchContext;
 
 /**
  * Random search: every operation gets a device drawn uniformly from the devices the backend says

@@ -14,6 +14,8 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimGraph;
+import org.hsdag.backend.KeyedMeasurement;
+import org.hsdag.backend.DeviceTimeBreakdown;
 
 /**
  * The simulator as the tuner uses it: same latencies and the same noise model as {@link

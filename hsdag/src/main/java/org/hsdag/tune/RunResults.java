@@ -10,6 +10,7 @@ import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.Candidate;
 
 /**
  * {@code result.json}: the final table of a completed run (baselines and finalists with their

@@ -9,6 +9,7 @@ import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.features.FeatureConfig;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagStrategy;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * The registry of search strategies selectable by name ({@code --strategy}). This is the one place

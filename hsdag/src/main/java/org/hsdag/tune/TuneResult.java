@@ -1,6 +1,7 @@
 package org.hsdag.tune;
 
 import java.util.List;
+import org.hsdag.search.Candidate;
 
 /**
  * The outcome of a tuning run.

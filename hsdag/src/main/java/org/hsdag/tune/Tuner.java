@@ -28,6 +28,11 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.Candidate;
+import org.hsdag.backend.KeyedMeasurement;
+import org.hsdag.backend.DeviceTimeBreakdown;
 
 /**
  * Runs one placement search end to end in a run directory: single-device baselines, the

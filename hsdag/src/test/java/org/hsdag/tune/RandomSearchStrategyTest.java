@@ -18,6 +18,8 @@ import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.SearchContext;
 
 class RandomSearchStrategyTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.0", "GPU.1");

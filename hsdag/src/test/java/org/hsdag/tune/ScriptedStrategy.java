@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.function.Function;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.SearchContext;
 
 /** Proposes a fixed list of placements in a cycle (built from the context once init is called). */
 final class ScriptedStrategy implements SearchStrategy {

@@ -27,6 +27,8 @@ import org.hsdag.placement.PlacementFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.Candidate;
 
 class TunerTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");

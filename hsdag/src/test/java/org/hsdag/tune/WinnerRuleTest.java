@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.Test;
+import org.hsdag.search.Candidate;
 
 /** A split placement replaces the fastest single device only when it is clearly faster. */
 class WinnerRuleTest {

@@ -6,7 +6,7 @@ import java.util.List;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
+import org.hsdag.search.SearchContext;
 
 /**
  * The paper's OpenVINO-CPU / OpenVINO-GPU baselines: what OpenVINO decides on its own with CPU or

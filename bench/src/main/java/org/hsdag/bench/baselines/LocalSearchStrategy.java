@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * The greedy baseline: first-improvement hill climbing over single-unit device flips, with

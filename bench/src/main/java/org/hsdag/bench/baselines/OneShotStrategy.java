@@ -2,8 +2,8 @@ package org.hsdag.bench.baselines;
 
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * A baseline that decides one placement from the context alone and proposes it once (single

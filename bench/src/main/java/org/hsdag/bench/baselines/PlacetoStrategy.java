@@ -22,8 +22,8 @@ import org.hsdag.gnn.Mlp;
 import org.hsdag.gnn.ParameterStore;
 import org.hsdag.gnn.SparseMatrices;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * Placeto (Addanki et al. 2019), scaled to a measurement budget. An episode starts from a

@@ -18,8 +18,8 @@ import org.hsdag.coarsen.IntGraph;
 import org.hsdag.gnn.Adam;
 import org.hsdag.gnn.ParameterStore;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * The RNN-based placer of Mirhoseini et al. (2017), scaled to a measurement budget: a

@@ -2,7 +2,7 @@ package org.hsdag.bench.baselines;
 
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
+import org.hsdag.search.SearchContext;
 
 /**
  * The paper's CPU-only / GPU-only baselines: the whole graph on one device, proposed once. An op

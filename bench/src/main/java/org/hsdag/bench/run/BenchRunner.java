@@ -21,8 +21,8 @@ import org.hsdag.cli.UserInputException;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * Runs methods × models × seeds at one measurement budget on one backend, re-measures each run's

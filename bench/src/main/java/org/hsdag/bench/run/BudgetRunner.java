@@ -8,8 +8,8 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * Drives one {@link SearchStrategy} against a backend for a fixed number of measurements (fewer

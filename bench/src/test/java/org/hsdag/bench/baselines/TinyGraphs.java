@@ -9,7 +9,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.tune.SearchContext;
+import org.hsdag.search.SearchContext;
 
 /**
  * Small graphs with a planted optimum for baseline tests: a chain Parameter → ops → Result, with a

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.search;
 
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;

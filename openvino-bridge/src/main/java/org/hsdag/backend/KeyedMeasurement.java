@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.backend;
 
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;

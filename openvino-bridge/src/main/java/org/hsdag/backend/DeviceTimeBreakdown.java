@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.backend;
 
 import java.util.Map;
 import org.hsdag.ir.OpGraph;

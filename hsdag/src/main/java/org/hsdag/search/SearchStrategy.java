@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.search;
 
 import java.io.IOException;
 import java.nio.file.Path;
