@@ -80,9 +80,9 @@ public final class InterleavedMeasurement {
         Placement p = placements.get(i);
         Measurement m;
         try {
-          m = backend instanceof KeyedMeasurement k
-              ? k.measure(graph, p, protocol, p.hash64() * 31 + r + 0x5EED)
-              : backend.measure(graph, p, protocol);
+          long key = p.hash64() * 31 + r + 0x5EED;
+          m = backend.capability(KeyedMeasurement.class).map(k -> k.measure(graph, p, protocol, key))
+              .orElseGet(() -> backend.measure(graph, p, protocol));
         } catch (RuntimeException e) {
           m = Measurement.failed("backend error: " + e, backend.name(), backend.profile());
         }

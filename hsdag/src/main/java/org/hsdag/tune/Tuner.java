@@ -504,8 +504,8 @@ public final class Tuner {
       info.put("best_placement", best.placement().hashHex());
     }
     if (TuneResult.COMPLETED.equals(status)) {
-      Map<String, Double> time = best != null && backend instanceof DeviceTimeBreakdown b
-          ? b.timeByDevice(graph, best.placement()) : Map.of();
+      Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
+          .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time);
     }
     log.append(LogRecord.footer(now(), elapsed(), status, best == null ? null : best.finalMs(), info));
@@ -546,9 +546,9 @@ public final class Tuner {
       }
     }
     try {
-      return backend instanceof KeyedMeasurement keyed
-          ? keyed.measure(graph, p, config.protocol(), key)
-          : backend.measure(graph, p, config.protocol());
+      return backend.capability(KeyedMeasurement.class)
+          .map(keyed -> keyed.measure(graph, p, config.protocol(), key))
+          .orElseGet(() -> backend.measure(graph, p, config.protocol()));
     } catch (RuntimeException e) {
       // A backend bug must not end hours of search; it is recorded like any other failure.
       return Measurement.failed("backend error: " + e, backend.name(), backend.profile());
