@@ -64,9 +64,9 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
 
-  @Option(names = "--final-repeats", defaultValue = "3",
-      description = "Re-measure each run's best placement with this many times the protocol's runs (default: ${DEFAULT-VALUE})")
-  int finalRepeats;
+  @Option(names = {"--final-rounds", "--final-repeats"}, defaultValue = "3",
+      description = "Re-measure each run's best placement in this many rounds; its latency is their median (default: ${DEFAULT-VALUE})")
+  int finalRounds;
 
   @Option(names = "--out", defaultValue = "runs/bench", description = "Output folder (default: ${DEFAULT-VALUE})")
   Path out;
@@ -84,8 +84,8 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (budget < 1 || seeds < 1 || referenceFactor < 0 || finalRepeats < 1) {
-      throw new UserInputException("Expected --budget >= 1, --seeds >= 1, --reference-factor >= 0, --final-repeats >= 1");
+    if (budget < 1 || seeds < 1 || referenceFactor < 0 || finalRounds < 1) {
+      throw new UserInputException("Expected --budget >= 1, --seeds >= 1, --reference-factor >= 0, --final-rounds >= 1");
     }
     List<String> methodNames = resolveMethods(methods);
     List<BenchRunner.NamedGraph> graphs = loadModels(models);
@@ -100,7 +100,7 @@ public final class BenchCommand implements Callable<Integer> {
       o.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n", methodNames.size(),
           graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
       o.flush();
-      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, MeasurementProtocol.PAPER, finalRepeats, referenceFactor);
+      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, MeasurementProtocol.PAPER, finalRounds, referenceFactor);
       BenchResults results = new BenchRunner(backend, line -> {
         o.println(line);
         o.flush();

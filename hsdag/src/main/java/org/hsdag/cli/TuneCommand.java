@@ -30,14 +30,16 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.search.Candidate;
 import org.hsdag.tune.ReportWriter;
-import org.hsdag.tune.ResumeMismatchException;
+import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolderBusyException;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.tune.Strategies;
 import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneResult;
+import org.hsdag.search.Decision;
 import org.hsdag.tune.Tuner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -338,7 +340,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       ReportWriter.Written report = null;
       String reportProblem = null;
-      if (!noReport && !TuneResult.FAILED.equals(result.status())) {
+      if (!noReport && result.status() != RunStatus.FAILED) {
         try {
           report = new ReportWriter(dir).write();
         } catch (IOException | RuntimeException e) {
@@ -364,9 +366,9 @@ public final class TuneCommand implements Callable<Integer> {
       out.flush();
       err.flush();
       return switch (result.status()) {
-        case TuneResult.COMPLETED -> ExitCodes.OK;
-        case TuneResult.INTERRUPTED -> 130;
-        default -> ExitCodes.FAILURE;
+        case COMPLETED -> ExitCodes.OK;
+        case INTERRUPTED -> ExitCodes.INTERRUPTED;
+        case FAILED -> ExitCodes.FAILURE;
       };
     } finally {
       done.countDown();
@@ -380,12 +382,12 @@ public final class TuneCommand implements Callable<Integer> {
 
   private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
-    if (TuneResult.INTERRUPTED.equals(r.status())) {
+    if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); continue with: hsdag tune --resume --out %s%n",
           r.measurements(), r.elapsedSeconds(), dir);
       return;
     }
-    if (TuneResult.FAILED.equals(r.status())) {
+    if (r.status() == RunStatus.FAILED) {
       out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(), dir.resolve(Tuner.LOG_FILE));
       return;
     }
@@ -434,8 +436,8 @@ public final class TuneCommand implements Callable<Integer> {
       }
       out.println(line);
       if (best.baseline()) {
-        out.println(r.decision().endsWith("is the fastest") ? "no split placement beat the fastest single device"
-            : r.decision());
+        out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
+            : r.decisionText());
       }
       out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (benchmark_app -affinity format), "
           + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));

@@ -4,6 +4,9 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.jni.JniUtils;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.coarsen.Coarsening;
@@ -13,6 +16,7 @@ import org.hsdag.features.FeatureMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.train.ReinforceTrainer;
+import org.hsdag.search.Checkpointable;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 import org.slf4j.Logger;
@@ -21,13 +25,14 @@ import org.slf4j.LoggerFactory;
 /**
  * HSDAG as an ask–tell {@link SearchStrategy}: co-location coarsening and features once per
  * graph, then an {@link HsdagPolicy} trained online by {@link ReinforceTrainer} from each
- * observed measurement. Proposals place every op through coarse node → parsed cluster → device.
+ * observed measurement. A batch is the rest of the current episode (up to the limit): the state
+ * refinement does not depend on rewards, so an episode can be proposed before it is measured. Proposals place every op through coarse node → parsed cluster → device.
  * Devices the backend cannot run an op on are never proposed when the op can run elsewhere: the
  * policy masks each cluster to its members' common devices, and an op whose cluster had none in
  * common is moved to its own first supported device (in device priority order). Close the
  * strategy to free its native memory.
  */
-public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
+public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HsdagStrategy.class);
 
   private final HsdagConfig config;
@@ -36,7 +41,7 @@ public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
   private NDManager manager;
   private HsdagPolicy policy;
   private ReinforceTrainer trainer;
-  private Placement lastProposal;
+  private final ArrayDeque<Placement> proposed = new ArrayDeque<>();
   private int lastClusterCount;
 
   public HsdagStrategy(HsdagConfig config) {
@@ -60,6 +65,7 @@ public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
   public void init(SearchContext context) {
     close();
     this.context = context;
+    proposed.clear();
     if (config.torchThreads() > 0) {
       ai.djl.engine.Engine.getInstance(); // loads libtorch, which the JNI call needs
       JniUtils.setNumThreads(config.torchThreads());
@@ -102,6 +108,24 @@ public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
   }
 
   @Override
+  public List<Placement> ask(int limit) {
+    requireInit();
+    int n = Math.min(limit, trainer.openSteps());
+    List<Placement> batch = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      batch.add(propose());
+    }
+    return batch;
+  }
+
+  @Override
+  public void tell(List<Placement> batch, List<Measurement> results) {
+    for (int i = 0; i < batch.size(); i++) {
+      observe(batch.get(i), results.get(i));
+    }
+  }
+
+  /** One proposal (the next step of the episode). */
   public Placement propose() {
     requireInit();
     HsdagPolicy.Decision d = trainer.propose();
@@ -112,8 +136,9 @@ public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
     for (int v = 0; v < perCoarse.length; v++) {
       perCoarse[v] = devices[clusterOf[v]];
     }
-    lastProposal = repair(coarsening.lift(context.devices(), perCoarse), context.support());
-    return lastProposal;
+    Placement p = repair(coarsening.lift(context.devices(), perCoarse), context.support());
+    proposed.addLast(p);
+    return p;
   }
 
   /** Moves each op placed on a device it cannot run to its first supported device, if any. */
@@ -130,10 +155,11 @@ public final class HsdagStrategy implements SearchStrategy, AutoCloseable {
     return changed ? new Placement(p.devices(), deviceOf) : p;
   }
 
-  @Override
+  /** The measurement of the oldest proposal not yet observed. */
   public void observe(Placement placement, Measurement measurement) {
     requireInit();
-    if (lastProposal != null && !lastProposal.equals(placement)) {
+    Placement expected = proposed.pollFirst();
+    if (expected != null && !expected.equals(placement)) {
       LOG.warn("observed a placement other than the one proposed; crediting the proposal");
     }
     trainer.observe(measurement);

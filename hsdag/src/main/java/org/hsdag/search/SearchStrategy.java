@@ -1,18 +1,28 @@
 package org.hsdag.search;
 
-import java.io.IOException;
-import java.nio.file.Path;
+import java.util.List;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
 
 /**
- * A placement search in ask–tell form, so the tuner and {@code bench} drive every method (HSDAG,
- * random, BRKGA, Placeto, RNN, single-device, AUTO emulation) alike and at equal budgets.
+ * A placement search in batch ask–tell form, so {@code tune}, {@code bench} and {@code apply} drive
+ * every method (HSDAG, random, greedy, BRKGA, Placeto, RNN, single-device, AUTO emulation) through
+ * one {@link SearchEngine} and compare them at equal measurement budgets.
  *
- * <p>Protocol: {@link #init} once; then repeatedly {@link #propose} one placement and {@link
- * #observe} its measurement, in that order, until the budget is spent or {@link #finished()}.
- * Given the same seed and the same measurements, the sequence of proposals is identical (this is
- * what makes resume and replay exact).
+ * <p>Protocol: {@link #init} once; then repeatedly {@link #ask} for a batch of placements and
+ * {@link #tell} their measurements, in proposal order, until the engine stops (budget, time limit,
+ * {@link #finished()}, convergence, ...). If the engine stops in the middle of a batch the rest is
+ * never told and the strategy is not asked again.
+ *
+ * <p>Batches: a strategy proposes as many placements as it can decide without new results (HSDAG
+ * an episode, BRKGA a generation, the RNN placer a sample batch; sequential strategies one), but
+ * never more than {@code limit}: the number of new measurements the budget still allows, so a batch
+ * never overruns the budget. Placements measured before are answered from the engine's cache for
+ * free, so a strategy needs no cache of its own. The engine may measure a batch in any order.
+ *
+ * <p>Determinism: given the seed and the measurements told, the sequence of proposals is identical
+ * however the engine cuts it into batches (a generation cut by the limit continues at the next
+ * ask). This is what makes resume, replay and equal-budget comparisons exact.
  */
 public interface SearchStrategy {
   /** Short method name for logs and tables, e.g. {@code hsdag}, {@code random}. */
@@ -20,20 +30,19 @@ public interface SearchStrategy {
 
   void init(SearchContext context);
 
-  /** The next placement to measure (on every node of the graph). */
-  Placement propose();
+  /**
+   * The next placements to measure (each on every node of the graph): at least one and at most
+   * {@code limit}, or none when {@link #finished()}.
+   *
+   * @param limit at least 1
+   */
+  List<Placement> ask(int limit);
 
-  /** The measurement of the placement last proposed (failed measurements included). */
-  void observe(Placement placement, Measurement measurement);
+  /** The measurements of the batch last asked, in the same order (failed measurements included). */
+  void tell(List<Placement> batch, List<Measurement> results);
 
   /** True when the strategy has nothing more to propose (e.g. a single-device baseline). */
   default boolean finished() {
     return false;
   }
-
-  /** Writes everything needed to continue exactly (parameters, optimiser, RNG, counters). */
-  default void saveState(Path dir) throws IOException {}
-
-  /** Restores what {@link #saveState} wrote; called after {@link #init}. */
-  default void restoreState(Path dir) throws IOException {}
 }

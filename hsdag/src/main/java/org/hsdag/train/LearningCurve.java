@@ -75,7 +75,7 @@ public final class LearningCurve {
       System.out.printf("best of %d uniform random placements: %.3f ms [%s]%n", budget, bestRandom, label);
       HsdagConfig config = paper ? HsdagConfig.builder().paperFaithful().build() : HsdagConfig.defaults();
       try (HsdagStrategy s = new HsdagStrategy(config)) {
-        s.init(new SearchContext(g, devices, support, budget, seed, protocol, backend.name()));
+        s.init(SearchContext.builder(g, devices, support).budget(budget).seed(seed).protocol(protocol).backendName(backend.name()).build());
         double best = Double.NaN;
         double episodeSum = 0;
         int episodeCount = 0;

@@ -12,7 +12,8 @@ import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.Placement;
-import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.Checkpointable;
+import org.hsdag.search.SequentialStrategy;
 import org.hsdag.search.SearchContext;
 
 /**
@@ -24,7 +25,7 @@ import org.hsdag.search.SearchContext;
  * <p>Proposal {@code i} draws from a generator seeded by (seed, i) alone, so the whole state is the
  * proposal counter: checkpoints are tiny and resume is exact.
  */
-public final class RandomSearchStrategy implements SearchStrategy {
+public final class RandomSearchStrategy implements SequentialStrategy, Checkpointable {
   private static final String STATE_FILE = "random-search.json";
 
   private SearchContext context;

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.search.Decision;
 
 /**
  * Writes a run's report from its folder alone ({@code manifest.json}, {@code log.jsonl}, and
@@ -154,7 +155,8 @@ public final class ReportWriter {
             .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
             .append("). `best.json` places every operation on that device.");
         String decision = result.path("decision").asText("");
-        if (!decision.isEmpty() && !decision.endsWith("is the fastest")) {
+        if (!decision.isEmpty() && !result.path("decision_kind").asText("").equals(
+            Decision.SINGLE_DEVICE_FASTEST.name().toLowerCase(java.util.Locale.ROOT))) {
           sb.append(" (").append(decision).append(".)");
         }
       } else {

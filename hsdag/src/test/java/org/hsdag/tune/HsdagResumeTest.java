@@ -41,7 +41,7 @@ class HsdagResumeTest {
       }
     });
     ref.set(t);
-    assertEquals(TuneResult.INTERRUPTED, t.run(false).status());
+    assertEquals(RunStatus.INTERRUPTED, t.run(false).status());
     close(first);
 
     SearchStrategy second = Strategies.create("hsdag", options);

@@ -33,10 +33,10 @@ class RandomSearchStrategyTest {
   }
 
   private SearchContext context(SupportMatrix support, long seed) {
-    return new SearchContext(graph, DEVICES, support, 100, seed, MeasurementProtocol.PAPER, "fake");
+    return SearchContext.builder(graph, DEVICES, support).budget(100).seed(seed).backendName("fake").build();
   }
 
-  private static List<Placement> draw(SearchStrategy s, int n) {
+  private static List<Placement> draw(RandomSearchStrategy s, int n) {
     List<Placement> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       out.add(s.propose());

@@ -24,6 +24,8 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
+import org.hsdag.search.StopReason;
+import org.hsdag.search.ResumeMismatchException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,7 +76,7 @@ class TunerTest {
     Path dir = tmp.resolve("run");
     TuneResult r = run(backend, config(30, 3, 3, 7, 0, 1), new RandomSearchStrategy(), dir, false, null);
 
-    assertEquals(TuneResult.COMPLETED, r.status());
+    assertEquals(RunStatus.COMPLETED, r.status());
     assertEquals(30, r.measurements());
     assertEquals(2 + 3, r.candidates().size(), "two baselines and the top 3");
     Candidate best = r.best();
@@ -92,7 +94,7 @@ class TunerTest {
     List<LogRecord> log = records(dir);
     assertEquals(LogRecord.HEADER, log.get(0).type());
     assertEquals(LogRecord.FOOTER, log.get(log.size() - 1).type());
-    assertEquals(TuneResult.COMPLETED, log.get(log.size() - 1).status());
+    assertEquals(RunStatus.COMPLETED.label(), log.get(log.size() - 1).status());
     assertEquals(30, search(dir).size());
     long finals = log.stream().filter(x -> LogRecord.PHASE_FINAL.equals(x.phase())).count();
     assertEquals(5 * 3, finals);
@@ -116,7 +118,7 @@ class TunerTest {
     assertEquals(2, r.measurements());
     assertEquals(2 + 6, r.steps(), "stops after 6 proposals in a row were cache hits");
     assertEquals(6, r.cacheHits());
-    assertTrue(r.stopReason().startsWith("converged"), r.stopReason());
+    assertEquals(StopReason.CONVERGED, r.stop(), r.stopReason());
     assertEquals(1, backend.calls(a));
     assertEquals(1, backend.calls(b));
     assertEquals(8, s.observed.size(), "the strategy still observes every proposal");
@@ -153,7 +155,7 @@ class TunerTest {
     Path dir = tmp.resolve("fail");
     TuneResult r = run(backend, config(3, 2, 2, 5, 0, 1), s, dir, false, null);
 
-    assertEquals(TuneResult.COMPLETED, r.status());
+    assertEquals(RunStatus.COMPLETED, r.status());
     assertEquals(1, r.failures());
     LogRecord failed = search(dir).get(0);
     assertFalse(failed.succeeded());
@@ -171,10 +173,10 @@ class TunerTest {
 
     Path dir = tmp.resolve("resumed");
     TuneResult stopped = stopAt(17, c, dir);
-    assertEquals(TuneResult.INTERRUPTED, stopped.status());
+    assertEquals(RunStatus.INTERRUPTED, stopped.status());
     assertFalse(Files.exists(dir.resolve(Tuner.BEST_FILE)));
     List<LogRecord> before = records(dir);
-    assertEquals(TuneResult.INTERRUPTED, before.get(before.size() - 1).status());
+    assertEquals(RunStatus.INTERRUPTED.label(), before.get(before.size() - 1).status());
 
     FakeBackend second = new FakeBackend();
     TuneResult resumed = run(second, c, new RandomSearchStrategy(), dir, true, null);
@@ -271,7 +273,7 @@ class TunerTest {
 
   static void assertSameOutcome(TuneResult expected, TuneResult actual, Path expectedDir, Path actualDir)
       throws IOException {
-    assertEquals(TuneResult.COMPLETED, actual.status());
+    assertEquals(RunStatus.COMPLETED, actual.status());
     assertEquals(expected.steps(), actual.steps());
     assertEquals(expected.measurements(), actual.measurements());
     assertEquals(expected.best().placement(), actual.best().placement());

@@ -3,12 +3,12 @@ package org.hsdag.bench.baselines;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.FailurePenalty;
 import org.hsdag.search.SearchStrategy;
 
 /**
@@ -16,8 +16,9 @@ import org.hsdag.search.SearchStrategy;
  * chromosome holds one key in [0,1] per unit per device; a unit goes to its allowed device with the
  * largest key. Each generation keeps the elites unchanged (not re-measured), breeds children from
  * one elite and one non-elite parent taking each gene from the elite with probability {@code
- * bias}, and fills the rest with uniform mutants. In ask–tell form each proposal is one population
- * member; a member that decodes to an already-measured placement reuses that measurement.
+ * bias}, and fills the rest with uniform mutants. In ask–tell form a batch is the rest of the
+ * current generation (up to the limit); a member that decodes to an already-measured placement is
+ * answered from the engine's cache for free.
  */
 public final class BrkgaStrategy implements SearchStrategy {
   /**
@@ -56,8 +57,7 @@ public final class BrkgaStrategy implements SearchStrategy {
   private double[][] keys;
   private double[] cost;
   private final Deque<Integer> toEvaluate = new ArrayDeque<>();
-  private final Map<Long, Double> costByHash = new HashMap<>();
-  private int pending = -1;
+  private FailurePenalty penalty;
   private int generation;
 
   public BrkgaStrategy(String methodName, Grouping grouping, Config config) {
@@ -84,7 +84,7 @@ public final class BrkgaStrategy implements SearchStrategy {
     keys = new double[config.population()][];
     cost = new double[config.population()];
     toEvaluate.clear();
-    costByHash.clear();
+    penalty = FailurePenalty.twiceSlowest();
     for (int i = 0; i < config.population(); i++) {
       keys[i] = mutant();
       toEvaluate.add(i);
@@ -99,7 +99,6 @@ public final class BrkgaStrategy implements SearchStrategy {
         }
       }
     }
-    pending = -1;
     generation = 0;
   }
 
@@ -129,39 +128,25 @@ public final class BrkgaStrategy implements SearchStrategy {
   }
 
   @Override
-  public Placement propose() {
-    if (pending >= 0) {
-      throw new IllegalStateException("propose called twice without observe");
+  public List<Placement> ask(int limit) {
+    if (toEvaluate.isEmpty()) {
+      evolve();
     }
-    // A converged population can decode entirely to known placements; mutants make fresh ones
-    // almost surely, so a few generations always suffice. The bound is a safety net.
-    for (int guard = 0; guard < 10_000; guard++) {
-      if (toEvaluate.isEmpty()) {
-        evolve();
+    List<Placement> batch = new java.util.ArrayList<>();
+    for (int i : toEvaluate) {
+      if (batch.size() == limit) {
+        break;
       }
-      int i = toEvaluate.peek();
-      Placement p = space.decode(decodeUnits(keys[i]));
-      Double known = costByHash.get(p.hash64());
-      if (known == null || guard == 9_999) {
-        pending = i;
-        return p;
-      }
-      cost[i] = known;
-      toEvaluate.poll();
+      batch.add(space.decode(decodeUnits(keys[i])));
     }
-    throw new IllegalStateException("unreachable");
+    return batch;
   }
 
   @Override
-  public void observe(Placement placement, Measurement measurement) {
-    if (pending < 0) {
-      throw new IllegalStateException("observe without propose");
+  public void tell(List<Placement> batch, List<Measurement> results) {
+    for (Measurement m : results) {
+      cost[toEvaluate.poll()] = penalty.costMillis(m);
     }
-    double c = Costs.of(measurement);
-    cost[pending] = c;
-    costByHash.put(placement.hash64(), c);
-    toEvaluate.poll();
-    pending = -1;
   }
 
   private void evolve() {

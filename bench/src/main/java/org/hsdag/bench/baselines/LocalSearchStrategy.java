@@ -2,22 +2,21 @@ package org.hsdag.bench.baselines;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
-import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.FailurePenalty;
+import org.hsdag.search.SequentialStrategy;
 
 /**
  * The greedy baseline: first-improvement hill climbing over single-unit device flips, with
  * random restarts. It starts from the best single-device assignment (each device measured once),
  * then tries moves "unit u to device d" in a shuffled order and keeps the first that lowers the
  * measured latency; when a full cycle of moves brings no improvement it restarts from a random
- * assignment. Placements measured before are not measured again (their cost is remembered).
+ * assignment. Placements measured before are answered from the engine's cache for free.
  */
-public final class LocalSearchStrategy implements SearchStrategy {
+public final class LocalSearchStrategy implements SequentialStrategy {
   private enum Phase {
     STARTS,
     RESTART,
@@ -27,7 +26,7 @@ public final class LocalSearchStrategy implements SearchStrategy {
   private final Grouping grouping;
   private PlacementSpace space;
   private SplittableRandom rng;
-  private final Map<Long, Double> costByHash = new HashMap<>();
+  private FailurePenalty penalty;
   private final Deque<int[]> starts = new ArrayDeque<>();
   private Phase phase;
   private int[] current;
@@ -51,7 +50,7 @@ public final class LocalSearchStrategy implements SearchStrategy {
   public void init(SearchContext context) {
     space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(), grouping.groupOf(context.graph()));
     rng = new SplittableRandom(context.seed());
-    costByHash.clear();
+    penalty = FailurePenalty.twiceSlowest();
     starts.clear();
     for (int d = 0; d < space.deviceCount(); d++) {
       starts.add(space.uniform(d));
@@ -80,19 +79,8 @@ public final class LocalSearchStrategy implements SearchStrategy {
 
   @Override
   public Placement propose() {
-    // Cached candidates are resolved here without spending a measurement; the bound only guards
-    // against a space so small that every neighbour and restart is already known.
-    for (int guard = 0; guard < 100_000; guard++) {
-      int[] candidate = nextCandidate();
-      Placement p = space.decode(candidate);
-      Double known = costByHash.get(p.hash64());
-      if (known == null || guard == 99_999) {
-        pending = candidate;
-        return p;
-      }
-      accept(candidate, known);
-    }
-    throw new IllegalStateException("unreachable");
+    pending = nextCandidate();
+    return space.decode(pending);
   }
 
   private int[] nextCandidate() {
@@ -179,8 +167,7 @@ public final class LocalSearchStrategy implements SearchStrategy {
     if (pending == null) {
       throw new IllegalStateException("observe without propose");
     }
-    double cost = Costs.of(measurement);
-    costByHash.put(placement.hash64(), cost);
+    double cost = penalty.costMillis(measurement);
     int[] c = pending;
     pending = null;
     accept(c, cost);

@@ -3,13 +3,13 @@ package org.hsdag.bench.baselines;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
-import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.SequentialStrategy;
 
 /**
  * A baseline that decides one placement from the context alone and proposes it once (single
  * device, AUTO emulation): it learns nothing from measurements and is finished after one proposal.
  */
-abstract class OneShotStrategy implements SearchStrategy {
+abstract class OneShotStrategy implements SequentialStrategy {
   private Placement placement;
   private boolean proposed;
 

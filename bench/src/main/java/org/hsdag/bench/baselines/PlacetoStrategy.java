@@ -10,9 +10,7 @@ import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.coarsen.IntGraph;
@@ -23,7 +21,8 @@ import org.hsdag.gnn.ParameterStore;
 import org.hsdag.gnn.SparseMatrices;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
-import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.FailurePenalty;
+import org.hsdag.search.SequentialStrategy;
 
 /**
  * Placeto (Addanki et al. 2019), scaled to a measurement budget. An episode starts from a
@@ -38,9 +37,11 @@ import org.hsdag.search.SearchStrategy;
  * masked). REINFORCE with discount 1 and, as baseline, the mean return at the same step index over
  * the last 1000 episodes; Adam. Differences from the paper, forced by measuring instead of
  * simulating: no per-op compute times or start times as features (only real measurements exist),
- * and a step that keeps the unit's device costs no measurement (its reward is 0).
+ * and a step that keeps the unit's device costs no measurement (its reward is 0). A failed
+ * placement costs what {@link FailurePenalty} says (10 s before any success, so rewards stay
+ * finite).
  */
-public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
+public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable {
   /**
    * Placeto settings.
    *
@@ -56,7 +57,7 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
 
   private static final int HISTORY = 1000;
   private static final int START = -1;
-  private static final int REMEASURE = -2;
+  private static final double FAILURE_BEFORE_ANY_SUCCESS_MS = 1e4;
   private static final int BACKWARD_CHUNK = 48;
 
   private final Grouping grouping;
@@ -79,7 +80,7 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
   private int devices;
 
   // Episode state.
-  private final Map<Long, Double> costByHash = new HashMap<>();
+  private FailurePenalty penalty;
   private final List<double[]> pastReturns = new ArrayList<>();
   private final List<int[]> stepAssign = new ArrayList<>();
   private final List<Integer> stepAction = new ArrayList<>();
@@ -91,7 +92,6 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
   private int[] pending;
   private int pendingAction;
   private double scale;
-  private double worst;
   private int[] bestAssign;
   private double bestCost;
   private int episodes;
@@ -139,14 +139,13 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
     head = new Mlp(store, "head", 4 * d, 2 * d, d, devices);
     predMean = meanAdjacency(q, u, false);
     succMean = meanAdjacency(q, u, true);
-    costByHash.clear();
+    penalty = FailurePenalty.twiceSlowest(FAILURE_BEFORE_ANY_SUCCESS_MS);
     pastReturns.clear();
     clearEpisode();
     assign = space.randomAssignment(rng);
     needStart = true;
     pending = null;
     scale = Double.NaN;
-    worst = 0;
     bestAssign = null;
     bestCost = Double.POSITIVE_INFINITY;
     episodes = 0;
@@ -252,23 +251,16 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
     if (pending != null) {
       throw new IllegalStateException("propose called twice without observe");
     }
-    // When every step lands on known placements (a tiny space, or a converged policy) nothing new
-    // would ever be measured; after a bounded number of such steps the current placement is
-    // measured again, which spends the budget honestly instead of spinning.
-    int limit = 2 * space.unitCount() + 10;
-    for (int guard = 0; guard < limit; guard++) {
+    // Every step either proposes, keeps its unit's device (no measurement needed) or ends the
+    // episode, whose next start is always proposed: this loop ends. Known placements are proposed
+    // too; the engine answers them from its cache.
+    while (true) {
       if (needStart) {
         int[] start = episodes > 0 && config.startFromBest() && bestAssign != null
             ? bestAssign.clone() : space.randomAssignment(rng);
-        Placement p = space.decode(start);
-        Double known = costByHash.get(p.hash64());
-        if (known == null) {
-          pending = start;
-          pendingAction = START;
-          return p;
-        }
-        beginEpisode(start, known);
-        continue;
+        pending = start;
+        pendingAction = START;
+        return space.decode(start);
       }
       if (step == space.unitCount()) {
         endEpisode();
@@ -282,19 +274,10 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
         record(action, currentCost, candidate);
         continue;
       }
-      Placement p = space.decode(candidate);
-      Double known = costByHash.get(p.hash64());
-      if (known != null) {
-        record(action, known, candidate);
-        continue;
-      }
       pending = candidate;
       pendingAction = action;
-      return p;
+      return space.decode(candidate);
     }
-    pending = assign.clone();
-    pendingAction = REMEASURE;
-    return space.decode(pending);
   }
 
   private int sample() {
@@ -313,30 +296,17 @@ public final class PlacetoStrategy implements SearchStrategy, AutoCloseable {
     if (pending == null) {
       throw new IllegalStateException("observe without propose");
     }
-    double c = Costs.of(measurement);
-    if (Double.isFinite(c)) {
-      worst = Math.max(worst, c);
-      if (Double.isNaN(scale)) {
-        scale = c;
-      }
-    } else {
-      c = failureCost();
+    double c = penalty.costMillis(measurement);
+    if (FailurePenalty.usable(measurement) && Double.isNaN(scale)) {
+      scale = c;
     }
-    costByHash.put(placement.hash64(), c);
     int[] candidate = pending;
     pending = null;
     if (pendingAction == START) {
       beginEpisode(candidate, c);
-    } else if (pendingAction == REMEASURE) {
-      noteBest(candidate, c);
     } else {
       record(pendingAction, c, candidate);
     }
-  }
-
-  // A failed placement counts as twice the worst latency seen: clearly bad, but finite.
-  private double failureCost() {
-    return worst > 0 ? 2 * worst : 1e4;
   }
 
   private void beginEpisode(int[] start, double cost) {

@@ -7,11 +7,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.coarsen.IntGraph;
@@ -19,6 +15,9 @@ import org.hsdag.gnn.Adam;
 import org.hsdag.gnn.ParameterStore;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.search.FailurePenalty;
 import org.hsdag.search.SearchStrategy;
 
 /**
@@ -26,8 +25,8 @@ import org.hsdag.search.SearchStrategy;
  * sequence-to-sequence model reads the (co-located) units in topological order with an LSTM
  * encoder and emits one device per unit with an LSTM decoder fed the previous device's embedding,
  * using content-based (multiplicative) attention over all encoder states. Placements are sampled in
- * batches; the reward is √latency (divided by √ of the first latency), and REINFORCE with a moving
- * average baseline (decay 0.9) minimises Σ (R − b) log p — i.e. it raises the probability of
+ * batches, one batch per ask (up to the limit); the reward is √latency (divided by √ of the first
+ * latency), and REINFORCE with a moving average baseline (decay 0.9) minimises Σ (R − b) log p — i.e. it raises the probability of
  * placements faster than the baseline. (The HSDAG reference notebook minimised −√latency·log p,
  * which reinforces slow placements; that sign error is fixed here and pinned by a test.) Adam with
  * global-norm clipping 1.0. Sampling runs the decoder step by step in plain Java on the current
@@ -62,17 +61,17 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   private int featureWidth;
   private float[] maskFlat; // U x D in order: 0 allowed, -1e9 not
 
-  private final Map<Long, Double> costByHash = new HashMap<>();
+  private static final double FAILURE_BEFORE_ANY_SUCCESS_MS = 1e4;
+
+  private FailurePenalty penalty;
   private int[][] batchActions; // [sample][position]
   private double[] batchCost;
   private double[] batchLogProb;
-  private final Deque<Integer> toMeasure = new ArrayDeque<>();
-  private int pending = -1;
+  private int asked; // samples of the batch proposed so far
+  private int told; // samples of the batch measured so far
   private double baseline = Double.NaN;
   private double scale = Double.NaN;
-  private double worst;
   private int updates;
-  private int knownBatches;
 
   public RnnPlacerStrategy(Grouping grouping, Config config) {
     this.grouping = grouping;
@@ -138,15 +137,11 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     store.zeros("comb.b", new Shape(h));
     store.glorot("out.w", h, devices);
     store.zeros("out.b", new Shape(devices));
-    costByHash.clear();
-    toMeasure.clear();
+    penalty = FailurePenalty.twiceSlowest(FAILURE_BEFORE_ANY_SUCCESS_MS);
     batchActions = null;
-    pending = -1;
     baseline = Double.NaN;
     scale = Double.NaN;
-    worst = 0;
     updates = 0;
-    knownBatches = 0;
   }
 
   // ---- encoder (DJL) ----
@@ -186,17 +181,8 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
       batchLogProb[s] = decode(w, henc, h0, c0, actions, true);
       batchActions[s] = actions;
     }
-    toMeasure.clear();
-    for (int s = 0; s < k; s++) {
-      Placement p = space.decode(assignment(batchActions[s]));
-      Double known = costByHash.get(p.hash64());
-      if (known != null) {
-        batchCost[s] = known;
-      } else {
-        batchCost[s] = Double.NaN;
-        toMeasure.add(s);
-      }
-    }
+    asked = 0;
+    told = 0;
   }
 
   /** Current parameter values as Java arrays. */
@@ -389,51 +375,27 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   // ---- ask / tell ----
 
   @Override
-  public Placement propose() {
-    if (pending >= 0) {
-      throw new IllegalStateException("propose called twice without observe");
+  public List<Placement> ask(int limit) {
+    if (batchActions == null) {
+      sampleBatch();
     }
-    while (true) {
-      if (batchActions == null) {
-        sampleBatch();
-      }
-      if (!toMeasure.isEmpty()) {
-        pending = toMeasure.peek();
-        return space.decode(assignment(batchActions[pending]));
-      }
-      knownBatches++;
-      if (knownBatches > 3) {
-        // A converged policy keeps sampling known placements: measure one again rather than spin.
-        knownBatches = 0;
-        pending = 0;
-        return space.decode(assignment(batchActions[0]));
-      }
-      finishBatch();
+    List<Placement> out = new ArrayList<>();
+    while (asked < batchActions.length && out.size() < limit) {
+      out.add(space.decode(assignment(batchActions[asked++])));
     }
+    return out;
   }
 
   @Override
-  public void observe(Placement placement, Measurement measurement) {
-    if (pending < 0) {
-      throw new IllegalStateException("observe without propose");
-    }
-    double c = Costs.of(measurement);
-    if (Double.isFinite(c)) {
-      worst = Math.max(worst, c);
-      if (Double.isNaN(scale)) {
+  public void tell(List<Placement> batch, List<Measurement> results) {
+    for (Measurement m : results) {
+      double c = penalty.costMillis(m);
+      if (FailurePenalty.usable(m) && Double.isNaN(scale)) {
         scale = c;
       }
-    } else {
-      c = worst > 0 ? 2 * worst : 1e4; // a failed placement: clearly bad, but finite
+      batchCost[told++] = c;
     }
-    costByHash.put(placement.hash64(), c);
-    batchCost[pending] = c;
-    if (!toMeasure.isEmpty() && toMeasure.peek() == pending) {
-      toMeasure.poll();
-      knownBatches = 0;
-    }
-    pending = -1;
-    if (toMeasure.isEmpty()) {
+    if (told == batchActions.length) {
       finishBatch();
     }
   }

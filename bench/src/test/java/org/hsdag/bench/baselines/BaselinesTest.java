@@ -14,12 +14,13 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
-import org.hsdag.bench.run.BudgetRunner;
-import org.hsdag.bench.run.RunTrace;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
+import org.hsdag.backend.Measurement;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchOutcome;
+import org.hsdag.search.StopReason;
 import org.hsdag.search.SearchStrategy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,15 +29,19 @@ import org.junit.jupiter.api.Test;
 class BaselinesTest {
   private static final Grouping G = Grouping.CONSTANTS_WITH_CONSUMER;
 
-  /** Proposals of a run with the fake backend's measurements fed back. */
-  static List<Placement> proposals(SearchStrategy s, TinyGraphs.Instance inst, int budget, long seed) {
-    SearchContext ctx = inst.context(budget, seed);
+  /** The first {@code count} proposals of a run with the fake backend's measurements fed back (fewer if it finishes). */
+  static List<Placement> proposals(SearchStrategy s, TinyGraphs.Instance inst, int count, long seed) {
+    SearchContext ctx = inst.context(count, seed);
     s.init(ctx);
     List<Placement> out = new ArrayList<>();
-    for (int i = 0; i < budget && !s.finished(); i++) {
-      Placement p = s.propose();
-      out.add(p);
-      s.observe(p, inst.backend().measure(inst.graph(), p, MeasurementProtocol.PAPER));
+    while (out.size() < count && !s.finished()) {
+      List<Placement> batch = s.ask(count - out.size());
+      List<Measurement> results = new ArrayList<>();
+      for (Placement p : batch) {
+        results.add(inst.backend().measure(inst.graph(), p, MeasurementProtocol.PAPER));
+      }
+      s.tell(batch, results);
+      out.addAll(batch);
     }
     return out;
   }
@@ -79,11 +84,10 @@ class BaselinesTest {
   @ValueSource(longs = {1, 2, 3})
   void brkgaAndGreedyFindThePlantedOptimum(long seed) {
     TinyGraphs.Instance inst = TinyGraphs.medium();
-    BudgetRunner runner = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER);
     for (SearchStrategy s : List.of(new BrkgaStrategy("brkga", G, BrkgaStrategy.Config.REGAL), new LocalSearchStrategy(G))) {
-      RunTrace t = runner.run(s, inst.context(500, seed));
-      assertEquals(inst.optimumLatency(), t.bestMillis(), 1e-9, s.name() + " missed the optimum");
-      assertArrayEquals(inst.optimum(), t.best().deviceOf(), s.name());
+      SearchOutcome t = inst.run(s, 500, seed);
+      assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9, s.name() + " missed the optimum");
+      assertArrayEquals(inst.optimum(), t.best().placement().deviceOf(), s.name());
     }
   }
 
@@ -91,27 +95,30 @@ class BaselinesTest {
   @ValueSource(longs = {1, 2, 3})
   void randomFindsTheOptimumOfAnEasyInstance(long seed) {
     TinyGraphs.Instance inst = TinyGraphs.easy();
-    RunTrace t = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER).run(new RandomSearchStrategy(), inst.context(300, seed));
-    assertArrayEquals(inst.optimum(), t.best().deviceOf());
-    assertEquals(300, t.measurements());
+    SearchOutcome t = inst.run(new RandomSearchStrategy(), 300, seed);
+    assertArrayEquals(inst.optimum(), t.best().placement().deviceOf());
+    // The budget counts distinct placements: random search measures all 2^3 there are (constants,
+    // Parameter and Result follow their neighbours) and then only re-proposes measured ones.
+    assertEquals(8, t.measurements());
+    assertEquals(StopReason.TOO_MANY_PROPOSALS, t.stop());
   }
 
   @Test
   void greedyBeatsItsSingleDeviceStartsWithFewMeasurements() {
     TinyGraphs.Instance inst = TinyGraphs.medium();
-    RunTrace t = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER).run(new LocalSearchStrategy(G), inst.context(60, 5));
-    double bestStart = t.bestSoFarMillis()[2];
-    assertTrue(t.bestMillis() < bestStart, "no improvement over the single-device starts");
+    SearchOutcome t = inst.run(new LocalSearchStrategy(G), 60, 5);
+    double bestStart = t.bestSoFarPerMeasurement()[2];
+    assertTrue(t.best().latencyMillis() < bestStart, "no improvement over the single-device starts");
   }
 
   @Test
   void brkgaKeepsElitesAndBreedsGenerations() {
     TinyGraphs.Instance inst = TinyGraphs.medium();
     BrkgaStrategy s = new BrkgaStrategy("brkga", Grouping.PER_OP, BrkgaStrategy.Config.REGAL);
-    RunTrace t = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER).run(s, inst.context(400, 3));
+    SearchOutcome t = inst.run(s, 400, 3);
     assertTrue(s.generation() >= 3, "generation " + s.generation());
     // Best-so-far never rises and ends strictly below the best of the random initial population.
-    double[] b = t.bestSoFarMillis();
+    double[] b = t.bestSoFarPerMeasurement();
     for (int i = 1; i < b.length; i++) {
       assertTrue(b[i] <= b[i - 1]);
     }
@@ -154,7 +161,7 @@ class BaselinesTest {
     DeviceSet ds = inst.devices();
     int n = inst.graph().nodeCount();
     // Everything supported everywhere: CPU-first picks CPU, GPU-first the discrete GPU.1.
-    SearchContext all = new SearchContext(inst.graph(), ds, SupportMatrix.all(ds, n), 10, 1, MeasurementProtocol.PAPER, "fake");
+    SearchContext all = SearchContext.builder(inst.graph(), ds, SupportMatrix.all(ds, n)).budget(10).seed(1).build();
     AutoEmulationStrategy cpu = new AutoEmulationStrategy("openvino-cpu", AutoEmulationStrategy.Preference.CPU);
     cpu.init(all);
     assertEquals(Placement.allOn(ds, n, "CPU"), cpu.propose());
@@ -178,7 +185,7 @@ class BaselinesTest {
     Arrays.fill(mask, 0b111);
     mask[2] = 0b001; // CPU only
     mask[3] = 0b010; // GPU.0 only
-    SearchContext ctx = new SearchContext(inst.graph(), ds, new SupportMatrix(ds, mask), 10, 1, MeasurementProtocol.PAPER, "fake");
+    SearchContext ctx = SearchContext.builder(inst.graph(), ds, new SupportMatrix(ds, mask)).budget(10).seed(1).build();
     AutoEmulationStrategy gpu = new AutoEmulationStrategy("openvino-gpu", AutoEmulationStrategy.Preference.GPU);
     gpu.init(ctx);
     Placement p = gpu.propose();

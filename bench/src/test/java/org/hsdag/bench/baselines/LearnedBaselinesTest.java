@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.bench.run.BudgetRunner;
-import org.hsdag.bench.run.RunTrace;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.SearchOutcome;
 import org.junit.jupiter.api.Test;
 
 /** Placeto and the RNN placer on tiny graphs (DJL, a few seconds). */
@@ -43,10 +41,10 @@ class LearnedBaselinesTest {
       s.init(inst.context(1, 11));
       int[] allCpu = new int[s.space().unitCount()];
       double before = s.meanProbability(allCpu, 1);
-      RunTrace t = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER).run(s, inst.context(120, 11));
+      SearchOutcome t = inst.run(s, 120, 11);
       double after = s.meanProbability(allCpu, 1);
       assertTrue(after > before + 0.1, "p(GPU) " + before + " -> " + after);
-      assertEquals(inst.optimumLatency(), t.bestMillis(), 1e-9);
+      assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9);
     }
   }
 
@@ -87,10 +85,10 @@ class LearnedBaselinesTest {
     try (RnnPlacerStrategy s = new RnnPlacerStrategy(G, RnnPlacerStrategy.Config.DEFAULT)) {
       s.init(inst.context(1, 5));
       double before = s.meanLogProbOfAll(1);
-      RunTrace t = new BudgetRunner(inst.backend(), MeasurementProtocol.PAPER).run(s, inst.context(60, 5));
+      SearchOutcome t = inst.run(s, 60, 5);
       double after = s.meanLogProbOfAll(1);
       assertTrue(Math.exp(after) > Math.exp(before) + 0.1, "p(GPU) per unit " + Math.exp(before) + " -> " + Math.exp(after));
-      assertEquals(inst.optimumLatency(), t.bestMillis(), 1e-9);
+      assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9);
     }
   }
 }

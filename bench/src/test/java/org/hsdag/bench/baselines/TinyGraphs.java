@@ -10,6 +10,11 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.search.SearchLimits;
+import org.hsdag.search.SearchListener;
+import org.hsdag.search.SearchOutcome;
+import org.hsdag.search.SearchStrategy;
 
 /**
  * Small graphs with a planted optimum for baseline tests: a chain Parameter → ops → Result, with a
@@ -23,7 +28,18 @@ final class TinyGraphs {
   /** A test instance: graph, backend, planted optimal placement (device index per node). */
   record Instance(OpGraph graph, DeviceSet devices, FakeBackend backend, int[] optimum, double optimumLatency) {
     SearchContext context(int budget, long seed) {
-      return new SearchContext(graph, devices, backend.supports(graph, devices), budget, seed, MeasurementProtocol.PAPER, backend.name());
+      return SearchContext.builder(graph, devices, backend.supports(graph, devices)).budget(budget).seed(seed)
+          .backendName(backend.name()).build();
+    }
+
+    /** {@code strategy} searched by the engine for {@code budget} measurements with {@code seed}. */
+    SearchOutcome run(SearchStrategy strategy, int budget, long seed) {
+      SearchEngine engine = SearchEngine.builder(backend, graph, devices).protocol(MeasurementProtocol.PAPER).seed(seed).build();
+      try {
+        return engine.run(strategy, SearchLimits.of(budget), seed, SearchListener.NONE);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

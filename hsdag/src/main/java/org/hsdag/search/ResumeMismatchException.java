@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.search;
 
 /**
  * A resumed run whose strategy does not reproduce its own log (different options, a
