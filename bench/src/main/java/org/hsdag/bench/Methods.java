@@ -6,19 +6,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.hsdag.bench.baselines.AutoEmulationStrategy;
-import org.hsdag.bench.baselines.BrkgaStrategy;
-import org.hsdag.bench.baselines.Grouping;
-import org.hsdag.bench.baselines.LocalSearchStrategy;
-import org.hsdag.bench.baselines.SingleDeviceStrategy;
-import org.hsdag.tune.RandomSearchStrategy;
-import org.hsdag.bench.baselines.PlacetoStrategy;
-import org.hsdag.bench.baselines.RnnPlacerStrategy;
+import org.hsdag.strategy.AutoEmulationStrategy;
+import org.hsdag.strategy.BrkgaStrategy;
+import org.hsdag.strategy.Grouping;
+import org.hsdag.strategy.LocalSearchStrategy;
+import org.hsdag.strategy.SingleDeviceStrategy;
+import org.hsdag.strategy.RandomSearchStrategy;
+import org.hsdag.strategy.PlacetoStrategy;
+import org.hsdag.strategy.RnnPlacerStrategy;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.features.FeatureConfig;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
+import org.hsdag.strategy.HsdagStrategy;
 import org.hsdag.search.SearchStrategy;
 
 /**

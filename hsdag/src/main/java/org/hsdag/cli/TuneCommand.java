@@ -35,7 +35,7 @@ import org.hsdag.tune.RunFolderBusyException;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
-import org.hsdag.tune.Strategies;
+import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneResult;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.strategy.Strategies;
 
 /**
  * Everything that determines a tuning run besides the model and the backend. Stored in the run's

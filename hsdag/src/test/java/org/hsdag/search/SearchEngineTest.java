@@ -17,7 +17,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
+import org.hsdag.strategy.HsdagStrategy;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;

@@ -9,7 +9,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
+import org.hsdag.strategy.HsdagStrategy;
 import org.hsdag.search.SearchContext;
 
 /** Drives a strategy against a backend the way the tuner does (propose, measure, observe). */

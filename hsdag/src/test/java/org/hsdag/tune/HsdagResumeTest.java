@@ -12,6 +12,7 @@ import org.hsdag.placement.DeviceSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.Strategies;
 
 /** The learned strategy through the tuner: a stopped and resumed run ends where an uninterrupted one does. */
 class HsdagResumeTest {

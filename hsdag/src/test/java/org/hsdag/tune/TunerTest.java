@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.search.Candidate;
+import org.hsdag.strategy.RandomSearchStrategy;
 
 class TunerTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.strategy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
 import org.junit.jupiter.api.Test;
 
 class StrategiesTest {

@@ -1,4 +1,4 @@
-package org.hsdag.policy;
+package org.hsdag.strategy;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.jni.JniUtils;
@@ -15,6 +15,8 @@ import org.hsdag.features.FeatureExtractor;
 import org.hsdag.features.FeatureMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.train.ReinforceTrainer;
 import org.hsdag.search.Checkpointable;
 import org.hsdag.search.SearchContext;
@@ -84,7 +86,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   }
 
   /** Per coarse node, the devices all its ops support (their union when they share none). */
-  static long[] coarseMasks(Coarsening c, SupportMatrix support, int deviceCount) {
+  public static long[] coarseMasks(Coarsening c, SupportMatrix support, int deviceCount) {
     long all = (1L << deviceCount) - 1;
     long[] and = new long[c.clusterCount()];
     long[] or = new long[c.clusterCount()];
@@ -142,7 +144,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   }
 
   /** Moves each op placed on a device it cannot run to its first supported device, if any. */
-  static Placement repair(Placement p, SupportMatrix support) {
+  public static Placement repair(Placement p, SupportMatrix support) {
     int[] deviceOf = p.deviceOf();
     boolean changed = false;
     for (int v = 0; v < deviceOf.length; v++) {

@@ -1,4 +1,4 @@
-package org.hsdag.train;
+package org.hsdag.strategy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +15,6 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
 import org.hsdag.search.SearchContext;
 
 /**
@@ -25,7 +24,7 @@ import org.hsdag.search.SearchContext;
  * episode of 20 measurements and the best found; every number is labelled with backend/profile.
  *
  * <pre>
- * java -cp ... org.hsdag.train.LearningCurve &lt;model.xml&gt; [backend=sim] [profile=paper] [budget=500]
+ * java -cp ... org.hsdag.strategy.LearningCurve &lt;model.xml&gt; [backend=sim] [profile=paper] [budget=500]
  *     [seed=1] [paper-faithful=false]
  * </pre>
  */

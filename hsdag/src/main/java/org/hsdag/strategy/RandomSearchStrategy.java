@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.strategy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

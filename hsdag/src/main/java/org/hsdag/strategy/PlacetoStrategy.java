@@ -1,4 +1,4 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;

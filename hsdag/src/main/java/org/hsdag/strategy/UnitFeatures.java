@@ -1,4 +1,4 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
 import java.util.ArrayList;
 import java.util.BitSet;

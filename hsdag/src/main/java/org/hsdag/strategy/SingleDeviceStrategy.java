@@ -1,4 +1,4 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.strategy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.search.SearchContext;
+import org.hsdag.tune.TestModels;
 
 class RandomSearchStrategyTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.0", "GPU.1");

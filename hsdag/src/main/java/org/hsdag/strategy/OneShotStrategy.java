@@ -1,4 +1,4 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;

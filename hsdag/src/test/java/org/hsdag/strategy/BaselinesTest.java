@@ -1,6 +1,5 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
-import org.hsdag.tune.RandomSearchStrategy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.strategy;
 
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +8,6 @@ import java.util.TreeSet;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.features.FeatureConfig;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
 import org.hsdag.search.SearchStrategy;
 
 /**

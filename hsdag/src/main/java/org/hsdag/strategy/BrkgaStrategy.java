@@ -1,4 +1,4 @@
-package org.hsdag.bench.baselines;
+package org.hsdag.strategy;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
