@@ -20,6 +20,7 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.strategy.Strategies;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -76,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** Completion candidates for {@code --methods}. */
   static final class MethodNames extends ArrayList<String> {
     MethodNames() {
-      super(Methods.names());
+      super(Strategies.all().stream().map(Strategies.Entry::name).toList());
     }
   }
 
@@ -131,10 +132,10 @@ public final class BenchCommand implements Callable<Integer> {
     for (String r : requested) {
       String n = r.trim().toLowerCase(Locale.ROOT);
       List<String> add = switch (n) {
-        case "all" -> Methods.names();
-        case "baselines" -> Methods.all().stream().filter(m -> m.kind() == Methods.Kind.BASELINE).map(Methods.Method::name).toList();
-        case "ablations" -> Methods.all().stream().filter(m -> m.kind() != Methods.Kind.BASELINE).map(Methods.Method::name).toList();
-        default -> List.of(Methods.get(n).name());
+        case "all" -> tableOrder();
+        case "baselines" -> names(Strategies.Family.BASELINE);
+        case "ablations" -> names(Strategies.Family.HSDAG, Strategies.Family.ABLATION);
+        default -> List.of(Strategies.get(n).name());
       };
       for (String a : add) {
         if (!out.contains(a)) {
@@ -147,9 +148,18 @@ public final class BenchCommand implements Callable<Integer> {
       out.add(0, "cpu");
     }
     // Table order.
-    List<String> ordered = new ArrayList<>(Methods.names());
+    List<String> ordered = new ArrayList<>(tableOrder());
     ordered.retainAll(out);
     return ordered;
+  }
+
+  private static List<String> tableOrder() {
+    return Strategies.all().stream().map(Strategies.Entry::name).toList();
+  }
+
+  private static List<String> names(Strategies.Family... families) {
+    List<Strategies.Family> f = List.of(families);
+    return Strategies.all().stream().filter(e -> f.contains(e.family())).map(Strategies.Entry::name).toList();
   }
 
   static List<BenchRunner.NamedGraph> loadModels(List<String> args) throws java.io.IOException {

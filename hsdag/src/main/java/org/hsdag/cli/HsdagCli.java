@@ -8,6 +8,7 @@ import java.util.ServiceLoader;
 import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.search.SearchConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -61,7 +62,8 @@ public final class HsdagCli implements Runnable {
     if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
       t = u.getCause();
     }
-    if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException) {
+    if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
+        || t instanceof SearchConfigException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }

@@ -35,6 +35,7 @@ import org.hsdag.tune.RunFolderBusyException;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.RunStatus;
@@ -186,10 +187,8 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("missing MODEL.xml (to continue a run: hsdag tune --resume --out runs/<name>)");
     }
     OpGraph graph = new IrReader().read(model);
-    if (!Strategies.exists(strategy)) {
-      throw new UserInputException("unknown strategy '" + strategy + "' (known: " + String.join(", ", Strategies.names()) + ")");
-    }
-    Map<String, String> options = strategyOptions();
+    Strategies.Entry entry = Strategies.get(strategy);
+    StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
     int effectiveBudget = budget != null ? budget
         : episodes != null && steps != null ? Math.multiplyExact(episodes, steps)
         : time != null ? 1_000_000 : TuneConfig.DEFAULT_BUDGET;
@@ -199,8 +198,12 @@ public final class TuneCommand implements Callable<Integer> {
       TuneBackends.bind(backend, graph, model);
       DeviceSet ds = resolveDevices(backend);
       checkSupport(graph, backend, ds);
+      if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
+        throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
+            + ", which is not among " + ds);
+      }
       try {
-        config = new TuneConfig(ds.names(), strategy.trim().toLowerCase(Locale.ROOT), options, effectiveBudget,
+        config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
             checkpointEvery, patience);
       } catch (IllegalArgumentException e) {
@@ -211,7 +214,7 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException(dir + " already holds a run; continue it with --resume --out " + dir
             + " or choose another --out");
       }
-      SearchStrategy strategyImpl = createStrategy(config);
+      SearchStrategy strategyImpl = config.newStrategy();
       Files.createDirectories(dir);
       RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), version(),
           System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
@@ -264,9 +267,8 @@ public final class TuneCommand implements Callable<Integer> {
     TuneConfig c = mf.config();
     if (budget != null || time != null) {
       try {
-        c = new TuneConfig(c.devices(), c.strategy(), c.strategyOptions(), budget != null ? budget : c.budget(),
-            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds(), c.seed(), c.protocol(), c.topK(),
-            c.finalRounds(), c.checkpointEvery(), c.patience());
+        c = c.withLimits(budget != null ? budget : c.budget(),
+            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -286,17 +288,9 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
             + backend.name() + " now reports " + backend.profile());
       }
-      return execute(out, mf, graph, backend, true, createStrategy(mf.config()));
+      return execute(out, mf, graph, backend, true, mf.config().newStrategy());
     } finally {
       closeBackend(backend);
-    }
-  }
-
-  private static SearchStrategy createStrategy(TuneConfig config) {
-    try {
-      return Strategies.create(config.strategy(), config.strategyOptions());
-    } catch (IllegalArgumentException e) {
-      throw new UserInputException(e.getMessage());
     }
   }
 
@@ -450,9 +444,6 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Map<String, String> strategyOptions() {
     Map<String, String> o = new LinkedHashMap<>();
-    if (episodes != null) {
-      o.put("episodes", String.valueOf(episodes));
-    }
     if (steps != null) {
       o.put("steps", String.valueOf(steps));
     }

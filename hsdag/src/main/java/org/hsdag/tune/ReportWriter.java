@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.search.Decision;
+import org.hsdag.strategy.Strategies;
 
 /**
  * Writes a run's report from its folder alone ({@code manifest.json}, {@code log.jsonl}, and
@@ -288,7 +289,8 @@ public final class ReportWriter {
     }
     details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`" + (mf.simulated() ? ", simulated numbers" : ""));
     TuneConfig c = mf.config();
-    details.add("Strategy `" + c.strategy() + "`" + (c.strategyOptions().isEmpty() ? "" : " with " + c.strategyOptions())
+    List<String> settings = Strategies.differences(c.strategy(), c.strategyConfig());
+    details.add("Strategy `" + c.strategy() + "`" + (settings.isEmpty() ? "" : " with " + String.join(", ", settings))
         + ", seed " + c.seed() + ", budget " + c.budget() + " measurements"
         + (c.timeLimitSeconds() > 0 ? ", time limit " + c.timeLimitSeconds() + " s" : ""));
     details.add("Measurement protocol `" + c.protocol().describe() + "` (warm-up runs + timed runs, statistic)");

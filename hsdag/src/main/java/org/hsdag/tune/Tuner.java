@@ -33,7 +33,6 @@ import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.Replay;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.search.SearchEngine;
-import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchProgress;
@@ -205,7 +204,8 @@ public final class Tuner {
       int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
       listener.searchStarted(progress(new SearchProgress(priorSearch.size(), priorMeasurements, 0, 0, Double.NaN)));
 
-      SearchOutcome outcome = engine.search(strategy, limits(), new Replay(priorSearch, lastCheckpoint), searchListener());
+      SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),
+          searchListener());
       if (outcome.atBatchBoundary() && outcome.steps().size() > lastCheckpoint) {
         checkpoint(outcome.steps().size());
       }
@@ -234,11 +234,6 @@ public final class Tuner {
     } finally {
       log = null;
     }
-  }
-
-  private SearchLimits limits() {
-    return new SearchLimits(config.budget(), config.timeLimitSeconds(), config.patience(), config.maxProposals(),
-        SearchLimits.DEFAULT_MAX_CONSECUTIVE_FAILURES);
   }
 
   private void runBaselines(Map<String, LogRecord> prior) throws IOException {

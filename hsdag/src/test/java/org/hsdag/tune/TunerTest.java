@@ -25,6 +25,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.StopReason;
+import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.search.ResumeMismatchException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class TunerTest {
   }
 
   private static TuneConfig config(int budget, int topK, int rounds, int checkpointEvery, int patience, long seed) {
-    return new TuneConfig(DEVICES.names(), "random", Map.of(), budget, 0, seed, MeasurementProtocol.PAPER, topK, rounds,
+    return new TuneConfig(DEVICES.names(), "random", new StrategyConfig.Random(), budget, 0, seed, MeasurementProtocol.PAPER, topK, rounds,
         checkpointEvery, patience);
   }
 

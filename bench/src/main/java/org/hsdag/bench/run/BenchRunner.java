@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.bench.Methods;
 import org.hsdag.strategy.BrkgaStrategy;
 import org.hsdag.strategy.Grouping;
 import org.hsdag.bench.report.BenchResults;
@@ -18,7 +17,6 @@ import org.hsdag.bench.report.BenchResults.ModelResult;
 import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.bench.report.PaperNumbers;
 import org.hsdag.coarsen.CoarseningMode;
-import org.hsdag.cli.UserInputException;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -29,7 +27,9 @@ import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
+import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.Strategies;
 
 /**
  * Runs methods × models × seeds at one measurement budget on one backend, each run on its own
@@ -76,7 +76,7 @@ public final class BenchRunner {
       Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
       Map<String, String> skipped = new LinkedHashMap<>();
       for (String name : plan.methods()) {
-        Methods.Method m = Methods.get(name);
+        Strategies.Entry m = Strategies.get(name);
         if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
           skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
           continue;
@@ -86,7 +86,7 @@ public final class BenchRunner {
           SearchStrategy s;
           try {
             s = m.create();
-          } catch (UserInputException e) {
+          } catch (SearchConfigException e) {
             skipped.put(name, e.getMessage());
             break;
           }
@@ -131,13 +131,14 @@ public final class BenchRunner {
       }
       double cpu = runsByMethod.containsKey("cpu") ? mean(runsByMethod.get("cpu")) : Double.NaN;
       for (String name : plan.methods()) {
-        Methods.Method m = Methods.get(name);
+        Strategies.Entry m = Strategies.get(name);
+        String paperRow = PaperNumbers.row(name);
         if (skipped.containsKey(name)) {
-          rows.add(new MethodResult(name, m.label(), m.paperRow(), m.kind().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
-              Double.NaN, PaperNumbers.latencyMillis(m.paperRow(), model.name()), PaperNumbers.speedupPercent(m.paperRow(), model.name()),
+          rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
+              Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()), PaperNumbers.speedupPercent(paperRow, model.name()),
               List.of()));
         } else {
-          rows.add(aggregate(name, m.label(), m.paperRow(), m.kind().name(), runsByMethod.get(name), cpu, model.name()));
+          rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), cpu, model.name()));
         }
       }
       if (reference != null) {
