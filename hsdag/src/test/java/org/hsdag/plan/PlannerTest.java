@@ -99,6 +99,19 @@ class PlannerTest {
   }
 
   @Test
+  void theReferenceSearchIsReproducibleAndNeverWorseThanItsStarts() {
+    HeteroCostModel model = RandomModels.random(30, 3, 77);
+    Planner.OpPlan plan = new Planner().planOps(model, new int[0][]);
+    List<int[]> starts = List.of(plan.candidates().get(0).label());
+    AnnealingSearch.Result a = new AnnealingSearch(3000, 5).run(model, new int[0][], starts);
+    AnnealingSearch.Result b = new AnnealingSearch(3000, 5).run(model, new int[0][], starts);
+    assertEquals(a.micros(), b.micros());
+    assertTrue(Arrays.equals(a.opDevices(), b.opDevices()));
+    assertTrue(a.micros() <= plan.candidates().get(0).micros());
+    assertEquals(model.evaluate(a.opDevices()).micros(), a.micros(), 1e-9);
+  }
+
+  @Test
   void localSearchNeverMakesTheCutsWorse() {
     OpGraph g = TinyGraphs.randomDag(200, 12, 5);
     PlacementProxy proxy = PlacementProxy.ofSim(sim, g, DeviceSet.of("CPU", "GPU.1"));
