@@ -25,7 +25,7 @@ public final class PlacementProxy {
   private final OpGraph graph;
   private final DeviceSet devices;
   private final HeteroCostModel model;
-  private final int[] opOfNode;
+  private final HeteroAffinity affinity;
 
   private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model) {
     this.graph = graph;
@@ -35,11 +35,7 @@ public final class PlacementProxy {
       throw new IllegalArgumentException("the cost model has " + model.nodeCount() + " nodes, the graph "
           + graph.nodeCount());
     }
-    opOfNode = new int[graph.nodeCount()];
-    Arrays.fill(opOfNode, -1);
-    for (int i = 0; i < model.opCount(); i++) {
-      opOfNode[model.node(i)] = i;
-    }
+    affinity = new HeteroAffinity(graph);
   }
 
   /**
@@ -100,7 +96,7 @@ public final class PlacementProxy {
     for (int i = 0; i < opDevices.length; i++) {
       device[model.node(i)] = opDevices[i];
     }
-    return new HeteroAffinity(graph).resolvedPlacement(new Placement(devices, device));
+    return affinity.resolvedPlacement(new Placement(devices, device));
   }
 
   /** Exact proxy evaluation of a placement. */
