@@ -430,6 +430,25 @@ public final class HeteroCostModel {
    * Fails (not ok) on the first op its device cannot run.
    */
   public Evaluation evaluate(int[] deviceOfOp) {
+    Evaluation failure = unsupported(deviceOfOp);
+    return failure != null ? failure : evaluateSupported(deviceOfOp);
+  }
+
+  /** The failure of the first op its device cannot run, or null. */
+  private Evaluation unsupported(int[] dc) {
+    if (dc.length != nc) {
+      throw new IllegalArgumentException("placement has " + dc.length + " ops but the model has " + nc);
+    }
+    for (int i = 0; i < nc; i++) {
+      if (!supported[dc[i] * nc + i]) {
+        return Evaluation.failure(i, dc[i]);
+      }
+    }
+    return null;
+  }
+
+  /** {@link #evaluate} of a placement whose support the caller has checked (the simulator's hot path). */
+  Evaluation evaluateSupported(int[] deviceOfOp) {
     return evaluate(deviceOfOp, new int[nc], new int[nc], new boolean[nc], new int[nc]);
   }
 
@@ -439,14 +458,6 @@ public final class HeteroCostModel {
   }
 
   private Evaluation evaluate(int[] dc, int[] parent, int[] level, boolean[] hasOut, int[] stamp) {
-    if (dc.length != nc) {
-      throw new IllegalArgumentException("placement has " + dc.length + " ops but the model has " + nc);
-    }
-    for (int i = 0; i < nc; i++) {
-      if (!supported[dc[i] * nc + i]) {
-        return Evaluation.failure(i, dc[i]);
-      }
-    }
     int subModels = cluster(dc, parent, level, hasOut);
     double total = requestOverhead;
     for (int i = 0; i < nc; i++) {
@@ -647,6 +658,10 @@ public final class HeteroCostModel {
 
     /** Same as {@link HeteroCostModel#evaluate(int[])}. */
     public Evaluation evaluate(int[] deviceOfOp) {
+      Evaluation failure = unsupported(deviceOfOp);
+      if (failure != null) {
+        return failure;
+      }
       Arrays.fill(hasOut, false);
       Arrays.fill(stamp, 0);
       return HeteroCostModel.this.evaluate(deviceOfOp, parent, level, hasOut, stamp);
