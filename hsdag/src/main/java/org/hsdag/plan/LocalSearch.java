@@ -98,51 +98,37 @@ final class LocalSearch {
     int[] root = new int[n];
     subModels(label, root);
     int groups = groupStart.length - 1;
-    int capacity = (n + groups + n) * Math.max(1, devices - 1);
-    int[] kind = new int[capacity];
-    int[] index = new int[capacity];
-    int[] target = new int[capacity];
-    double[] delta = new double[capacity];
+    Moves moves = new Moves((2 * n + groups) * devices);
+    int[] kind = moves.kind;
+    int[] index = moves.index;
+    int[] target = moves.target;
+    double[] delta = moves.delta;
     int[] saved = new int[n];
     while (evaluations < maxEvaluations) {
-      int count = 0;
+      moves.count = 0;
       for (int i = 0; i < n; i++) {
         for (int d = 0; d < devices; d++) {
           if (d != label[i] && model.supported(i, d)) {
-            kind[count] = SINGLE;
-            index[count] = i;
-            target[count] = d;
-            delta[count] = delta(SINGLE, i, d, label, root);
-            count++;
+            moves.add(SINGLE, i, d, delta(SINGLE, i, d, label, root));
           }
         }
       }
       for (int g = 0; g < groups; g++) {
         for (int d = 0; d < devices; d++) {
           if (movable(GROUP, g, d, label, root)) {
-            kind[count] = GROUP;
-            index[count] = g;
-            target[count] = d;
-            delta[count] = delta(GROUP, g, d, label, root);
-            count++;
+            moves.add(GROUP, g, d, delta(GROUP, g, d, label, root));
           }
         }
       }
       for (int i = 0; i < n; i++) {
-        if (root[i] != i) {
-          continue;
-        }
         for (int d = 0; d < devices; d++) {
-          if (movable(SUB_MODEL, i, d, label, root)) {
-            kind[count] = SUB_MODEL;
-            index[count] = i;
-            target[count] = d;
+          if (root[i] == i && movable(SUB_MODEL, i, d, label, root)) {
             // Always checked: ranked first.
-            delta[count] = Double.NEGATIVE_INFINITY;
-            count++;
+            moves.add(SUB_MODEL, i, d, Double.NEGATIVE_INFINITY);
           }
         }
       }
+      int count = moves.count;
       Integer[] order = new Integer[count];
       for (int k = 0; k < count; k++) {
         order[k] = k;
@@ -195,6 +181,30 @@ final class LocalSearch {
       }
     }
     return new Result(label, best, evaluations);
+  }
+
+  /** The moves of one round: kind, op / group / sub-model root, target device, additive change. */
+  private static final class Moves {
+    final int[] kind;
+    final int[] index;
+    final int[] target;
+    final double[] delta;
+    int count;
+
+    Moves(int capacity) {
+      kind = new int[capacity];
+      index = new int[capacity];
+      target = new int[capacity];
+      delta = new double[capacity];
+    }
+
+    void add(int k, int ix, int d, double change) {
+      kind[count] = k;
+      index[count] = ix;
+      target[count] = d;
+      delta[count] = change;
+      count++;
+    }
   }
 
   /** Whether moving the group / sub-model to d changes something and d runs all of it. */
