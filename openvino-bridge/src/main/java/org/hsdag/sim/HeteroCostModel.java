@@ -431,7 +431,7 @@ public final class HeteroCostModel {
    */
   public Evaluation evaluate(int[] deviceOfOp) {
     Evaluation failure = unsupported(deviceOfOp);
-    return failure != null ? failure : evaluateSupported(deviceOfOp);
+    return failure != null ? failure : evaluate(deviceOfOp, new int[nc], new int[nc], new boolean[nc], null);
   }
 
   /** The failure of the first op its device cannot run, or null. */
@@ -447,9 +447,19 @@ public final class HeteroCostModel {
     return null;
   }
 
-  /** {@link #evaluate} of a placement whose support the caller has checked (the simulator's hot path). */
-  Evaluation evaluateSupported(int[] deviceOfOp) {
-    return evaluate(deviceOfOp, new int[nc], new int[nc], new boolean[nc], new int[nc]);
+  /**
+   * The simulator's hot path: {@link #evaluate} of a placement given per graph node
+   * ({@code deviceMap[deviceOfNode[node]]} is the model device), mapping and checking support in one pass.
+   */
+  Evaluation evaluateNodes(int[] deviceOfNode, int[] deviceMap) {
+    int[] dc = new int[nc];
+    for (int i = 0; i < nc; i++) {
+      dc[i] = deviceMap[deviceOfNode[node[i]]];
+      if (!supported[dc[i] * nc + i]) {
+        return Evaluation.failure(i, dc[i]);
+      }
+    }
+    return evaluate(dc, new int[nc], new int[nc], new boolean[nc], null);
   }
 
   /** A reusable evaluator (work arrays kept between calls; not thread-safe), for search loops. */
@@ -457,6 +467,7 @@ public final class HeteroCostModel {
     return new Evaluator();
   }
 
+  /** The evaluator: split, kernels with fusion, overheads, copies ({@code stamp}: zeroed work array, or null for a fresh one). */
   private Evaluation evaluate(int[] dc, int[] parent, int[] level, boolean[] hasOut, int[] stamp) {
     int subModels = cluster(dc, parent, level, hasOut);
     double total = requestOverhead;
@@ -468,7 +479,8 @@ public final class HeteroCostModel {
       int f = fuseInto[i];
       total += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
     }
-    total += transfers(dc, parent, stamp);
+    // A fresh stamp array is allocated only now: allocating it before the split measurably slows the simulator.
+    total += transfers(dc, parent, stamp != null ? stamp : new int[nc]);
     return new Evaluation(true, total, subModels, -1, -1);
   }
 

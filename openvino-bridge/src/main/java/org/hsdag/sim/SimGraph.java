@@ -89,17 +89,9 @@ public final class SimGraph {
    * {@code deviceMap}, which maps it to a profile device index), without noise.
    */
   public Evaluation evaluate(int[] deviceOf, int[] deviceMap) {
-    int nc = model.opCount();
-    int[] dc = new int[nc];
-    for (int i = 0; i < nc; i++) {
-      int v = model.node(i);
-      dc[i] = deviceMap[deviceOf[v]];
-      if (!model.supported(i, dc[i])) {
-        return Evaluation.failure(v, dc[i]);
-      }
-    }
-    HeteroCostModel.Evaluation ev = model.evaluateSupported(dc);
-    return new Evaluation(true, ev.micros(), ev.subModels(), -1, -1);
+    HeteroCostModel.Evaluation ev = model.evaluateNodes(deviceOf, deviceMap);
+    return ev.ok() ? new Evaluation(true, ev.micros(), ev.subModels(), -1, -1)
+        : Evaluation.failure(model.node(ev.failedOp()), ev.failedDevice());
   }
 
   /**
