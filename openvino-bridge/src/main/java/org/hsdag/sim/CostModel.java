@@ -140,7 +140,31 @@ public final class CostModel {
     return CLASS_OF.containsKey(type);
   }
 
-  /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by the caller). */
+  /**
+   * The cost of every node of {@code g} with constant folding applied: an op whose inputs all come
+   * from constants (the FP16 decompression {@code Convert} chain included) is computed at compile
+   * time and reported as {@link OpClass#CONSTANT} with no cost.
+   */
+  public OpCost[] costs(org.hsdag.ir.OpGraph g) {
+    int n = g.nodeCount();
+    OpCost[] costs = new OpCost[n];
+    boolean[] folded = new boolean[n];
+    for (int v : g.topologicalOrder()) {
+      OpCost c = cost(g.node(v));
+      boolean constant = c.opClass() == OpClass.CONSTANT;
+      if (!constant && g.inDegree(v) > 0 && c.opClass().isCompute()) {
+        constant = true;
+        for (int j = 0; j < g.inDegree(v) && constant; j++) {
+          constant = folded[g.predecessor(v, j)];
+        }
+      }
+      folded[v] = constant;
+      costs[v] = constant && c.opClass() != OpClass.CONSTANT ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
+    }
+    return costs;
+  }
+
+  /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}). */
   public OpCost cost(OpNode node) {
     OpClass cls = classOf(node.type());
     if (cls == OpClass.OTHER && warned.add(node.type())) {
