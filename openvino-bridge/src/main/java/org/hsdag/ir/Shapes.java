@@ -2,7 +2,29 @@ package org.hsdag.ir;
 
 /** Parsing of IR shape and list attributes ({@code "1, 3, 224, 224"}, {@code "?,?"}, {@code "1..8"}). */
 public final class Shapes {
+  /**
+   * The most elements hsdag accepts in one tensor: 2^36 (about 6.9·10^10). The largest tensors of
+   * real models are weight tables of a few 10^9 elements (a 256k-token vocabulary times a 16k
+   * hidden size is 4.3·10^9); one of 2^36 elements would take 128 GiB even in FP16. A larger
+   * count is a damaged IR, and bounding it keeps every byte count of the cost model exact in a long.
+   */
+  public static final long MAX_ELEMENTS = 1L << 36;
+
   private Shapes() {}
+
+  /** Null when the static dimensions of {@code dims} multiply to at most {@link #MAX_ELEMENTS}, else why not. */
+  public static String boundProblem(long[] dims) {
+    long n = 1;
+    for (long d : dims) {
+      if (d > 0) {
+        if (d > MAX_ELEMENTS / n) {
+          return "has more than 2^36 elements (" + format(dims) + "), more than any real tensor";
+        }
+        n *= d;
+      }
+    }
+    return null;
+  }
 
   /**
    * Parses a shape attribute; dynamic or interval dimensions become -1.
