@@ -72,7 +72,7 @@ class PlacementTest {
     Path f = dir.resolve("bad.json");
     Files.writeString(f, "{\"a\": [1,2]}");
     InvalidPlacementException e = assertThrows(InvalidPlacementException.class, () -> PlacementFiles.readMap(f));
-    assertTrue(e.getMessage().startsWith(f + ": not a {\"node\": \"device\"} JSON map"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(f + ": the device of node \"a\" is a JSON list; expected a device name"), e.getMessage());
     assertTrue(!e.getMessage().contains("\n"));
   }
 
