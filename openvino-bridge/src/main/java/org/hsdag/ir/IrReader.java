@@ -129,6 +129,14 @@ public final class IrReader {
     return i >= 0 ? s.substring(i + "Message:".length()) : s;
   }
 
+  /** Names a layer in messages; built per layer, formatted only for an error. */
+  private record LayerName(String id, String name, String type) {
+    @Override
+    public String toString() {
+      return "layer id=" + id + " '" + name + "' (" + type + ")";
+    }
+  }
+
   /** State of one parse. */
   private static final class Parse {
     private final XMLStreamReader r;
@@ -227,7 +235,7 @@ public final class IrReader {
       }
       String name = attr("name", id);
       String version = attr("version", "");
-      String who = "layer id=" + id + " '" + name + "' (" + type + ")";
+      LayerName who = new LayerName(id, name, type);
       if (indexById.containsKey(id)) {
         throw error("duplicate layer id=" + id);
       }
@@ -272,13 +280,14 @@ public final class IrReader {
       OpNode node = new OpNode(index, id, name, type, version, data, inputs, outputs, rtInfo,
           extra == null ? null : extra.toString());
       String bad = OpAttributes.problem(node);
+      long[] declared = bad == null && (node.isConstant() || node.isParameter()) ? Shapes.parseShape(node.attribute("shape")) : null;
       if (bad == null) {
-        bad = disagreement(node);
+        bad = disagreement(node, declared);
       }
       if (bad != null) {
         throw new IrException(source + ":" + line + ": " + who + ": " + bad);
       }
-      checkConst(node, line);
+      checkConst(node, declared, line);
       builder.addNode(node);
       nodes.add(node);
       indexById.put(id, index);
@@ -301,7 +310,7 @@ public final class IrReader {
     }
 
     /** Null, or how a Const, Parameter or Convert attribute contradicts the output port it describes. */
-    private static String disagreement(OpNode node) {
+    private static String disagreement(OpNode node, long[] declaredShape) {
       if (node.outputs().isEmpty()) {
         return null;
       }
@@ -315,23 +324,21 @@ public final class IrReader {
         return "attribute " + typeKey + "=\"" + node.attribute(typeKey) + "\" does not match its output port's precision "
             + out.elementType().precision();
       }
-      String shape = node.attribute("shape");
-      long[] dims = shape == null ? null : Shapes.parseShape(shape);
-      if (dims != null && !out.shapeCompatible(new Port(out.id(), null, dims, null, null))) {
-        return "attribute shape=\"" + shape + "\" does not match its output port [" + Shapes.format(out.dims()) + "]";
+      if (declaredShape != null && !out.shapeCompatible(new Port(out.id(), null, declaredShape, null, null))) {
+        return "attribute shape=\"" + node.attribute("shape") + "\" does not match its output port [" + Shapes.format(out.dims()) + "]";
       }
       return null;
     }
 
     /** A Const region must hold its shape (OpenVINO checks the same when it loads the weights). */
-    private void checkConst(OpNode node, int line) {
+    private void checkConst(OpNode node, long[] shape, int line) {
       if (!node.isConstant()) {
         return;
       }
-      String et = node.attribute("element_type").trim();
+      ElementType et = ElementType.parse(node.attribute("element_type"));
       long size = node.constSize();
-      if (!"string".equals(et)) {
-        long needed = ElementType.parse(et).byteSize(Shapes.elementCount(Shapes.parseShape(node.attribute("shape"))));
+      if (et != ElementType.STRING) {
+        long needed = et.byteSize(Shapes.elementCount(shape));
         if (size < needed) {
           throw new IrException(source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name() + "' holds " + size
               + " bytes but its shape needs " + needed);
@@ -339,7 +346,7 @@ public final class IrReader {
       }
     }
 
-    private void ports(List<Port> into, String layerId, boolean input) throws XMLStreamException {
+    private void ports(List<Port> into, LayerName layerId, boolean input) throws XMLStreamException {
       while (nextChild()) {
         if (!"port".equals(r.getLocalName())) {
           throw error("unexpected <" + r.getLocalName() + "> in the ports of " + layerId);
@@ -384,7 +391,7 @@ public final class IrReader {
       }
     }
 
-    private long parseDim(String text, String layerId) {
+    private long parseDim(String text, LayerName layerId) {
       String t = text.trim();
       if (t.equals("?") || t.equals("-1") || t.contains("..")) {
         return -1;
