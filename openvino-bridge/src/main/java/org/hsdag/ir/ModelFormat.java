@@ -19,6 +19,7 @@ public enum ModelFormat {
   /** XML text: parsed as OpenVINO IR. */
   IR_XML,
   MISSING,
+  EMPTY,
   DIRECTORY,
   /** The {@code .bin} weights of an IR. */
   IR_WEIGHTS,
@@ -53,6 +54,9 @@ public enum ModelFormat {
   }
 
   static ModelFormat detect(String name, byte[] head) {
+    if (head.length == 0) {
+      return EMPTY;
+    }
     int i = startOfText(head);
     if (i < head.length && head[i] == '<') {
       return IR_XML;
@@ -155,6 +159,7 @@ public enum ModelFormat {
     String ir = "not an OpenVINO IR model (.xml)";
     return switch (this) {
       case IR_XML, MISSING -> throw new IllegalStateException(name());
+      case EMPTY -> "is empty, " + ir;
       case DIRECTORY -> "is a directory, " + ir + irFilesIn(file);
       case IR_WEIGHTS -> "is the weights (.bin) of an IR; pass the model's .xml instead"
           + (Files.isRegularFile(xmlBeside(file)) ? " (" + xmlBeside(file) + ")" : "");

@@ -83,7 +83,7 @@ class IrFuzzTest {
     List<int[]> attributes = requiredAttributes(original);
     byte[] bytes = utf8(original);
     String stderr = SystemErr.capture(() -> {
-      for (int trial = 0; trial < 12; trial++) {
+      for (int trial = 0; trial < 8; trial++) {
         check(file, "dropped edge", cut(original, edges.get(rnd.nextInt(edges.size())), ""), accepted, counts, 0);
         check(file, "absurd dim", cut(original, dims.get(rnd.nextInt(dims.size())), "<dim>1000000000000</dim>"), accepted,
             counts, 1);
@@ -106,7 +106,7 @@ class IrFuzzTest {
       ids.add(m.group(1));
     }
     int refused = 0;
-    for (int trial = 0; trial < 20; trial++) {
+    for (int trial = 0; trial < 16; trial++) {
       String a = ids.get(rnd.nextInt(ids.size()));
       String b = ids.get(rnd.nextInt(ids.size()));
       if (a.equals(b)) {

@@ -76,6 +76,8 @@ class ModelFormatTest {
     assertEquals(json + ": is a JSON file, not an OpenVINO IR model (.xml)", diagnosis(json));
     Path text = file("notes.xml", "hello\n".getBytes(StandardCharsets.UTF_8));
     assertEquals(text + ": is text but not XML, so not an OpenVINO IR model (.xml)", diagnosis(text));
+    Path empty = file("empty.xml", new byte[0]);
+    assertEquals(empty + ": is empty, not an OpenVINO IR model (.xml)", diagnosis(empty));
     Path binary = file("noise.xml", bytes(0x13, 0x00, 0xff, 0x42));
     assertEquals(binary + ": is a binary file, not an OpenVINO IR model (.xml)", diagnosis(binary));
   }
