@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@code <data>} attributes the simulator's cost model and the model builders' shape
@@ -45,43 +47,52 @@ public final class OpAttributes {
 
   record Rule(String name, Form form, Need need) {}
 
-  private static final Map<String, List<Rule>> RULES = new HashMap<>();
+  private static final Map<String, List<Rule>> RULES;
 
   static {
+    Map<String, List<Rule>> rules = new HashMap<>();
     Rule elementType = new Rule("element_type", Form.ELEMENT_TYPE, Need.REQUIRED);
-    rules(List.of(elementType, new Rule("shape", Form.PARTIAL_SHAPE, Need.REQUIRED)), "Parameter");
-    rules(List.of(elementType, new Rule("shape", Form.STATIC_SHAPE, Need.REQUIRED),
+    rules(rules, List.of(elementType, new Rule("shape", Form.PARTIAL_SHAPE, Need.REQUIRED)), "Parameter");
+    rules(rules, List.of(elementType, new Rule("shape", Form.STATIC_SHAPE, Need.REQUIRED),
         new Rule("offset", Form.NON_NEGATIVE_INT, Need.REQUIRED), new Rule("size", Form.NON_NEGATIVE_INT, Need.REQUIRED)),
         "Const", "Constant");
-    rules(List.of(new Rule("destination_type", Form.ELEMENT_TYPE, Need.REQUIRED)), "Convert");
+    rules(rules, List.of(new Rule("destination_type", Form.ELEMENT_TYPE, Need.REQUIRED)), "Convert");
     Rule padsBegin = new Rule("pads_begin", Form.NON_NEGATIVE_PER_AXIS, Need.UNLESS_AUTO_PAD);
     Rule padsEnd = new Rule("pads_end", Form.NON_NEGATIVE_PER_AXIS, Need.UNLESS_AUTO_PAD);
     Rule strides = new Rule("strides", Form.POSITIVE_PER_AXIS, Need.REQUIRED);
-    rules(List.of(strides, new Rule("dilations", Form.POSITIVE_PER_AXIS, Need.REQUIRED), padsBegin, padsEnd),
+    rules(rules, List.of(strides, new Rule("dilations", Form.POSITIVE_PER_AXIS, Need.REQUIRED), padsBegin, padsEnd),
         "Convolution", "GroupConvolution");
-    rules(List.of(new Rule("kernel", Form.POSITIVE_PER_AXIS, Need.REQUIRED), strides, padsBegin, padsEnd,
+    rules(rules, List.of(new Rule("kernel", Form.POSITIVE_PER_AXIS, Need.REQUIRED), strides, padsBegin, padsEnd,
         new Rule("dilations", Form.POSITIVE_PER_AXIS, Need.OPTIONAL)), "MaxPool", "AvgPool");
-    rules(List.of(new Rule("transpose_a", Form.BOOLEAN, Need.OPTIONAL), new Rule("transpose_b", Form.BOOLEAN, Need.OPTIONAL)),
+    rules(rules, List.of(new Rule("transpose_a", Form.BOOLEAN, Need.OPTIONAL), new Rule("transpose_b", Form.BOOLEAN, Need.OPTIONAL)),
         "MatMul");
-    rules(List.of(new Rule("axis", Form.INT, Need.OPTIONAL)), "SoftMax", "Softmax", "LogSoftmax");
-    rules(List.of(new Rule("axis", Form.INT, Need.REQUIRED)), "Concat");
-    rules(List.of(new Rule("special_zero", Form.BOOLEAN, Need.REQUIRED)), "Reshape");
-    rules(List.of(new Rule("keep_dims", Form.BOOLEAN, Need.OPTIONAL)), "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
+    rules(rules, List.of(new Rule("axis", Form.INT, Need.OPTIONAL)), "SoftMax", "Softmax", "LogSoftmax");
+    rules(rules, List.of(new Rule("axis", Form.INT, Need.REQUIRED)), "Concat");
+    rules(rules, List.of(new Rule("special_zero", Form.BOOLEAN, Need.REQUIRED)), "Reshape");
+    rules(rules, List.of(new Rule("keep_dims", Form.BOOLEAN, Need.OPTIONAL)), "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
         "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogicalAnd", "ReduceLogicalOr");
-    rules(List.of(new Rule("batch_dims", Form.INT, Need.OPTIONAL)), "Gather");
+    rules(rules, List.of(new Rule("batch_dims", Form.INT, Need.OPTIONAL)), "Gather");
+    RULES = Map.copyOf(rules);
   }
 
   private OpAttributes() {}
 
-  private static void rules(List<Rule> rules, String... types) {
+  private static void rules(Map<String, List<Rule>> into, List<Rule> rules, String... types) {
     for (String t : types) {
-      RULES.put(t, rules);
+      into.put(t, rules);
     }
   }
 
   /** The checked attributes of {@code type}, empty when hsdag reads none of them. */
   static List<Rule> rulesFor(String type) {
     return RULES.getOrDefault(type, List.of());
+  }
+
+  /** Names of the attributes of {@code type} that the reader checks (empty for other op types). */
+  public static Set<String> checkedAttributes(String type) {
+    Set<String> names = new TreeSet<>();
+    rulesFor(type).forEach(r -> names.add(r.name()));
+    return names;
   }
 
   /** True for the spellings OpenVINO's reader takes as true ({@code true}, {@code 1}, any case). */

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpAttributes;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.testkit.Samples;
@@ -115,5 +116,14 @@ class CostModelTest {
     TinyGraphs.Builder known = TinyGraphs.builder("known");
     known.result("out", known.op("relu", "ReLU", new long[] {1, 4}, known.parameter("x", 1, 4)));
     assertEquals(Map.of(), sim.simGraph(known.build()).unknownOpTypes());
+  }
+
+  @Test
+  void everyAttributeTheCostModelReadsIsCheckedWhenTheIrIsRead() {
+    // CostModel reads MatMul transpose_a and the pooling kernel; a malformed value must never reach it.
+    assertEquals(true, OpAttributes.checkedAttributes("MatMul").contains("transpose_a"));
+    for (String pool : new String[] {"MaxPool", "AvgPool"}) {
+      assertEquals(true, OpAttributes.checkedAttributes(pool).contains("kernel"), pool);
+    }
   }
 }
