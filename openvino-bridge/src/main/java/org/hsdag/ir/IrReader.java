@@ -479,17 +479,21 @@ public final class IrReader {
     private static String tensorMismatch(OpNode from, int out, OpNode to, int in) {
       Port produced = from.outputs().get(out);
       Port consumed = to.inputs().get(in);
-      String ends = "layer id=" + from.id() + " '" + from.name() + "' outputs ";
-      String into = " but input port " + consumed.id() + " of layer id=" + to.id() + " '" + to.name() + "' takes ";
-      if (!produced.shapeCompatible(consumed)) {
-        return ends + "[" + Shapes.format(produced.dims()) + "]" + into + "[" + Shapes.format(consumed.dims()) + "]";
-      }
+      String what;
+      String other;
       ElementType a = produced.elementType();
       ElementType b = consumed.elementType();
-      if (a != null && b != null && a.bitWidth() > 0 && b.bitWidth() > 0 && a != b) {
-        return ends + a.precision() + into + b.precision();
+      if (!produced.shapeCompatible(consumed)) {
+        what = "[" + Shapes.format(produced.dims()) + "]";
+        other = "[" + Shapes.format(consumed.dims()) + "]";
+      } else if (a != null && b != null && a.bitWidth() > 0 && b.bitWidth() > 0 && a != b) {
+        what = a.precision();
+        other = b.precision();
+      } else {
+        return null;
       }
-      return null;
+      return "layer id=" + from.id() + " '" + from.name() + "' outputs " + what + " but input port " + consumed.id()
+          + " of layer id=" + to.id() + " '" + to.name() + "' takes " + other;
     }
 
     private static Integer portPos(Map<Integer, Integer> positions, String portId) {

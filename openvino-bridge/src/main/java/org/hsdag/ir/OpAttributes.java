@@ -48,6 +48,8 @@ public final class OpAttributes {
   record Rule(String name, Form form, Need need) {}
 
   private static final Map<String, List<Rule>> RULES;
+  /** auto_pad values under which the specifications ignore pads_begin and pads_end. */
+  private static final Set<String> PADS_IGNORED = Set.of("same_upper", "same_lower", "valid");
 
   static {
     Map<String, List<Rule>> rules = new HashMap<>();
@@ -115,8 +117,7 @@ public final class OpAttributes {
     }
     int spatialAxes = node.inputs().isEmpty() || node.inputs().get(0).rank() < 3 ? -1 : node.inputs().get(0).rank() - 2;
     String autoPad = node.attribute("auto_pad");
-    boolean padsIgnored = autoPad != null && List.of("same_upper", "same_lower", "valid")
-        .contains(autoPad.trim().toLowerCase(Locale.ROOT));
+    boolean padsIgnored = autoPad != null && PADS_IGNORED.contains(autoPad.trim().toLowerCase(Locale.ROOT));
     for (Rule rule : rules) {
       String value = node.attribute(rule.name());
       if (value == null) {
