@@ -468,8 +468,8 @@ public final class IrReader {
         for (int i = 0; i < f.length; i++) {
           if (!f[i]) {
             OpNode n = nodes.get(v);
-            throw new IrException(source + ":" + layerLines.get(v) + ": input port " + n.inputs().get(i).id() + " of layer id="
-                + n.id() + " '" + n.name() + "' (" + n.type() + ") has no incoming edge");
+            throw new IrException(source + ":" + layerLines.get(v) + ": input port " + n.inputs().get(i).id() + " of "
+                + new LayerName(n.id(), n.name(), n.type()) + " has no incoming edge");
           }
         }
       }

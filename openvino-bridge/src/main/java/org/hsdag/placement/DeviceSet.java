@@ -30,7 +30,7 @@ public record DeviceSet(List<String> names) {
 
   /**
    * The one spelling of a device name hsdag uses everywhere ({@code --devices}, placement files,
-   * backends): surrounding spaces dropped, upper case as OpenVINO names devices ({@code gpu.1} is
+   * backends): surrounding spaces dropped, upper case as OpenVINO lists its devices ({@code gpu.1} is
    * {@code GPU.1}).
    */
   public static String canonical(String name) {
