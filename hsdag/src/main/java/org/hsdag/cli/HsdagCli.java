@@ -2,10 +2,10 @@ package org.hsdag.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.ServiceLoader;
 import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
 import picocli.CommandLine;
@@ -74,12 +74,9 @@ public final class HsdagCli implements Runnable {
       err.println("hsdag: file not found: " + nf.getFile());
       return ExitCodes.BAD_INPUT;
     }
-    if (t instanceof AccessDeniedException ad) {
-      err.println("hsdag: permission denied: " + ad.getFile());
-      return ExitCodes.FAILURE;
-    }
     if (t instanceof IOException io) {
-      String msg = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+      // "path: reason" whatever the exception type; the sources name the file (IoErrors.naming).
+      String msg = IoErrors.describe(io);
       if (msg.contains("No space left")) {
         msg = "disk full (" + msg + ")";
       }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.hsdag.io.IoErrors;
 
 /**
  * The append-only {@code log.jsonl} of a run: one JSON record per line, each line forced to disk
@@ -32,9 +33,11 @@ public final class RunLog implements Closeable {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   private final FileChannel channel;
+  private final Path file;
 
-  private RunLog(FileChannel channel) {
+  private RunLog(FileChannel channel, Path file) {
     this.channel = channel;
+    this.file = file;
   }
 
   /**
@@ -113,8 +116,11 @@ public final class RunLog implements Closeable {
         }
       }
       ch.force(true);
-      return new RunLog(ch);
-    } catch (IOException | RuntimeException e) {
+      return new RunLog(ch, file);
+    } catch (IOException e) {
+      ch.close();
+      throw IoErrors.naming(file, e);
+    } catch (RuntimeException e) {
       ch.close();
       throw e;
     }
@@ -124,10 +130,15 @@ public final class RunLog implements Closeable {
   public void append(LogRecord record) throws IOException {
     byte[] line = (JSON.writeValueAsString(record) + "\n").getBytes(StandardCharsets.UTF_8);
     ByteBuffer buf = ByteBuffer.wrap(line);
-    while (buf.hasRemaining()) {
-      channel.write(buf);
+    try {
+      while (buf.hasRemaining()) {
+        channel.write(buf);
+      }
+      channel.force(false);
+    } catch (IOException e) {
+      // A channel's errors carry no path ("Operation not permitted"): name the log.
+      throw IoErrors.naming(file, e);
     }
-    channel.force(false);
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
+import org.hsdag.io.IoErrors;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.Test;
@@ -105,5 +106,15 @@ class RunLogTest {
   @Test
   void aMissingLogReadsAsEmpty() throws IOException {
     assertEquals(0, RunLog.read(tmp.resolve("none.jsonl")).records().size());
+  }
+
+  @Test
+  void aFailedWriteNamesTheLog() throws IOException {
+    // A channel's own errors carry no path (a file made immutable mid-run: "Operation not permitted").
+    Path f = tmp.resolve("log.jsonl");
+    RunLog log = RunLog.openForAppend(f, 0);
+    log.close();
+    IOException e = assertThrows(IOException.class, () -> log.append(record(0, 1)));
+    assertTrue(IoErrors.describe(e).startsWith(f + ": "), IoErrors.describe(e));
   }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hsdag.ir.ElementType;
+import org.hsdag.ir.OpAttributes;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.slf4j.Logger;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Bytes are the sum of all input tensors (weights included: they are read on every inference)
- * and all output tensors. Thread-safe.
+ * and all output tensors. The attributes read here ({@code transpose_a}, pooling {@code kernel})
+ * are checked for presence and form when the IR is read ({@link OpAttributes}). Thread-safe.
  */
 public final class CostModel {
   private static final Logger LOG = LoggerFactory.getLogger(CostModel.class);
@@ -207,7 +209,7 @@ public final class CostModel {
       }
       case MATMUL -> {
         long[] a = node.inputs().isEmpty() ? new long[0] : node.inputs().get(0).dims();
-        boolean transposeA = "true".equalsIgnoreCase(node.attribute("transpose_a"));
+        boolean transposeA = OpAttributes.isTrue(node.attribute("transpose_a"));
         double k = 1;
         if (a.length == 1) {
           k = shapes.resolve(a[0], 0);

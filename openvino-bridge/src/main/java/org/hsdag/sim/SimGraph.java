@@ -1,6 +1,9 @@
 package org.hsdag.sim;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -60,6 +63,22 @@ public final class SimGraph {
   /** The cost of node {@code v} (folded constants report {@link OpClass#CONSTANT}). */
   public OpCost cost(int v) {
     return costs[v];
+  }
+
+  /**
+   * The op types of this graph that the cost model has no formula for and that run as kernels
+   * (costed as a copy, see {@link CostModel}), with how many nodes each; empty when every kernel
+   * has a formula. Unknown ops folded into constants cost nothing and are not listed.
+   */
+  public SortedMap<String, Integer> unknownOpTypes() {
+    SortedMap<String, Integer> unknown = new TreeMap<>();
+    for (int i = 0; i < model.opCount(); i++) {
+      int v = model.node(i);
+      if (costs[v].opClass() == OpClass.OTHER) {
+        unknown.merge(graph.node(v).type(), 1, Integer::sum);
+      }
+    }
+    return Collections.unmodifiableSortedMap(unknown);
   }
 
   /** Whether node {@code v} is a kernel (false for constants, folded ops, Parameters, Results). */
