@@ -26,7 +26,9 @@ if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
   echo "$cp"
   exit 0
 fi
-java_opts=(-Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.offline=true
+# -Xms64m: with the default initial heap (1/64 of RAM) the collector cycles through all of it and
+# resident memory creeps up for thousands of policy steps; now the heap grows with what is live.
+java_opts=(-Xms64m -Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.offline=true
   -Dorg.slf4j.simpleLogger.log.ai.djl=warn -Dhsdag.home="$root")
 [[ -n "${HSDAG_DEBUG:-}" ]] && java_opts+=(-Dhsdag.debug=true)
 export DJL_OFFLINE=true
