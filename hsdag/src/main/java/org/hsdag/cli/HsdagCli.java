@@ -8,6 +8,7 @@ import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.tune.DamagedRunFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,7 +33,19 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input"})
 public final class HsdagCli implements Runnable {
+  /** Where slf4j-simple reads hsdag's own level when a logger is created (after parsing). */
+  static final String HSDAG_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.hsdag";
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Also log what hsdag is doing (model coarsening, policy size, failed measurements) on stderr.")
+  void verbose(boolean on) {
+    if (on) {
+      // Loggers are created when their classes load, which is after the command line is parsed.
+      System.setProperty(HSDAG_LOG_LEVEL, "info");
+    }
+  }
 
   @Override
   public void run() {
@@ -45,6 +58,10 @@ public final class HsdagCli implements Runnable {
     for (CliExtension ext : ServiceLoader.load(CliExtension.class)) {
       cl.addSubcommand(ext.newCommand());
     }
+    // `hsdag generate-completion` prints a bash/zsh completion script (`./hsdag.sh install` uses it).
+    CommandLine completion = new CommandLine(new picocli.AutoComplete.GenerateCompletion());
+    completion.getCommandSpec().usageMessage().hidden(true);
+    cl.addSubcommand("generate-completion", completion);
     cl.setExecutionExceptionHandler(HsdagCli::handle);
     cl.setParameterExceptionHandler((ex, args) -> {
       PrintWriter err = ex.getCommandLine().getErr();
@@ -61,7 +78,8 @@ public final class HsdagCli implements Runnable {
     if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
       t = u.getCause();
     }
-    if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException) {
+    if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
+        || t instanceof DamagedRunFileException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }

@@ -249,7 +249,14 @@ public final class Tuner {
   private int restoreAndReplay(boolean resume, List<LogRecord> priorSearch, SearchContext context) throws IOException {
     int from = 0;
     if (resume && !priorSearch.isEmpty()) {
-      Optional<Checkpoints.Checkpoint> ck = Checkpoints.latest(runDir);
+      Optional<Checkpoints.Checkpoint> ck;
+      try {
+        ck = Checkpoints.latest(runDir);
+      } catch (DamagedRunFileException e) {
+        // Checkpoints only save time: the log alone rebuilds the state.
+        listener.note(e.getMessage() + "; the checkpoint is unusable, replaying the whole log instead");
+        ck = Optional.empty();
+      }
       if (ck.isPresent() && ck.get().step() <= priorSearch.size() && ck.get().strategy().equals(strategy.name())) {
         try {
           strategy.restoreState(ck.get().dir());

@@ -1,5 +1,8 @@
 package org.hsdag.cli;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -9,6 +12,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class CliChild {
   private CliChild() {}
+
+  /** The command line that runs {@code cliArgs} in a child JVM on this test's classpath. */
+  public static List<String> command(List<String> jvmArgs, List<String> cliArgs) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true", "-Dai.djl.offline=true"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CliChild.class.getName()));
+    cmd.addAll(cliArgs);
+    return cmd;
+  }
 
   public static void main(String[] args) {
     long every = Long.getLong("hsdag.test.collectEveryMs", 0);
