@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       DevicesCommand.class,
       TuneCommand.class,
+      PlanCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
       ModelsCommand.class,

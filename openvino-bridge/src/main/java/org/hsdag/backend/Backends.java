@@ -45,10 +45,10 @@ public final class Backends {
           notices.accept("backend auto: using openvino (native library loaded)");
           return ov;
         } catch (BackendUnavailableException | LinkageError e) {
+          // One short line: the full reason and its fix are what `hsdag devices --backend openvino` prints.
           LatencyBackend sim = SimBackend.open(p, simOptions);
-          String why = String.valueOf(e.getMessage());
-          notices.accept("backend auto: using sim, profile " + sim.profile() + " (simulated numbers; "
-              + (why.startsWith("openvino") ? why : "openvino unavailable: " + why) + ")");
+          notices.accept("backend auto: no OpenVINO runtime here, so the simulator answers (sim/" + sim.profile()
+              + "; every number is simulated; 'hsdag devices --backend openvino' says why)");
           return sim;
         }
       default:
