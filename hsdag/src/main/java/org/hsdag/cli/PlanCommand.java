@@ -47,6 +47,8 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Mixin BackendOptions backendOptions;
 
+  @Mixin InputShapeOptions inputShapeOptions;
+
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
   String proxyProfile;
@@ -67,16 +69,22 @@ public final class PlanCommand implements Callable<Integer> {
     if (out != null && java.nio.file.Files.isDirectory(out)) {
       throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
     }
-    try (LatencyBackend backend = backendOptions.open(0, notice -> {
+    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
+    java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    })) {
+    };
+    try (LatencyBackend backend = backendOptions.open(0, shapes, notices)) {
+      String shapeNotice = shapes.resolution().notice();
+      if (shapeNotice != null) {
+        notices.accept(shapeNotice);
+      }
       DeviceSet ds = deviceSet(backend);
       Proxies.Resolved resolved;
       try {
-        resolved = Proxies.resolve(backend, graph, ds, proxyProfile);
+        resolved = Proxies.resolve(backend, graph, ds, proxyProfile, shapes.resolution().shapes());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -87,6 +95,10 @@ public final class PlanCommand implements Callable<Integer> {
         PlacementFiles.write(out, graph, plan.best().placement());
       }
       Map<String, Object> summary = summary(graph, resolved, plan, seconds);
+      if (!shapes.resolution().inputs().isEmpty()) {
+        summary.put("dynamic_inputs", shapes.resolution().inputs());
+        summary.put("dynamic_inputs_assumed", shapes.resolution().assumed());
+      }
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {

@@ -7,6 +7,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.ShapeAssumption;
 import org.hsdag.sim.SimOptions;
 
 /** Where a search's cost model comes from: a profile file the user names, or the backend itself. */
@@ -26,14 +27,16 @@ public final class Proxies {
    * e.g. from {@code hsdag calibrate}) when given, else from the backend's own cost model.
    *
    * @param proxyProfile a profile name or file, or null
+   * @param shapes the sizes of dynamic dimensions, for a proxy built from a profile
    * @throws ProxyUnavailableException when neither gives one
    * @throws IllegalArgumentException when the profile cannot be read
    */
-  public static Resolved resolve(LatencyBackend backend, OpGraph graph, DeviceSet devices, String proxyProfile) {
+  public static Resolved resolve(LatencyBackend backend, OpGraph graph, DeviceSet devices, String proxyProfile,
+      ShapeAssumption shapes) {
     if (proxyProfile != null) {
       DeviceProfile profile = DeviceProfile.load(proxyProfile);
       requireDevices(profile.devices().stream().map(d -> d.name()).toList(), devices, "proxy profile " + proxyProfile);
-      SimBackend sim = new SimBackend(profile, SimOptions.exact());
+      SimBackend sim = new SimBackend(profile, SimOptions.exact().withShapes(shapes));
       return new Resolved(PlacementProxy.ofSim(sim, graph, devices), "cost model of profile " + profileLabel(proxyProfile));
     }
     if (backend instanceof CostModelSource source) {

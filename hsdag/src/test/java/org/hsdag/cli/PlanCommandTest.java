@@ -15,6 +15,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
+import org.hsdag.testkit.Samples;
 import org.hsdag.tune.TestModels;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,5 +85,25 @@ class PlanCommandTest {
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,NPU"), "NPU");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--proxy-profile", "nope.json"), "nope.json");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "-o", tmp.toString()), "is a directory");
+  }
+
+  @Test
+  void dynamicInputsAreSaidOnceAndInputShapeChangesTheEstimate() throws IOException {
+    Path bert = Samples.irSample("distilbert-base-uncased-sst2.xml");
+    CliRun assumed = CliRun.of("plan", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1");
+    assertEquals(ExitCodes.OK, assumed.exitCode(), assumed.err());
+    assertEquals(1, assumed.err().lines().filter(l -> l.contains("assumed input_ids=1x8, attention_mask=1x8")).count(),
+        assumed.err());
+    CliRun given = CliRun.of("plan", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json",
+        "--input-shape", "input_ids=1,128;attention_mask=1,128");
+    assertEquals(ExitCodes.OK, given.exitCode(), given.err());
+    JsonNode plan = JSON.readTree(given.out());
+    assertFalse(plan.get("dynamic_inputs_assumed").asBoolean());
+    assertEquals("input_ids=1x128", plan.at("/dynamic_inputs/0").asText());
+    JsonNode small = JSON.readTree(CliRun.of("plan", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1",
+        "--json").out());
+    assertTrue(plan.at("/best_single_device/estimate_ms").asDouble() > small.at("/best_single_device/estimate_ms").asDouble());
+    assertOneLineError(CliRun.of("plan", bert.toString(), "--backend", "sim", "--input-shape", "ids=1,8"),
+        "no input 'ids'");
   }
 }
