@@ -13,6 +13,25 @@ needs_build() {
       \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$stamp" -print -quit)" ]]
 }
 
+# `./hsdag.sh install [DIR]`: a `hsdag` command in DIR (default ~/.local/bin) and bash completion.
+if [[ "${1:-}" == "install" ]]; then
+  bin_dir="${2:-$HOME/.local/bin}"
+  completion_dir="${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion/completions"
+  mkdir -p "$bin_dir" "$completion_dir" || { echo "hsdag: cannot create $bin_dir or $completion_dir" >&2; exit 1; }
+  printf '#!/usr/bin/env bash\n# Installed by %s install\nHSDAG_COMMAND=hsdag exec %q "$@"\n' \
+    "$root/hsdag.sh" "$root/hsdag.sh" > "$bin_dir/hsdag.tmp" && chmod +x "$bin_dir/hsdag.tmp" \
+    && mv "$bin_dir/hsdag.tmp" "$bin_dir/hsdag" || { echo "hsdag: cannot write $bin_dir/hsdag" >&2; exit 1; }
+  "$root/hsdag.sh" generate-completion > "$completion_dir/hsdag.tmp" && mv "$completion_dir/hsdag.tmp" "$completion_dir/hsdag" \
+    || { echo "hsdag: cannot write the completion script $completion_dir/hsdag" >&2; exit 1; }
+  echo "installed: $bin_dir/hsdag (runs $root/hsdag.sh)"
+  echo "installed: bash completion $completion_dir/hsdag (new shells; zsh: autoload bashcompinit && bashcompinit && source it)"
+  case ":$PATH:" in
+    *":$bin_dir:"*) ;;
+    *) echo "note: $bin_dir is not on your PATH; add it: export PATH=\"$bin_dir:\$PATH\"" ;;
+  esac
+  exit 0
+fi
+
 if needs_build; then
   command -v mvn >/dev/null || { echo "hsdag: Maven (mvn) is needed to build hsdag; install it (apt-get install maven)" >&2; exit 1; }
   echo "hsdag: building (first run or sources changed)..." >&2
@@ -26,7 +45,9 @@ if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
   echo "$cp"
   exit 0
 fi
-java_opts=(-Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.offline=true
+# -Xms64m: with the default initial heap (1/64 of RAM) the collector cycles through all of it and
+# resident memory creeps up for thousands of policy steps; now the heap grows with what is live.
+java_opts=(-Xms64m -Xmx4g -XX:MaxDirectMemorySize=1g -Djava.awt.headless=true -Dai.djl.offline=true
   -Dorg.slf4j.simpleLogger.log.ai.djl=warn -Dhsdag.home="$root")
 [[ -n "${HSDAG_DEBUG:-}" ]] && java_opts+=(-Dhsdag.debug=true)
 export DJL_OFFLINE=true
@@ -40,5 +61,7 @@ elif [[ "${1:-}" == "run-class" ]]; then
   main="$1"; shift
   exec java "${java_opts[@]}" ${HSDAG_JAVA_OPTS:-} -cp "$cp" "$main" "$@"
 fi
+# How the user runs hsdag, for the commands hsdag prints ("continue with: ...", "next: ...").
+export HSDAG_COMMAND="${HSDAG_COMMAND:-$0}"
 # shellcheck disable=SC2086
 exec java "${java_opts[@]}" ${HSDAG_JAVA_OPTS:-} -cp "$cp" org.hsdag.cli.Main "$@"

@@ -15,7 +15,6 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
-import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
@@ -80,7 +79,7 @@ public final class ApplyCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    OpGraph graph = new IrReader().read(model);
+    OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
     LatencyBackend backend = TuneBackends.open(backendOptions, seed, notice -> {
       if (!json) {

@@ -41,8 +41,14 @@ public final class BackendOptions {
    * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
    */
   public LatencyBackend open(long seed, Consumer<String> notices) {
+    return open(seed, InputShapeOptions.NONE, notices);
+  }
+
+  /** {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says. */
+  public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, Consumer<String> notices) {
     try {
-      return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed), notices);
+      return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()),
+          shapes.given(), notices);
     } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }

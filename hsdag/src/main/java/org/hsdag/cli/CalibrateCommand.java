@@ -99,7 +99,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--base-profile: " + e.getMessage());
     }
-    OpGraph graph = new IrReader().read(model);
+    OpGraph graph = ModelArgument.read(model);
     ShapeAssumption shapes = ShapeAssumption.DEFAULT;
 
     CalibrationRecords recs;

@@ -2,13 +2,14 @@ package org.hsdag.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.ServiceLoader;
 import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.search.SearchConfigException;
+import org.hsdag.tune.DamagedRunFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       DevicesCommand.class,
       TuneCommand.class,
+      PlanCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
       ModelsCommand.class,
@@ -33,7 +35,19 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input"})
 public final class HsdagCli implements Runnable {
+  /** Where slf4j-simple reads hsdag's own level when a logger is created (after parsing). */
+  static final String HSDAG_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.hsdag";
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Also log what hsdag is doing (model coarsening, policy size, failed measurements) on stderr.")
+  void verbose(boolean on) {
+    if (on) {
+      // Loggers are created when their classes load, which is after the command line is parsed.
+      System.setProperty(HSDAG_LOG_LEVEL, "info");
+    }
+  }
 
   @Override
   public void run() {
@@ -46,6 +60,10 @@ public final class HsdagCli implements Runnable {
     for (CliExtension ext : ServiceLoader.load(CliExtension.class)) {
       cl.addSubcommand(ext.newCommand());
     }
+    // `hsdag generate-completion` prints a bash/zsh completion script (`./hsdag.sh install` uses it).
+    CommandLine completion = new CommandLine(new picocli.AutoComplete.GenerateCompletion());
+    completion.getCommandSpec().usageMessage().hidden(true);
+    cl.addSubcommand("generate-completion", completion);
     cl.setExecutionExceptionHandler(HsdagCli::handle);
     cl.setParameterExceptionHandler((ex, args) -> {
       PrintWriter err = ex.getCommandLine().getErr();
@@ -63,7 +81,7 @@ public final class HsdagCli implements Runnable {
       t = u.getCause();
     }
     if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
-        || t instanceof SearchConfigException) {
+        || t instanceof SearchConfigException || t instanceof DamagedRunFileException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }
@@ -76,12 +94,9 @@ public final class HsdagCli implements Runnable {
       err.println("hsdag: file not found: " + nf.getFile());
       return ExitCodes.BAD_INPUT;
     }
-    if (t instanceof AccessDeniedException ad) {
-      err.println("hsdag: permission denied: " + ad.getFile());
-      return ExitCodes.FAILURE;
-    }
     if (t instanceof IOException io) {
-      String msg = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+      // "path: reason" whatever the exception type; the sources name the file (IoErrors.naming).
+      String msg = IoErrors.describe(io);
       if (msg.contains("No space left")) {
         msg = "disk full (" + msg + ")";
       }

@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.ir.Shapes;
+import org.hsdag.ir.Weights;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,7 +34,7 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OpGraph g = new IrReader().read(model);
+    OpGraph g = ModelArgument.read(model);
     Map<String, Object> summary = summarize(g);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -55,13 +55,11 @@ public final class InspectCommand implements Callable<Integer> {
     s.put("edges", g.edgeCount());
     s.put("average_degree", g.nodeCount() == 0 ? 0.0 : 2.0 * g.edgeCount() / g.nodeCount());
     Map<String, Integer> hist = new TreeMap<>();
-    long constBytes = 0;
     boolean dynamic = false;
     List<Map<String, Object>> params = new ArrayList<>();
     List<Map<String, Object>> results = new ArrayList<>();
     for (OpNode n : g.nodes()) {
       hist.merge(n.type(), 1, Integer::sum);
-      constBytes += n.constSize();
       for (Port p : n.outputs()) {
         dynamic |= p.isDynamic();
       }
@@ -84,7 +82,7 @@ public final class InspectCommand implements Callable<Integer> {
     s.put("op_types", hist);
     s.put("parameters", params);
     s.put("results", results);
-    s.put("constant_bytes", constBytes);
+    s.put("constant_bytes", Weights.usedBytes(g));
     s.put("dynamic_shapes", dynamic);
     return s;
   }
@@ -94,7 +92,7 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf("model          %s%n", s.get("name"));
     out.printf("IR version     %s%n", s.get("ir_version"));
     out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"), (Double) s.get("average_degree"));
-    out.printf("constants      %,d bytes%n", (Long) s.get("constant_bytes"));
+    out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n", (Long) s.get("constant_bytes"));
     out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");
     out.println("inputs:");
     for (Map<String, Object> p : (List<Map<String, Object>>) s.get("parameters")) {

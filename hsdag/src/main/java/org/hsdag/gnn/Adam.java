@@ -67,12 +67,12 @@ public final class Adam implements AutoCloseable {
       float c1 = (float) (learningRate / (1 - Math.pow(BETA1, step)));
       float c2 = (float) (1 / Math.sqrt(1 - Math.pow(BETA2, step)));
       for (Map.Entry<String, NDArray> e : store.all().entrySet()) {
-        NDArray g = scale == 1f ? grads.get(e.getKey()) : grads.get(e.getKey()).mul(scale);
+        NDArray g = scale == 1f ? grads.get(e.getKey()) : Scalars.mul(grads.get(e.getKey()), scale);
         NDArray m = mean.get(e.getKey());
         NDArray v = variance.get(e.getKey());
-        m.muli((float) BETA1).addi(g.mul((float) (1 - BETA1)));
-        v.muli((float) BETA2).addi(g.square().mul((float) (1 - BETA2)));
-        NDArray delta = m.mul(c1).div(v.sqrt().mul(c2).add((float) EPS));
+        Scalars.muli(m, BETA1).addi(Scalars.mul(g, 1 - BETA1));
+        Scalars.muli(v, BETA2).addi(Scalars.mul(g.square(), 1 - BETA2));
+        NDArray delta = Scalars.mul(m, c1).div(Scalars.add(Scalars.mul(v.sqrt(), c2), EPS));
         NDArray w = e.getValue().stopGradient();
         w.subi(delta);
       }

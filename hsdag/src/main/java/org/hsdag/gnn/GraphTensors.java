@@ -2,18 +2,18 @@ package org.hsdag.gnn;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.DataType;
 import java.util.Arrays;
 import org.hsdag.coarsen.IntGraph;
 
 /**
  * The constant tensors of one graph, built once and reused every step (PyG's {@code edge_index}
- * plus cached normalisations). The graph is symmetrised and de-duplicated for message passing
- * (edge direction is dropped, as in the HSDAG reference code; self-loops in the input are
- * ignored): {@link #gcnAdjacency()} is D̂^-1/2 (A+I) D̂^-1/2, {@link #sumAdjacency()} is A and
- * {@link #meanAdjacency()} is D^-1 A. {@link #edgeSource()}/{@link #edgeTarget()} index the
- * graph's own directed edges, in input order, for edge scoring. Owns a sub-manager; close it when
- * the graph is no longer used.
+ * plus GCNConv's cached normalisation). For message passing the graph is symmetrised and
+ * de-duplicated, as PyG's {@code to_undirected} does (edge direction is dropped, as in the HSDAG
+ * reference code); self-loops in the input are replaced by one self-loop per node, as PyG's
+ * {@code add_remaining_self_loops}: {@link #gcnAdjacency()} is D̂^-1/2 (A+I) D̂^-1/2.
+ * {@link #edgeSource()}/{@link #edgeTarget()} index the graph's own directed edges, in input
+ * order, for edge scoring. Owns a sub-manager; close it when the graph is no longer used.
  */
 public final class GraphTensors implements AutoCloseable {
   private final IntGraph graph;
@@ -21,15 +21,16 @@ public final class GraphTensors implements AutoCloseable {
   private final int[] neighbourStart;
   private final int[] neighbours;
   private final NDArray gcnAdjacency;
-  private final NDArray sumAdjacency;
-  private final NDArray meanAdjacency;
   private final NDArray edgeSource;
   private final NDArray edgeTarget;
-  private NDArray maxIndex;
-  private NDArray hasNeighbour;
-  private int maxDegree;
 
+  /** float32 tensors, as the policy uses. */
   public GraphTensors(NDManager parent, IntGraph graph) {
+    this(parent, graph, DataType.FLOAT32);
+  }
+
+  /** With the normalised adjacency in {@code dataType} (float64 for double-precision checks). */
+  public GraphTensors(NDManager parent, IntGraph graph, DataType dataType) {
     this.graph = graph;
     this.manager = parent.newSubManager();
     int n = graph.nodeCount();
@@ -54,32 +55,20 @@ public final class GraphTensors implements AutoCloseable {
       neighbourStart[i + 1] += neighbourStart[i];
     }
     int nnz = keys.length;
-    int[] row = new int[nnz];
-    int[] col = new int[nnz];
-    float[] ones = new float[nnz];
-    float[] mean = new float[nnz];
+    int[] row = new int[nnz + n];
+    int[] col = new int[nnz + n];
+    double[] val = new double[nnz + n];
     for (int i = 0; i < n; i++) {
       for (int k = neighbourStart[i]; k < neighbourStart[i + 1]; k++) {
         row[k] = i;
         col[k] = neighbours[k];
-        ones[k] = 1f;
-        mean[k] = 1f / degree(i);
+        val[k] = 1.0 / Math.sqrt((degree(i) + 1.0) * (degree(neighbours[k]) + 1.0));
       }
+      row[nnz + i] = i;
+      col[nnz + i] = i;
+      val[nnz + i] = 1.0 / (degree(i) + 1.0);
     }
-    sumAdjacency = SparseMatrices.coo(manager, n, n, row, col, ones);
-    meanAdjacency = SparseMatrices.coo(manager, n, n, row, col, mean);
-    int[] gRow = Arrays.copyOf(row, nnz + n);
-    int[] gCol = Arrays.copyOf(col, nnz + n);
-    float[] gVal = new float[nnz + n];
-    for (int k = 0; k < nnz; k++) {
-      gVal[k] = (float) (1.0 / Math.sqrt((degree(row[k]) + 1.0) * (degree(col[k]) + 1.0)));
-    }
-    for (int i = 0; i < n; i++) {
-      gRow[nnz + i] = i;
-      gCol[nnz + i] = i;
-      gVal[nnz + i] = (float) (1.0 / (degree(i) + 1.0));
-    }
-    gcnAdjacency = SparseMatrices.coo(manager, n, n, gRow, gCol, gVal);
+    gcnAdjacency = SparseMatrices.coo(manager, n, n, row, col, val, dataType);
     long[] s = new long[graph.edgeCount()];
     long[] d = new long[graph.edgeCount()];
     for (int k = 0; k < s.length; k++) {
@@ -112,16 +101,9 @@ public final class GraphTensors implements AutoCloseable {
     return Arrays.copyOfRange(neighbours, neighbourStart[node], neighbourStart[node + 1]);
   }
 
+  /** D̂^-1/2 (A+I) D̂^-1/2 of the symmetrised graph, sparse n × n. */
   public NDArray gcnAdjacency() {
     return gcnAdjacency;
-  }
-
-  public NDArray sumAdjacency() {
-    return sumAdjacency;
-  }
-
-  public NDArray meanAdjacency() {
-    return meanAdjacency;
   }
 
   /** int64 source node of every directed input edge. */
@@ -137,42 +119,6 @@ public final class GraphTensors implements AutoCloseable {
   /** The manager owning this graph's tensors (for per-graph caches). */
   public NDManager manager() {
     return manager;
-  }
-
-  /**
-   * int64 (n × maxDegree) neighbour table padded with index n, for max aggregation; built on
-   * first use because its size depends on the largest degree.
-   */
-  synchronized NDArray maxIndex() {
-    if (maxIndex == null) {
-      int n = nodeCount();
-      for (int i = 0; i < n; i++) {
-        maxDegree = Math.max(maxDegree, degree(i));
-      }
-      int width = Math.max(1, maxDegree);
-      long[] idx = new long[n * width];
-      float[] has = new float[n];
-      Arrays.fill(idx, n);
-      for (int i = 0; i < n; i++) {
-        for (int k = neighbourStart[i]; k < neighbourStart[i + 1]; k++) {
-          idx[i * width + k - neighbourStart[i]] = neighbours[k];
-        }
-        has[i] = degree(i) > 0 ? 1f : 0f;
-      }
-      maxIndex = manager.create(idx, new Shape((long) n * width));
-      hasNeighbour = manager.create(has, new Shape(n, 1));
-    }
-    return maxIndex;
-  }
-
-  synchronized NDArray hasNeighbour() {
-    maxIndex();
-    return hasNeighbour;
-  }
-
-  synchronized int maxDegreeWidth() {
-    maxIndex();
-    return Math.max(1, maxDegree);
   }
 
   @Override

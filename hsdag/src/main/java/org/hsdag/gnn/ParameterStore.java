@@ -2,6 +2,7 @@ package org.hsdag.gnn;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,11 +19,17 @@ import java.util.SplittableRandom;
 public final class ParameterStore implements AutoCloseable {
   private final NDManager manager;
   private final SplittableRandom rng;
+  private final DataType dataType;
   private final Map<String, NDArray> parameters = new LinkedHashMap<>();
 
   public ParameterStore(NDManager parent, long seed) {
+    this(parent, seed, DataType.FLOAT32);
+  }
+
+  public ParameterStore(NDManager parent, long seed, DataType dataType) {
     this.manager = parent.newSubManager();
     this.rng = new SplittableRandom(seed);
+    this.dataType = dataType;
   }
 
   /** A {@code rows × cols} matrix, Glorot-uniform initialised (PyG/torch default for GCN). */
@@ -46,6 +53,11 @@ public final class ParameterStore implements AutoCloseable {
       throw new IllegalArgumentException("duplicate parameter " + name);
     }
     NDArray p = manager.create(values, shape);
+    if (dataType != DataType.FLOAT32) {
+      NDArray wide = p.toType(dataType, true);
+      p.close();
+      p = wide;
+    }
     p.setName(name);
     p.setRequiresGradient(true);
     parameters.put(name, p);
@@ -85,10 +97,30 @@ public final class ParameterStore implements AutoCloseable {
   /** Overwrites a parameter's values in place (keeps its identity and gradient flag). */
   public void load(String name, float[] values) {
     NDArray p = get(name);
-    if (values.length != p.size()) {
-      throw new IllegalArgumentException("parameter " + name + " has " + p.size() + " values, got " + values.length);
+    checkSize(p, name, values.length);
+    try (NDArray src = manager.create(values, p.getShape())) {
+      overwrite(p, src);
     }
-    try (NDArray detached = p.stopGradient(); NDArray src = manager.create(values, p.getShape())) {
+  }
+
+  /** Like {@link #load(String, float[])}, from doubles (rounded to the parameter's precision). */
+  public void load(String name, double[] values) {
+    NDArray p = get(name);
+    checkSize(p, name, values.length);
+    try (NDArray src = manager.create(values, p.getShape())) {
+      overwrite(p, src);
+    }
+  }
+
+  private static void checkSize(NDArray p, String name, int length) {
+    if (length != p.size()) {
+      throw new IllegalArgumentException("parameter " + name + " has " + p.size() + " values, got " + length);
+    }
+  }
+
+  private static void overwrite(NDArray p, NDArray src) {
+    // addi converts src to the parameter's precision.
+    try (NDArray detached = p.stopGradient()) {
       detached.subi(detached).addi(src);
     }
   }

@@ -2,6 +2,7 @@ package org.hsdag.gnn;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
@@ -20,7 +21,22 @@ public final class SparseMatrices {
    * col[k]}); duplicate coordinates add up when multiplied.
    */
   public static NDArray coo(NDManager manager, long rows, long cols, int[] row, int[] col, float[] values) {
-    int nnz = values.length;
+    try (NDArray v = manager.create(values)) {
+      return coo(manager, rows, cols, row, col, v, DataType.FLOAT32);
+    }
+  }
+
+  /** The same with double values, stored as {@code dataType}. */
+  public static NDArray coo(
+      NDManager manager, long rows, long cols, int[] row, int[] col, double[] values, DataType dataType) {
+    try (NDArray v = manager.create(values)) {
+      return coo(manager, rows, cols, row, col, v, dataType);
+    }
+  }
+
+  private static NDArray coo(
+      NDManager manager, long rows, long cols, int[] row, int[] col, NDArray values, DataType dataType) {
+    int nnz = Math.toIntExact(values.size());
     if (row.length != nnz || col.length != nnz) {
       throw new IllegalArgumentException("Expected equal lengths (got " + row.length + ", " + col.length + ", " + nnz + ")");
     }
@@ -32,10 +48,10 @@ public final class SparseMatrices {
       idx[k] = row[k];
       idx[nnz + k] = col[k];
     }
-    try (NDArray i = manager.create(idx, new Shape(2, nnz));
-        NDArray v = manager.create(values, new Shape(nnz))) {
+    try (NDArray i = manager.create(idx, new Shape(2, nnz))) {
       PtNDArray it = (PtNDArray) i.duplicate();
-      PtNDArray vt = (PtNDArray) v.duplicate();
+      // toType aliases when the type already matches (torch's to() without copy), so clone then.
+      PtNDArray vt = (PtNDArray) (values.getDataType() == dataType ? values.duplicate() : values.toType(dataType, false));
       NDArray sparse = JniUtils.createSparseCoo(it, vt, new Shape(rows, cols));
       it.close();
       vt.close();

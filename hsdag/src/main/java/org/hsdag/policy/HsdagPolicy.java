@@ -17,6 +17,7 @@ import org.hsdag.gnn.GraphParsingPool;
 import org.hsdag.gnn.GraphTensors;
 import org.hsdag.gnn.Mlp;
 import org.hsdag.gnn.ParameterStore;
+import org.hsdag.gnn.Scalars;
 import org.hsdag.parsing.ParseResult;
 
 /**
@@ -270,7 +271,7 @@ public final class HsdagPolicy implements AutoCloseable {
         }
         // Detached: the refinement state never carries gradient (same values either way).
         NDArray clusters = record ? pooled.stopGradient() : pooled;
-        next = used.add(GraphParsingPool.unpool(a, clusters)).mul(refinementDecay);
+        next = Scalars.mul(used.add(GraphParsingPool.unpool(a, clusters)), refinementDecay);
         NDScope.unregister(next);
         if (record) {
           scored = scored(logpTensor, devices, a);

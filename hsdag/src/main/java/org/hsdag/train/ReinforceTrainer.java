@@ -21,6 +21,7 @@ import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.gnn.Adam;
 import org.hsdag.gnn.ParameterStore;
+import org.hsdag.gnn.Scalars;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
@@ -144,9 +145,9 @@ public final class ReinforceTrainer implements AutoCloseable {
       try (NDScope scope = new NDScope();
           GradientCollector gc = Engine.getInstance().newGradientCollector();
           HsdagPolicy.Scored s = reuse ? recorded : policy.score(buffer.get(i))) {
-        NDArray l = s.logProb().mul((float) -weight);
+        NDArray l = Scalars.mul(s.logProb(), -weight);
         if (config.entropyBonus()) {
-          l = l.sub(s.entropy().mul((float) config.entropyWeight()));
+          l = l.sub(Scalars.mul(s.entropy(), config.entropyWeight()));
         }
         loss += l.getFloat();
         gc.backward(l);

@@ -1,5 +1,6 @@
 package org.hsdag.tune;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,7 +45,12 @@ public final class Checkpoints {
     Files.createDirectories(tmp);
     strategy.saveState(tmp);
     Path target = root.resolve(name);
-    Optional<Checkpoint> current = latest(runDir);
+    Optional<Checkpoint> current;
+    try {
+      current = latest(runDir);
+    } catch (DamagedRunFileException e) {
+      current = Optional.empty(); // about to be replaced
+    }
     if (current.isPresent() && current.get().dir().equals(target)) {
       // Re-saving the same step (after a resume): point away first so latest.json never names a half-deleted folder.
       AtomicFiles.writeString(root.resolve(LATEST), "{}\n");
@@ -72,7 +78,12 @@ public final class Checkpoints {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
-    JsonNode n = RunLog.JSON.readTree(Files.readAllBytes(file));
+    JsonNode n;
+    try {
+      n = RunLog.JSON.readTree(Files.readAllBytes(file));
+    } catch (JsonProcessingException e) {
+      throw new DamagedRunFileException(file, "is not valid JSON (" + e.getOriginalMessage() + ")");
+    }
     if (!n.hasNonNull("dir") || !n.hasNonNull("step")) {
       return Optional.empty();
     }

@@ -13,8 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hsdag.io.IoErrors;
 
 /**
  * The append-only {@code log.jsonl} of a run: one JSON record per line, each line forced to disk
@@ -24,6 +30,11 @@ import java.util.List;
  * line anywhere else is an error, because later records would then replay against the wrong
  * history. {@link #openForAppend} cuts a torn tail off before appending so the file stays valid
  * JSON lines.
+ *
+ * <p>Each line ends with a {@code "chain"} field: a hash of the line's text and of the previous
+ * line's chain. {@link #read} recomputes it, so a line edited by hand (a latency made smaller, an
+ * assignment changed) or damaged on disk is refused with its line number instead of replayed into
+ * a wrong result. It guards against accidents and edits, not against someone who recomputes it.
  */
 public final class RunLog implements Closeable {
   /** The JSON mapping of every run file (snake_case keys). */
@@ -31,10 +42,17 @@ public final class RunLog implements Closeable {
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  private final FileChannel channel;
+  private static final String CHAIN_FIELD = ",\"chain\":\"";
+  private static final Pattern CHAINED = Pattern.compile("^(\\{.*),\"chain\":\"([0-9a-f]{32})\"}$");
 
-  private RunLog(FileChannel channel) {
+  private final FileChannel channel;
+  private final Path file;
+  private String chain;
+
+  private RunLog(FileChannel channel, Path file, String chain) {
     this.channel = channel;
+    this.file = file;
+    this.chain = chain;
   }
 
   /**
@@ -59,6 +77,7 @@ public final class RunLog implements Closeable {
       return new Contents(List.of(), 0, 0);
     }
     List<LogRecord> records = new ArrayList<>();
+    String chain = "";
     int start = 0;
     int lineNo = 0;
     long valid = 0;
@@ -71,15 +90,26 @@ public final class RunLog implements Closeable {
       boolean terminated = end < bytes.length;
       String line = new String(bytes, start, end - start, StandardCharsets.UTF_8).trim();
       if (!line.isEmpty()) {
+        LogRecord record;
         try {
-          records.add(JSON.readValue(line, LogRecord.class));
+          record = JSON.readValue(line, LogRecord.class);
         } catch (JsonProcessingException e) {
           if (!terminated || isOnlyWhitespaceAfter(bytes, end + 1)) {
             return new Contents(records, valid, bytes.length - valid);
           }
-          throw new IOException(file + " line " + lineNo + " is damaged (" + e.getOriginalMessage()
+          throw new DamagedRunFileException(file, lineNo, "is not valid JSON (" + e.getOriginalMessage()
               + "); only a torn last line can be skipped");
         }
+        Matcher m = CHAINED.matcher(line);
+        if (!m.matches()) {
+          throw new DamagedRunFileException(file, lineNo, "has no checksum (edited, or written by an older hsdag)");
+        }
+        String expected = chain(chain, m.group(1) + "}");
+        if (!expected.equals(m.group(2))) {
+          throw new DamagedRunFileException(file, lineNo, "was changed after it was written (its checksum does not match)");
+        }
+        chain = expected;
+        records.add(record);
       }
       valid = terminated ? end + 1 : end;
       start = end + 1;
@@ -113,21 +143,60 @@ public final class RunLog implements Closeable {
         }
       }
       ch.force(true);
-      return new RunLog(ch);
-    } catch (IOException | RuntimeException e) {
+      return new RunLog(ch, file, lastChain(ch));
+    } catch (IOException e) {
+      ch.close();
+      throw IoErrors.naming(file, e);
+    } catch (RuntimeException e) {
       ch.close();
       throw e;
     }
   }
 
-  /** Appends one record as one line and forces it to disk. */
-  public void append(LogRecord record) throws IOException {
-    byte[] line = (JSON.writeValueAsString(record) + "\n").getBytes(StandardCharsets.UTF_8);
-    ByteBuffer buf = ByteBuffer.wrap(line);
-    while (buf.hasRemaining()) {
-      channel.write(buf);
+  /** The chain of the file's last line ("" for an empty file); the file was read and verified before. */
+  private static String lastChain(FileChannel ch) throws IOException {
+    if (ch.size() == 0) {
+      return "";
     }
-    channel.force(false);
+    ByteBuffer all = ByteBuffer.allocate(Math.toIntExact(ch.size()));
+    while (all.hasRemaining() && ch.read(all, all.position()) >= 0) {
+      // read until full
+    }
+    String text = new String(all.array(), StandardCharsets.UTF_8).stripTrailing();
+    String last = text.substring(text.lastIndexOf('\n') + 1).trim();
+    Matcher m = CHAINED.matcher(last);
+    return m.matches() ? m.group(2) : "";
+  }
+
+  /** The chain of a line whose text without the chain field is {@code body}, after {@code previous}. */
+  private static String chain(String previous, String body) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(previous.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) '\n');
+      sha.update(body.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(sha.digest(), 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  /** Appends one record as one line, chained to the one before, and forces it to disk. */
+  public void append(LogRecord record) throws IOException {
+    String body = JSON.writeValueAsString(record);
+    String next = chain(chain, body);
+    byte[] line = (body.substring(0, body.length() - 1) + CHAIN_FIELD + next + "\"}\n").getBytes(StandardCharsets.UTF_8);
+    ByteBuffer buf = ByteBuffer.wrap(line);
+    try {
+      while (buf.hasRemaining()) {
+        channel.write(buf);
+      }
+      channel.force(false);
+      chain = next;
+    } catch (IOException e) {
+      // A channel's errors carry no path ("Operation not permitted"): name the log.
+      throw IoErrors.naming(file, e);
+    }
   }
 
   @Override

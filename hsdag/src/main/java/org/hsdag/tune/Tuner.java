@@ -265,7 +265,14 @@ public final class Tuner {
     if (loggedSteps == 0 || !(strategy instanceof Checkpointable state)) {
       return 0;
     }
-    Optional<Checkpoints.Checkpoint> ck = Checkpoints.latest(runDir);
+    Optional<Checkpoints.Checkpoint> ck;
+    try {
+      ck = Checkpoints.latest(runDir);
+    } catch (DamagedRunFileException e) {
+      // Checkpoints only save time: the log alone rebuilds the state.
+      listener.note(e.getMessage() + "; the checkpoint is unusable, replaying the whole log instead");
+      return 0;
+    }
     if (ck.isEmpty() || ck.get().step() > loggedSteps || !ck.get().strategy().equals(strategy.name())) {
       return 0;
     }

@@ -21,7 +21,7 @@ class DevicesCommandTest {
   void autoFallsBackToSimAndSaysWhy() {
     CliRun r = CliRun.of("devices", "--json");
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
-    assertTrue(r.err().contains("backend auto: using sim"), r.err());
+    assertTrue(r.err().contains("the simulator answers (sim/paper"), r.err());
     assertTrue(r.out().contains("\"backend\" : \"sim\"") && r.out().contains("\"profile\" : \"paper\""), r.out());
   }
 

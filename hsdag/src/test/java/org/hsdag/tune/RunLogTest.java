@@ -3,6 +3,7 @@ package org.hsdag.tune;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,10 +11,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
+import org.hsdag.io.IoErrors;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.Test;
@@ -80,11 +84,21 @@ class RunLogTest {
     assertEquals(2, after.records().get(2).step());
   }
 
+  /** A log of {@code n} records written by RunLog itself. */
+  private Path written(int n) throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    try (RunLog log = RunLog.openForAppend(f, 0)) {
+      for (int i = 0; i < n; i++) {
+        log.append(record(i, 2 + i));
+      }
+    }
+    return f;
+  }
+
   @Test
   void aCompleteLastLineWithoutNewlineIsKeptAndTerminated() throws IOException {
-    Path f = tmp.resolve("log.jsonl");
-    String line = RunLog.JSON.writeValueAsString(record(0, 2));
-    Files.writeString(f, line);
+    Path f = written(1);
+    Files.writeString(f, Files.readString(f).stripTrailing());
     RunLog.Contents c = RunLog.read(f);
     assertEquals(1, c.records().size());
     try (RunLog log = RunLog.openForAppend(f, c.validBytes())) {
@@ -95,15 +109,64 @@ class RunLogTest {
 
   @Test
   void aDamagedLineInTheMiddleIsAnErrorNotSilentlySkipped() throws IOException {
-    Path f = tmp.resolve("log.jsonl");
-    Files.writeString(f, RunLog.JSON.writeValueAsString(record(0, 2)) + "\n{garbage\n"
-        + RunLog.JSON.writeValueAsString(record(1, 2)) + "\n");
-    IOException e = assertThrows(IOException.class, () -> RunLog.read(f));
-    assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    Path f = written(2);
+    List<String> lines = Files.readAllLines(f);
+    Files.write(f, List.of(lines.get(0), "{garbage", lines.get(1)));
+    DamagedRunFileException e = assertThrows(DamagedRunFileException.class, () -> RunLog.read(f));
+    assertTrue(e.getMessage().startsWith(f + ":2: "), e.getMessage());
+  }
+
+  @Test
+  void anEditThatKeepsTheJsonValidIsRefusedWithItsLine() throws IOException {
+    Path f = written(3);
+    List<String> lines = new ArrayList<>(Files.readAllLines(f));
+    String edited = lines.get(1).replace("\"latency_ms\":3.0", "\"latency_ms\":1.0");
+    assertNotEquals(lines.get(1), edited, "the test edits the latency");
+    lines.set(1, edited);
+    Files.write(f, lines);
+    DamagedRunFileException e = assertThrows(DamagedRunFileException.class, () -> RunLog.read(f));
+    assertTrue(e.getMessage().startsWith(f + ":2: ") && e.getMessage().contains("changed"), e.getMessage());
+  }
+
+  @Test
+  void removingOrReorderingLinesBreaksTheChain() throws IOException {
+    Path f = written(3);
+    List<String> lines = Files.readAllLines(f);
+    Files.write(f, List.of(lines.get(0), lines.get(2)));
+    assertTrue(assertThrows(DamagedRunFileException.class, () -> RunLog.read(f)).getMessage().startsWith(f + ":2: "));
+    Files.write(f, List.of(lines.get(1), lines.get(0), lines.get(2)));
+    assertTrue(assertThrows(DamagedRunFileException.class, () -> RunLog.read(f)).getMessage().startsWith(f + ":1: "));
+  }
+
+  @Test
+  void aLineWithoutChecksumIsRefused() throws IOException {
+    Path f = written(1);
+    Files.writeString(f, RunLog.JSON.writeValueAsString(record(1, 2)) + "\n", StandardOpenOption.APPEND);
+    DamagedRunFileException e = assertThrows(DamagedRunFileException.class, () -> RunLog.read(f));
+    assertTrue(e.getMessage().startsWith(f + ":2: ") && e.getMessage().contains("no checksum"), e.getMessage());
+  }
+
+  @Test
+  void appendingAfterReopeningContinuesTheChain() throws IOException {
+    Path f = written(2);
+    try (RunLog log = RunLog.openForAppend(f, RunLog.read(f).validBytes())) {
+      log.append(record(2, 9));
+    }
+    assertEquals(3, RunLog.read(f).records().size());
   }
 
   @Test
   void aMissingLogReadsAsEmpty() throws IOException {
     assertEquals(0, RunLog.read(tmp.resolve("none.jsonl")).records().size());
+  }
+
+  @Test
+  void aFailedWriteNamesTheLog() throws IOException {
+    // A channel's own errors carry no path (a file made immutable mid-run: "Operation not permitted").
+    Path f = tmp.resolve("log.jsonl");
+    RunLog log = RunLog.openForAppend(f, 0);
+    log.close();
+    IOException e = assertThrows(IOException.class, () -> log.append(record(0, 1)));
+    assertTrue(IoErrors.describe(e).startsWith(f + ": "), IoErrors.describe(e));
   }
 }

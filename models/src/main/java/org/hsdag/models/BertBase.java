@@ -38,6 +38,12 @@ public final class BertBase {
   /** bert-base-uncased at batch 1, sequence 128. */
   public static final Config BASE_UNCASED = new Config("bert_base", 30522, 768, 12, 12, 3072, 512, 2, 128);
 
+  /**
+   * bert-base-uncased at the input the HSDAG code timed: the tokenised "Hello, my dog is cute" =
+   * 8 tokens; catalog name {@code bert_base_8}.
+   */
+  public static final Config PAPER_8 = new Config("bert_base_8", 30522, 768, 12, 12, 3072, 512, 2, 8);
+
   private BertBase() {}
 
   public static GeneratedModel build() {

@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The models hsdag ships as IR: the three paper benchmarks and the tiny test models. Their XML is
+ * The models hsdag ships as IR: the three paper benchmarks (also at the paper's own inputs:
+ * {@code resnet50_299}, {@code bert_base_8}; {@code inception_v3} is already 299) and the tiny test models. Their XML is
  * committed under {@code models/<name>/<name>.xml}; the {@code .bin} beside it is generated from
  * {@link #DEFAULT_SEED} by {@code hsdag models build}. {@link #modelsDir()} finds that folder from
  * {@code -Dhsdag.home} (set by the launcher) or the working directory.
@@ -24,6 +25,10 @@ public final class ModelCatalog {
       new ModelSpec("inception_v3", "Inception-V3 (torchvision), 1x3x299x299, FP16 weights", InceptionV3::build),
       new ModelSpec("bert_base", "BERT-base uncased, batch 1, sequence 128, 12 layers + pooler, FP16 weights",
           BertBase::build),
+      new ModelSpec("resnet50_299", "ResNet-50 at the paper's input 1x3x299x299 (as the HSDAG code timed it), FP16 weights",
+          ResNet50::paperInput),
+      new ModelSpec("bert_base_8", "BERT-base uncased at the paper's input: batch 1, 8 tokens, FP16 weights",
+          () -> BertBase.build(BertBase.PAPER_8)),
       new ModelSpec("tiny_chain", "test model: conv-relu chain with a classifier", TinyModels::chain),
       new ModelSpec("tiny_diamond", "test model: two conv branches joined by an Add", TinyModels::diamond),
       new ModelSpec("tiny_two_branch", "test model: Inception-style block with a Concat", TinyModels::twoBranch),

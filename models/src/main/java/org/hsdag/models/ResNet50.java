@@ -30,10 +30,19 @@ public final class ResNet50 {
    * global average pool makes any size from 32 up valid).
    */
   public static GeneratedModel build(int classes, int imageSize) {
+    return build(classes, imageSize, "resnet50");
+  }
+
+  /** The ImageNet model at the input the HSDAG code timed (1×3×299×299), catalog name {@code resnet50_299}. */
+  public static GeneratedModel paperInput() {
+    return build(1000, 299, "resnet50_299");
+  }
+
+  private static GeneratedModel build(int classes, int imageSize, String name) {
     if (imageSize < 32) {
       throw new IllegalArgumentException("ResNet-50 needs an input of at least 32x32 (got " + imageSize + ")");
     }
-    IrBuilder b = new IrBuilder("resnet50");
+    IrBuilder b = new IrBuilder(name);
     Tensor x = b.parameter("input", ElementType.F32, 1, 3, imageSize, imageSize);
     x = convBias(b, "conv1", "/conv1/Conv", x, 64, 7, 2, 3);
     x = b.relu("/relu/Relu", x, "/relu/Relu_output_0");
@@ -53,7 +62,7 @@ public final class ResNet50 {
     Tensor bias = b.weight("fc.bias", new long[] {1, classes}, Init.small(0.01f));
     x = b.add("output", x, bias, "output");
     b.result("output/sink_port_0", x);
-    b.modelInfo(Models.generatorInfo(ResNet50.class, "resnet50"));
+    b.modelInfo(Models.generatorInfo(ResNet50.class, name));
     return b.build();
   }
 

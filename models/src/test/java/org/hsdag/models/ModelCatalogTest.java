@@ -14,11 +14,26 @@ import org.junit.jupiter.api.io.TempDir;
 class ModelCatalogTest {
   @Test
   void listsTheBenchmarksAndTheTinyModels() {
-    assertEquals(List.of("resnet50", "inception_v3", "bert_base", "tiny_chain", "tiny_diamond", "tiny_two_branch",
+    assertEquals(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8", "tiny_chain", "tiny_diamond", "tiny_two_branch",
         "tiny_transformer"), ModelCatalog.names());
     assertEquals(ModelCatalog.names().size(), new HashSet<>(ModelCatalog.names()).size());
     assertTrue(ModelCatalog.get("tiny_diamond").tiny());
     assertTrue(!ModelCatalog.get("bert_base").tiny());
+  }
+
+  @Test
+  void thePaperInputModelsTakeThePapersInputs() {
+    org.hsdag.ir.OpGraph resnet = ModelCatalog.get("resnet50_299").build().graph();
+    assertEquals(List.of(1L, 3L, 299L, 299L), dims(resnet, "input"));
+    assertEquals(ModelCatalog.get("resnet50").build().graph().nodeCount(), resnet.nodeCount());
+    org.hsdag.ir.OpGraph bert = ModelCatalog.get("bert_base_8").build().graph();
+    assertEquals(List.of(1L, 8L), dims(bert, "input_ids"));
+    assertEquals(ModelCatalog.get("bert_base").build().graph().nodeCount(), bert.nodeCount());
+  }
+
+  private static List<Long> dims(org.hsdag.ir.OpGraph g, String parameter) {
+    long[] d = g.node(g.indexOf(parameter)).outputs().get(0).dims();
+    return java.util.Arrays.stream(d).boxed().toList();
   }
 
   @Test

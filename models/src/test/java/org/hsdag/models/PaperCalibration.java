@@ -23,9 +23,9 @@ import org.hsdag.sim.SimOptions;
 /**
  * Calibration of the sim {@code paper} profile on the generated benchmark models at the inputs the
  * HSDAG code timed (notes/placement-systems.md §1.2, step 8: random 1×3×299×299 images for the
- * CNNs, the tokenised sentence "Hello, my dog is cute" = 8 tokens for BERT). ResNet-50 is built at
- * 299×299 (the bundled {@code resnet50.xml} is 224×224) and BERT-base at 8 tokens (the bundled
- * {@code bert_base.xml} has 128); Inception-V3 is the bundled model. Lives in the models module's
+ * CNNs, the tokenised sentence "Hello, my dog is cute" = 8 tokens for BERT): the catalog models
+ * {@code resnet50_299} (the bundled {@code resnet50} is 224×224), {@code inception_v3} and
+ * {@code bert_base_8} (the bundled {@code bert_base} has 128 tokens). Lives in the models module's
  * tests because it needs both the builders and the simulator.
  *
  * <pre>
@@ -35,11 +35,6 @@ import org.hsdag.sim.SimOptions;
  * </pre>
  */
 public final class PaperCalibration {
-  /** The paper's sequence length: [CLS] hello , my dog is cute [SEP]. */
-  public static final int PAPER_TOKENS = 8;
-  /** The paper's CNN input side. */
-  public static final int PAPER_IMAGE = 299;
-
   private static final String RESNET = "resnet50 1x3x299x299";
   private static final String INCEPTION = "inception_v3 1x3x299x299";
   private static final String BERT = "bert_base 1x8 tokens";
@@ -58,19 +53,12 @@ public final class PaperCalibration {
 
   private PaperCalibration() {}
 
-  /** BERT-base uncased at the paper's 8 tokens (otherwise the bundled configuration). */
-  public static BertBase.Config paperBertConfig() {
-    BertBase.Config c = BertBase.BASE_UNCASED;
-    return new BertBase.Config(c.name(), c.vocab(), c.hidden(), c.layers(), c.heads(), c.intermediate(),
-        c.maxPositions(), c.typeVocab(), PAPER_TOKENS);
-  }
-
-  /** The three models at the paper's inputs, keyed as {@link #TARGETS} name them. */
+  /** The three models at the paper's inputs (catalog models), keyed as {@link #TARGETS} name them. */
   public static Map<String, OpGraph> models() {
     Map<String, OpGraph> m = new LinkedHashMap<>();
-    m.put(RESNET, ResNet50.build(1000, PAPER_IMAGE).graph());
-    m.put(INCEPTION, InceptionV3.build().graph());
-    m.put(BERT, BertBase.build(paperBertConfig()).graph());
+    m.put(RESNET, ModelCatalog.get("resnet50_299").build().graph());
+    m.put(INCEPTION, ModelCatalog.get("inception_v3").build().graph());
+    m.put(BERT, ModelCatalog.get("bert_base_8").build().graph());
     return m;
   }
 

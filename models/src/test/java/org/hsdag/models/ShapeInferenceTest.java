@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.IrException;
+import org.hsdag.ir.OpAttributes;
 import org.hsdag.ir.OpNode;
 import org.junit.jupiter.api.Test;
 
@@ -182,5 +183,25 @@ class ShapeInferenceTest {
     assertTrue(missing.isEmpty(), "op types without a shape-inference case: " + missing);
     assertTrue(COVERED.containsAll(ShapeInference.SUPPORTED) && ShapeInference.SUPPORTED.containsAll(COVERED),
         "COVERED and ShapeInference.SUPPORTED differ: " + Arrays.toString(COVERED.toArray()));
+  }
+
+  @Test
+  void everyAttributeShapeInferenceReadsIsCheckedWhenTheIrIsRead() {
+    // What infer() reads from <data>, per op type; the IR reader must refuse a missing or malformed one.
+    Map<String, List<String>> read = Map.of(
+        "Parameter", List.of("element_type", "shape"),
+        "Const", List.of("element_type", "shape"),
+        "Convert", List.of("destination_type"),
+        "Convolution", List.of("strides", "dilations", "pads_begin", "pads_end"),
+        "MaxPool", List.of("kernel", "strides", "dilations", "pads_begin", "pads_end"),
+        "AvgPool", List.of("kernel", "strides", "pads_begin", "pads_end"),
+        "ReduceMean", List.of("keep_dims"),
+        "Reshape", List.of("special_zero"),
+        "MatMul", List.of("transpose_a", "transpose_b"),
+        "Concat", List.of("axis"));
+    read.forEach((type, attrs) -> assertTrue(OpAttributes.checkedAttributes(type).containsAll(attrs),
+        type + " reads " + attrs + ", the reader checks " + OpAttributes.checkedAttributes(type)));
+    assertTrue(OpAttributes.checkedAttributes("SoftMax").contains("axis"));
+    assertTrue(OpAttributes.checkedAttributes("Gather").contains("batch_dims"));
   }
 }

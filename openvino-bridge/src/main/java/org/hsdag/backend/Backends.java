@@ -1,6 +1,7 @@
 package org.hsdag.backend;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
@@ -32,23 +33,32 @@ public final class Backends {
    * @throws IllegalArgumentException for an unknown backend name or a bad profile
    */
   public static LatencyBackend open(String backend, String profile, SimOptions simOptions, Consumer<String> notices) {
+    return open(backend, profile, simOptions, Map.of(), notices);
+  }
+
+  /**
+   * {@link #open(String, String, SimOptions, Consumer)} where the real backend also fixes the shapes
+   * of dynamic inputs ({@code --input-shape}); the simulator's are in {@code simOptions}.
+   */
+  public static LatencyBackend open(String backend, String profile, SimOptions simOptions,
+      Map<String, long[]> openVinoInputShapes, Consumer<String> notices) {
     String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
     String p = profile == null ? DEFAULT_PROFILE : profile;
     switch (b) {
       case "sim":
         return SimBackend.open(p, simOptions);
       case "openvino":
-        return openOpenVino();
+        return openOpenVino(openVinoInputShapes);
       case "auto":
         try {
-          LatencyBackend ov = openOpenVino();
+          LatencyBackend ov = openOpenVino(openVinoInputShapes);
           notices.accept("backend auto: using openvino (native library loaded)");
           return ov;
         } catch (BackendUnavailableException | LinkageError e) {
+          // One short line: the full reason and its fix are what `hsdag devices --backend openvino` prints.
           LatencyBackend sim = SimBackend.open(p, simOptions);
-          String why = String.valueOf(e.getMessage());
-          notices.accept("backend auto: using sim, profile " + sim.profile() + " (simulated numbers; "
-              + (why.startsWith("openvino") ? why : "openvino unavailable: " + why) + ")");
+          notices.accept("backend auto: no OpenVINO runtime here, so the simulator answers (sim/" + sim.profile()
+              + "; every number is simulated; 'hsdag devices --backend openvino' says why)");
           return sim;
         }
       default:
@@ -62,13 +72,13 @@ public final class Backends {
    *
    * @throws BackendUnavailableException when the native OpenVINO backend cannot run here
    */
-  static LatencyBackend openOpenVino() {
+  static LatencyBackend openOpenVino(Map<String, long[]> inputShapes) {
     org.hsdag.openvino.OpenVinoAvailability a = org.hsdag.openvino.OpenVinoBackend.availability();
     if (!a.available()) {
       throw new BackendUnavailableException(a.oneLine());
     }
     try {
-      return org.hsdag.openvino.OpenVinoBackend.open(org.hsdag.openvino.OpenVinoOptions.DEFAULT);
+      return org.hsdag.openvino.OpenVinoBackend.open(org.hsdag.openvino.OpenVinoOptions.DEFAULT.withInputShapes(inputShapes));
     } catch (org.hsdag.openvino.OpenVinoException e) {
       throw new BackendUnavailableException("openvino backend unavailable: " + e.getMessage(), e);
     }

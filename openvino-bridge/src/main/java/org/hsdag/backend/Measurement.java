@@ -9,8 +9,8 @@ import java.util.Objects;
  * @param ok whether the placement ran
  * @param samplesMillis timed samples in milliseconds (empty when failed)
  * @param latencyMillis the protocol's statistic over the samples (NaN when failed)
- * @param ciLowMillis lower bound of the 95% confidence interval of the mean (NaN if unknown)
- * @param ciHighMillis upper bound of the 95% confidence interval of the mean (NaN if unknown)
+ * @param ciLowMillis lower bound of the 95% confidence interval of that same statistic (NaN if unknown)
+ * @param ciHighMillis upper bound of the 95% confidence interval of that same statistic (NaN if unknown)
  * @param subModels number of HETERO sub-models the placement compiles into (0 when unknown)
  * @param reason why it failed, or null
  * @param backend backend name, e.g. {@code sim} or {@code openvino}
@@ -41,10 +41,10 @@ public record Measurement(
     return samplesMillis.clone();
   }
 
-  /** A successful measurement: latency by {@code protocol}, 95% CI of the mean by Student's t. */
+  /** A successful measurement: latency by {@code protocol}, with the 95% interval of that statistic. */
   public static Measurement of(double[] samplesMillis, MeasurementProtocol protocol, int subModels, String backend, String profile) {
     double latency = protocol.reduce(samplesMillis);
-    double[] ci = ConfidenceInterval.ofMean(samplesMillis, 0.95);
+    double[] ci = protocol.interval(samplesMillis);
     return new Measurement(true, samplesMillis, latency, ci[0], ci[1], subModels, null, backend, profile);
   }
 

@@ -67,6 +67,11 @@ public record MeasurementProtocol(int warmupRuns, int runs, Statistic statistic,
     };
   }
 
+  /** The 95% confidence interval of {@link #reduce}'s statistic over {@code samples}. */
+  public double[] interval(double[] samples) {
+    return ConfidenceInterval.of(statistic, samples, lastK, trimFraction);
+  }
+
   /** Short form for logs and manifests, e.g. {@code 0+10 mean-of-last-5}. */
   public String describe() {
     String stat = switch (statistic) {

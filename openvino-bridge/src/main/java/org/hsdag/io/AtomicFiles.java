@@ -26,13 +26,19 @@ public final class AtomicFiles {
     void writeTo(OutputStream out) throws IOException;
   }
 
+  /**
+   * Replaces {@code target} with what {@code body} writes.
+   *
+   * @throws IOException naming {@code target} (never the temporary file) or the folder that failed
+   */
   public static void write(Path target, Body body) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     if (dir != null) {
       Files.createDirectories(dir);
     }
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    Path tmp = null;
     try {
+      tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
       keepOrDefaultPermissions(tmp, target);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
           OutputStream out = Channels.newOutputStream(ch)) {
@@ -46,8 +52,17 @@ public final class AtomicFiles {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }
+    } catch (IOException e) {
+      // The temporary file is ours, not the user's: report the file they asked for.
+      throw IoErrors.naming(target, e);
     } finally {
-      Files.deleteIfExists(tmp);
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+          // Only after a failure (a moved file is gone): that failure is the one to report.
+        }
+      }
     }
   }
 

@@ -35,11 +35,15 @@ public enum ElementType {
   UNDEFINED("undefined", "UNSPECIFIED", 0);
 
   private static final Map<String, ElementType> BY_SPELLING = new HashMap<>();
+  /** The two spellings serializers write, looked up without trimming or case folding (the common case). */
+  private static final Map<String, ElementType> EXACT = new HashMap<>();
 
   static {
     for (ElementType t : values()) {
       BY_SPELLING.put(t.irName, t);
       BY_SPELLING.put(t.precision.toLowerCase(Locale.ROOT), t);
+      EXACT.put(t.irName, t);
+      EXACT.put(t.precision, t);
     }
     // Spellings seen in older IRs and in the C API enum.
     BY_SPELLING.put("bool", BOOLEAN);
@@ -85,6 +89,10 @@ public enum ElementType {
    * @throws IllegalArgumentException for an unknown spelling
    */
   public static ElementType parse(String spelling) {
+    ElementType exact = EXACT.get(spelling);
+    if (exact != null) {
+      return exact;
+    }
     ElementType t = BY_SPELLING.get(spelling.trim().toLowerCase(Locale.ROOT));
     if (t == null) {
       throw new IllegalArgumentException("unknown element type '" + spelling + "'");

@@ -10,10 +10,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import org.hsdag.io.IoErrors;
 
 /**
  * Reads OpenVINO IR v10/v11 XML into an {@link OpGraph} with a streaming parser (constant memory
@@ -23,6 +25,14 @@ import javax.xml.stream.XMLStreamReader;
  * <p>When a {@code .bin} with the XML's base name sits beside it (or one is given), every Const
  * region is checked to lie inside it. Every error is an {@link IrException} whose one-line
  * message names the file and the line or layer.
+ *
+ * <p>Beyond well-formed XML, a graph must be one OpenVINO's reader would build as written: every
+ * input port fed by exactly one edge (OpenVINO's {@code ir_deserializer.cpp} sizes a layer's
+ * inputs by its incoming edges and rejects a port left without one), the two ends of an edge
+ * describing one tensor (same shape, same element type: OpenVINO's serializer writes both from
+ * that tensor), dimensions of at least -1 and at most {@link Shapes#MAX_ELEMENTS} elements per
+ * tensor, the attributes {@link OpAttributes} lists present and well-formed, and a Const,
+ * Parameter or Convert attribute agreeing with the port it describes.
  */
 public final class IrReader {
   private final XMLInputFactory factory;
@@ -52,13 +62,14 @@ public final class IrReader {
    * Reads {@code xml}; when {@code bin} is non-null it must exist and hold every Const region.
    */
   public OpGraph read(Path xml, Path bin) {
+    ModelFormat.requireIrXml(xml);
     OpGraph graph;
     try (InputStream in = Files.newInputStream(xml)) {
       graph = read(in, xml.toString());
     } catch (NoSuchFileException e) {
       throw new IrException(xml + ": model file not found");
     } catch (IOException e) {
-      throw new IrException(xml + ": cannot read (" + e.getMessage() + ")", e);
+      throw new IrException(xml + ": cannot read (" + IoErrors.reason(e) + ")", e);
     }
     if (bin != null) {
       Weights.checkRegions(graph, bin, xml.toString());
@@ -70,16 +81,17 @@ public final class IrReader {
   public OpGraph read(InputStream in, String source) {
     XMLStreamReader r;
     try {
-      r = factory.createXMLStreamReader(in);
+      r = factory.createXMLStreamReader(XmlTextReader.open(in));
+    } catch (IOException e) {
+      throw readError(source, e, e);
     } catch (XMLStreamException e) {
-      throw new IrException(source + ": malformed XML (" + oneLine(e.getMessage()) + ")", e);
+      throw xmlError(source, e, e.getLocation());
     }
     Parse p = new Parse(r, source);
     try {
       return p.net();
     } catch (XMLStreamException e) {
-      int line = e.getLocation() == null ? r.getLocation().getLineNumber() : e.getLocation().getLineNumber();
-      throw new IrException(source + ":" + line + ": malformed XML (" + oneLine(stripLocation(e.getMessage())) + ")", e);
+      throw xmlError(source, e, e.getLocation() == null ? r.getLocation() : e.getLocation());
     } finally {
       try {
         r.close();
@@ -87,6 +99,22 @@ public final class IrReader {
         // nothing left to release
       }
     }
+  }
+
+  private static IrException xmlError(String source, XMLStreamException e, Location at) {
+    Throwable nested = e.getNestedException() != null ? e.getNestedException() : e.getCause();
+    if (nested instanceof IOException io) {
+      return readError(source, io, e);
+    }
+    String line = at == null || at.getLineNumber() < 0 ? "" : ":" + at.getLineNumber();
+    return new IrException(source + line + ": malformed XML (" + oneLine(stripLocation(e.getMessage())) + ")", e);
+  }
+
+  private static IrException readError(String source, IOException e, Exception cause) {
+    if (e instanceof XmlTextReader.BadEncodingException bad) {
+      return new IrException(source + ":" + bad.line() + ": " + bad.getMessage(), cause);
+    }
+    return new IrException(source + ": cannot read (" + IoErrors.reason(e) + ")", cause);
   }
 
   static String oneLine(String s) {
@@ -101,6 +129,14 @@ public final class IrReader {
     return i >= 0 ? s.substring(i + "Message:".length()) : s;
   }
 
+  /** Names a layer in messages; built per layer, formatted only for an error. */
+  private record LayerName(String id, String name, String type) {
+    @Override
+    public String toString() {
+      return "layer id=" + id + " '" + name + "' (" + type + ")";
+    }
+  }
+
   /** State of one parse. */
   private static final class Parse {
     private final XMLStreamReader r;
@@ -111,6 +147,7 @@ public final class IrReader {
     private final List<Map<Integer, Integer>> inputPos = new ArrayList<>();
     private final List<Map<Integer, Integer>> outputPos = new ArrayList<>();
     private final List<Integer> layerLines = new ArrayList<>();
+    private final List<OpNode> nodes = new ArrayList<>();
 
     Parse(XMLStreamReader r, String source) {
       this.r = r;
@@ -198,6 +235,7 @@ public final class IrReader {
       }
       String name = attr("name", id);
       String version = attr("version", "");
+      LayerName who = new LayerName(id, name, type);
       if (indexById.containsKey(id)) {
         throw error("duplicate layer id=" + id);
       }
@@ -215,8 +253,8 @@ public final class IrReader {
             skipElement();
           }
           case "rt_info" -> rtInfo = XmlCapture.element(r);
-          case "input" -> ports(inputs, id, true);
-          case "output" -> ports(outputs, id, false);
+          case "input" -> ports(inputs, who, true);
+          case "output" -> ports(outputs, who, false);
           default -> {
             if (extra == null) {
               extra = new StringBuilder();
@@ -241,8 +279,17 @@ public final class IrReader {
       checkTypes(id, data);
       OpNode node = new OpNode(index, id, name, type, version, data, inputs, outputs, rtInfo,
           extra == null ? null : extra.toString());
-      checkConst(node, line);
+      String bad = OpAttributes.problem(node);
+      long[] declared = bad == null && (node.isConstant() || node.isParameter()) ? Shapes.parseShape(node.attribute("shape")) : null;
+      if (bad == null) {
+        bad = disagreement(node, declared);
+      }
+      if (bad != null) {
+        throw new IrException(source + ":" + line + ": " + who + ": " + bad);
+      }
+      checkConst(node, declared, line);
       builder.addNode(node);
+      nodes.add(node);
       indexById.put(id, index);
       inputPos.add(in);
       outputPos.add(out);
@@ -262,60 +309,54 @@ public final class IrReader {
       }
     }
 
-    private void checkConst(OpNode node, int line) {
+    /** Null, or how a Const, Parameter or Convert attribute contradicts the output port it describes. */
+    private static String disagreement(OpNode node, long[] declaredShape) {
+      if (node.outputs().isEmpty()) {
+        return null;
+      }
+      Port out = node.outputs().get(0);
+      String typeKey = node.isConstant() || node.isParameter() ? "element_type" : "Convert".equals(node.type()) ? "destination_type" : null;
+      if (typeKey == null) {
+        return null;
+      }
+      ElementType declared = ElementType.parse(node.attribute(typeKey));
+      if (out.elementType() != null && out.elementType().bitWidth() > 0 && declared.bitWidth() > 0 && out.elementType() != declared) {
+        return "attribute " + typeKey + "=\"" + node.attribute(typeKey) + "\" does not match its output port's precision "
+            + out.elementType().precision();
+      }
+      if (declaredShape != null && !out.shapeCompatible(new Port(out.id(), null, declaredShape, null, null))) {
+        return "attribute shape=\"" + node.attribute("shape") + "\" does not match its output port [" + Shapes.format(out.dims()) + "]";
+      }
+      return null;
+    }
+
+    /** A Const region must hold its shape (OpenVINO checks the same when it loads the weights). */
+    private void checkConst(OpNode node, long[] shape, int line) {
       if (!node.isConstant()) {
         return;
       }
-      String where = source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name() + "'";
-      String off = node.attribute("offset");
-      String size = node.attribute("size");
-      if (off == null || size == null) {
-        throw new IrException(where + " has no offset/size");
-      }
-      long o;
-      long s;
-      try {
-        o = Long.parseLong(off.trim());
-        s = Long.parseLong(size.trim());
-      } catch (NumberFormatException e) {
-        throw new IrException(where + " has a non-numeric offset/size ('" + off + "', '" + size + "')");
-      }
-      if (o < 0 || s < 0) {
-        throw new IrException(where + " has a negative offset/size");
-      }
-      String et = node.attribute("element_type");
-      String shape = node.attribute("shape");
-      if (et != null && shape != null && !"string".equals(et.trim())) {
-        long[] dims;
-        try {
-          dims = Shapes.parseShape(shape);
-        } catch (IrException e) {
-          throw new IrException(where + ": " + e.getMessage());
-        }
-        if (dims != null) {
-          long count = 1;
-          for (long d : dims) {
-            count = d < 0 ? count : count * d;
-          }
-          long needed = ElementType.parse(et).byteSize(count);
-          if (s < needed) {
-            throw new IrException(where + " holds " + s + " bytes but its shape needs " + needed);
-          }
+      ElementType et = ElementType.parse(node.attribute("element_type"));
+      long size = node.constSize();
+      if (et != ElementType.STRING) {
+        long needed = et.byteSize(Shapes.elementCount(shape));
+        if (size < needed) {
+          throw new IrException(source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name() + "' holds " + size
+              + " bytes but its shape needs " + needed);
         }
       }
     }
 
-    private void ports(List<Port> into, String layerId, boolean input) throws XMLStreamException {
+    private void ports(List<Port> into, LayerName layerId, boolean input) throws XMLStreamException {
       while (nextChild()) {
         if (!"port".equals(r.getLocalName())) {
-          throw error("unexpected <" + r.getLocalName() + "> in the ports of layer id=" + layerId);
+          throw error("unexpected <" + r.getLocalName() + "> in the ports of " + layerId);
         }
         String pid = r.getAttributeValue(null, "id");
         int portId;
         try {
           portId = Integer.parseInt(pid == null ? "" : pid.trim());
         } catch (NumberFormatException e) {
-          throw error("layer id=" + layerId + " has a port with a bad id '" + pid + "'");
+          throw error(layerId + " has a port with a bad id '" + pid + "'");
         }
         String precision = r.getAttributeValue(null, "precision");
         ElementType type = null;
@@ -323,7 +364,7 @@ public final class IrReader {
           try {
             type = ElementType.parse(precision);
           } catch (IllegalArgumentException e) {
-            throw error("layer id=" + layerId + " port " + portId + ": " + e.getMessage());
+            throw error(layerId + " port " + portId + ": " + e.getMessage());
           }
         } else if (!input) {
           type = null;
@@ -342,11 +383,15 @@ public final class IrReader {
         for (int i = 0; i < d.length; i++) {
           d[i] = dims.get(i);
         }
+        String big = Shapes.boundProblem(d);
+        if (big != null) {
+          throw error(layerId + " port " + portId + " " + big);
+        }
         into.add(new Port(portId, type, d, names, rt));
       }
     }
 
-    private long parseDim(String text, String layerId) {
+    private long parseDim(String text, LayerName layerId) {
       String t = text.trim();
       if (t.equals("?") || t.equals("-1") || t.contains("..")) {
         return -1;
@@ -354,11 +399,11 @@ public final class IrReader {
       try {
         long v = Long.parseLong(t);
         if (v < -1) {
-          throw error("layer id=" + layerId + " has a negative dimension " + t);
+          throw error(layerId + " has a dimension below -1: " + t);
         }
         return v;
       } catch (NumberFormatException e) {
-        throw error("layer id=" + layerId + " has a bad dimension '" + t + "'");
+        throw error(layerId + " has a bad dimension '" + t + "'");
       }
     }
 
@@ -412,8 +457,43 @@ public final class IrReader {
           throw new IrException(at + ": input port " + e[3] + " of layer id=" + e[2] + " has two incoming edges");
         }
         fed.get(to)[in] = true;
+        String mismatch = tensorMismatch(nodes.get(from), out, nodes.get(to), in);
+        if (mismatch != null) {
+          throw new IrException(at + ": " + mismatch);
+        }
         builder.addEdge(new Edge(from, out, to, in));
       }
+      for (int v = 0; v < fed.size(); v++) {
+        boolean[] f = fed.get(v);
+        for (int i = 0; i < f.length; i++) {
+          if (!f[i]) {
+            OpNode n = nodes.get(v);
+            throw new IrException(source + ":" + layerLines.get(v) + ": input port " + n.inputs().get(i).id() + " of "
+                + new LayerName(n.id(), n.name(), n.type()) + " has no incoming edge");
+          }
+        }
+      }
+    }
+
+    /** Null when an edge's two ends describe one tensor (OpenVINO's serializer writes both from it), else how not. */
+    private static String tensorMismatch(OpNode from, int out, OpNode to, int in) {
+      Port produced = from.outputs().get(out);
+      Port consumed = to.inputs().get(in);
+      String what;
+      String other;
+      ElementType a = produced.elementType();
+      ElementType b = consumed.elementType();
+      if (!produced.shapeCompatible(consumed)) {
+        what = "[" + Shapes.format(produced.dims()) + "]";
+        other = "[" + Shapes.format(consumed.dims()) + "]";
+      } else if (a != null && b != null && a.bitWidth() > 0 && b.bitWidth() > 0 && a != b) {
+        what = a.precision();
+        other = b.precision();
+      } else {
+        return null;
+      }
+      return "layer id=" + from.id() + " '" + from.name() + "' outputs " + what + " but input port " + consumed.id()
+          + " of layer id=" + to.id() + " '" + to.name() + "' takes " + other;
     }
 
     private static Integer portPos(Map<Integer, Integer> positions, String portId) {

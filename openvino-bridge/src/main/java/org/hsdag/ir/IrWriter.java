@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.io.IoErrors;
 
 /**
  * Writes an {@link OpGraph} as IR XML in the layout OpenVINO's serializer uses (tab indentation). Verbatim blocks captured by {@link IrReader} are written back
@@ -22,7 +23,7 @@ public final class IrWriter {
         w.flush();
       });
     } catch (IOException e) {
-      throw new IrException(xml + ": cannot write (" + e.getMessage() + ")", e);
+      throw new IrException(xml + ": cannot write (" + IoErrors.reason(e) + ")", e);
     }
   }
 

@@ -39,6 +39,22 @@ public record Port(int id, ElementType elementType, long[] dims, String names, S
     return false;
   }
 
+  /**
+   * True when both ports can describe one tensor: the same rank and, per axis, the same size or a
+   * dynamic size on either side.
+   */
+  public boolean shapeCompatible(Port other) {
+    if (dims.length != other.dims.length) {
+      return false;
+    }
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] != other.dims[i] && dims[i] >= 0 && other.dims[i] >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Number of elements, treating dynamic dimensions as 1. */
   public long elementCount() {
     long n = 1;

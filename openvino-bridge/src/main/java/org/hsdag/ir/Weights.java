@@ -6,6 +6,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.hsdag.io.IoErrors;
 
 /**
  * The {@code .bin} weights of a model, checked against its Const layers. OpenVINO silently loads
@@ -35,7 +39,7 @@ public final class Weights implements AutoCloseable {
     try {
       return new Weights(FileChannel.open(bin, StandardOpenOption.READ), bin);
     } catch (IOException e) {
-      throw new IrException(bin + ": cannot read weights (" + e.getMessage() + ")", e);
+      throw new IrException(bin + ": cannot read weights (" + IoErrors.reason(e) + ")", e);
     }
   }
 
@@ -50,12 +54,37 @@ public final class Weights implements AutoCloseable {
     return max;
   }
 
+  /**
+   * Bytes of the {@code .bin} that the Const layers use: the union of their regions, so that
+   * constants sharing one region (serializers de-duplicate identical constants) count once. For a
+   * {@code .bin} without unused bytes this is its size.
+   */
+  public static long usedBytes(OpGraph graph) {
+    List<long[]> regions = new ArrayList<>();
+    for (OpNode n : graph.nodes()) {
+      if (n.isConstant() && n.constSize() > 0) {
+        regions.add(new long[] {n.constOffset(), n.constOffset() + n.constSize()});
+      }
+    }
+    regions.sort(Comparator.comparingLong(r -> r[0]));
+    long used = 0;
+    long coveredTo = 0;
+    for (long[] r : regions) {
+      long from = Math.max(r[0], coveredTo);
+      if (r[1] > from) {
+        used += r[1] - from;
+        coveredTo = r[1];
+      }
+    }
+    return used;
+  }
+
   static void checkRegions(OpGraph graph, Path bin, String source) {
     long length;
     try {
       length = Files.size(bin);
     } catch (IOException e) {
-      throw new IrException(bin + ": cannot read weights (" + e.getMessage() + ")", e);
+      throw new IrException(bin + ": cannot read weights (" + IoErrors.reason(e) + ")", e);
     }
     for (OpNode n : graph.nodes()) {
       if (n.isConstant() && n.constOffset() + n.constSize() > length) {
@@ -82,7 +111,7 @@ public final class Weights implements AutoCloseable {
         pos += k;
       }
     } catch (IOException e) {
-      throw new IrException(bin + ": cannot read weights (" + e.getMessage() + ")", e);
+      throw new IrException(bin + ": cannot read weights (" + IoErrors.reason(e) + ")", e);
     }
     return buf.array();
   }

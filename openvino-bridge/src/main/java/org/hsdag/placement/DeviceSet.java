@@ -8,21 +8,33 @@ import java.util.Locale;
 /**
  * An ordered set of OpenVINO device names ({@code CPU}, {@code GPU.0}, {@code GPU.1}, {@code NPU}).
  * The order is the priority order used by HETERO strings and by device indices in placements.
+ * Names are kept in their {@link #canonical} spelling, so {@code gpu.1} and {@code GPU.1} are one device.
  */
 public record DeviceSet(List<String> names) {
   public DeviceSet {
     if (names.isEmpty()) {
       throw new InvalidPlacementException("a device set needs at least one device");
     }
-    if (new LinkedHashSet<>(names).size() != names.size()) {
-      throw new InvalidPlacementException("duplicate device in " + names);
-    }
+    List<String> spelled = new ArrayList<>(names.size());
     for (String n : names) {
       if (n == null || n.isBlank() || n.contains(",") || n.contains(":")) {
         throw new InvalidPlacementException("bad device name '" + n + "'");
       }
+      spelled.add(canonical(n));
     }
-    names = List.copyOf(names);
+    if (new LinkedHashSet<>(spelled).size() != spelled.size()) {
+      throw new InvalidPlacementException("duplicate device in " + names);
+    }
+    names = List.copyOf(spelled);
+  }
+
+  /**
+   * The one spelling of a device name hsdag uses everywhere ({@code --devices}, placement files,
+   * backends): surrounding spaces dropped, upper case as OpenVINO lists its devices ({@code gpu.1} is
+   * {@code GPU.1}).
+   */
+  public static String canonical(String name) {
+    return name.trim().toUpperCase(Locale.ROOT);
   }
 
   public static DeviceSet of(String... names) {
@@ -33,9 +45,8 @@ public record DeviceSet(List<String> names) {
   public static DeviceSet parse(String commaSeparated) {
     List<String> out = new ArrayList<>();
     for (String s : commaSeparated.split(",")) {
-      String t = s.trim().toUpperCase(Locale.ROOT);
-      if (!t.isEmpty()) {
-        out.add(t);
+      if (!s.isBlank()) {
+        out.add(canonical(s));
       }
     }
     if (out.isEmpty()) {

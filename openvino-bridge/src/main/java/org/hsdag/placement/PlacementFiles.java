@@ -1,16 +1,21 @@
 package org.hsdag.placement;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.io.IoErrors;
+import org.hsdag.ir.ModelFormat;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -19,21 +24,75 @@ import org.hsdag.ir.OpGraph;
  */
 public final class PlacementFiles {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectReader READER = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  /** The placement format, as error messages state it. */
+  static final String SHAPE = "a JSON object {\"<node friendly name>\": \"<device>\", ...}";
 
   private PlacementFiles() {}
 
-  /** Reads the raw name → device map. */
+  /**
+   * Reads the raw name → device map, device names in their {@link DeviceSet#canonical} spelling.
+   *
+   * @throws InvalidPlacementException one line naming the file and what shape was expected
+   */
   public static Map<String, String> readMap(Path file) {
+    byte[] bytes;
     try {
-      return JSON.readValue(Files.readAllBytes(file), new TypeReference<LinkedHashMap<String, String>>() {});
+      bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new InvalidPlacementException(file + ": placement file not found");
-    } catch (JsonProcessingException e) {
-      throw new InvalidPlacementException(file + ": not a {\"node\": \"device\"} JSON map ("
-          + e.getOriginalMessage().replaceAll("\\s+", " ") + ")");
     } catch (IOException e) {
-      throw new InvalidPlacementException(file + ": cannot read (" + e.getMessage() + ")");
+      throw new InvalidPlacementException(file + (Files.isDirectory(file) ? ": is a directory, not a placement file"
+          : ": cannot read (" + IoErrors.reason(e) + ")"));
     }
+    if (ModelFormat.detect(file) == ModelFormat.IR_XML) {
+      throw new InvalidPlacementException(file + ": is XML (an OpenVINO IR model?), not a placement; expected " + SHAPE);
+    }
+    JsonNode root;
+    try {
+      root = READER.readTree(bytes);
+    } catch (JsonProcessingException e) {
+      String at = e.getLocation() == null ? "" : ":" + e.getLocation().getLineNr();
+      throw new InvalidPlacementException(file + at + ": not valid JSON; expected " + SHAPE);
+    } catch (IOException e) {
+      throw new InvalidPlacementException(file + ": cannot read (" + IoErrors.reason(e) + ")");
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new InvalidPlacementException(file + ": is empty; expected " + SHAPE);
+    }
+    if (!root.isObject()) {
+      throw new InvalidPlacementException(file + ": holds " + kind(root) + "; expected " + SHAPE);
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      if (!v.isTextual() || v.asText().isBlank()) {
+        throw new InvalidPlacementException(file + ": the device of node \"" + e.getKey() + "\" is "
+            + (v.isTextual() ? "empty" : kind(v)) + "; expected a device name such as \"GPU.1\" (" + SHAPE + ")");
+      }
+      map.put(e.getKey(), DeviceSet.canonical(v.asText()));
+    }
+    return map;
+  }
+
+  private static String kind(JsonNode v) {
+    if (v.isArray()) {
+      return "a JSON list";
+    }
+    if (v.isObject()) {
+      return "a JSON object";
+    }
+    if (v.isNumber()) {
+      return "a number (" + v.asText() + ")";
+    }
+    if (v.isBoolean()) {
+      return v.asText();
+    }
+    if (v.isNull()) {
+      return "null";
+    }
+    return "a string";
   }
 
   /** Reads and validates a placement for {@code graph} on {@code devices}. */

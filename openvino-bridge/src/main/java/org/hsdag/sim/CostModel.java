@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hsdag.ir.ElementType;
+import org.hsdag.ir.OpAttributes;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.slf4j.Logger;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Bytes are the sum of all input tensors (weights included: they are read on every inference)
- * and all output tensors. Thread-safe.
+ * and all output tensors. The attributes read here ({@code transpose_a}, pooling {@code kernel})
+ * are checked for presence and form when the IR is read ({@link OpAttributes}). Thread-safe.
  */
 public final class CostModel {
   private static final Logger LOG = LoggerFactory.getLogger(CostModel.class);
@@ -140,7 +142,31 @@ public final class CostModel {
     return CLASS_OF.containsKey(type);
   }
 
-  /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by the caller). */
+  /**
+   * The cost of every node of {@code g} with constant folding applied: an op whose inputs all come
+   * from constants (the FP16 decompression {@code Convert} chain included) is computed at compile
+   * time and reported as {@link OpClass#CONSTANT} with no cost.
+   */
+  public OpCost[] costs(org.hsdag.ir.OpGraph g) {
+    int n = g.nodeCount();
+    OpCost[] costs = new OpCost[n];
+    boolean[] folded = new boolean[n];
+    for (int v : g.topologicalOrder()) {
+      OpCost c = cost(g.node(v));
+      boolean constant = c.opClass() == OpClass.CONSTANT;
+      if (!constant && g.inDegree(v) > 0 && c.opClass().isCompute()) {
+        constant = true;
+        for (int j = 0; j < g.inDegree(v) && constant; j++) {
+          constant = folded[g.predecessor(v, j)];
+        }
+      }
+      folded[v] = constant;
+      costs[v] = constant && c.opClass() != OpClass.CONSTANT ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
+    }
+    return costs;
+  }
+
+  /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}). */
   public OpCost cost(OpNode node) {
     OpClass cls = classOf(node.type());
     if (cls == OpClass.OTHER && warned.add(node.type())) {
@@ -183,7 +209,7 @@ public final class CostModel {
       }
       case MATMUL -> {
         long[] a = node.inputs().isEmpty() ? new long[0] : node.inputs().get(0).dims();
-        boolean transposeA = "true".equalsIgnoreCase(node.attribute("transpose_a"));
+        boolean transposeA = OpAttributes.isTrue(node.attribute("transpose_a"));
         double k = 1;
         if (a.length == 1) {
           k = shapes.resolve(a[0], 0);

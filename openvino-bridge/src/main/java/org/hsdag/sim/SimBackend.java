@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.KeyedMeasurement;
@@ -35,7 +36,7 @@ import org.hsdag.placement.Placement;
  * from this backend are simulated, never hardware measurements; {@link #name()} and
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
-public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown {
+public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -231,6 +232,12 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
     boolean dynamic = simGraph(graph).cost(ev.failedNode()).dynamic();
     return "op '" + node.name() + "' (" + node.type() + ") cannot run on " + dev.name() + ": "
         + dev.whyNot(node.type(), dynamic) + " (sim profile " + profile.name() + ")";
+  }
+
+  /** The profile's own tables: the proxy equals the noise-free simulator. */
+  @Override
+  public HeteroCostModel costModel(OpGraph graph) {
+    return simGraph(graph).costModel();
   }
 
   /** The precomputed tables of {@code graph} (built on first use, cached per graph instance). */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
@@ -72,7 +73,7 @@ class PlacementTest {
     Path f = dir.resolve("bad.json");
     Files.writeString(f, "{\"a\": [1,2]}");
     InvalidPlacementException e = assertThrows(InvalidPlacementException.class, () -> PlacementFiles.readMap(f));
-    assertTrue(e.getMessage().startsWith(f + ": not a {\"node\": \"device\"} JSON map"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(f + ": the device of node \"a\" is a JSON list; expected a device name"), e.getMessage());
     assertTrue(!e.getMessage().contains("\n"));
   }
 
@@ -84,5 +85,39 @@ class PlacementTest {
     assertEquals(a.hash64(), new Placement(DeviceSet.of("CPU", "GPU.1"), new int[] {0, 1, 0}).hash64());
     assertEquals(16, a.hashHex().length());
     assertThrows(InvalidPlacementException.class, () -> new Placement(devices, new int[] {2}));
+  }
+
+  @Test
+  void aPlacementFileSaysWhatShapeItExpects(@TempDir Path dir) throws IOException {
+    String shape = "a JSON object {\"<node friendly name>\": \"<device>\", ...}";
+    Object[][] cases = {
+      {"[\"CPU\", \"GPU.1\"]", ": holds a JSON list; expected " + shape},
+      {"{\"conv\": 1}", ": the device of node \"conv\" is a number (1); expected a device name such as \"GPU.1\" (" + shape + ")"},
+      {"{\"conv\": null}", ": the device of node \"conv\" is null; expected a device name such as \"GPU.1\" (" + shape + ")"},
+      {"{\"conv\": \" \"}", ": the device of node \"conv\" is empty; expected a device name such as \"GPU.1\" (" + shape + ")"},
+      {"", ": is empty; expected " + shape},
+      {"{\"conv\": \"CPU\",\n  \"relu\": GPU}", ":2: not valid JSON; expected " + shape},
+      {"<?xml version=\"1.0\"?><net/>", ": is XML (an OpenVINO IR model?), not a placement; expected " + shape},
+    };
+    for (Object[] c : cases) {
+      Path f = dir.resolve("p.json");
+      Files.writeString(f, (String) c[0]);
+      InvalidPlacementException e = assertThrows(InvalidPlacementException.class, () -> PlacementFiles.readMap(f));
+      assertEquals(f + (String) c[1], e.getMessage());
+    }
+    InvalidPlacementException e = assertThrows(InvalidPlacementException.class, () -> PlacementFiles.readMap(dir));
+    assertEquals(dir + ": is a directory, not a placement file", e.getMessage());
+  }
+
+  @Test
+  void devicesAreSpelledOneWayInFilesAndInDeviceLists(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("p.json");
+    Files.writeString(f, "{\"a\": \"gpu.1\", \"b\": \" cpu \", \"c\": \"GPU.0\"}");
+    assertEquals(Map.of("a", "GPU.1", "b", "CPU", "c", "GPU.0"), PlacementFiles.readMap(f));
+    DeviceSet ds = DeviceSet.parse(" cpu, gpu.1 ");
+    assertEquals(List.of("CPU", "GPU.1"), ds.names());
+    assertEquals(ds, new DeviceSet(List.of("Cpu", "gPu.1")));
+    assertEquals("GPU.1", DeviceSet.canonical(" gpu.1"));
+    assertThrows(InvalidPlacementException.class, () -> new DeviceSet(List.of("GPU.1", "gpu.1")), "one device twice");
   }
 }

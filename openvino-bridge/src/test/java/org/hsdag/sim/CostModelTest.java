@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpAttributes;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.testkit.Samples;
@@ -83,5 +84,46 @@ class CostModelTest {
       }
     }
     assertEquals(Set.of(), unknown);
+  }
+
+  @Test
+  void transposeFlagsReadAsOpenVinoReadsThem() {
+    // OpenVINO's reader takes "1" (and any case of "true") as true.
+    for (String yes : new String[] {"true", "TRUE", "1"}) {
+      TinyGraphs.Builder b = TinyGraphs.builder("mm");
+      int x = b.parameter("x", 64, 8);
+      int w = b.constant("w", ElementType.F32, 64, 16);
+      int mm = b.op("mm", "MatMul", Map.of("transpose_a", yes), ElementType.F32, new long[] {8, 16}, x, w);
+      assertEquals(2.0 * 8 * 16 * 64, model.cost(b.build().node(mm)).flops(), yes);
+    }
+  }
+
+  @Test
+  void unknownOpTypesListsOnlyTheKernelsCostedAsACopy() {
+    TinyGraphs.Builder b = TinyGraphs.builder("unknown");
+    int x = b.parameter("x", 1, 64);
+    int a = b.op("a", "SomethingNew", new long[] {1, 64}, x);
+    int c = b.op("c", "SomethingNew", new long[] {1, 64}, a);
+    int relu = b.op("relu", "ReLU", new long[] {1, 64}, c);
+    // An unknown op on constants only is folded at compile time: it costs nothing, so is not listed.
+    int k = b.constant("k", ElementType.F32, 1, 64);
+    int folded = b.op("folded", "AlsoNew", new long[] {1, 64}, k);
+    int add = b.op("add", "Add", new long[] {1, 64}, relu, folded);
+    b.result("out", add);
+    SimBackend sim = new SimBackend(TestProfiles.handy(false), SimOptions.exact());
+    assertEquals(Map.of("SomethingNew", 2), sim.simGraph(b.build()).unknownOpTypes());
+
+    TinyGraphs.Builder known = TinyGraphs.builder("known");
+    known.result("out", known.op("relu", "ReLU", new long[] {1, 4}, known.parameter("x", 1, 4)));
+    assertEquals(Map.of(), sim.simGraph(known.build()).unknownOpTypes());
+  }
+
+  @Test
+  void everyAttributeTheCostModelReadsIsCheckedWhenTheIrIsRead() {
+    // CostModel reads MatMul transpose_a and the pooling kernel; a malformed value must never reach it.
+    assertEquals(true, OpAttributes.checkedAttributes("MatMul").contains("transpose_a"));
+    for (String pool : new String[] {"MaxPool", "AvgPool"}) {
+      assertEquals(true, OpAttributes.checkedAttributes(pool).contains("kernel"), pool);
+    }
   }
 }

@@ -4,6 +4,9 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.jni.JniUtils;
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -20,12 +23,12 @@ import org.hsdag.train.ReinforceTrainer;
  * (an update after every step) — on a random DAG of {@code nodes} nodes (about 1.05 edges per
  * node, parents within the previous 20 nodes), 32 features, the default network (2 GCN layers of
  * 64, edge scorer, parsing with the default cluster bound, MLP placer over 3 devices). Prints the
- * median and quartiles of the step time after a warm-up, and the resident set size (VmRSS) every
- * 10% of the steps, so flat memory over long runs can be checked.
+ * median and quartiles of the step time after a warm-up, and every 10% of the steps the resident
+ * set size (VmRSS) beside the Java heap's committed size and the Java direct buffers awaiting
+ * collection, so flat memory over long runs can be checked and a creep attributed.
  *
  * <pre>
- * java -XX:MaxDirectMemorySize=256m -Dai.djl.offline=true -cp ... \
- *     org.hsdag.bench.jmh.PolicyStepBenchmark &lt;nodes&gt; &lt;steps&gt; [threads]
+ * ./hsdag.sh run-class org.hsdag.bench.jmh.PolicyStepBenchmark &lt;nodes&gt; &lt;steps&gt; [threads]
  * </pre>
  *
  * A plain main rather than JMH: one step allocates native tensors and the interesting numbers are
@@ -86,6 +89,9 @@ public final class PolicyStepBenchmark {
     int warmup = Math.min(20, steps / 10);
     double[] ms = new double[steps];
     long rssStart = -1;
+    MemoryMXBean heap = ManagementFactory.getMemoryMXBean();
+    BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+        .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
     try (NDManager m = NDManager.newBaseManager();
         HsdagPolicy policy = new HsdagPolicy(m, config, g, x, features, masks, devices, 3);
         ReinforceTrainer trainer = new ReinforceTrainer(m, policy, config, 3)) {
@@ -108,7 +114,8 @@ public final class PolicyStepBenchmark {
           rssStart = rssKib();
         }
         if (s >= warmup && (s - warmup) % Math.max(1, steps / 10) == 0) {
-          System.out.printf("  step %d: RSS %d MiB%n", s - warmup, rssKib() / 1024);
+          System.out.printf("  step %d: RSS %d MiB (Java heap committed %d MiB, direct buffers %d KiB)%n", s - warmup,
+              rssKib() / 1024, heap.getHeapMemoryUsage().getCommitted() >> 20, direct.getMemoryUsed() >> 10);
         }
       }
     }

@@ -1,0 +1,205 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.placement.PlacementFiles;
+import org.hsdag.plan.Plan;
+import org.hsdag.plan.PlanCandidate;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.Planner;
+import org.hsdag.plan.Proxies;
+import org.hsdag.plan.ProxyUnavailableException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag plan model.xml}: the cost-model planner alone, with zero measurements. Every
+ * latency it prints is the cost model's estimate and says whose model it is.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+    description = "Plan a placement on the cost model alone (min-cut / alpha-expansion + local moves), "
+        + "in well under a second and without measuring; tune starts from these candidates.",
+    footer = {"%nExamples:",
+        "  hsdag plan models/resnet50/resnet50.xml --devices CPU,GPU.1 -o plan.json",
+        "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json   # a calibrated cost model"})
+public final class PlanCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
+  Path model;
+
+  @Option(names = "--devices", paramLabel = "LIST", description = "Devices to place on, e.g. CPU,GPU.1 (default: all the backend has).")
+  String devices;
+
+  @Mixin BackendOptions backendOptions;
+
+  @Mixin InputShapeOptions inputShapeOptions;
+
+  @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
+      description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
+  String proxyProfile;
+
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (the best.json format).")
+  Path out;
+
+  @Option(names = "--json", description = "Print the plan as JSON on stdout.")
+  boolean json;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    OpGraph graph = ModelArgument.read(model);
+    if (out != null && java.nio.file.Files.isDirectory(out)) {
+      throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
+    }
+    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
+    java.util.function.Consumer<String> notices = notice -> {
+      if (!json) {
+        err.println("hsdag: " + notice);
+        err.flush();
+      }
+    };
+    try (LatencyBackend backend = backendOptions.open(0, shapes, notices)) {
+      String shapeNotice = shapes.resolution().notice();
+      if (shapeNotice != null) {
+        notices.accept(shapeNotice);
+      }
+      DeviceSet ds = deviceSet(backend);
+      Proxies.Resolved resolved;
+      try {
+        resolved = Proxies.resolve(backend, graph, ds, proxyProfile, shapes.resolution().shapes());
+      } catch (ProxyUnavailableException | IllegalArgumentException e) {
+        throw new UserInputException(e.getMessage());
+      }
+      long t0 = System.nanoTime();
+      Plan plan = new Planner().plan(resolved.proxy());
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      if (out != null) {
+        PlacementFiles.write(out, graph, plan.best().placement());
+      }
+      Map<String, Object> summary = summary(graph, resolved, plan, seconds);
+      if (!shapes.resolution().inputs().isEmpty()) {
+        summary.put("dynamic_inputs", shapes.resolution().inputs());
+        summary.put("dynamic_inputs_assumed", shapes.resolution().assumed());
+      }
+      if (json) {
+        stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
+      } else {
+        printText(stdout, graph, resolved, plan, seconds);
+      }
+      stdout.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  private DeviceSet deviceSet(LatencyBackend backend) {
+    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
+    if (devices == null) {
+      return DeviceSet.of(available.toArray(String[]::new));
+    }
+    DeviceSet ds;
+    try {
+      ds = DeviceSet.parse(devices);
+    } catch (InvalidPlacementException e) {
+      throw new UserInputException("--devices: " + e.getMessage());
+    }
+    for (String d : ds.names()) {
+      if (!available.contains(d)) {
+        throw new UserInputException("--devices: " + d + " is not a device of " + backend.name() + "/" + backend.profile()
+            + " (devices: " + String.join(", ", available) + ")");
+      }
+    }
+    if (ds.size() < 2) {
+      throw new UserInputException("--devices: planning needs at least two devices (got " + ds + ")");
+    }
+    return ds;
+  }
+
+  /** Compute ops per device under a candidate (constants and I/O follow their neighbours and are not counted). */
+  private static Map<String, Integer> computeOpsPerDevice(PlacementProxy proxy, PlanCandidate c) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (String d : proxy.devices().names()) {
+      counts.put(d, 0);
+    }
+    for (int dev : proxy.opDevices(c.placement())) {
+      counts.merge(proxy.devices().name(dev), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  private static Map<String, Object> candidate(PlacementProxy proxy, PlanCandidate c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("estimate_ms", c.proxyMillis());
+    m.put("sub_models", c.subModels());
+    m.put("origin", c.origin());
+    m.put("compute_ops_per_device", computeOpsPerDevice(proxy, c));
+    return m;
+  }
+
+  private Map<String, Object> summary(OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds) {
+    PlacementProxy proxy = resolved.proxy();
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("model", graph.name());
+    s.put("devices", proxy.devices().names());
+    s.put("estimates_from", resolved.source());
+    s.put("measured", false);
+    s.put("best", candidate(proxy, plan.best()));
+    if (plan.bestSingleDevice() != null) {
+      s.put("best_single_device", candidate(proxy, plan.bestSingleDevice()));
+    }
+    List<Map<String, Object>> all = new ArrayList<>();
+    for (PlanCandidate c : plan.candidates()) {
+      all.add(candidate(proxy, c));
+    }
+    s.put("candidates", all);
+    s.put("cost_model_evaluations", plan.evaluations());
+    s.put("seconds", seconds);
+    if (out != null) {
+      s.put("placement_file", out.toString());
+    }
+    return s;
+  }
+
+  private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds) {
+    PlacementProxy proxy = resolved.proxy();
+    String source = " (estimate, " + resolved.source() + ")";
+    o.printf(Locale.ROOT, "plan for %s on %s, %d compute ops, in %.2f s (%,d cost-model evaluations, no measurements)%n",
+        graph.name(), String.join(",", proxy.devices().names()), proxy.model().opCount(), seconds, plan.evaluations());
+    PlanCandidate single = plan.bestSingleDevice();
+    PlanCandidate best = plan.best();
+    if (single != null) {
+      o.printf(Locale.ROOT, "  best single device: %-28s %8.3f ms%s%n", single.origin(), single.proxyMillis(), source);
+    }
+    String vs = single == null ? "" : String.format(Locale.ROOT, " %+.1f %%", 100 * (best.proxyMillis() / single.proxyMillis() - 1));
+    o.printf(Locale.ROOT, "  plan:               %-28s %8.3f ms%s%s%n", best.origin(), best.proxyMillis(), vs, source);
+    StringBuilder ops = new StringBuilder();
+    computeOpsPerDevice(proxy, best).forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
+    o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
+    o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
+        plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
+    String cmd = CommandName.current();
+    if (out != null) {
+      o.println("-> " + out);
+      o.println("next: " + cmd + " apply " + model + " " + out + "    # measure it against the single devices");
+    } else {
+      o.println("next: add -o plan.json to save it, or " + cmd + " tune " + model + " to measure and refine it");
+    }
+  }
+}

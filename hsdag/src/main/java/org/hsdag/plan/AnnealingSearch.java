@@ -1,0 +1,124 @@
+package org.hsdag.plan;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.hsdag.sim.HeteroCostModel;
+
+/**
+ * A long reference search on the exact proxy, to estimate how far a plan is from the optimum (a
+ * "best known" latency): simulated annealing from several starts, each move evaluated exactly,
+ * then the planner's {@link LocalSearch} descent on the result. Moves: one op, one co-location
+ * group or one current sub-model to another device. Temperature falls geometrically from 2 % to
+ * 0.001 % of the start's latency. Reproducible for a seed; far slower than the planner (it spends
+ * {@code evaluations} exact evaluations per start).
+ */
+public final class AnnealingSearch {
+  private final int evaluations;
+  private final long seed;
+
+  /**
+   * @param evaluations exact evaluations per start
+   * @param seed seed of the move choices and acceptance draws
+   */
+  public AnnealingSearch(int evaluations, long seed) {
+    if (evaluations < 1) {
+      throw new IllegalArgumentException("evaluations must be >= 1");
+    }
+    this.evaluations = evaluations;
+    this.seed = seed;
+  }
+
+  /** The result: a device per op and its exact latency (µs). */
+  public record Result(int[] opDevices, double micros) {}
+
+  /**
+   * Anneals from each start (a device per op of {@code model}, feasible) and returns the best
+   * placement seen; never worse than the best start.
+   */
+  public Result run(HeteroCostModel model, int[][] groups, List<int[]> starts) {
+    HeteroCostModel.Evaluator exact = model.evaluator();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int n = model.opCount();
+    int devices = model.deviceCount();
+    int[] best = null;
+    double bestMicros = Double.POSITIVE_INFINITY;
+    for (int[] start : starts) {
+      int[] label = start.clone();
+      double e = exact.micros(label);
+      if (Double.isInfinite(e)) {
+        throw new IllegalArgumentException("annealing start is not feasible");
+      }
+      if (e < bestMicros) {
+        bestMicros = e;
+        best = label.clone();
+      }
+      if (devices < 2 || n == 0) {
+        continue;
+      }
+      double t0 = 0.02 * e;
+      double t1 = 1e-5 * e;
+      double cool = Math.pow(t1 / t0, 1.0 / evaluations);
+      double temperature = t0;
+      int[] root = new int[n];
+      int[] moved = new int[n];
+      int[] saved = new int[n];
+      for (int k = 0; k < evaluations; k++, temperature *= cool) {
+        int d = rnd.nextInt(devices);
+        int size = 0;
+        double kind = rnd.nextDouble();
+        if (kind < 0.05) {
+          // A whole current sub-model (root of a random op).
+          model.subModels(label, root);
+          int r = root[rnd.nextInt(n)];
+          for (int i = r; i < n; i++) {
+            if (root[i] == r) {
+              moved[size++] = i;
+            }
+          }
+        } else if (kind < 0.25 && groups.length > 0) {
+          for (int i : groups[rnd.nextInt(groups.length)]) {
+            moved[size++] = i;
+          }
+        } else {
+          moved[size++] = rnd.nextInt(n);
+        }
+        boolean ok = true;
+        boolean changes = false;
+        for (int m = 0; m < size && ok; m++) {
+          ok = model.supported(moved[m], d);
+          changes |= label[moved[m]] != d;
+        }
+        if (!ok || !changes) {
+          continue;
+        }
+        for (int m = 0; m < size; m++) {
+          saved[m] = label[moved[m]];
+          label[moved[m]] = d;
+        }
+        double next = exact.micros(label);
+        if (next <= e || rnd.nextDouble() < Math.exp((e - next) / temperature)) {
+          e = next;
+          if (e < bestMicros) {
+            bestMicros = e;
+            best = label.clone();
+          }
+        } else {
+          for (int m = 0; m < size; m++) {
+            label[moved[m]] = saved[m];
+          }
+        }
+      }
+    }
+    if (best == null) {
+      throw new IllegalArgumentException("no start");
+    }
+    if (devices >= 2 && n > 0) {
+      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE).run(best);
+      if (polished.micros() < bestMicros) {
+        best = polished.label();
+        bestMicros = polished.micros();
+      }
+    }
+    return new Result(best, bestMicros);
+  }
+}

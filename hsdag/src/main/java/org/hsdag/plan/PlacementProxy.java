@@ -1,0 +1,143 @@
+package org.hsdag.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.hsdag.coarsen.Coarsening;
+import org.hsdag.coarsen.CoarseningMode;
+import org.hsdag.coarsen.ColocationCoarsener;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.sim.SimBackend;
+
+/**
+ * A graph's {@link HeteroCostModel} on the devices of a search, seen through placements: the
+ * planner's exact proxy. Converts between a {@link Placement} of the graph and a device per op
+ * (constants, Parameters and Results follow their neighbours as {@link HeteroAffinity} resolves
+ * them), evaluates placements, and offers the co-location groups the local search moves as one.
+ * Immutable; evaluations allocate their own work arrays, so it is thread-safe.
+ */
+public final class PlacementProxy {
+  private final OpGraph graph;
+  private final DeviceSet devices;
+  private final HeteroCostModel model;
+  private final HeteroAffinity affinity;
+
+  private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model) {
+    this.graph = graph;
+    this.devices = devices;
+    this.model = model;
+    if (model.nodeCount() != graph.nodeCount()) {
+      throw new IllegalArgumentException("the cost model has " + model.nodeCount() + " nodes, the graph "
+          + graph.nodeCount());
+    }
+    affinity = new HeteroAffinity(graph);
+  }
+
+  /**
+   * The proxy of {@code graph} given its cost model on any superset of {@code devices}; the model is
+   * restricted to {@code devices}, in their order (model device k = device set index k).
+   *
+   * @throws IllegalArgumentException when a device is not in the model
+   */
+  public static PlacementProxy of(OpGraph graph, HeteroCostModel model, DeviceSet devices) {
+    Objects.requireNonNull(graph, "graph");
+    return new PlacementProxy(graph, devices, model.withDevices(devices.names()));
+  }
+
+  /** The simulator's own tables as the proxy: equal to the (noise-free) target. */
+  public static PlacementProxy ofSim(SimBackend sim, OpGraph graph, DeviceSet devices) {
+    return of(graph, sim.simGraph(graph).costModel(), devices);
+  }
+
+  public OpGraph graph() {
+    return graph;
+  }
+
+  public DeviceSet devices() {
+    return devices;
+  }
+
+  /** The cost model on the search's devices (model device k is {@code devices().name(k)}). */
+  public HeteroCostModel model() {
+    return model;
+  }
+
+  /** The device of every op under a placement of the graph. */
+  public int[] opDevices(Placement placement) {
+    if (placement.size() != graph.nodeCount()) {
+      throw new IllegalArgumentException("placement has " + placement.size() + " nodes, the graph " + graph.nodeCount());
+    }
+    int[] dc = new int[model.opCount()];
+    for (int i = 0; i < dc.length; i++) {
+      dc[i] = devices.indexOf(placement.devices().name(placement.deviceOf(model.node(i))));
+      if (dc[i] < 0) {
+        throw new IllegalArgumentException("placement uses device " + placement.deviceName(model.node(i))
+            + ", not one of " + devices);
+      }
+    }
+    return dc;
+  }
+
+  /**
+   * The placement of the graph with op i on device {@code opDevices[i]}; every other node follows
+   * its neighbours ({@link HeteroAffinity}), a node without any on the first op's device.
+   */
+  public Placement placement(int[] opDevices) {
+    if (opDevices.length != model.opCount()) {
+      throw new IllegalArgumentException("expected a device for each of " + model.opCount() + " ops");
+    }
+    int[] device = new int[graph.nodeCount()];
+    Arrays.fill(device, opDevices.length == 0 ? 0 : opDevices[0]);
+    for (int i = 0; i < opDevices.length; i++) {
+      device[model.node(i)] = opDevices[i];
+    }
+    return affinity.resolvedPlacement(new Placement(devices, device));
+  }
+
+  /** Exact proxy evaluation of a placement. */
+  public HeteroCostModel.Evaluation evaluate(Placement placement) {
+    return model.evaluate(opDevices(placement));
+  }
+
+  /** Proxy latency of a placement in µs; +∞ when a device cannot run one of its ops. */
+  public double latencyMicros(Placement placement) {
+    HeteroCostModel.Evaluation e = evaluate(placement);
+    return e.ok() ? e.micros() : Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Co-location groups of ops with at least two ops: the {@code hsdag} rule (an op joins its single
+   * producer) and the {@code mirhoseini} rule (an op joins its single consumer) of {@link
+   * ColocationCoarsener}, restricted to ops.
+   */
+  public int[][] colocationGroups() {
+    List<int[]> out = new ArrayList<>();
+    for (CoarseningMode mode : List.of(CoarseningMode.HSDAG, CoarseningMode.MIRHOSEINI)) {
+      Coarsening c = new ColocationCoarsener(mode).coarsen(graph);
+      int[] size = new int[c.clusterCount()];
+      for (int i = 0; i < model.opCount(); i++) {
+        size[c.clusterOf(model.node(i))]++;
+      }
+      int[][] groups = new int[c.clusterCount()][];
+      int[] fill = new int[c.clusterCount()];
+      for (int i = 0; i < model.opCount(); i++) {
+        int k = c.clusterOf(model.node(i));
+        if (groups[k] == null) {
+          groups[k] = new int[size[k]];
+        }
+        groups[k][fill[k]++] = i;
+      }
+      for (int[] g : groups) {
+        if (g != null && g.length >= 2) {
+          out.add(g);
+        }
+      }
+    }
+    return out.toArray(new int[0][]);
+  }
+}

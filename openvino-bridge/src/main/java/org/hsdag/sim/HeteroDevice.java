@@ -1,0 +1,49 @@
+package org.hsdag.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The placement-independent figures of one device in a {@link HeteroCostModel}: what a boundary
+ * copy between the device and host memory costs and what starting a sub-model on it costs.
+ *
+ * @param name OpenVINO device name
+ * @param linkLatencyUs fixed cost of one boundary-tensor copy to or from this device (µs)
+ * @param linkMicrosPerByte inverse link bandwidth, µs per byte (0: no copy needed, host memory)
+ * @param subModelOverheadUs fixed cost of every HETERO sub-model on this device (µs)
+ */
+public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs) {
+  public HeteroDevice {
+    Objects.requireNonNull(name, "device name");
+    requireFinite(name, "linkLatencyUs", linkLatencyUs);
+    requireFinite(name, "linkMicrosPerByte", linkMicrosPerByte);
+    requireFinite(name, "subModelOverheadUs", subModelOverheadUs);
+  }
+
+  /** The link and sub-model figures of a sim profile device. */
+  public static HeteroDevice of(DeviceModel d) {
+    double perByte = d.linkBandwidthGBs() == 0 ? 0 : 1.0 / (d.linkBandwidthGBs() * 1e3);
+    return new HeteroDevice(d.name(), d.linkLatencyUs(), perByte, d.subModelOverheadUs());
+  }
+
+  /** Every device of {@code profile}, in profile order. */
+  public static List<HeteroDevice> of(DeviceProfile profile) {
+    List<HeteroDevice> out = new ArrayList<>();
+    for (DeviceModel d : profile.devices()) {
+      out.add(of(d));
+    }
+    return out;
+  }
+
+  /** Microseconds of one boundary copy of {@code bytes} between this device and host memory. */
+  public double copyMicros(double bytes) {
+    return linkLatencyUs + bytes * linkMicrosPerByte;
+  }
+
+  private static void requireFinite(String dev, String field, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException("device " + dev + ": " + field + " must be >= 0 (got " + v + ")");
+    }
+  }
+}

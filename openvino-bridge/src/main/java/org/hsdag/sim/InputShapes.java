@@ -1,0 +1,153 @@
+package org.hsdag.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.ir.Port;
+
+/**
+ * What the user said about the shapes of a model's dynamic inputs ({@code --input-shape
+ * input_ids=1,128}), turned into the simulator's {@link ShapeAssumption}: the batch is the size
+ * given for dynamic axis 0, the sequence the size given for the other dynamic axes. Inputs are
+ * named by their Parameter's friendly name or one of its tensor names.
+ *
+ * @param given static shapes by input name, in the order given (empty: assume the default)
+ */
+public record InputShapes(Map<String, long[]> given) {
+  public static final InputShapes NONE = new InputShapes(Map.of());
+
+  public InputShapes {
+    Map<String, long[]> copy = new LinkedHashMap<>();
+    given.forEach((k, v) -> copy.put(Objects.requireNonNull(k), v.clone()));
+    given = java.util.Collections.unmodifiableMap(copy);
+  }
+
+  @Override
+  public Map<String, long[]> given() {
+    Map<String, long[]> copy = new LinkedHashMap<>();
+    given.forEach((k, v) -> copy.put(k, v.clone()));
+    return copy;
+  }
+
+  /**
+   * The shape assumption for {@code graph}, and how each dynamic input resolves under it.
+   *
+   * @param shapes what the simulator substitutes for dynamic dimensions
+   * @param inputs each dynamic input as {@code name=1x8}, in model order (empty for a static model)
+   * @param assumed true when a dynamic input's size came from the default, not from the user
+   * @param note a caveat to print (e.g. two sequence lengths where the simulator has one), or null
+   */
+  public record Resolution(ShapeAssumption shapes, List<String> inputs, boolean assumed, String note) {
+    public Resolution {
+      inputs = List.copyOf(inputs);
+    }
+
+    /** The line to print once for a dynamic model, or null for a static one. */
+    public String notice() {
+      if (inputs.isEmpty()) {
+        return null;
+      }
+      String what = String.join(", ", inputs);
+      String line = assumed ? "the model has dynamic inputs; assumed " + what + " (set --input-shape NAME=D1,D2,...)"
+          : "dynamic inputs measured as " + what;
+      return note == null ? line : line + "; " + note;
+    }
+  }
+
+  /**
+   * Resolves the shapes for {@code graph}.
+   *
+   * @throws IllegalArgumentException naming the input for an unknown name, a rank or static
+   *     dimension that contradicts the model, or two different batch sizes
+   */
+  public Resolution resolve(OpGraph graph) {
+    Map<String, OpNode> byName = new LinkedHashMap<>();
+    List<OpNode> parameters = new ArrayList<>();
+    for (OpNode n : graph.nodes()) {
+      if (n.isParameter()) {
+        parameters.add(n);
+        byName.put(n.name(), n);
+        for (String t : tensorNames(n)) {
+          byName.putIfAbsent(t, n);
+        }
+      }
+    }
+    Map<OpNode, long[]> chosen = new LinkedHashMap<>();
+    for (Map.Entry<String, long[]> e : given.entrySet()) {
+      OpNode p = byName.get(e.getKey());
+      if (p == null) {
+        throw new IllegalArgumentException("--input-shape: the model has no input '" + e.getKey() + "' (inputs: "
+            + parameters.stream().map(OpNode::name).collect(Collectors.joining(", ")) + ")");
+      }
+      long[] model = p.outputs().get(0).dims();
+      long[] want = e.getValue();
+      if (want.length != model.length) {
+        throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' has rank " + model.length
+            + " in the model, " + want.length + " given");
+      }
+      for (int a = 0; a < model.length; a++) {
+        if (model[a] >= 0 && model[a] != want[a]) {
+          throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' axis " + a + " is " + model[a]
+              + " in the model, " + want[a] + " given");
+        }
+      }
+      chosen.put(p, want);
+    }
+    Set<Long> batches = new TreeSet<>();
+    Set<Long> sequences = new TreeSet<>();
+    for (Map.Entry<OpNode, long[]> c : chosen.entrySet()) {
+      long[] model = c.getKey().outputs().get(0).dims();
+      for (int a = 0; a < model.length; a++) {
+        if (model[a] < 0) {
+          (a == 0 ? batches : sequences).add(c.getValue()[a]);
+        }
+      }
+    }
+    if (batches.size() > 1) {
+      throw new IllegalArgumentException("--input-shape: the simulator needs one batch size, got " + batches);
+    }
+    long batch = batches.isEmpty() ? ShapeAssumption.DEFAULT.batch() : batches.iterator().next();
+    long sequence = sequences.isEmpty() ? ShapeAssumption.DEFAULT.sequence() : ((TreeSet<Long>) sequences).last();
+    String note = sequences.size() > 1 ? "the simulator gives every dynamic non-batch axis one length and uses the "
+        + "largest, " + sequence + " (given " + sequences + ")" : null;
+    ShapeAssumption shapes = new ShapeAssumption(batch, sequence);
+    List<String> inputs = new ArrayList<>();
+    boolean assumed = false;
+    for (OpNode p : parameters) {
+      Port out = p.outputs().get(0);
+      if (!out.isDynamic()) {
+        continue;
+      }
+      long[] dims = out.dims();
+      long[] resolved = new long[dims.length];
+      for (int a = 0; a < dims.length; a++) {
+        resolved[a] = shapes.resolve(dims[a], a);
+      }
+      assumed |= !chosen.containsKey(p);
+      inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
+    }
+    return new Resolution(shapes, inputs, assumed, note);
+  }
+
+  private static Set<String> tensorNames(OpNode parameter) {
+    Set<String> names = new LinkedHashSet<>();
+    String all = parameter.outputs().get(0).names();
+    if (all != null) {
+      for (String t : all.split(",")) {
+        if (!t.isBlank()) {
+          names.add(t.trim());
+        }
+      }
+    }
+    return names;
+  }
+}
