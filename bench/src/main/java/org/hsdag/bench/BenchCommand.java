@@ -20,6 +20,7 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.strategy.Strategies;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -64,9 +65,9 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
 
-  @Option(names = "--final-repeats", defaultValue = "3",
-      description = "Re-measure each run's best placement with this many times the protocol's runs (default: ${DEFAULT-VALUE})")
-  int finalRepeats;
+  @Option(names = {"--final-rounds", "--final-repeats"}, defaultValue = "3",
+      description = "Re-measure each run's best placement in this many rounds; its latency is their median (default: ${DEFAULT-VALUE})")
+  int finalRounds;
 
   @Option(names = "--out", defaultValue = "runs/bench", description = "Output folder (default: ${DEFAULT-VALUE})")
   Path out;
@@ -76,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** Completion candidates for {@code --methods}. */
   static final class MethodNames extends ArrayList<String> {
     MethodNames() {
-      super(Methods.names());
+      super(Strategies.all().stream().map(Strategies.Entry::name).toList());
     }
   }
 
@@ -84,8 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (budget < 1 || seeds < 1 || referenceFactor < 0 || finalRepeats < 1) {
-      throw new UserInputException("Expected --budget >= 1, --seeds >= 1, --reference-factor >= 0, --final-repeats >= 1");
+    if (budget < 1 || seeds < 1 || referenceFactor < 0 || finalRounds < 1) {
+      throw new UserInputException("Expected --budget >= 1, --seeds >= 1, --reference-factor >= 0, --final-rounds >= 1");
     }
     List<String> methodNames = resolveMethods(methods);
     List<BenchRunner.NamedGraph> graphs = loadModels(models);
@@ -100,7 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
       o.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n", methodNames.size(),
           graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
       o.flush();
-      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, MeasurementProtocol.PAPER, finalRepeats, referenceFactor);
+      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, MeasurementProtocol.PAPER, finalRounds, referenceFactor);
       BenchResults results = new BenchRunner(backend, line -> {
         o.println(line);
         o.flush();
@@ -131,10 +132,10 @@ public final class BenchCommand implements Callable<Integer> {
     for (String r : requested) {
       String n = r.trim().toLowerCase(Locale.ROOT);
       List<String> add = switch (n) {
-        case "all" -> Methods.names();
-        case "baselines" -> Methods.all().stream().filter(m -> m.kind() == Methods.Kind.BASELINE).map(Methods.Method::name).toList();
-        case "ablations" -> Methods.all().stream().filter(m -> m.kind() != Methods.Kind.BASELINE).map(Methods.Method::name).toList();
-        default -> List.of(Methods.get(n).name());
+        case "all" -> tableOrder();
+        case "baselines" -> names(Strategies.Family.BASELINE);
+        case "ablations" -> names(Strategies.Family.HSDAG, Strategies.Family.ABLATION);
+        default -> List.of(Strategies.get(n).name());
       };
       for (String a : add) {
         if (!out.contains(a)) {
@@ -147,9 +148,18 @@ public final class BenchCommand implements Callable<Integer> {
       out.add(0, "cpu");
     }
     // Table order.
-    List<String> ordered = new ArrayList<>(Methods.names());
+    List<String> ordered = new ArrayList<>(tableOrder());
     ordered.retainAll(out);
     return ordered;
+  }
+
+  private static List<String> tableOrder() {
+    return Strategies.all().stream().map(Strategies.Entry::name).toList();
+  }
+
+  private static List<String> names(Strategies.Family... families) {
+    List<Strategies.Family> f = List.of(families);
+    return Strategies.all().stream().filter(e -> f.contains(e.family())).map(Strategies.Entry::name).toList();
   }
 
   static List<BenchRunner.NamedGraph> loadModels(List<String> args) throws java.io.IOException {

@@ -72,4 +72,30 @@ class BenchCommandTest {
     assertEquals(List.of("cpu", "hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
     assertEquals(List.of("cpu", "random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));
   }
+
+  /** The BRKGA runs of a bench with {@code methods} (same seed, budget and model every time). */
+  private JsonNode brkgaRuns(String methods, String name) throws Exception {
+    Path out = dir.resolve(name);
+    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", methods, "--budget", "25", "--seeds", "2", "--seed", "3",
+        "--reference-factor", "0", "--backend", "sim", "--out", out.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    for (JsonNode m : new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0).get("methods")) {
+      if (m.get("method").asText().equals("brkga")) {
+        return m.get("runs");
+      }
+    }
+    throw new AssertionError("no brkga row");
+  }
+
+  @Test
+  void aMethodsNumbersDoNotDependOnWhichOtherMethodsRan() throws Exception {
+    JsonNode alone = brkgaRuns("brkga", "alone");
+    JsonNode withOthers = brkgaRuns("random,greedy,brkga", "with-others");
+    assertEquals(2, alone.size());
+    for (int i = 0; i < alone.size(); i++) {
+      for (String field : List.of("seed", "measurements", "searchBestMillis", "finalMillis", "bestSoFarMillis")) {
+        assertEquals(alone.get(i).get(field), withOthers.get(i).get(field), "run " + i + " " + field);
+      }
+    }
+  }
 }

@@ -21,7 +21,11 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
-import org.hsdag.tune.InterleavedMeasurement;
+import org.hsdag.search.Candidate;
+import org.hsdag.search.FinalResult;
+import org.hsdag.search.Finalist;
+import org.hsdag.search.RemeasureListener;
+import org.hsdag.search.SearchEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -92,7 +96,8 @@ public final class ApplyCommand implements Callable<Integer> {
       } catch (InvalidPlacementException e) {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
-      SupportMatrix support = backend.supports(graph, ds);
+      SearchEngine engine = SearchEngine.builder(backend, graph, ds).protocol(protocolOptions.protocol()).seed(seed).build();
+      SupportMatrix support = engine.support();
       for (int v = 0; v < graph.nodeCount(); v++) {
         if (!support.allowed(v, placement.deviceOf(v))) {
           OpNode n = graph.node(v);
@@ -100,20 +105,18 @@ public final class ApplyCommand implements Callable<Integer> {
               + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile() + ")");
         }
       }
-      List<String> labels = new ArrayList<>(List.of("placement"));
-      List<Placement> placements = new ArrayList<>(List.of(placement));
+      List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
-        labels.add(d + "-only");
-        placements.add(Placement.allOn(ds, graph.nodeCount(), d));
+        finalists.add(new Finalist(Finalist.baselineLabel(d), true, Placement.allOn(ds, graph.nodeCount(), d), -1, null));
       }
-      List<InterleavedMeasurement.Result> results = InterleavedMeasurement.run(backend, graph, labels, placements,
-          protocolOptions.protocol(), rounds, seed);
-      InterleavedMeasurement.Result mine = results.get(0);
+      FinalResult fin = engine.remeasure(finalists, rounds, seed, Map.of(), RemeasureListener.NONE);
+      List<Candidate> results = fin.candidates();
+      Candidate mine = results.get(0);
       if (json) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
-            toJson(backend, ds, placement, results)));
+            toJson(backend, ds, placement, fin)));
       } else {
-        printText(out, backend, ds, placement, results);
+        printText(out, backend, ds, placement, fin);
       }
       out.flush();
       if (!mine.ok()) {
@@ -165,9 +168,9 @@ public final class ApplyCommand implements Callable<Integer> {
     return new DeviceSet(names);
   }
 
-  private Map<String, Object> toJson(LatencyBackend backend, DeviceSet ds, Placement p,
-      List<InterleavedMeasurement.Result> results) {
-    InterleavedMeasurement.Result mine = results.get(0);
+  private Map<String, Object> toJson(LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin) {
+    List<Candidate> results = fin.candidates();
+    Candidate mine = results.get(0);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("model", model.toString());
     m.put("placement_file", placementFile.toString());
@@ -177,11 +180,11 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("devices", ds.names());
     m.put("hetero", ds.heteroString());
     m.put("ok", mine.ok());
-    m.put("latency_ms", nanToNull(mine.latencyMs()));
+    m.put("latency_ms", nanToNull(mine.finalMs()));
     m.put("ci95_ms", mine.ok() ? List.of(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
-    m.put("statistic", "median of " + rounds + " rounds of " + mine.statistic());
+    m.put("statistic", "median of " + rounds + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -189,15 +192,17 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.put(ds.name(d), counts[d]);
     }
     m.put("ops_per_device", ops);
+    m.put("decision", fin.verdict().decision().name().toLowerCase(Locale.ROOT));
+    m.put("decision_text", fin.verdict().text());
     if (mine.reason() != null) {
       m.put("reason", mine.reason());
     }
     Map<String, Object> baselines = new LinkedHashMap<>();
-    for (InterleavedMeasurement.Result r : results.subList(1, results.size())) {
+    for (Candidate r : results.subList(1, results.size())) {
       Map<String, Object> b = new LinkedHashMap<>();
-      b.put("latency_ms", nanToNull(r.latencyMs()));
+      b.put("latency_ms", nanToNull(r.finalMs()));
       if (r.ok() && mine.ok()) {
-        b.put("speedup", round3(r.latencyMs() / mine.latencyMs()));
+        b.put("speedup", round3(r.finalMs() / mine.finalMs()));
       }
       if (r.reason() != null) {
         b.put("reason", r.reason());
@@ -208,9 +213,9 @@ public final class ApplyCommand implements Callable<Integer> {
     return m;
   }
 
-  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p,
-      List<InterleavedMeasurement.Result> results) {
-    InterleavedMeasurement.Result mine = results.get(0);
+  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin) {
+    List<Candidate> results = fin.candidates();
+    Candidate mine = results.get(0);
     String nums = (backend.simulated() ? "simulated, " : "") + backend.name() + "/" + backend.profile();
     out.printf(Locale.ROOT, "%s with %s | backend %s, profile %s%s%n", model, placementFile, backend.name(),
         backend.profile(), backend.simulated() ? " | SIMULATED numbers, not hardware" : "");
@@ -220,20 +225,24 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.append(d == 0 ? "" : ", ").append(ds.name(d)).append(' ').append(counts[d]).append(" ops");
     }
     out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
-    out.printf(Locale.ROOT, "%d interleaved rounds of %s; latency = median of rounds (ms, %s)%n", rounds, mine.statistic(), nums);
-    for (InterleavedMeasurement.Result r : results) {
-      String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.latencyMs(), r.ciLowMs(),
+    out.printf(Locale.ROOT, "%d interleaved rounds of %s; latency = median of rounds (ms, %s)%n", rounds,
+        protocolOptions.protocol().describe(), nums);
+    for (Candidate r : results) {
+      String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
           r.ciHighMs()) : "failed: " + r.reason();
       String vs = "";
       if (r != mine && r.placement().equals(mine.placement())) {
         vs = "  (the same placement)";
       } else if (r != mine && r.ok() && mine.ok()) {
-        vs = r.latencyMs() >= mine.latencyMs()
-            ? String.format(Locale.ROOT, "  -> placement is %.2fx faster", r.latencyMs() / mine.latencyMs())
-            : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.latencyMs() / r.latencyMs());
+        vs = r.finalMs() >= mine.finalMs()
+            ? String.format(Locale.ROOT, "  -> placement is %.2fx faster", r.finalMs() / mine.finalMs())
+            : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.finalMs() / r.finalMs());
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
           r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "", vs);
+    }
+    if (!p.isSingleDevice() && mine.ok()) {
+      out.println("verdict: " + fin.verdict().text());
     }
     String xml = model.toString();
     String json = placementFile.toString();

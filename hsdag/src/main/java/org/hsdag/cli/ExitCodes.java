@@ -8,6 +8,8 @@ public final class ExitCodes {
   public static final int FAILURE = 1;
   /** Bad usage or bad input: unknown option, missing or malformed model, invalid placement. */
   public static final int BAD_INPUT = 2;
+  /** Interrupted (Ctrl-C, SIGTERM) after saving what is needed to continue: 128 + SIGINT, as shells report it. */
+  public static final int INTERRUPTED = 130;
 
   private ExitCodes() {}
 }

@@ -8,6 +8,7 @@ import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.search.SearchConfigException;
 import org.hsdag.tune.DamagedRunFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -80,7 +81,7 @@ public final class HsdagCli implements Runnable {
       t = u.getCause();
     }
     if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
-        || t instanceof DamagedRunFileException) {
+        || t instanceof SearchConfigException || t instanceof DamagedRunFileException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }

@@ -7,21 +7,18 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.OpenVinoBackend;
-import org.hsdag.sim.SimBackend;
-import org.hsdag.tune.ReproducibleSim;
 
 /**
- * How the tune and apply commands open a backend: through {@link BackendOptions}, with the
- * simulator wrapped in {@link ReproducibleSim} (noise seeded by the run and keyed by measurement,
- * so a resumed run is exact) and the real backend bound to the model file it compiles.
+ * How the tune and apply commands open a backend: through {@link BackendOptions}, seeded by the
+ * run (the simulator draws each measurement's noise from that seed and the measurement's key, so
+ * a resumed run is exact), and the real backend bound to the model file it compiles.
  */
 final class TuneBackends {
   private TuneBackends() {}
 
   /** Opens the backend {@code options} name, seeded by {@code seed}. */
   static LatencyBackend open(BackendOptions options, long seed, Consumer<String> notices) {
-    LatencyBackend b = options.open(seed, notices);
-    return b instanceof SimBackend sim ? new ReproducibleSim(sim, seed) : b;
+    return options.open(seed, notices);
   }
 
   /**

@@ -28,16 +28,19 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
-import org.hsdag.tune.Candidate;
+import org.hsdag.search.Candidate;
 import org.hsdag.tune.ReportWriter;
-import org.hsdag.tune.ResumeMismatchException;
+import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolderBusyException;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunResults;
-import org.hsdag.tune.SearchStrategy;
-import org.hsdag.tune.Strategies;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.StrategyConfig;
+import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneResult;
+import org.hsdag.search.Decision;
 import org.hsdag.tune.Tuner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -184,10 +187,8 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("missing MODEL.xml (to continue a run: hsdag tune --resume --out runs/<name>)");
     }
     OpGraph graph = new IrReader().read(model);
-    if (!Strategies.exists(strategy)) {
-      throw new UserInputException("unknown strategy '" + strategy + "' (known: " + String.join(", ", Strategies.names()) + ")");
-    }
-    Map<String, String> options = strategyOptions();
+    Strategies.Entry entry = Strategies.get(strategy);
+    StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
     int effectiveBudget = budget != null ? budget
         : episodes != null && steps != null ? Math.multiplyExact(episodes, steps)
         : time != null ? 1_000_000 : TuneConfig.DEFAULT_BUDGET;
@@ -197,8 +198,12 @@ public final class TuneCommand implements Callable<Integer> {
       TuneBackends.bind(backend, graph, model);
       DeviceSet ds = resolveDevices(backend);
       checkSupport(graph, backend, ds);
+      if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
+        throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
+            + ", which is not among " + ds);
+      }
       try {
-        config = new TuneConfig(ds.names(), strategy.trim().toLowerCase(Locale.ROOT), options, effectiveBudget,
+        config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
             checkpointEvery, patience);
       } catch (IllegalArgumentException e) {
@@ -209,7 +214,7 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException(dir + " already holds a run; continue it with --resume --out " + dir
             + " or choose another --out");
       }
-      SearchStrategy strategyImpl = createStrategy(config);
+      SearchStrategy strategyImpl = config.newStrategy();
       Files.createDirectories(dir);
       RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), version(),
           System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
@@ -262,9 +267,8 @@ public final class TuneCommand implements Callable<Integer> {
     TuneConfig c = mf.config();
     if (budget != null || time != null) {
       try {
-        c = new TuneConfig(c.devices(), c.strategy(), c.strategyOptions(), budget != null ? budget : c.budget(),
-            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds(), c.seed(), c.protocol(), c.topK(),
-            c.finalRounds(), c.checkpointEvery(), c.patience());
+        c = c.withLimits(budget != null ? budget : c.budget(),
+            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -284,17 +288,9 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
             + backend.name() + " now reports " + backend.profile());
       }
-      return execute(out, mf, graph, backend, true, createStrategy(mf.config()));
+      return execute(out, mf, graph, backend, true, mf.config().newStrategy());
     } finally {
       closeBackend(backend);
-    }
-  }
-
-  private static SearchStrategy createStrategy(TuneConfig config) {
-    try {
-      return Strategies.create(config.strategy(), config.strategyOptions());
-    } catch (IllegalArgumentException e) {
-      throw new UserInputException(e.getMessage());
     }
   }
 
@@ -338,7 +334,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       ReportWriter.Written report = null;
       String reportProblem = null;
-      if (!noReport && !TuneResult.FAILED.equals(result.status())) {
+      if (!noReport && result.status() != RunStatus.FAILED) {
         try {
           report = new ReportWriter(dir).write();
         } catch (IOException | RuntimeException e) {
@@ -364,9 +360,9 @@ public final class TuneCommand implements Callable<Integer> {
       out.flush();
       err.flush();
       return switch (result.status()) {
-        case TuneResult.COMPLETED -> ExitCodes.OK;
-        case TuneResult.INTERRUPTED -> 130;
-        default -> ExitCodes.FAILURE;
+        case COMPLETED -> ExitCodes.OK;
+        case INTERRUPTED -> ExitCodes.INTERRUPTED;
+        case FAILED -> ExitCodes.FAILURE;
       };
     } finally {
       done.countDown();
@@ -380,12 +376,12 @@ public final class TuneCommand implements Callable<Integer> {
 
   private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
-    if (TuneResult.INTERRUPTED.equals(r.status())) {
+    if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); continue with: hsdag tune --resume --out %s%n",
           r.measurements(), r.elapsedSeconds(), dir);
       return;
     }
-    if (TuneResult.FAILED.equals(r.status())) {
+    if (r.status() == RunStatus.FAILED) {
       out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(), dir.resolve(Tuner.LOG_FILE));
       return;
     }
@@ -434,8 +430,8 @@ public final class TuneCommand implements Callable<Integer> {
       }
       out.println(line);
       if (best.baseline()) {
-        out.println(r.decision().endsWith("is the fastest") ? "no split placement beat the fastest single device"
-            : r.decision());
+        out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
+            : r.decisionText());
       }
       out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (benchmark_app -affinity format), "
           + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
@@ -448,9 +444,6 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Map<String, String> strategyOptions() {
     Map<String, String> o = new LinkedHashMap<>();
-    if (episodes != null) {
-      o.put("episodes", String.valueOf(episodes));
-    }
     if (steps != null) {
       o.put("steps", String.valueOf(steps));
     }

@@ -33,7 +33,7 @@ import org.hsdag.parsing.ParseResult;
  *
  * <p>Device masks: a cluster may use the devices every member supports. When its members have no
  * device in common, it samples from the union instead and the caller moves each op whose device it
- * cannot run to that op's first supported device (see {@link HsdagStrategy}); the log-probability
+ * cannot run to that op's first supported device (see {@code org.hsdag.strategy.HsdagStrategy}); the log-probability
  * still refers to the sampled cluster decision.
  */
 public final class HsdagPolicy implements AutoCloseable {

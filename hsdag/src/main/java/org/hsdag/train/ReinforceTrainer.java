@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.hsdag.io.AtomicFiles;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.policy.HsdagPolicy.Decision;
+import org.hsdag.search.FailurePenalty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class ReinforceTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReinforceTrainer.class);
   private static final String STATE_FILE = "hsdag-trainer.bin";
-  private static final int FORMAT = 1;
+  private static final int FORMAT = 2;
 
   private final HsdagPolicy policy;
   private final HsdagConfig config;
@@ -53,7 +55,8 @@ public final class ReinforceTrainer implements AutoCloseable {
   private final RewardBaseline baseline = new RewardBaseline(0.1);
   private final List<Decision> buffer = new ArrayList<>();
   private final List<Double> bufferRewards = new ArrayList<>();
-  private Decision pending;
+  // Proposed and not yet observed, oldest first: a whole episode may be proposed before its results.
+  private final ArrayDeque<Decision> pending = new ArrayDeque<>();
   // Differentiable score recorded while sampling the step that fills the buffer (null otherwise);
   // valid because the parameters do not change between that proposal and the update.
   private HsdagPolicy.Scored recorded;
@@ -78,40 +81,50 @@ public final class ReinforceTrainer implements AutoCloseable {
     return new SplittableRandom(z ^ (z >>> 31));
   }
 
-  /** Samples the next decision; the trainer keeps it until {@link #observe}. */
+  /**
+   * Samples the next decision; the trainer keeps it until {@link #observe}. Decisions of one episode
+   * may be proposed before any is observed (the state refinement does not depend on rewards), up to
+   * {@link #openSteps()}.
+   */
   public Decision propose() {
-    if (pending != null) {
-      throw new IllegalStateException("propose() called twice without observe()");
+    if (openSteps() == 0) {
+      throw new IllegalStateException("the episode is fully proposed; observe its measurements first");
     }
-    if (buffer.size() + 1 >= config.stepsPerUpdate()) {
+    Decision d;
+    if (buffer.size() + pending.size() + 1 >= config.stepsPerUpdate()) {
       HsdagPolicy.Recorded step = policy.actRecorded(rngFor(seed, proposals));
-      pending = step.decision();
+      d = step.decision();
       recorded = step.scored();
     } else {
-      pending = policy.act(rngFor(seed, proposals));
+      d = policy.act(rngFor(seed, proposals));
     }
+    pending.addLast(d);
     proposals++;
-    return pending;
+    return d;
+  }
+
+  /** Decisions the current episode still needs proposed before its update. */
+  public int openSteps() {
+    return config.stepsPerUpdate() - buffer.size() - pending.size();
   }
 
   /**
-   * Records the measurement of the pending decision and updates the policy when the buffer is
-   * full. Failed measurements are penalised and logged, never thrown.
+   * Records the measurement of the oldest pending decision and updates the policy when the buffer
+   * is full. Failed measurements are penalised and logged, never thrown.
    *
    * @return the reward given
    */
   public double observe(Measurement m) {
-    if (pending == null) {
+    if (pending.isEmpty()) {
       throw new IllegalStateException("observe() without a pending proposal");
     }
     double r = rewards.reward(m);
-    if (!RewardModel.usable(m)) {
+    if (!FailurePenalty.usable(m)) {
       failures++;
       LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(), r);
     }
-    buffer.add(pending);
+    buffer.add(pending.pollFirst());
     bufferRewards.add(r);
-    pending = null;
     if (buffer.size() >= config.stepsPerUpdate()) {
       update();
     }
@@ -200,11 +213,9 @@ public final class ReinforceTrainer implements AutoCloseable {
       out.writeLong(adam.step());
       writeFloats(out, policy.state().toFloatArray());
       List<Decision> steps = new ArrayList<>(buffer);
-      if (pending != null) {
-        steps.add(pending);
-      }
+      steps.addAll(pending);
       out.writeInt(steps.size());
-      out.writeBoolean(pending != null);
+      out.writeInt(pending.size());
       for (int i = 0; i < steps.size(); i++) {
         Decision d = steps.get(i);
         writeInts(out, d.clusterOf());
@@ -221,7 +232,7 @@ public final class ReinforceTrainer implements AutoCloseable {
       out.writeBoolean(baseline.initialised());
       out.writeDouble(baseline.mean());
       out.writeDouble(baseline.variance());
-      out.writeDouble(rewards.slowestSeconds());
+      out.writeDouble(rewards.slowestMillis());
       out.writeDouble(lastLoss);
       out.writeDouble(lastGradientNorm);
     }
@@ -266,13 +277,13 @@ public final class ReinforceTrainer implements AutoCloseable {
       }
       buffer.clear();
       bufferRewards.clear();
-      if (pending != null) {
-        pending.close();
-        pending = null;
+      for (Decision d : pending) {
+        d.close();
       }
+      pending.clear();
       dropRecorded();
       int steps = in.readInt();
-      boolean hasPending = in.readBoolean();
+      int pendingCount = in.readInt();
       for (int i = 0; i < steps; i++) {
         int[] clusterOf = readInts(in);
         int k = in.readInt();
@@ -286,8 +297,8 @@ public final class ReinforceTrainer implements AutoCloseable {
         double reward = in.readDouble();
         Decision d = new Decision(clusterOf, k, devices, masks, logProb,
             policy.state().getManager().create(state, policy.state().getShape()));
-        if (hasPending && i == steps - 1) {
-          pending = d;
+        if (i >= steps - pendingCount) {
+          pending.addLast(d);
         } else {
           buffer.add(d);
           bufferRewards.add(reward);
@@ -344,10 +355,10 @@ public final class ReinforceTrainer implements AutoCloseable {
       d.close();
     }
     buffer.clear();
-    if (pending != null) {
-      pending.close();
-      pending = null;
+    for (Decision d : pending) {
+      d.close();
     }
+    pending.clear();
     adam.close();
   }
 }

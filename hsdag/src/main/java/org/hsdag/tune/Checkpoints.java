@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.search.Checkpointable;
 
 /**
  * The {@code checkpoint/} folder of a run. A strategy's state is written into a fresh
@@ -34,8 +35,8 @@ public final class Checkpoints {
    */
   public record Checkpoint(int step, Path dir, String strategy) {}
 
-  /** Saves {@code strategy} after {@code step} observations. */
-  public static void save(Path runDir, int step, SearchStrategy strategy) throws IOException {
+  /** Saves the state of strategy {@code strategyName} after {@code step} observations. */
+  public static void save(Path runDir, int step, String strategyName, Checkpointable strategy) throws IOException {
     Path root = runDir.resolve(DIR);
     Files.createDirectories(root);
     String name = String.format("step-%06d", step);
@@ -59,7 +60,7 @@ public final class Checkpoints {
     Map<String, Object> latest = new LinkedHashMap<>();
     latest.put("step", step);
     latest.put("dir", name);
-    latest.put("strategy", strategy.name());
+    latest.put("strategy", strategyName);
     AtomicFiles.writeString(root.resolve(LATEST), RunLog.JSON.writeValueAsString(latest) + "\n");
     try (Stream<Path> old = Files.list(root)) {
       for (Path p : (Iterable<Path>) old::iterator) {

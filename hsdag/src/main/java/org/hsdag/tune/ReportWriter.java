@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.search.Decision;
+import org.hsdag.strategy.Strategies;
 
 /**
  * Writes a run's report from its folder alone ({@code manifest.json}, {@code log.jsonl}, and
@@ -154,7 +156,8 @@ public final class ReportWriter {
             .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
             .append("). `best.json` places every operation on that device.");
         String decision = result.path("decision").asText("");
-        if (!decision.isEmpty() && !decision.endsWith("is the fastest")) {
+        if (!decision.isEmpty() && !result.path("decision_kind").asText("").equals(
+            Decision.SINGLE_DEVICE_FASTEST.name().toLowerCase(java.util.Locale.ROOT))) {
           sb.append(" (").append(decision).append(".)");
         }
       } else {
@@ -286,7 +289,8 @@ public final class ReportWriter {
     }
     details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`" + (mf.simulated() ? ", simulated numbers" : ""));
     TuneConfig c = mf.config();
-    details.add("Strategy `" + c.strategy() + "`" + (c.strategyOptions().isEmpty() ? "" : " with " + c.strategyOptions())
+    List<String> settings = Strategies.differences(c.strategy(), c.strategyConfig());
+    details.add("Strategy `" + c.strategy() + "`" + (settings.isEmpty() ? "" : " with " + String.join(", ", settings))
         + ", seed " + c.seed() + ", budget " + c.budget() + " measurements"
         + (c.timeLimitSeconds() > 0 ? ", time limit " + c.timeLimitSeconds() + " s" : ""));
     details.add("Measurement protocol `" + c.protocol().describe() + "` (warm-up runs + timed runs, statistic)");

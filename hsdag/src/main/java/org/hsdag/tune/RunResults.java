@@ -10,6 +10,7 @@ import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.Candidate;
 
 /**
  * {@code result.json}: the final table of a completed run (baselines and finalists with their
@@ -22,9 +23,11 @@ public final class RunResults {
   /** The result as an ordered map (the JSON form; {@code --json} prints the same). */
   public static Map<String, Object> toMap(TuneResult r) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("status", r.status());
+    m.put("status", r.status().label());
+    m.put("stop", r.stop().name().toLowerCase(java.util.Locale.ROOT));
     m.put("stop_reason", r.stopReason());
-    m.put("decision", r.decision());
+    m.put("decision", r.decisionText());
+    m.put("decision_kind", r.decision().name().toLowerCase(java.util.Locale.ROOT));
     m.put("backend", r.backend());
     m.put("profile", r.profile());
     m.put("simulated", r.simulated());

@@ -1,9 +1,12 @@
 package org.hsdag.tune;
 
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Objects;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.search.SearchLimits;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.StrategyConfig;
+import org.hsdag.strategy.Strategies;
 
 /**
  * Everything that determines a tuning run besides the model and the backend. Stored in the run's
@@ -12,7 +15,7 @@ import org.hsdag.backend.MeasurementProtocol;
  *
  * @param devices device names in priority order, e.g. {@code [CPU, GPU.1]}
  * @param strategy search strategy name ({@link Strategies})
- * @param strategyOptions {@code key=value} options passed through to the strategy
+ * @param strategyConfig the strategy's fully resolved, typed configuration
  * @param budget search measurements (placements actually timed; cache hits are free)
  * @param timeLimitSeconds wall-clock limit of the search in seconds, 0 for none
  * @param seed master seed; every random component gets a split of it
@@ -26,7 +29,7 @@ import org.hsdag.backend.MeasurementProtocol;
 public record TuneConfig(
     List<String> devices,
     String strategy,
-    Map<String, String> strategyOptions,
+    StrategyConfig strategyConfig,
     int budget,
     long timeLimitSeconds,
     long seed,
@@ -44,7 +47,8 @@ public record TuneConfig(
 
   public TuneConfig {
     devices = List.copyOf(devices);
-    strategyOptions = java.util.Collections.unmodifiableMap(new TreeMap<>(strategyOptions));
+    Objects.requireNonNull(strategy, "strategy");
+    Objects.requireNonNull(strategyConfig, "strategy configuration");
     if (devices.isEmpty()) {
       throw new IllegalArgumentException("at least one device is needed");
     }
@@ -57,8 +61,19 @@ public record TuneConfig(
     }
   }
 
-  /** Proposals allowed in total, so a strategy that keeps re-proposing cached placements still stops. */
-  public long maxProposals() {
-    return Math.min(Long.MAX_VALUE / 2, 10L * budget);
+  /** The engine's stop rules for this run. */
+  public SearchLimits limits() {
+    return SearchLimits.of(budget).withTimeLimit(timeLimitSeconds).withPatience(patience);
+  }
+
+  /** A new, uninitialised strategy as configured. */
+  public SearchStrategy newStrategy() {
+    return strategyConfig.create(strategy);
+  }
+
+  /** The same run with another budget and time limit (what {@code --resume} may change). */
+  public TuneConfig withLimits(int newBudget, long newTimeLimitSeconds) {
+    return new TuneConfig(devices, strategy, strategyConfig, newBudget, newTimeLimitSeconds, seed, protocol, topK, finalRounds,
+        checkpointEvery, patience);
   }
 }

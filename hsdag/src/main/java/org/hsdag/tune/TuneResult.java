@@ -1,12 +1,16 @@
 package org.hsdag.tune;
 
 import java.util.List;
+import org.hsdag.search.Candidate;
+import org.hsdag.search.Decision;
+import org.hsdag.search.StopReason;
 
 /**
  * The outcome of a tuning run.
  *
- * @param status {@code completed}, {@code interrupted} or {@code failed}
- * @param stopReason why the search stopped (budget spent, time limit, strategy finished, ...)
+ * @param status how the session ended
+ * @param stop why the search stopped
+ * @param stopReason the same for humans, with the numbers
  * @param steps search steps (proposals, cache hits included)
  * @param measurements search measurements (placements actually timed)
  * @param cacheHits proposals answered from the cache
@@ -15,13 +19,15 @@ import java.util.List;
  * @param candidates final candidates, baselines first, in label order of the re-measurement
  * @param best the winner of the final re-measurement (a split placement must be clearly faster than
  *     the fastest single device, else that device wins), or null when nothing ran
- * @param decision one line on how the winner was chosen
+ * @param decision how the winner was chosen
+ * @param decisionText the same for humans
  * @param backend backend name
  * @param profile backend profile
  * @param simulated whether numbers are simulated
  */
 public record TuneResult(
-    String status,
+    RunStatus status,
+    StopReason stop,
     String stopReason,
     int steps,
     int measurements,
@@ -30,14 +36,11 @@ public record TuneResult(
     double elapsedSeconds,
     List<Candidate> candidates,
     Candidate best,
-    String decision,
+    Decision decision,
+    String decisionText,
     String backend,
     String profile,
     boolean simulated) {
-
-  public static final String COMPLETED = "completed";
-  public static final String INTERRUPTED = "interrupted";
-  public static final String FAILED = "failed";
 
   public TuneResult {
     candidates = List.copyOf(candidates);
@@ -46,7 +49,7 @@ public record TuneResult(
   /** The single-device baseline on {@code device}, or null. */
   public Candidate baseline(String device) {
     for (Candidate c : candidates) {
-      if (c.baseline() && c.label().equals(device + "-only")) {
+      if (c.baseline() && c.label().equals(org.hsdag.search.Finalist.baselineLabel(device))) {
         return c;
       }
     }

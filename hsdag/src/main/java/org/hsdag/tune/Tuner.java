@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,26 +17,41 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.hsdag.backend.ConfidenceInterval;
+import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
-import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
+import org.hsdag.search.Candidate;
+import org.hsdag.search.Checkpointable;
+import org.hsdag.search.Decision;
+import org.hsdag.search.FinalResult;
+import org.hsdag.search.Finalist;
+import org.hsdag.search.RemeasureListener;
+import org.hsdag.search.Replay;
+import org.hsdag.search.ResumeMismatchException;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.search.SearchListener;
+import org.hsdag.search.SearchOutcome;
+import org.hsdag.search.SearchProgress;
+import org.hsdag.search.SearchStep;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.StopReason;
+import org.hsdag.search.Verdict;
 
 /**
- * Runs one placement search end to end in a run directory: single-device baselines, the
- * ask–tell search loop with a measurement cache, an append-only log, periodic strategy
- * checkpoints, and a final interleaved re-measurement of the best candidates and the baselines
- * that picks the winner and writes {@code best.json} and {@code placement.dot}.
+ * Runs one placement search in a run directory on the {@link SearchEngine}: what belongs to the
+ * run folder is here — the append-only log, periodic strategy checkpoints, the single-device
+ * baselines measured first, resume, and {@code best.json} / {@code placement.dot} / {@code
+ * result.json} at the end; measuring, the search loop, the stop rules and the final interleaved
+ * re-measurement are the engine's.
  *
- * <p>Resume: the latest checkpoint is restored, then the logged steps after it are replayed (the
- * strategy proposes again, the proposal must equal the logged placement, and the logged
- * measurement is fed back), and the search continues. With a deterministic strategy and backend
- * the result equals that of an uninterrupted run with the same seed. Logged baseline and final
+ * <p>Resume: the latest checkpoint is restored (strategies that are {@link Checkpointable}), the
+ * engine replays the logged steps after it (the strategy proposes again, the proposal must equal
+ * the logged placement, and the logged measurement is fed back), and the search continues. The
+ * result equals that of an uninterrupted run with the same seed. Logged baseline and final
  * measurements are reused, never repeated.
  */
 public final class Tuner {
@@ -48,9 +61,6 @@ public final class Tuner {
   public static final String RESULT_FILE = "result.json";
   static final String LOCK_FILE = ".lock";
 
-  /** Consecutive failed measurements after which the search gives up. */
-  static final int MAX_CONSECUTIVE_FAILURES = 50;
-
   private final LatencyBackend backend;
   private final OpGraph graph;
   private final TuneConfig config;
@@ -59,22 +69,16 @@ public final class Tuner {
   private final TuneListener listener;
   private final DeviceSet devices;
   private volatile boolean stopRequested;
-  private String decision = "";
+  private volatile SearchEngine engine;
 
-  private final MeasurementCache cache = new MeasurementCache();
-  private final List<Step> history = new ArrayList<>();
-  private final List<Candidate> baselines = new ArrayList<>();
-  private final Map<Placement, Measurement> baselineMeasurements = new LinkedHashMap<>();
+  private final List<Finalist> baselines = new ArrayList<>();
   private RunLog log;
-  private SupportMatrix support;
   private double elapsedOffset;
   private long startNanos;
   private double bestMs = Double.NaN;
+  private double lastMs = Double.NaN;
   private double cpuOnlyMs = Double.NaN;
-  private int measurements;
-  private int failures;
-
-  private record Step(int index, Placement placement, Measurement measurement, boolean cached) {}
+  private int lastCheckpoint;
 
   public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
       TuneListener listener) {
@@ -90,6 +94,10 @@ public final class Tuner {
   /** Asks a running search to stop after the current measurement (Ctrl-C); the run stays resumable. */
   public void requestStop() {
     stopRequested = true;
+    SearchEngine e = engine;
+    if (e != null) {
+      e.requestStop();
+    }
   }
 
   /**
@@ -124,8 +132,8 @@ public final class Tuner {
       throw new IllegalStateException(runDir + " already holds a run log");
     }
     Map<String, LogRecord> priorBaselines = new HashMap<>();
-    List<LogRecord> priorSearch = new ArrayList<>();
-    Map<String, LogRecord> priorFinal = new HashMap<>();
+    List<SearchStep> priorSearch = new ArrayList<>();
+    Map<SearchEngine.RoundKey, Measurement> priorFinal = new HashMap<>();
     int headers = 0;
     for (LogRecord r : prior.records()) {
       if (r.elapsedS() != null) {
@@ -143,9 +151,15 @@ public final class Tuner {
           if (r.step() == null || r.step() != priorSearch.size()) {
             throw new IOException(logFile + ": search step " + r.step() + " out of order (expected " + priorSearch.size() + ")");
           }
-          priorSearch.add(r);
+          Placement p = r.toPlacement(devices);
+          if (p.size() != graph.nodeCount()) {
+            throw new ResumeMismatchException("the log's step " + r.step() + " places " + p.size()
+                + " nodes but the model has " + graph.nodeCount());
+          }
+          priorSearch.add(new SearchStep(r.step(), p, r.toMeasurement(), Boolean.TRUE.equals(r.cached())));
         }
-        case LogRecord.PHASE_FINAL -> priorFinal.putIfAbsent(r.round() + ":" + r.placement(), r);
+        case LogRecord.PHASE_FINAL -> priorFinal.putIfAbsent(
+            new SearchEngine.RoundKey(r.round(), r.toPlacement(devices)), r.toMeasurement());
         default -> { }
       }
     }
@@ -153,6 +167,11 @@ public final class Tuner {
     SplittableRandom master = new SplittableRandom(config.seed());
     long strategySeed = master.split().nextLong();
     long finalSeed = master.split().nextLong();
+    engine = SearchEngine.builder(backend, graph, devices).protocol(config.protocol()).seed(config.seed())
+        .clock(this::elapsed).build();
+    if (stopRequested) {
+      engine.requestStop();
+    }
 
     try (RunLog opened = RunLog.openForAppend(logFile, prior.validBytes())) {
       log = opened;
@@ -173,49 +192,45 @@ public final class Tuner {
         listener.note("dropped a torn last log line (" + prior.tornBytes() + " bytes) left by the interrupted run");
       }
 
-      support = backend.supports(graph, devices);
       runBaselines(priorBaselines);
+      strategy.init(engine.context(config.budget(), strategySeed));
+      lastCheckpoint = restore(priorSearch.size(), strategySeed);
+      if (!priorSearch.isEmpty()) {
+        listener.note("resumed after " + priorSearch.size() + " logged steps ("
+            + (lastCheckpoint > 0 ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
+                : "replayed all")
+            + ")");
+      }
+      int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
+      listener.searchStarted(progress(new SearchProgress(priorSearch.size(), priorMeasurements, 0, 0, Double.NaN)));
 
-      SearchContext context = new SearchContext(graph, devices, support, config.budget(), strategySeed,
-          config.protocol(), backend.name());
-      strategy.init(context);
-      int lastCheckpoint = restoreAndReplay(resume, priorSearch, context);
-
-      String stopReason = search(lastCheckpoint);
-      if (stopRequested) {
-        return finish(TuneResult.INTERRUPTED, "interrupted", List.of(), null);
+      SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),
+          searchListener());
+      if (outcome.atBatchBoundary() && outcome.steps().size() > lastCheckpoint) {
+        checkpoint(outcome.steps().size());
       }
-      if (stopReason.startsWith("gave up")) {
-        return finish(TuneResult.FAILED, stopReason, List.of(), null);
+      if (outcome.stop() == StopReason.INTERRUPTED) {
+        return finish(RunStatus.INTERRUPTED, outcome, "interrupted", null);
       }
-      List<Candidate> finalists = finalRemeasure(priorFinal, finalSeed);
-      if (stopRequested) {
-        return finish(TuneResult.INTERRUPTED, "interrupted during the final re-measurement", List.of(), null);
+      if (outcome.stop().failed()) {
+        return finish(RunStatus.FAILED, outcome, outcome.stopText(), null);
       }
-      Candidate fastest = null;
-      Candidate bestBaseline = null;
-      for (Candidate c : finalists) {
-        if (c.ok() && (fastest == null || c.finalMs() < fastest.finalMs())) {
-          fastest = c;
-        }
-        if (c.ok() && c.baseline() && (bestBaseline == null || c.finalMs() < bestBaseline.finalMs())) {
-          bestBaseline = c;
-        }
+      List<Finalist> finalists = new ArrayList<>(baselines);
+      Set<Placement> exclude = new HashSet<>();
+      baselines.forEach(b -> exclude.add(b.placement()));
+      for (SearchStep s : outcome.top(config.topK(), exclude)) {
+        finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
       }
-      Candidate best = fastest;
-      decision = fastest == null ? "no candidate ran" : fastest.label() + " is the fastest";
-      if (fastest != null && !fastest.baseline() && bestBaseline != null && !clearlyFaster(fastest, bestBaseline)) {
-        // A split placement that is not clearly faster is not worth its copies and sub-models.
-        best = bestBaseline;
-        decision = String.format(java.util.Locale.ROOT,
-            "%s measured %.3f ms, within the noise of %s (%.3f ms; the 95%% intervals overlap), so the single device is kept",
-            fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs());
+      FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, priorFinal, remeasureListener());
+      if (fin.interrupted()) {
+        return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
       }
+      Candidate best = fin.verdict().winner();
       if (best != null) {
         PlacementFiles.write(runDir.resolve(BEST_FILE), graph, best.placement());
         PlacementDot.write(runDir.resolve(DOT_FILE), graph, best.placement(), backend.name(), backend.profile());
       }
-      return finish(TuneResult.COMPLETED, stopReason, finalists, best);
+      return finish(RunStatus.COMPLETED, outcome, outcome.stopText(), fin);
     } finally {
       log = null;
     }
@@ -223,19 +238,19 @@ public final class Tuner {
 
   private void runBaselines(Map<String, LogRecord> prior) throws IOException {
     for (String device : devices.names()) {
-      String label = device + "-only";
+      String label = Finalist.baselineLabel(device);
       Placement p = Placement.allOn(devices, graph.nodeCount(), device);
       LogRecord old = prior.get(label);
       Measurement m;
       if (old != null && old.assignment() != null && old.assignment().equals(LogRecord.encode(p))) {
         m = old.toMeasurement();
       } else {
-        m = measure(p, 0x1000L + devices.indexOf(device));
+        m = engine.measure(p, 0);
         log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_BASELINE, null, label, p, m, false,
             config.protocol().describe(), Double.NaN));
       }
-      cache.put(p, m);
-      baselineMeasurements.put(p, m);
+      engine.remember(p, m);
+      baselines.add(new Finalist(label, true, p, -1, m));
       if (m.ok()) {
         bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
         if (device.equals("CPU")) {
@@ -245,320 +260,126 @@ public final class Tuner {
     }
   }
 
-  /** Restores the latest checkpoint and replays logged steps; returns the step of the checkpoint used. */
-  private int restoreAndReplay(boolean resume, List<LogRecord> priorSearch, SearchContext context) throws IOException {
-    int from = 0;
-    if (resume && !priorSearch.isEmpty()) {
-      Optional<Checkpoints.Checkpoint> ck;
-      try {
-        ck = Checkpoints.latest(runDir);
-      } catch (DamagedRunFileException e) {
-        // Checkpoints only save time: the log alone rebuilds the state.
-        listener.note(e.getMessage() + "; the checkpoint is unusable, replaying the whole log instead");
-        ck = Optional.empty();
-      }
-      if (ck.isPresent() && ck.get().step() <= priorSearch.size() && ck.get().strategy().equals(strategy.name())) {
-        try {
-          strategy.restoreState(ck.get().dir());
-          from = ck.get().step();
-        } catch (IOException | RuntimeException e) {
-          // A checkpoint that does not fit (damaged, other options) is not fatal: replay rebuilds the state.
-          listener.note("checkpoint at step " + ck.get().step() + " is unusable (" + e.getMessage()
-              + "); replaying the whole log instead");
-          strategy.init(context);
-        }
-      }
+  /** Restores the latest checkpoint that fits; returns the step it was taken at (0: none, replay everything). */
+  private int restore(int loggedSteps, long strategySeed) throws IOException {
+    if (loggedSteps == 0 || !(strategy instanceof Checkpointable state)) {
+      return 0;
     }
-    for (int i = 0; i < priorSearch.size(); i++) {
-      LogRecord r = priorSearch.get(i);
-      Placement logged = r.toPlacement(devices);
-      if (logged.size() != graph.nodeCount()) {
-        throw new ResumeMismatchException("the log's step " + i + " places " + logged.size()
-            + " nodes but the model has " + graph.nodeCount());
-      }
-      if (i >= from) {
-        Placement proposed = strategy.propose();
-        if (!proposed.equals(logged)) {
-          throw new ResumeMismatchException("on resume the strategy proposed " + proposed.hashHex() + " at step " + i
-              + " but the log has " + r.placement() + "; the strategy or its options changed, start a new run");
-        }
-        strategy.observe(proposed, r.toMeasurement());
-      }
-      record(i, logged, r.toMeasurement(), Boolean.TRUE.equals(r.cached()));
+    Optional<Checkpoints.Checkpoint> ck;
+    try {
+      ck = Checkpoints.latest(runDir);
+    } catch (DamagedRunFileException e) {
+      // Checkpoints only save time: the log alone rebuilds the state.
+      listener.note(e.getMessage() + "; the checkpoint is unusable, replaying the whole log instead");
+      return 0;
     }
-    if (!priorSearch.isEmpty()) {
-      listener.note("resumed after " + priorSearch.size() + " logged steps ("
-          + (from > 0 ? "checkpoint at step " + from + ", replayed " + (priorSearch.size() - from) : "replayed all")
-          + ")");
+    if (ck.isEmpty() || ck.get().step() > loggedSteps || !ck.get().strategy().equals(strategy.name())) {
+      return 0;
     }
-    return from;
-  }
-
-  private void record(int index, Placement p, Measurement m, boolean cached) {
-    history.add(new Step(index, p, m, cached));
-    cache.put(p, m);
-    if (!cached) {
-      measurements++;
-      if (!m.ok()) {
-        failures++;
-      }
-    }
-    if (m.ok()) {
-      bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
+    try {
+      state.restoreState(ck.get().dir());
+      return ck.get().step();
+    } catch (IOException | RuntimeException e) {
+      // A checkpoint that does not fit (damaged, other options) is not fatal: replay rebuilds the state.
+      listener.note("checkpoint at step " + ck.get().step() + " is unusable (" + e.getMessage()
+          + "); replaying the whole log instead");
+      strategy.init(engine.context(config.budget(), strategySeed));
+      return 0;
     }
   }
 
-  private String search(int lastCheckpoint) throws IOException {
-    int step = history.size();
-    int consecutiveFailures = 0;
-    int consecutiveHits = 0;
-    for (int i = history.size() - 1; i >= 0 && history.get(i).cached(); i--) {
-      consecutiveHits++;
+  private void checkpoint(int steps) throws IOException {
+    if (strategy instanceof Checkpointable state) {
+      Checkpoints.save(runDir, steps, strategy.name(), state);
+      lastCheckpoint = steps;
     }
-    listener.searchStarted(progress(step, Double.NaN));
-    String reason;
-    while (true) {
-      if (stopRequested) {
-        reason = "interrupted";
-        break;
-      }
-      if (measurements >= config.budget()) {
-        reason = "budget of " + config.budget() + " measurements spent";
-        break;
-      }
-      if (config.timeLimitSeconds() > 0 && elapsed() >= config.timeLimitSeconds()) {
-        reason = "time limit of " + config.timeLimitSeconds() + " s reached";
-        break;
-      }
-      if (step >= config.maxProposals()) {
-        reason = "stopped after " + step + " proposals (the strategy keeps proposing measured placements)";
-        break;
-      }
-      if (strategy.finished()) {
-        reason = "strategy finished";
-        break;
-      }
-      if (config.patience() > 0 && consecutiveHits >= config.patience()) {
-        reason = "converged: the last " + consecutiveHits + " proposals were all placements already measured";
-        break;
-      }
-      Placement p = strategy.propose();
-      if (p.size() != graph.nodeCount() || !p.devices().equals(devices)) {
-        throw new IllegalStateException("strategy " + strategy.name() + " proposed a placement of " + p.size()
-            + " nodes on " + p.devices() + " for a model of " + graph.nodeCount() + " nodes on " + devices);
-      }
-      Measurement m = cache.lookup(p);
-      boolean cached = m != null;
-      if (!cached) {
-        m = measure(p, 0x2000_0000L + step);
-      }
-      record(step, p, m, cached);
-      log.append(LogRecord.measurement(now(), elapsed(), step, LogRecord.PHASE_SEARCH, null, null, p, m, cached,
-          config.protocol().describe(), bestMs));
-      strategy.observe(p, m);
-      step++;
-      if (step - lastCheckpoint >= config.checkpointEvery()) {
-        Checkpoints.save(runDir, step, strategy);
-        lastCheckpoint = step;
-      }
-      consecutiveHits = cached ? consecutiveHits + 1 : 0;
-      listener.searchStep(progress(step, m.ok() ? m.latencyMillis() : Double.NaN));
-      if (!cached) {
-        consecutiveFailures = m.ok() ? 0 : consecutiveFailures + 1;
-        if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-          reason = "gave up after " + consecutiveFailures + " failed measurements in a row (last: " + m.reason() + ")";
-          break;
-        }
-      }
-    }
-    if (step > lastCheckpoint) {
-      Checkpoints.save(runDir, step, strategy);
-    }
-    return reason;
   }
 
-  private List<Candidate> finalRemeasure(Map<String, LogRecord> priorFinal, long finalSeed) throws IOException {
-    List<Placement> placements = new ArrayList<>();
-    List<String> labels = new ArrayList<>();
-    List<Integer> steps = new ArrayList<>();
-    List<Measurement> first = new ArrayList<>();
-    for (Map.Entry<Placement, Measurement> e : baselineMeasurements.entrySet()) {
-      placements.add(e.getKey());
-      labels.add(e.getKey().devices().name(e.getKey().deviceOf(0)) + "-only");
-      steps.add(-1);
-      first.add(e.getValue());
-    }
-    Set<Placement> seen = new HashSet<>(placements);
-    List<Step> ranked = new ArrayList<>();
-    for (Step s : history) {
-      if (!s.cached() && s.measurement().ok()) {
-        ranked.add(s);
-      }
-    }
-    ranked.sort(Comparator.comparingDouble((Step s) -> s.measurement().latencyMillis()).thenComparingInt(Step::index));
-    for (Step s : ranked) {
-      if (placements.size() - baselineMeasurements.size() >= config.topK()) {
-        break;
-      }
-      if (seen.add(s.placement())) {
-        placements.add(s.placement());
-        labels.add("step " + s.index());
-        steps.add(s.index());
-        first.add(s.measurement());
-      }
-    }
-    int n = placements.size();
-    List<List<Double>> roundValues = new ArrayList<>();
-    List<List<Double>> pooled = new ArrayList<>();
-    String[] failReason = new String[n];
-    int[] subModels = new int[n];
-    for (int i = 0; i < n; i++) {
-      roundValues.add(new ArrayList<>());
-      pooled.add(new ArrayList<>());
-      subModels[i] = first.get(i).subModels();
-      if (!first.get(i).ok()) {
-        failReason[i] = first.get(i).reason();
-      }
-    }
-    int total = 0;
-    for (int i = 0; i < n; i++) {
-      total += failReason[i] == null ? config.finalRounds() : 0;
-    }
-    listener.finalStarted(total);
-    int done = 0;
-    for (int round = 0; round < config.finalRounds(); round++) {
-      int[] order = shuffledOrder(n, new SplittableRandom(finalSeed + round));
-      for (int i : order) {
-        if (failReason[i] != null) {
-          continue;
-        }
-        if (stopRequested) {
-          return List.of();
-        }
-        Placement p = placements.get(i);
-        LogRecord old = priorFinal.get(round + ":" + p.hashHex());
-        Measurement m;
-        if (old != null && p.equals(old.toPlacement(devices))) {
-          m = old.toMeasurement();
-        } else {
-          m = measure(p, p.hash64() * 31 + round);
-          log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_FINAL, round, labels.get(i), p, m,
-              false, config.protocol().describe(), Double.NaN));
-        }
+  private SearchListener searchListener() {
+    return new SearchListener() {
+      @Override
+      public void step(SearchStep step, SearchProgress progress, boolean replayed) throws IOException {
+        Measurement m = step.measurement();
+        lastMs = m.ok() ? m.latencyMillis() : Double.NaN;
         if (m.ok()) {
-          roundValues.get(i).add(m.latencyMillis());
-          for (double x : m.samplesMillis()) {
-            pooled.get(i).add(x);
-          }
-          subModels[i] = m.subModels();
-        } else {
-          failReason[i] = "failed in final round " + round + ": " + m.reason();
+          bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
         }
-        listener.finalStep(++done, total);
+        if (!replayed) {
+          log.append(LogRecord.measurement(now(), elapsed(), step.index(), LogRecord.PHASE_SEARCH, null, null,
+              step.placement(), m, step.cached(), config.protocol().describe(), bestMs));
+          listener.searchStep(progress(progress));
+        }
       }
-    }
-    List<Candidate> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      Measurement f = first.get(i);
-      double searchMs = f.ok() ? f.latencyMillis() : Double.NaN;
-      double finalMs;
-      double[] ci;
-      int samples;
-      if (failReason[i] != null) {
-        finalMs = Double.NaN;
-        ci = new double[] {Double.NaN, Double.NaN};
-        samples = 0;
-      } else if (config.finalRounds() == 0) {
-        finalMs = searchMs;
-        ci = new double[] {f.ciLowMillis(), f.ciHighMillis()};
-        samples = f.samplesMillis().length;
-      } else {
-        finalMs = median(roundValues.get(i));
-        // The interval describes the round statistics the decision is made on, not raw samples
-        // (raw samples include warm-up-affected runs the statistic may exclude).
-        ci = ConfidenceInterval.ofMean(roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray(), 0.95);
-        samples = pooled.get(i).size();
+
+      @Override
+      public void told(SearchProgress progress) throws IOException {
+        if (progress.steps() - lastCheckpoint >= config.checkpointEvery()) {
+          checkpoint(progress.steps());
+        }
       }
-      out.add(new Candidate(labels.get(i), steps.get(i) < 0, placements.get(i), steps.get(i), searchMs, finalMs,
-          ci[0], ci[1], failReason[i] == null ? roundValues.get(i).size() : 0, samples, subModels[i], failReason[i]));
-    }
-    return out;
+    };
   }
 
-  private TuneResult finish(String status, String stopReason, List<Candidate> finalists, Candidate best)
-      throws IOException {
-    int cacheHits = 0;
-    for (Step s : history) {
-      cacheHits += s.cached() ? 1 : 0;
-    }
-    List<Candidate> cands = finalists.isEmpty() ? provisionalCandidates() : finalists;
-    TuneResult result = new TuneResult(status, stopReason, history.size(), measurements, cacheHits, failures,
-        elapsed(), cands, best, decision, backend.name(), backend.profile(), backend.simulated());
+  private RemeasureListener remeasureListener() {
+    return new RemeasureListener() {
+      @Override
+      public void started(int total) {
+        listener.finalStarted(total);
+      }
+
+      @Override
+      public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total) throws IOException {
+        if (fresh) {
+          log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_FINAL, round, f.label(), f.placement(),
+              m, false, config.protocol().describe(), Double.NaN));
+        }
+        listener.finalStep(done, total);
+      }
+    };
+  }
+
+  private TuneResult finish(RunStatus status, SearchOutcome outcome, String stopText, FinalResult fin) throws IOException {
+    Verdict verdict = fin == null ? new Verdict(Decision.NOTHING_RAN, null, "") : fin.verdict();
+    List<Candidate> cands = fin == null ? provisionalCandidates() : fin.candidates();
+    Candidate best = verdict.winner();
+    TuneResult result = new TuneResult(status, outcome.stop(), stopText, outcome.steps().size(), outcome.measurements(),
+        outcome.cacheHits(), outcome.failures(), elapsed(), cands, best, verdict.decision(), verdict.text(), backend.name(),
+        backend.profile(), backend.simulated());
     Map<String, Object> info = new LinkedHashMap<>();
-    info.put("stop_reason", stopReason);
-    info.put("decision", decision);
-    info.put("steps", history.size());
-    info.put("measurements", measurements);
-    info.put("cache_hits", cacheHits);
-    info.put("failures", failures);
+    info.put("stop_reason", stopText);
+    info.put("decision", verdict.text());
+    info.put("steps", result.steps());
+    info.put("measurements", result.measurements());
+    info.put("cache_hits", result.cacheHits());
+    info.put("failures", result.failures());
     if (best != null) {
       info.put("best", best.label());
       info.put("best_placement", best.placement().hashHex());
     }
-    if (TuneResult.COMPLETED.equals(status)) {
-      Map<String, Double> time = best != null && backend instanceof DeviceTimeBreakdown b
-          ? b.timeByDevice(graph, best.placement()) : Map.of();
+    if (status == RunStatus.COMPLETED) {
+      Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
+          .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time);
     }
-    log.append(LogRecord.footer(now(), elapsed(), status, best == null ? null : best.finalMs(), info));
+    log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);
     return result;
-  }
-
-  /** True when {@code a}'s interval lies entirely below {@code b}'s (both known), or without intervals when a is faster. */
-  static boolean clearlyFaster(Candidate a, Candidate b) {
-    if (Double.isNaN(a.ciHighMs()) || Double.isNaN(b.ciLowMs())) {
-      return a.finalMs() < b.finalMs();
-    }
-    return a.ciHighMs() < b.ciLowMs();
   }
 
   /** Baselines with their first measurements, for a run that stopped before the final re-measurement. */
   private List<Candidate> provisionalCandidates() {
     List<Candidate> out = new ArrayList<>();
-    for (Map.Entry<Placement, Measurement> e : baselineMeasurements.entrySet()) {
-      Measurement m = e.getValue();
+    for (Finalist b : baselines) {
+      Measurement m = b.first();
       double ms = m.ok() ? m.latencyMillis() : Double.NaN;
-      out.add(new Candidate(e.getKey().devices().name(e.getKey().deviceOf(0)) + "-only", true, e.getKey(), -1, ms,
-          ms, m.ciLowMillis(), m.ciHighMillis(), m.ok() ? 1 : 0, m.samplesMillis().length, m.subModels(), m.reason()));
+      out.add(new Candidate(b.label(), true, b.placement(), -1, ms, ms, m.ciLowMillis(), m.ciHighMillis(),
+          m.ok() ? new double[] {ms} : new double[0], m.samplesMillis().length, m.subModels(), m.reason()));
     }
     return out;
   }
 
-  /**
-   * Times {@code p}; an op on a device that cannot run it fails here with a precise reason. {@code
-   * key} names the measurement for backends whose noise is keyed ({@link KeyedMeasurement}).
-   */
-  private Measurement measure(Placement p, long key) {
-    for (int v = 0; v < p.size(); v++) {
-      if (!support.allowed(v, p.deviceOf(v))) {
-        OpNode node = graph.node(v);
-        return Measurement.failed("op '" + node.name() + "' (" + node.type() + ") cannot run on " + p.deviceName(v),
-            backend.name(), backend.profile());
-      }
-    }
-    try {
-      return backend instanceof KeyedMeasurement keyed
-          ? keyed.measure(graph, p, config.protocol(), key)
-          : backend.measure(graph, p, config.protocol());
-    } catch (RuntimeException e) {
-      // A backend bug must not end hours of search; it is recorded like any other failure.
-      return Measurement.failed("backend error: " + e, backend.name(), backend.profile());
-    }
-  }
-
-  private TuneProgress progress(int step, double lastMs) {
-    return new TuneProgress(step, measurements, config.budget(), lastMs, bestMs, cpuOnlyMs, elapsed(),
+  private TuneProgress progress(SearchProgress p) {
+    return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, cpuOnlyMs, elapsed(),
         backend.name(), backend.profile(), backend.simulated());
   }
 
@@ -568,29 +389,5 @@ public final class Tuner {
 
   private static String now() {
     return Instant.now().toString();
-  }
-
-  private static int[] shuffledOrder(int n, SplittableRandom rng) {
-    int[] a = new int[n];
-    for (int i = 0; i < n; i++) {
-      a[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-    return a;
-  }
-
-  static double median(List<Double> values) {
-    double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-    if (v.length == 0) {
-      return Double.NaN;
-    }
-    Arrays.sort(v);
-    int m = v.length / 2;
-    return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
   }
 }

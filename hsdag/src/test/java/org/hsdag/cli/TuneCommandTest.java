@@ -23,6 +23,8 @@ import org.hsdag.tune.TestModels;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TuneCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -200,5 +202,49 @@ class TuneCommandTest {
     } finally {
       Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"placeto", "rnn", "brkga", "greedy", "gpu1", "openvino-gpu", "hsdag-paper"})
+  void everyMethodBenchKnowsTunesEndToEnd(String strategy) throws IOException {
+    Path out = tmp.resolve("s-" + strategy);
+    CliRun r = tune(out, "--strategy", strategy, "--budget", "10", "--patience", "5", "--top-k", "1", "--final-rounds", "1",
+        "--quiet");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertEquals(strategy, RunManifest.read(out).config().strategy());
+    List<LogRecord> log = RunLog.read(out.resolve("log.jsonl")).records();
+    assertEquals("completed", log.get(log.size() - 1).status());
+    assertTrue(Files.isRegularFile(out.resolve("best.json")));
+  }
+
+  @Test
+  void aPlacetoRunExtendedByResumeEqualsOneRunWithTheLargerBudget() throws IOException {
+    // Placeto keeps no checkpoint: resume replays its whole log through it. Per-op units, so each
+    // step is a new placement.
+    Path ext = tmp.resolve("placeto-extended");
+    assertEquals(ExitCodes.OK, tune(ext, "--strategy", "placeto", "--coarsen", "none", "--budget", "5", "--quiet").exitCode());
+    CliRun more = CliRun.of("tune", "--resume", "--out", ext.toString(), "--budget", "8", "--json");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
+    Path direct = tmp.resolve("placeto-direct");
+    assertEquals(ExitCodes.OK, tune(direct, "--strategy", "placeto", "--coarsen", "none", "--budget", "8", "--quiet").exitCode());
+    assertEquals(Files.readString(direct.resolve("best.json")), Files.readString(ext.resolve("best.json")));
+    JsonNode a = JSON.readTree(Files.readString(direct.resolve("result.json")));
+    JsonNode b = JSON.readTree(more.out());
+    assertEquals(a.get("best").get("latency_ms").asDouble(), b.get("best").get("latency_ms").asDouble());
+    assertEquals(a.get("steps"), b.get("steps"));
+    assertEquals(8, b.get("measurements").asInt());
+    List<String> directSteps = RunLog.read(direct.resolve("log.jsonl")).records().stream()
+        .filter(x -> LogRecord.PHASE_SEARCH.equals(x.phase())).map(x -> x.assignment() + x.latencyMs()).toList();
+    List<String> extendedSteps = RunLog.read(ext.resolve("log.jsonl")).records().stream()
+        .filter(x -> LogRecord.PHASE_SEARCH.equals(x.phase())).map(x -> x.assignment() + x.latencyMs()).toList();
+    assertEquals(directSteps, extendedSteps);
+  }
+
+  @Test
+  void strategyOptionsAreCheckedAgainstTheChosenStrategy() {
+    assertOneLineError(tune(tmp.resolve("o1"), "--strategy", "random", "--steps", "4"), 2, "strategy random has no option 'steps'");
+    assertOneLineError(tune(tmp.resolve("o2"), "--strategy", "brkga", "-S", "population=few"), 2, "population=few is not a number");
+    assertOneLineError(tune(tmp.resolve("o3"), "--strategy", "gpu0"), 2, "needs device GPU.0");
+    assertFalse(Files.exists(tmp.resolve("o1")) || Files.exists(tmp.resolve("o2")) || Files.exists(tmp.resolve("o3")));
   }
 }

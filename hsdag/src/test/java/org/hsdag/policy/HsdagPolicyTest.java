@@ -16,6 +16,7 @@ import org.hsdag.train.FakeBackend;
 import org.hsdag.train.Runs;
 import org.hsdag.train.SyntheticGraphs;
 import org.junit.jupiter.api.Test;
+import org.hsdag.strategy.HsdagStrategy;
 
 /** Device masks, the cluster-count bound, state refinement and legal single-device placements. */
 class HsdagPolicyTest {

@@ -8,7 +8,7 @@ import org.hsdag.features.FeatureConfig;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
+import org.hsdag.strategy.HsdagStrategy;
 import org.junit.jupiter.api.Test;
 
 /**

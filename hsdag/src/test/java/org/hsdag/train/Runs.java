@@ -9,8 +9,8 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
-import org.hsdag.policy.HsdagStrategy;
-import org.hsdag.tune.SearchContext;
+import org.hsdag.strategy.HsdagStrategy;
+import org.hsdag.search.SearchContext;
 
 /** Drives a strategy against a backend the way the tuner does (propose, measure, observe). */
 public final class Runs {
@@ -20,7 +20,8 @@ public final class Runs {
   public static final MeasurementProtocol ONE_RUN = new MeasurementProtocol(0, 1, org.hsdag.backend.Statistic.MEDIAN, 1, 0);
 
   public static SearchContext context(OpGraph g, LatencyBackend backend, int budget, long seed) {
-    return new SearchContext(g, DEVICES, backend.supports(g, DEVICES), budget, seed, ONE_RUN, backend.name());
+    return SearchContext.builder(g, DEVICES, backend.supports(g, DEVICES)).budget(budget).seed(seed).protocol(ONE_RUN)
+        .backendName(backend.name()).build();
   }
 
   /** Measured latencies (NaN for failures) and proposals of {@code steps} steps. */

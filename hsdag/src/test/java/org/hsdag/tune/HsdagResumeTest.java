@@ -11,6 +11,9 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.Strategies;
+import org.hsdag.strategy.StrategyConfig;
 
 /** The learned strategy through the tuner: a stopped and resumed run ends where an uninterrupted one does. */
 class HsdagResumeTest {
@@ -19,18 +22,18 @@ class HsdagResumeTest {
   @Test
   void hsdagRunStoppedAndResumedEqualsTheUninterruptedRun() throws IOException {
     OpGraph graph = TestModels.read(TestModels.twoBranch(tmp));
-    Map<String, String> options = Map.of("steps", "4", "torch-threads", "1");
+    StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1"));
     TuneConfig c = new TuneConfig(DeviceSet.of("CPU", "GPU.1").names(), "hsdag", options, 16, 0, 3,
         MeasurementProtocol.PAPER, 2, 2, 5, 0);
 
     Path refDir = tmp.resolve("ref");
-    SearchStrategy strategy = Strategies.create("hsdag", options);
+    SearchStrategy strategy = c.newStrategy();
     TuneResult reference = new Tuner(new FakeBackend(), graph, c, strategy, refDir, null).run(false);
     close(strategy);
 
     Path dir = tmp.resolve("resumed");
     AtomicReference<Tuner> ref = new AtomicReference<>();
-    SearchStrategy first = Strategies.create("hsdag", options);
+    SearchStrategy first = c.newStrategy();
     Tuner t = new Tuner(new FakeBackend(), graph, c, first, dir, new TuneListener() {
       @Override
       public void searchStep(TuneProgress p) {
@@ -40,10 +43,10 @@ class HsdagResumeTest {
       }
     });
     ref.set(t);
-    assertEquals(TuneResult.INTERRUPTED, t.run(false).status());
+    assertEquals(RunStatus.INTERRUPTED, t.run(false).status());
     close(first);
 
-    SearchStrategy second = Strategies.create("hsdag", options);
+    SearchStrategy second = c.newStrategy();
     TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, null).run(true);
     close(second);
     TunerTest.assertSameOutcome(reference, resumed, refDir, dir);

@@ -8,9 +8,12 @@ import java.util.List;
 import java.util.function.Function;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.Checkpointable;
+import org.hsdag.search.SequentialStrategy;
+import org.hsdag.search.SearchContext;
 
 /** Proposes a fixed list of placements in a cycle (built from the context once init is called). */
-final class ScriptedStrategy implements SearchStrategy {
+final class ScriptedStrategy implements SequentialStrategy, Checkpointable {
   private final Function<SearchContext, List<Placement>> script;
   private List<Placement> placements;
   private int next;

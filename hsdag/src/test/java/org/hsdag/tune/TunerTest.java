@@ -24,9 +24,15 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
+import org.hsdag.search.StopReason;
+import org.hsdag.strategy.StrategyConfig;
+import org.hsdag.search.ResumeMismatchException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.Candidate;
+import org.hsdag.strategy.RandomSearchStrategy;
 
 class TunerTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
@@ -40,7 +46,7 @@ class TunerTest {
   }
 
   private static TuneConfig config(int budget, int topK, int rounds, int checkpointEvery, int patience, long seed) {
-    return new TuneConfig(DEVICES.names(), "random", Map.of(), budget, 0, seed, MeasurementProtocol.PAPER, topK, rounds,
+    return new TuneConfig(DEVICES.names(), "random", new StrategyConfig.Random(), budget, 0, seed, MeasurementProtocol.PAPER, topK, rounds,
         checkpointEvery, patience);
   }
 
@@ -72,7 +78,7 @@ class TunerTest {
     Path dir = tmp.resolve("run");
     TuneResult r = run(backend, config(30, 3, 3, 7, 0, 1), new RandomSearchStrategy(), dir, false, null);
 
-    assertEquals(TuneResult.COMPLETED, r.status());
+    assertEquals(RunStatus.COMPLETED, r.status());
     assertEquals(30, r.measurements());
     assertEquals(2 + 3, r.candidates().size(), "two baselines and the top 3");
     Candidate best = r.best();
@@ -90,7 +96,7 @@ class TunerTest {
     List<LogRecord> log = records(dir);
     assertEquals(LogRecord.HEADER, log.get(0).type());
     assertEquals(LogRecord.FOOTER, log.get(log.size() - 1).type());
-    assertEquals(TuneResult.COMPLETED, log.get(log.size() - 1).status());
+    assertEquals(RunStatus.COMPLETED.label(), log.get(log.size() - 1).status());
     assertEquals(30, search(dir).size());
     long finals = log.stream().filter(x -> LogRecord.PHASE_FINAL.equals(x.phase())).count();
     assertEquals(5 * 3, finals);
@@ -114,7 +120,7 @@ class TunerTest {
     assertEquals(2, r.measurements());
     assertEquals(2 + 6, r.steps(), "stops after 6 proposals in a row were cache hits");
     assertEquals(6, r.cacheHits());
-    assertTrue(r.stopReason().startsWith("converged"), r.stopReason());
+    assertEquals(StopReason.CONVERGED, r.stop(), r.stopReason());
     assertEquals(1, backend.calls(a));
     assertEquals(1, backend.calls(b));
     assertEquals(8, s.observed.size(), "the strategy still observes every proposal");
@@ -151,7 +157,7 @@ class TunerTest {
     Path dir = tmp.resolve("fail");
     TuneResult r = run(backend, config(3, 2, 2, 5, 0, 1), s, dir, false, null);
 
-    assertEquals(TuneResult.COMPLETED, r.status());
+    assertEquals(RunStatus.COMPLETED, r.status());
     assertEquals(1, r.failures());
     LogRecord failed = search(dir).get(0);
     assertFalse(failed.succeeded());
@@ -169,10 +175,10 @@ class TunerTest {
 
     Path dir = tmp.resolve("resumed");
     TuneResult stopped = stopAt(17, c, dir);
-    assertEquals(TuneResult.INTERRUPTED, stopped.status());
+    assertEquals(RunStatus.INTERRUPTED, stopped.status());
     assertFalse(Files.exists(dir.resolve(Tuner.BEST_FILE)));
     List<LogRecord> before = records(dir);
-    assertEquals(TuneResult.INTERRUPTED, before.get(before.size() - 1).status());
+    assertEquals(RunStatus.INTERRUPTED.label(), before.get(before.size() - 1).status());
 
     FakeBackend second = new FakeBackend();
     TuneResult resumed = run(second, c, new RandomSearchStrategy(), dir, true, null);
@@ -269,7 +275,7 @@ class TunerTest {
 
   static void assertSameOutcome(TuneResult expected, TuneResult actual, Path expectedDir, Path actualDir)
       throws IOException {
-    assertEquals(TuneResult.COMPLETED, actual.status());
+    assertEquals(RunStatus.COMPLETED, actual.status());
     assertEquals(expected.steps(), actual.steps());
     assertEquals(expected.measurements(), actual.measurements());
     assertEquals(expected.best().placement(), actual.best().placement());

@@ -1,6 +1,7 @@
 package org.hsdag.backend;
 
 import java.util.List;
+import java.util.Optional;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -30,6 +31,15 @@ public interface LatencyBackend extends AutoCloseable {
    * is a failed {@link Measurement} with the reason.
    */
   Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol);
+
+  /**
+   * An optional capability of this backend — {@link KeyedMeasurement}, {@link DeviceTimeBreakdown}
+   * — or empty. The one place capabilities are discovered: callers ask here rather than test the
+   * class, so a decorator can forward its delegate's capabilities.
+   */
+  default <T> Optional<T> capability(Class<T> type) {
+    return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
+  }
 
   @Override
   default void close() {}

@@ -8,6 +8,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.DeviceTimeBreakdown;
+import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
@@ -24,12 +26,17 @@ import org.hsdag.placement.Placement;
  * connected same-device sub-models with cycle-breaking cuts, sub-models one after another,
  * boundary tensors copied through host memory — with seeded noise ({@link NoiseModel}).
  *
+ * <p>Noise: a {@link KeyedMeasurement} draws each measurement's noise from (the seed, the key the
+ * caller names the measurement by), so a result depends on what was measured and never on which
+ * other measurements ran before it; a plain {@link #measure} draws from one seeded stream in call
+ * order.
+ *
  * <p>Per-graph tables are built once per {@link OpGraph} instance (a small identity-keyed cache),
  * so repeated measurements of one graph cost a few linear passes over primitive arrays. Numbers
  * from this backend are simulated, never hardware measurements; {@link #name()} and
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
-public final class SimBackend implements LatencyBackend, CostModelSource {
+public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -122,6 +129,20 @@ public final class SimBackend implements LatencyBackend, CostModelSource {
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return measure(graph, placement, protocol, () -> {
+      synchronized (rng) {
+        return rng.split();
+      }
+    });
+  }
+
+  @Override
+  public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol, long key) {
+    return measure(graph, placement, protocol, () -> new SplittableRandom(mix(options.seed(), key)));
+  }
+
+  private Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol,
+      java.util.function.Supplier<SplittableRandom> noise) {
     SimGraph.Evaluation ev;
     try {
       ev = evaluate(graph, placement);
@@ -129,15 +150,43 @@ public final class SimBackend implements LatencyBackend, CostModelSource {
       return Measurement.failed(e.getMessage(), name(), profile());
     }
     if (!ev.ok()) {
+      // A placement that cannot run draws no noise.
       return Measurement.failed(failureReason(graph, ev), name(), profile());
     }
     double[] samples = new double[protocol.runs()];
-    SplittableRandom local;
-    synchronized (rng) {
-      local = rng.split();
-    }
-    options.noise().sample(ev.micros() / 1000.0, protocol.warmupRuns(), samples, local);
+    options.noise().sample(ev.micros() / 1000.0, protocol.warmupRuns(), samples, noise.get());
     return Measurement.of(samples, protocol, ev.subModels(), name(), profile());
+  }
+
+  @Override
+  public Map<String, Double> timeByDevice(OpGraph graph, Placement placement) {
+    SimGraph.Evaluation ev;
+    try {
+      ev = evaluate(graph, placement);
+    } catch (IllegalArgumentException e) {
+      return Map.of();
+    }
+    if (!ev.ok()) {
+      return Map.of();
+    }
+    SimGraph sg = simGraph(graph);
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (int d = 0; d < placement.devices().size(); d++) {
+      out.put(placement.devices().name(d), 0.0);
+    }
+    for (int v = 0; v < placement.size(); v++) {
+      String dev = placement.deviceName(v);
+      out.merge(dev, sg.kernelMicros(v, profile.indexOf(dev)) / 1000.0, Double::sum);
+    }
+    return out;
+  }
+
+  /** SplitMix64 finaliser over (seed, key): independent noise streams per key. */
+  static long mix(long seed, long key) {
+    long z = seed * 0x9E3779B97F4A7C15L + key;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /**

@@ -46,6 +46,23 @@ class NoiseTest {
   }
 
   @Test
+  void keyedNoiseDependsOnTheSeedAndTheKeyNotOnWhatWasMeasuredBefore() {
+    MeasurementProtocol p = MeasurementProtocol.PAPER;
+    Placement gpu = Placement.allOn(DeviceSet.of("CPU", "GPU.1"), GRAPH.nodeCount(), "GPU.1");
+    SimBackend fresh = backend(7);
+    SimBackend busy = backend(7);
+    busy.measure(GRAPH, gpu, p);
+    busy.measure(GRAPH, gpu, p, 99);
+    busy.measure(GRAPH, allCpu(), p, 6);
+    double[] a = fresh.measure(GRAPH, allCpu(), p, 5).samplesMillis();
+    assertArrayEquals(a, busy.measure(GRAPH, allCpu(), p, 5).samplesMillis());
+    assertArrayEquals(a, fresh.measure(GRAPH, allCpu(), p, 5).samplesMillis(), "the same key twice: the same samples");
+    assertFalse(Arrays.equals(a, fresh.measure(GRAPH, allCpu(), p, 6).samplesMillis()), "another key");
+    assertFalse(Arrays.equals(a, backend(8).measure(GRAPH, allCpu(), p, 5).samplesMillis()), "another seed");
+    assertTrue(fresh.capability(org.hsdag.backend.KeyedMeasurement.class).isPresent());
+  }
+
+  @Test
   void noiseIsMultiplicativeAroundTheSimulatedLatencyWithRareOutliers() {
     NoiseModel noise = new NoiseModel(0.02, 0.05, 1.5, 2.0, 0);
     double[] out = new double[20000];

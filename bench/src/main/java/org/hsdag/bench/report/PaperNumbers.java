@@ -10,6 +10,24 @@ import java.util.Map;
 public final class PaperNumbers {
   private PaperNumbers() {}
 
+  // Our method name -> the paper's row it corresponds to (our extra baselines have none).
+  private static final Map<String, String> ROW = Map.ofEntries(
+      Map.entry("cpu", "CPU-only"),
+      Map.entry("gpu1", "GPU-only"),
+      Map.entry("openvino-cpu", "OpenVINO-CPU"),
+      Map.entry("openvino-gpu", "OpenVINO-GPU"),
+      Map.entry("placeto", "Placeto"),
+      Map.entry("rnn", "RNN-based"),
+      Map.entry("hsdag", "HSDAG"),
+      Map.entry("hsdag-no-shape", "w/o output shape"),
+      Map.entry("hsdag-no-id", "w/o node ID"),
+      Map.entry("hsdag-no-structural", "w/o graph structural features"));
+
+  /** The paper's Table 2/3 row of our method {@code method}, or null when the paper has none. */
+  public static String row(String method) {
+    return ROW.get(method);
+  }
+
   /** Paper column name for each of our benchmark model names. */
   public static final Map<String, String> COLUMN = Map.of("inception_v3", "Inception-V3", "resnet50", "ResNet", "bert_base", "BERT");
 

@@ -1,33 +1,43 @@
 package org.hsdag.bench.run;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.bench.Methods;
-import org.hsdag.bench.baselines.BrkgaStrategy;
-import org.hsdag.bench.baselines.Grouping;
+import org.hsdag.strategy.BrkgaStrategy;
+import org.hsdag.strategy.Grouping;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.report.BenchResults.MethodResult;
 import org.hsdag.bench.report.BenchResults.ModelResult;
 import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.bench.report.PaperNumbers;
 import org.hsdag.coarsen.CoarseningMode;
-import org.hsdag.cli.UserInputException;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.tune.SearchContext;
-import org.hsdag.tune.SearchStrategy;
+import org.hsdag.search.Finalist;
+import org.hsdag.search.RemeasureListener;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.search.SearchLimits;
+import org.hsdag.search.SearchListener;
+import org.hsdag.search.SearchOutcome;
+import org.hsdag.search.SearchStep;
+import org.hsdag.search.SearchConfigException;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.strategy.Strategies;
 
 /**
- * Runs methods × models × seeds at one measurement budget on one backend, re-measures each run's
- * best placement with a longer protocol (so a lucky noisy sample does not decide the table), runs
- * a long BRKGA as "best known" reference per model, and aggregates mean ± std over seeds.
+ * Runs methods × models × seeds at one measurement budget on one backend, each run on its own
+ * {@link SearchEngine} (the one tune uses: same cache, budget rule and stop rules; noise keyed by
+ * the run's seed and what is measured, so a run's numbers do not depend on which other runs shared
+ * the backend), re-measures each run's best placement in interleaved rounds (so a lucky noisy
+ * sample does not decide the table), runs a long BRKGA as "best known" reference per model, and
+ * aggregates mean ± std over seeds.
  */
 public final class BenchRunner {
   /**
@@ -38,10 +48,10 @@ public final class BenchRunner {
    * @param seeds strategy seeds (one run each)
    * @param devices devices to place on
    * @param protocol protocol during search
-   * @param finalRepeats the final re-measurement uses {@code protocol.scaled(finalRepeats)}
+   * @param finalRounds rounds of the final re-measurement of each run's best placement (median of rounds)
    * @param referenceFactor the reference BRKGA gets this many times the budget (0: no reference run)
    */
-  public record Plan(List<String> methods, int budget, List<Long> seeds, DeviceSet devices, MeasurementProtocol protocol, int finalRepeats,
+  public record Plan(List<String> methods, int budget, List<Long> seeds, DeviceSet devices, MeasurementProtocol protocol, int finalRounds,
       int referenceFactor) {}
 
   /** A model to run: its name (a catalog name or file name) and graph. */
@@ -56,8 +66,7 @@ public final class BenchRunner {
   }
 
   public BenchResults run(Plan plan, List<NamedGraph> models) {
-    BudgetRunner runner = new BudgetRunner(backend, plan.protocol());
-    MeasurementProtocol finalProtocol = plan.protocol().scaled(Math.max(1, plan.finalRepeats()));
+    String finalProtocol = "median of " + plan.finalRounds() + " rounds of " + plan.protocol().describe();
     List<ModelResult> out = new ArrayList<>();
     for (NamedGraph model : models) {
       OpGraph g = model.graph();
@@ -67,7 +76,7 @@ public final class BenchRunner {
       Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
       Map<String, String> skipped = new LinkedHashMap<>();
       for (String name : plan.methods()) {
-        Methods.Method m = Methods.get(name);
+        Strategies.Entry m = Strategies.get(name);
         if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
           skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
           continue;
@@ -77,13 +86,13 @@ public final class BenchRunner {
           SearchStrategy s;
           try {
             s = m.create();
-          } catch (UserInputException e) {
+          } catch (SearchConfigException e) {
             skipped.put(name, e.getMessage());
             break;
           }
           Run r;
           try {
-            r = runOne(runner, finalProtocol, name, s, runner.context(g, plan.devices(), plan.budget(), seed), g);
+            r = runOne(plan, name, s, g, plan.budget(), seed);
           } catch (RuntimeException e) {
             // One broken method must not lose hours of other results: it is reported as not run.
             skipped.put(name, "failed on seed " + seed + ": " + e);
@@ -109,7 +118,7 @@ public final class BenchRunner {
         int refBudget = plan.budget() * plan.referenceFactor();
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE), BrkgaStrategy.Config.SEEDED);
-        Run r = runOne(runner, finalProtocol, "brkga-reference", s, runner.context(g, plan.devices(), refBudget, seed), g);
+        Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed);
         progress.accept(String.format("%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
             "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
             backend.name(), backend.profile()));
@@ -122,13 +131,14 @@ public final class BenchRunner {
       }
       double cpu = runsByMethod.containsKey("cpu") ? mean(runsByMethod.get("cpu")) : Double.NaN;
       for (String name : plan.methods()) {
-        Methods.Method m = Methods.get(name);
+        Strategies.Entry m = Strategies.get(name);
+        String paperRow = PaperNumbers.row(name);
         if (skipped.containsKey(name)) {
-          rows.add(new MethodResult(name, m.label(), m.paperRow(), m.kind().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
-              Double.NaN, PaperNumbers.latencyMillis(m.paperRow(), model.name()), PaperNumbers.speedupPercent(m.paperRow(), model.name()),
+          rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
+              Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()), PaperNumbers.speedupPercent(paperRow, model.name()),
               List.of()));
         } else {
-          rows.add(aggregate(name, m.label(), m.paperRow(), m.kind().name(), runsByMethod.get(name), cpu, model.name()));
+          rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), cpu, model.name()));
         }
       }
       if (reference != null) {
@@ -145,13 +155,31 @@ public final class BenchRunner {
     }
     List<String> devices = plan.devices().names();
     return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(), plan.seeds(),
-        plan.protocol().describe(), finalProtocol.describe(), out);
+        plan.protocol().describe(), finalProtocol, out);
   }
 
-  private Run runOne(BudgetRunner runner, MeasurementProtocol finalProtocol, String name, SearchStrategy s, SearchContext ctx, OpGraph g) {
-    RunTrace t;
+  /** One search with {@code budget} measurements and seed {@code seed}, then its best placement re-measured. */
+  private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed) {
+    long start = System.nanoTime();
+    SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed).build();
+    SearchOutcome outcome;
+    double fin = Double.NaN;
+    Map<String, Integer> counts = new LinkedHashMap<>();
     try {
-      t = runner.run(name, s, ctx);
+      outcome = engine.run(s, SearchLimits.of(budget), seed, SearchListener.NONE);
+      SearchStep best = outcome.best();
+      if (best != null) {
+        Finalist f = new Finalist(name, false, best.placement(), best.index(), best.measurement());
+        fin = engine.remeasure(List.of(f), plan.finalRounds(), seed, Map.of(), RemeasureListener.NONE).candidates().get(0)
+            .finalMs();
+        Placement p = best.placement();
+        int[] c = p.countsPerDevice();
+        for (int d = 0; d < c.length; d++) {
+          counts.put(p.devices().name(d), c[d]);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     } finally {
       if (s instanceof AutoCloseable c) {
         try {
@@ -161,18 +189,10 @@ public final class BenchRunner {
         }
       }
     }
-    double fin = Double.NaN;
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    if (t.best() != null) {
-      Measurement m = backend.measure(g, t.best(), finalProtocol);
-      fin = m.ok() ? m.latencyMillis() : Double.NaN;
-      Placement p = t.best();
-      int[] c = p.countsPerDevice();
-      for (int d = 0; d < c.length; d++) {
-        counts.put(p.devices().name(d), c[d]);
-      }
-    }
-    return new Run(ctx.seed(), t.measurements(), t.failures(), t.bestMillis(), fin, t.wallMillis(), t.bestSoFarMillis(), counts);
+    SearchStep best = outcome.best();
+    long wall = (System.nanoTime() - start) / 1_000_000;
+    return new Run(seed, outcome.measurements(), outcome.failures(),
+        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall, outcome.bestSoFarPerMeasurement(), counts);
   }
 
   private static double mean(List<Run> runs) {

@@ -1,0 +1,19 @@
+package org.hsdag.search;
+
+import java.io.IOException;
+import org.hsdag.backend.Measurement;
+
+/** Hooks into the final re-measurement: the run folder logs each measurement, the CLI shows progress. */
+public interface RemeasureListener {
+  RemeasureListener NONE = new RemeasureListener() {};
+
+  /** The re-measurement starts: {@code total} measurements. */
+  default void started(int total) {}
+
+  /**
+   * Round {@code round} of {@code finalist} is done ({@code fresh}: measured now; otherwise taken
+   * from the log of the run being resumed); {@code done} of {@code total}.
+   */
+  default void measured(Finalist finalist, int round, Measurement m, boolean fresh, int done, int total)
+      throws IOException {}
+}

@@ -1,0 +1,120 @@
+package org.hsdag.search;
+
+import java.util.Objects;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+
+/**
+ * What a strategy searches over. Built only through {@link #builder} (the engine does it), so a new
+ * field — for example a cost-model estimate strategies may consult — is one builder method, not a
+ * new constructor everywhere.
+ */
+public final class SearchContext {
+  private final OpGraph graph;
+  private final DeviceSet devices;
+  private final SupportMatrix support;
+  private final int budget;
+  private final long seed;
+  private final MeasurementProtocol protocol;
+  private final String backendName;
+
+  private SearchContext(Builder b) {
+    graph = Objects.requireNonNull(b.graph, "graph");
+    devices = Objects.requireNonNull(b.devices, "devices");
+    support = Objects.requireNonNull(b.support, "support");
+    if (support.nodeCount() != graph.nodeCount()) {
+      throw new IllegalArgumentException(
+          "support matrix has " + support.nodeCount() + " nodes but the graph has " + graph.nodeCount());
+    }
+    budget = b.budget;
+    seed = b.seed;
+    protocol = b.protocol;
+    backendName = b.backendName;
+  }
+
+  /** A context for {@code graph} on {@code devices} with the backend's {@code support}. */
+  public static Builder builder(OpGraph graph, DeviceSet devices, SupportMatrix support) {
+    return new Builder(graph, devices, support);
+  }
+
+  /** The model. */
+  public OpGraph graph() {
+    return graph;
+  }
+
+  /** The devices to place on, in priority order. */
+  public DeviceSet devices() {
+    return devices;
+  }
+
+  /**
+   * Which devices can run each node; strategies never propose a disallowed device when an allowed
+   * one exists.
+   */
+  public SupportMatrix support() {
+    return support;
+  }
+
+  /** Measurements the engine will spend (strategies may plan with it). */
+  public int budget() {
+    return budget;
+  }
+
+  /** The strategy's seed (split from the run's master seed). */
+  public long seed() {
+    return seed;
+  }
+
+  /** The measurement protocol in use. */
+  public MeasurementProtocol protocol() {
+    return protocol;
+  }
+
+  /** The backend that measures, for logs. */
+  public String backendName() {
+    return backendName;
+  }
+
+  /** Collects the fields of a {@link SearchContext}. */
+  public static final class Builder {
+    private final OpGraph graph;
+    private final DeviceSet devices;
+    private final SupportMatrix support;
+    private int budget = 1;
+    private long seed;
+    private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
+    private String backendName = "";
+
+    private Builder(OpGraph graph, DeviceSet devices, SupportMatrix support) {
+      this.graph = graph;
+      this.devices = devices;
+      this.support = support;
+    }
+
+    public Builder budget(int v) {
+      budget = v;
+      return this;
+    }
+
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder protocol(MeasurementProtocol v) {
+      protocol = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public Builder backendName(String v) {
+      backendName = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public SearchContext build() {
+      return new SearchContext(this);
+    }
+  }
+}

@@ -1,0 +1,491 @@
+package org.hsdag.search;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
+import org.hsdag.backend.ConfidenceInterval;
+import org.hsdag.backend.KeyedMeasurement;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.SupportMatrix;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+
+/**
+ * The one search core behind {@code tune}, {@code bench} and {@code apply}: it measures placements of
+ * one graph on one backend and device set, drives a {@link SearchStrategy} by batch ask–tell under
+ * {@link SearchLimits}, and re-measures finalists in interleaved rounds to pick a winner.
+ *
+ * <ul>
+ *   <li>Measuring: a placement with an op on a device that cannot run it fails here with a precise
+ *       reason, before the backend; a backend exception becomes a failed measurement. Backends with
+ *       {@link KeyedMeasurement} get a key naming what is measured — run seed, placement content,
+ *       round — so a result never depends on call order (equal in a resumed run, equal whichever
+ *       other methods shared the backend).
+ *   <li>Cache: keyed by the whole placement; a placement proposed again is answered with its first
+ *       measurement and costs no budget. The budget counts distinct placements measured.
+ *   <li>Stop rules ({@link StopReason}): checked before every proposal, so they fire at the same
+ *       proposal however a strategy batches.
+ * </ul>
+ *
+ * <p>Not thread-safe, except {@link #requestStop()}.
+ */
+public final class SearchEngine {
+  private final LatencyBackend backend;
+  private final OpGraph graph;
+  private final DeviceSet devices;
+  private final SupportMatrix support;
+  private final MeasurementProtocol protocol;
+  private final long seed;
+  private final DoubleSupplier elapsedSeconds;
+  private final Optional<KeyedMeasurement> keyed;
+  private final Map<Placement, Measurement> cache = new HashMap<>();
+  private volatile boolean stopRequested;
+
+  private SearchEngine(Builder b) {
+    backend = b.backend;
+    graph = b.graph;
+    devices = b.devices;
+    protocol = b.protocol;
+    seed = b.seed;
+    support = backend.supports(graph, devices);
+    keyed = backend.capability(KeyedMeasurement.class);
+    long start = System.nanoTime();
+    elapsedSeconds = b.clock != null ? b.clock : () -> (System.nanoTime() - start) / 1e9;
+  }
+
+  /** An engine measuring {@code graph} on {@code devices} of {@code backend}. */
+  public static Builder builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
+    return new Builder(backend, graph, devices);
+  }
+
+  public OpGraph graph() {
+    return graph;
+  }
+
+  public DeviceSet devices() {
+    return devices;
+  }
+
+  /** Which devices can run each node (asked of the backend once). */
+  public SupportMatrix support() {
+    return support;
+  }
+
+  public MeasurementProtocol protocol() {
+    return protocol;
+  }
+
+  /** Asks a running search or re-measurement to stop after the current measurement (Ctrl-C). */
+  public void requestStop() {
+    stopRequested = true;
+  }
+
+  public boolean stopRequested() {
+    return stopRequested;
+  }
+
+  /** The context a strategy gets for a search of {@code budget} measurements. */
+  public SearchContext context(int budget, long strategySeed) {
+    return SearchContext.builder(graph, devices, support).budget(budget).seed(strategySeed).protocol(protocol)
+        .backendName(backend.name()).build();
+  }
+
+  /**
+   * Measures {@code p} as measurement {@code round} of it (0 its first, r + 1 final round r). Never
+   * throws for a placement that cannot run; does not touch the cache.
+   */
+  public Measurement measure(Placement p, int round) {
+    requireFits(p, "measure");
+    for (int v = 0; v < p.size(); v++) {
+      if (!support.allowed(v, p.deviceOf(v))) {
+        OpNode node = graph.node(v);
+        return Measurement.failed("op '" + node.name() + "' (" + node.type() + ") cannot run on " + p.deviceName(v),
+            backend.name(), backend.profile());
+      }
+    }
+    try {
+      return keyed.isPresent() ? keyed.get().measure(graph, p, protocol, noiseKey(seed, p, round))
+          : backend.measure(graph, p, protocol);
+    } catch (RuntimeException e) {
+      // A backend bug must not end hours of search; it is recorded like any other failure.
+      return Measurement.failed("backend error: " + e, backend.name(), backend.profile());
+    }
+  }
+
+  /**
+   * Remembers {@code m} as the measurement of {@code p} (single-device baselines measured before the
+   * search): proposing {@code p} later costs nothing.
+   */
+  public void remember(Placement p, Measurement m) {
+    cache.putIfAbsent(p, m);
+  }
+
+  /** Initialises {@code strategy} for {@code limits} with {@code strategySeed} and runs a new search. */
+  public SearchOutcome run(SearchStrategy strategy, SearchLimits limits, long strategySeed, SearchListener listener)
+      throws IOException {
+    strategy.init(context(limits.budget(), strategySeed));
+    return search(strategy, limits, Replay.NONE, listener);
+  }
+
+  /**
+   * Drives the initialised {@code strategy} until a stop rule fires.
+   *
+   * @param replay logged steps of a resumed run (its strategy restored to {@code replay.strategyAt()})
+   * @throws ResumeMismatchException when the strategy does not propose what the log holds
+   * @throws IOException from the listener
+   */
+  public SearchOutcome search(SearchStrategy strategy, SearchLimits limits, Replay replay, SearchListener listener)
+      throws IOException {
+    Run run = new Run(strategy, limits, replay, listener);
+    return run.go();
+  }
+
+  /** The mutable state of one search. */
+  private final class Run {
+    private final SearchStrategy strategy;
+    private final SearchLimits limits;
+    private final Replay replay;
+    private final SearchListener listener;
+    private final List<SearchStep> steps = new ArrayList<>();
+    private int measurements;
+    private int cacheHits;
+    private int failures;
+    private int consecutiveHits;
+    private int consecutiveFailures;
+    private double bestMillis = Double.NaN;
+    private String lastFailure;
+
+    Run(SearchStrategy strategy, SearchLimits limits, Replay replay, SearchListener listener) {
+      this.strategy = strategy;
+      this.limits = limits;
+      this.replay = replay;
+      this.listener = listener == null ? SearchListener.NONE : listener;
+    }
+
+    SearchOutcome go() throws IOException {
+      for (int i = 0; i < replay.strategyAt(); i++) {
+        SearchStep logged = replay.logged().get(i);
+        requireFits(logged.placement(), "the log");
+        listener.step(record(logged.placement(), logged.measurement(), logged.cached()), progress(), true);
+      }
+      while (true) {
+        StopReason stop = beforeAsk();
+        if (stop != null) {
+          return outcome(stop, true);
+        }
+        int remaining = limits.budget() - measurements;
+        List<Placement> batch = List.copyOf(strategy.ask(remaining));
+        if (batch.isEmpty()) {
+          return outcome(StopReason.STRATEGY_FINISHED, true);
+        }
+        if (batch.size() > remaining) {
+          throw new IllegalStateException("strategy " + strategy.name() + " proposed " + batch.size()
+              + " placements, more than the limit of " + remaining);
+        }
+        List<Measurement> results = new ArrayList<>(batch.size());
+        for (int j = 0; j < batch.size(); j++) {
+          Placement p = batch.get(j);
+          requireFits(p, "strategy " + strategy.name());
+          if (j > 0) {
+            stop = beforeProposal();
+            if (stop != null) {
+              return outcome(stop, false);
+            }
+          }
+          int index = steps.size();
+          Measurement m = cache.get(p);
+          boolean cached = m != null;
+          boolean replayed = index < replay.logged().size();
+          if (replayed) {
+            SearchStep logged = replay.logged().get(index);
+            if (!logged.placement().equals(p)) {
+              throw new ResumeMismatchException("on resume the strategy proposed " + p.hashHex() + " at step " + index
+                  + " but the log has " + logged.placement().hashHex()
+                  + "; the strategy or its options changed, start a new run");
+            }
+            if (!cached && logged.cached()) {
+              throw new ResumeMismatchException("the log marks step " + index
+                  + " as answered from the cache, but its placement was never measured before");
+            }
+            m = cached ? m : logged.measurement();
+          } else if (!cached) {
+            m = measure(p, 0);
+          }
+          SearchStep step = record(p, m, cached);
+          results.add(m);
+          listener.step(step, progress(), replayed);
+          if (!cached && consecutiveFailures >= limits.maxConsecutiveFailures()) {
+            return outcome(StopReason.GAVE_UP, false);
+          }
+        }
+        strategy.tell(batch, results);
+        listener.told(progress());
+      }
+    }
+
+    private boolean replaying() {
+      return steps.size() < replay.logged().size();
+    }
+
+    private StopReason beforeAsk() {
+      if (stopRequested) {
+        return StopReason.INTERRUPTED;
+      }
+      if (measurements >= limits.budget()) {
+        return StopReason.BUDGET_SPENT;
+      }
+      StopReason s = beforeProposal();
+      if (s != null) {
+        return s;
+      }
+      return strategy.finished() ? StopReason.STRATEGY_FINISHED : null;
+    }
+
+    private StopReason beforeProposal() {
+      if (stopRequested) {
+        return StopReason.INTERRUPTED;
+      }
+      // Logged steps happened within the time limit of their own session.
+      if (limits.timeLimitSeconds() > 0 && !replaying() && elapsedSeconds.getAsDouble() >= limits.timeLimitSeconds()) {
+        return StopReason.TIME_LIMIT;
+      }
+      if (steps.size() >= limits.maxProposals()) {
+        return StopReason.TOO_MANY_PROPOSALS;
+      }
+      if (limits.patience() > 0 && consecutiveHits >= limits.patience()) {
+        return StopReason.CONVERGED;
+      }
+      return null;
+    }
+
+    private SearchStep record(Placement p, Measurement m, boolean cached) {
+      SearchStep step = new SearchStep(steps.size(), p, m, cached);
+      steps.add(step);
+      cache.putIfAbsent(p, m);
+      if (cached) {
+        cacheHits++;
+        consecutiveHits++;
+      } else {
+        measurements++;
+        consecutiveHits = 0;
+        if (m.ok()) {
+          consecutiveFailures = 0;
+        } else {
+          failures++;
+          consecutiveFailures++;
+          lastFailure = m.reason();
+        }
+      }
+      if (m.ok() && !(m.latencyMillis() >= bestMillis)) {
+        bestMillis = m.latencyMillis();
+      }
+      return step;
+    }
+
+    private SearchProgress progress() {
+      return new SearchProgress(steps.size(), measurements, cacheHits, failures, bestMillis);
+    }
+
+    private SearchOutcome outcome(StopReason stop, boolean atBatchBoundary) {
+      String text = switch (stop) {
+        case BUDGET_SPENT -> "budget of " + limits.budget() + " measurements spent";
+        case TIME_LIMIT -> "time limit of " + limits.timeLimitSeconds() + " s reached";
+        case STRATEGY_FINISHED -> "strategy finished";
+        case CONVERGED -> "converged: the last " + consecutiveHits + " proposals were all placements already measured";
+        case TOO_MANY_PROPOSALS -> "stopped after " + steps.size()
+            + " proposals (the strategy keeps proposing measured placements)";
+        case GAVE_UP -> "gave up after " + consecutiveFailures + " failed measurements in a row (last: " + lastFailure + ")";
+        case INTERRUPTED -> "interrupted";
+      };
+      return new SearchOutcome(stop, text, steps, measurements, cacheHits, failures, atBatchBoundary);
+    }
+  }
+
+  /** Names a final-round measurement of a placement (for measurements logged by an earlier session). */
+  public record RoundKey(int round, Placement placement) {}
+
+  /**
+   * Re-measures {@code finalists} in {@code rounds} rounds, each measuring every finalist once in a
+   * freshly shuffled order (drift — thermal, clocks, background load — hits all alike), and picks the
+   * winner by the {@link Verdict} rule. A finalist's latency is the median of its round latencies,
+   * with the 95% interval of their mean; a failure ends its rounds. With 0 rounds the first
+   * measurements decide.
+   *
+   * @param orderSeed seeds the shuffles
+   * @param prior final measurements logged by an earlier session of the run, reused as they are
+   */
+  public FinalResult remeasure(List<Finalist> finalists, int rounds, long orderSeed, Map<RoundKey, Measurement> prior,
+      RemeasureListener listener) throws IOException {
+    RemeasureListener l = listener == null ? RemeasureListener.NONE : listener;
+    int n = finalists.size();
+    List<List<Double>> roundValues = new ArrayList<>();
+    int[] samples = new int[n];
+    int[] subModels = new int[n];
+    String[] failReason = new String[n];
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+      roundValues.add(new ArrayList<>());
+      Measurement first = finalists.get(i).first();
+      subModels[i] = first == null ? 0 : first.subModels();
+      if (first != null && !first.ok()) {
+        failReason[i] = first.reason();
+      } else {
+        total += rounds;
+      }
+    }
+    l.started(total);
+    int done = 0;
+    for (int round = 0; round < rounds; round++) {
+      for (int i : shuffled(n, new SplittableRandom(orderSeed + round))) {
+        if (failReason[i] != null) {
+          continue;
+        }
+        if (stopRequested) {
+          return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
+        }
+        Finalist f = finalists.get(i);
+        Measurement m = prior.get(new RoundKey(round, f.placement()));
+        boolean fresh = m == null;
+        if (fresh) {
+          m = measure(f.placement(), round + 1);
+        }
+        if (m.ok()) {
+          roundValues.get(i).add(m.latencyMillis());
+          samples[i] += m.samplesMillis().length;
+          subModels[i] = m.subModels();
+        } else {
+          failReason[i] = "failed in final round " + round + ": " + m.reason();
+        }
+        l.measured(f, round, m, fresh, ++done, total);
+      }
+    }
+    List<Candidate> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Finalist f = finalists.get(i);
+      Measurement first = f.first();
+      double searchMs = first != null && first.ok() ? first.latencyMillis() : Double.NaN;
+      double[] values = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+      double finalMs;
+      double[] ci;
+      int pooled;
+      if (failReason[i] != null) {
+        finalMs = Double.NaN;
+        ci = new double[] {Double.NaN, Double.NaN};
+        pooled = 0;
+        values = new double[0];
+      } else if (rounds == 0) {
+        finalMs = searchMs;
+        ci = first == null ? new double[] {Double.NaN, Double.NaN} : new double[] {first.ciLowMillis(), first.ciHighMillis()};
+        pooled = first == null ? 0 : first.samplesMillis().length;
+      } else {
+        finalMs = median(values);
+        // The interval describes the round statistics the decision is made on, not raw samples
+        // (raw samples include warm-up-affected runs the statistic may exclude).
+        ci = ConfidenceInterval.ofMean(values, 0.95);
+        pooled = samples[i];
+      }
+      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
+          pooled, subModels[i], failReason[i]));
+    }
+    return new FinalResult(out, Verdict.of(out), false);
+  }
+
+  private void requireFits(Placement p, String who) {
+    if (p.size() != graph.nodeCount() || !p.devices().equals(devices)) {
+      throw new IllegalStateException(who + " has a placement of " + p.size() + " nodes on " + p.devices()
+          + " for a model of " + graph.nodeCount() + " nodes on " + devices);
+    }
+  }
+
+  /** The median, NaN for none. */
+  static double median(double[] values) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int m = v.length / 2;
+    return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+  }
+
+  private static int[] shuffled(int n, SplittableRandom rng) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+    return a;
+  }
+
+  /** The noise key of measurement {@code round} of {@code p} in a run with {@code seed}: what is measured, never when. */
+  static long noiseKey(long seed, Placement p, int round) {
+    return splitMix(splitMix(seed ^ p.hash64()) + round);
+  }
+
+  private static long splitMix(long x) {
+    long z = x + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT, "SearchEngine[%s on %s, %s/%s]", graph, devices, backend.name(), backend.profile());
+  }
+
+  /** Configures a {@link SearchEngine}. */
+  public static final class Builder {
+    private final LatencyBackend backend;
+    private final OpGraph graph;
+    private final DeviceSet devices;
+    private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
+    private long seed;
+    private DoubleSupplier clock;
+
+    private Builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
+      this.backend = Objects.requireNonNull(backend, "backend");
+      this.graph = Objects.requireNonNull(graph, "graph");
+      this.devices = Objects.requireNonNull(devices, "devices");
+    }
+
+    /** How each placement is timed (default: the paper's). */
+    public Builder protocol(MeasurementProtocol v) {
+      protocol = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** The run seed that keys measurement noise. */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /** Elapsed seconds for the time limit (default: since the engine was built). */
+    public Builder clock(DoubleSupplier elapsedSeconds) {
+      clock = Objects.requireNonNull(elapsedSeconds);
+      return this;
+    }
+
+    public SearchEngine build() {
+      return new SearchEngine(this);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package org.hsdag.search;
+
+import org.hsdag.backend.Measurement;
+import org.hsdag.placement.Placement;
+
+/**
+ * One proposal of a search and its measurement.
+ *
+ * @param index position in the search (0-based, cache hits included)
+ * @param placement the proposed placement
+ * @param measurement its measurement (failed ones included)
+ * @param cached whether it was answered from the cache (no measurement spent)
+ */
+public record SearchStep(int index, Placement placement, Measurement measurement, boolean cached) {
+  /** Its latency, NaN when it failed. */
+  public double latencyMillis() {
+    return measurement.ok() ? measurement.latencyMillis() : Double.NaN;
+  }
+}

@@ -1,0 +1,124 @@
+package org.hsdag.strategy;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.Objects;
+import org.hsdag.coarsen.CoarseningMode;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.search.SearchStrategy;
+
+/**
+ * The fully resolved, typed configuration of a strategy: what a run's manifest records and what
+ * {@code --resume} builds the strategy from again (never the raw {@code -S key=value} strings).
+ * {@link Strategies#configure} makes one from a registry entry's defaults and command-line options.
+ * Strategies that search over co-located groups carry the co-location mode ({@code grouping}).
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = StrategyConfig.SingleDevice.class, name = "single-device"),
+    @JsonSubTypes.Type(value = StrategyConfig.AutoEmulation.class, name = "auto-emulation"),
+    @JsonSubTypes.Type(value = StrategyConfig.Random.class, name = "random"),
+    @JsonSubTypes.Type(value = StrategyConfig.Greedy.class, name = "greedy"),
+    @JsonSubTypes.Type(value = StrategyConfig.Brkga.class, name = "brkga"),
+    @JsonSubTypes.Type(value = StrategyConfig.Placeto.class, name = "placeto"),
+    @JsonSubTypes.Type(value = StrategyConfig.Rnn.class, name = "rnn"),
+    @JsonSubTypes.Type(value = StrategyConfig.Hsdag.class, name = "hsdag")})
+public sealed interface StrategyConfig {
+  /** A new, uninitialised strategy called {@code name} (the method name, e.g. {@code gpu0}). */
+  SearchStrategy create(String name);
+
+  /** Everything on one device ({@link SingleDeviceStrategy}). */
+  record SingleDevice(String device) implements StrategyConfig {
+    public SingleDevice {
+      Objects.requireNonNull(device, "device");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new SingleDeviceStrategy(name, device);
+    }
+  }
+
+  /** What OpenVINO AUTO / HETERO automatic mode would choose ({@link AutoEmulationStrategy}). */
+  record AutoEmulation(AutoEmulationStrategy.Preference preference) implements StrategyConfig {
+    public AutoEmulation {
+      Objects.requireNonNull(preference, "preference");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new AutoEmulationStrategy(name, preference);
+    }
+  }
+
+  /** Uniform random search ({@link RandomSearchStrategy}); no settings. */
+  record Random() implements StrategyConfig {
+    @Override
+    public SearchStrategy create(String name) {
+      return new RandomSearchStrategy();
+    }
+  }
+
+  /** Hill climbing over co-located groups ({@link LocalSearchStrategy}). */
+  record Greedy(CoarseningMode grouping) implements StrategyConfig {
+    public Greedy {
+      Objects.requireNonNull(grouping, "grouping");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new LocalSearchStrategy(Grouping.colocation(grouping));
+    }
+  }
+
+  /** BRKGA over co-located groups ({@link BrkgaStrategy}). */
+  record Brkga(CoarseningMode grouping, BrkgaStrategy.Config settings) implements StrategyConfig {
+    public Brkga {
+      Objects.requireNonNull(grouping, "grouping");
+      Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new BrkgaStrategy(name, Grouping.colocation(grouping), settings);
+    }
+  }
+
+  /** Placeto over co-located groups ({@link PlacetoStrategy}). */
+  record Placeto(CoarseningMode grouping, PlacetoStrategy.Config settings) implements StrategyConfig {
+    public Placeto {
+      Objects.requireNonNull(grouping, "grouping");
+      Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new PlacetoStrategy(Grouping.colocation(grouping), settings);
+    }
+  }
+
+  /** The RNN placer of Mirhoseini et al. over co-located groups ({@link RnnPlacerStrategy}). */
+  record Rnn(CoarseningMode grouping, RnnPlacerStrategy.Config settings) implements StrategyConfig {
+    public Rnn {
+      Objects.requireNonNull(grouping, "grouping");
+      Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new RnnPlacerStrategy(Grouping.colocation(grouping), settings);
+    }
+  }
+
+  /** HSDAG ({@link HsdagStrategy}); its co-location mode is {@link HsdagConfig#coarsening()}. */
+  record Hsdag(HsdagConfig settings) implements StrategyConfig {
+    public Hsdag {
+      Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public SearchStrategy create(String name) {
+      return new HsdagStrategy(settings);
+    }
+  }
+}

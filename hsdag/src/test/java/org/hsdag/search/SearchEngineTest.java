@@ -1,0 +1,234 @@
+package org.hsdag.search;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.strategy.HsdagStrategy;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.tune.FakeBackend;
+import org.hsdag.tune.TestModels;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SearchEngineTest {
+  private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
+
+  @TempDir Path tmp;
+  private OpGraph graph;
+
+  @BeforeEach
+  void model() throws IOException {
+    graph = TestModels.read(TestModels.twoBranch(tmp));
+  }
+
+  /** Nodes whose index is in {@code gpu} on GPU.1, the rest on CPU. */
+  private Placement mixed(int... gpu) {
+    int[] a = new int[graph.nodeCount()];
+    for (int v : gpu) {
+      a[v] = 1;
+    }
+    return new Placement(DEVICES, a);
+  }
+
+  private SearchEngine engine(FakeBackend backend) {
+    return SearchEngine.builder(backend, graph, DEVICES).protocol(MeasurementProtocol.PAPER).seed(1).build();
+  }
+
+  /** Proposes a fixed list in batches of {@code batch} (cut by the limit), recording every limit it is given. */
+  private static final class Fixed implements SearchStrategy {
+    final List<Placement> sequence;
+    final int batch;
+    final List<Integer> limits = new ArrayList<>();
+    final List<Measurement> told = new ArrayList<>();
+    int next;
+
+    Fixed(List<Placement> sequence, int batch) {
+      this.sequence = sequence;
+      this.batch = batch;
+    }
+
+    @Override
+    public String name() {
+      return "fixed";
+    }
+
+    @Override
+    public void init(SearchContext context) {
+      next = 0;
+    }
+
+    @Override
+    public List<Placement> ask(int limit) {
+      limits.add(limit);
+      List<Placement> out = new ArrayList<>();
+      while (out.size() < Math.min(batch, limit) && next < sequence.size()) {
+        out.add(sequence.get(next++));
+      }
+      return out;
+    }
+
+    @Override
+    public void tell(List<Placement> batch, List<Measurement> results) {
+      told.addAll(results);
+    }
+
+    @Override
+    public boolean finished() {
+      return next >= sequence.size();
+    }
+  }
+
+  @Test
+  void aPlacementProposedAgainIsAnsweredFromTheCacheAndTheBudgetCountsDistinctPlacements() throws IOException {
+    FakeBackend backend = new FakeBackend();
+    Placement a = mixed(3);
+    Placement b = mixed(4);
+    Placement c = mixed(5);
+    Fixed s = new Fixed(List.of(a, a, b, a, b, c, mixed(6)), 4);
+    SearchOutcome o = engine(backend).run(s, SearchLimits.of(3), 1, SearchListener.NONE);
+
+    assertEquals(StopReason.BUDGET_SPENT, o.stop());
+    assertEquals(3, o.measurements());
+    assertEquals(3, o.cacheHits());
+    assertEquals(6, o.steps().size());
+    assertEquals(3, backend.calls(), "a, b and c once each");
+    assertEquals(List.of(false, true, false, true, true, false), o.steps().stream().map(SearchStep::cached).toList());
+    assertEquals(6, s.told.size(), "cache hits are told too");
+    // Each ask may hold at most the measurements the budget has left: [a a b], then [a], [b], [c] one at a time.
+    assertEquals(List.of(3, 1, 1, 1), s.limits);
+  }
+
+  @Test
+  void stopRulesFireAtTheSameProposalHoweverTheStrategyBatches() throws IOException {
+    Placement a = mixed(3);
+    Placement b = mixed(4);
+    List<Placement> seq = new ArrayList<>(List.of(a, b));
+    for (int i = 0; i < 12; i++) {
+      seq.add(i % 2 == 0 ? a : b);
+    }
+    seq.add(mixed(5));
+    List<String> reference = null;
+    for (int batch : new int[] {1, 3, 7, 20}) {
+      SearchOutcome o = engine(new FakeBackend()).run(new Fixed(seq, batch), SearchLimits.of(10).withPatience(5), 1,
+          SearchListener.NONE);
+      assertEquals(StopReason.CONVERGED, o.stop(), "batch " + batch);
+      List<String> steps = o.steps().stream().map(s -> s.index() + ":" + s.placement().hashHex() + ":" + s.cached()).toList();
+      assertEquals(2 + 5, steps.size(), "batch " + batch);
+      if (reference == null) {
+        reference = steps;
+      }
+      assertEquals(reference, steps, "batch " + batch);
+      // The 8th proposal is refused: at a batch boundary when batches of 1 or 7 end there.
+      assertEquals(batch == 1 || batch == 7, o.atBatchBoundary(), "batch " + batch);
+    }
+  }
+
+  @Test
+  void anOpOnADeviceThatCannotRunItFailsBeforeTheBackend() {
+    FakeBackend backend = new FakeBackend(Set.of("Convolution"), -1);
+    int conv = -1;
+    for (int v = 0; v < graph.nodeCount() && conv < 0; v++) {
+      conv = graph.node(v).type().equals("Convolution") ? v : -1;
+    }
+    Measurement m = engine(backend).measure(mixed(conv), 0);
+    assertFalse(m.ok());
+    assertEquals("op '" + graph.node(conv).name() + "' (Convolution) cannot run on GPU.1", m.reason());
+    assertEquals(0, backend.calls(), "the backend never saw it");
+  }
+
+  @Test
+  void keyedNoiseMakesAMeasurementIndependentOfWhatWasMeasuredBefore() {
+    SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.DEFAULT.withSeed(3));
+    Placement a = mixed(3, 4);
+    Placement b = mixed(6);
+    SearchEngine one = SearchEngine.builder(sim, graph, DEVICES).seed(9).build();
+    double[] aFirst = one.measure(a, 0).samplesMillis();
+    double[] bSecond = one.measure(b, 0).samplesMillis();
+    SearchEngine other = SearchEngine.builder(sim, graph, DEVICES).seed(9).build();
+    assertArrayEquals(bSecond, other.measure(b, 0).samplesMillis(), "measured first this time");
+    assertArrayEquals(aFirst, other.measure(a, 0).samplesMillis());
+    assertFalse(java.util.Arrays.equals(aFirst, other.measure(a, 1).samplesMillis()), "another round, other noise");
+  }
+
+  @Test
+  void hsdagProposesWholeEpisodesAndMatchesProposingOneAtATime() throws IOException {
+    HsdagConfig config = HsdagConfig.builder().stepsPerUpdate(4).hidden(8).torchThreads(1).build();
+    FakeBackend backend = new FakeBackend();
+    List<Integer> batchSizes = new ArrayList<>();
+    SearchOutcome o;
+    try (HsdagStrategy batched = new HsdagStrategy(config)) {
+      SearchStrategy counting = new SearchStrategy() {
+        @Override
+        public String name() {
+          return batched.name();
+        }
+
+        @Override
+        public void init(SearchContext context) {
+          batched.init(context);
+        }
+
+        @Override
+        public List<Placement> ask(int limit) {
+          List<Placement> b = batched.ask(limit);
+          batchSizes.add(b.size());
+          return b;
+        }
+
+        @Override
+        public void tell(List<Placement> batch, List<Measurement> results) {
+          batched.tell(batch, results);
+        }
+      };
+      o = engine(backend).run(counting, SearchLimits.of(10), 5, SearchListener.NONE);
+    }
+    assertEquals(4, batchSizes.get(0), "a whole episode at once");
+    assertTrue(batchSizes.stream().allMatch(n -> n <= 4));
+    SearchEngine e = engine(new FakeBackend());
+    try (HsdagStrategy single = new HsdagStrategy(config)) {
+      single.init(e.context(10, 5));
+      for (SearchStep step : o.steps()) {
+        Placement p = single.propose();
+        assertEquals(step.placement(), p, "step " + step.index());
+        single.observe(p, step.measurement());
+      }
+    }
+  }
+
+  @Test
+  void aFinalistThatFailedIsNotMeasuredAgainAndTheOthersGetInterleavedRounds() throws IOException {
+    FakeBackend backend = new FakeBackend();
+    SearchEngine e = engine(backend);
+    Placement cpu = Placement.allOn(DEVICES, graph.nodeCount(), "CPU");
+    Placement gpu = Placement.allOn(DEVICES, graph.nodeCount(), "GPU.1");
+    List<Finalist> finalists = List.of(new Finalist("CPU-only", true, cpu, -1, e.measure(cpu, 0)),
+        new Finalist("GPU.1-only", true, gpu, -1, Measurement.failed("no driver", "fake", "test")),
+        new Finalist("step 4", false, mixed(3), 4, null));
+    int before = backend.calls();
+    FinalResult r = e.remeasure(finalists, 3, 7, Map.of(), RemeasureListener.NONE);
+    assertEquals(2 * 3, backend.calls() - before);
+    assertEquals(3, r.candidates().get(0).rounds());
+    assertFalse(r.candidates().get(1).ok());
+    assertEquals("no driver", r.candidates().get(1).reason());
+    assertEquals(FakeBackend.latency(graph, cpu), r.candidates().get(0).finalMs(), 1e-12);
+    assertEquals(Decision.SINGLE_DEVICE_FASTEST, r.verdict().decision());
+    assertEquals("CPU-only", r.verdict().winner().label());
+  }
+}
