@@ -54,9 +54,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Mixin BackendOptions backendOptions;
 
-  @Option(names = "--devices", paramLabel = "LIST",
-      description = "Devices for HETERO and the baselines, in priority order (default: the placement's devices, plus CPU).")
-  String devices;
+  @Mixin DeviceOptions deviceOptions;
 
   @Mixin ProtocolOptions protocolOptions;
 
@@ -64,8 +62,7 @@ public final class ApplyCommand implements Callable<Integer> {
       description = "Interleaved measurement rounds. Default: ${DEFAULT-VALUE}.")
   int rounds;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (simulator noise, round order).")
-  long seed;
+  @Mixin SeedOptions seedOptions;
 
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
@@ -79,6 +76,8 @@ public final class ApplyCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    model = ModelArgument.resolve(model);
+    long seed = seedOptions.seed();
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
     LatencyBackend backend = TuneBackends.open(backendOptions, seed, notice -> {
@@ -139,22 +138,11 @@ public final class ApplyCommand implements Callable<Integer> {
             + backend.name() + "/" + backend.profile() + " (devices: " + String.join(", ", available) + ")");
       }
     }
-    if (devices != null) {
-      DeviceSet ds;
-      try {
-        ds = DeviceSet.parse(devices);
-      } catch (InvalidPlacementException e) {
-        throw new UserInputException("--devices: " + e.getMessage());
-      }
-      for (String d : ds.names()) {
-        if (!available.contains(d)) {
-          throw new UserInputException("unknown device '" + d + "' for backend " + backend.name() + "/" + backend.profile()
-              + " (available: " + String.join(", ", available) + ")");
-        }
-      }
+    if (deviceOptions.given()) {
+      DeviceSet ds = deviceOptions.resolve(backend, 1, "apply");
       for (String d : used) {
         if (!ds.contains(d)) {
-          throw new UserInputException("the placement uses " + d + ", which --devices " + devices + " leaves out");
+          throw new UserInputException("the placement uses " + d + ", which --devices " + deviceOptions.text() + " leaves out");
         }
       }
       return ds;

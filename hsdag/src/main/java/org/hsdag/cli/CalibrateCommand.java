@@ -99,6 +99,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--base-profile: " + e.getMessage());
     }
+    model = ModelArgument.resolve(model);
     OpGraph graph = ModelArgument.read(model);
     ShapeAssumption shapes = ShapeAssumption.DEFAULT;
 

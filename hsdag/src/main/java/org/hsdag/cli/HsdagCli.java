@@ -10,6 +10,8 @@ import org.hsdag.ir.IrException;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.tune.DamagedRunFileException;
+import org.hsdag.tune.RunFolderBusyException;
+import org.hsdag.tune.RunRefusedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -81,7 +83,8 @@ public final class HsdagCli implements Runnable {
       t = u.getCause();
     }
     if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
-        || t instanceof SearchConfigException || t instanceof DamagedRunFileException) {
+        || t instanceof SearchConfigException || t instanceof DamagedRunFileException
+        || t instanceof RunRefusedException || t instanceof RunFolderBusyException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }

@@ -34,6 +34,7 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    model = ModelArgument.resolve(model);
     OpGraph g = ModelArgument.read(model);
     Map<String, Object> summary = summarize(g);
     PrintWriter out = spec.commandLine().getOut();

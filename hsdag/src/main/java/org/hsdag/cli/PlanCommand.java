@@ -42,8 +42,7 @@ public final class PlanCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
   Path model;
 
-  @Option(names = "--devices", paramLabel = "LIST", description = "Devices to place on, e.g. CPU,GPU.1 (default: all the backend has).")
-  String devices;
+  @Mixin DeviceOptions deviceOptions;
 
   @Mixin BackendOptions backendOptions;
 
@@ -65,6 +64,7 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    model = ModelArgument.resolve(model);
     OpGraph graph = ModelArgument.read(model);
     if (out != null && java.nio.file.Files.isDirectory(out)) {
       throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
@@ -110,26 +110,7 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private DeviceSet deviceSet(LatencyBackend backend) {
-    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
-    if (devices == null) {
-      return DeviceSet.of(available.toArray(String[]::new));
-    }
-    DeviceSet ds;
-    try {
-      ds = DeviceSet.parse(devices);
-    } catch (InvalidPlacementException e) {
-      throw new UserInputException("--devices: " + e.getMessage());
-    }
-    for (String d : ds.names()) {
-      if (!available.contains(d)) {
-        throw new UserInputException("--devices: " + d + " is not a device of " + backend.name() + "/" + backend.profile()
-            + " (devices: " + String.join(", ", available) + ")");
-      }
-    }
-    if (ds.size() < 2) {
-      throw new UserInputException("--devices: planning needs at least two devices (got " + ds + ")");
-    }
-    return ds;
+    return deviceOptions.resolve(backend, 2, "planning splits a model across devices");
   }
 
   /** Compute ops per device under a candidate (constants and I/O follow their neighbours and are not counted). */

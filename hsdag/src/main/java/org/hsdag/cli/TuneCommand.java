@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -31,7 +32,9 @@ import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.search.Candidate;
 import org.hsdag.tune.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
-import org.hsdag.tune.RunFolderBusyException;
+import org.hsdag.tune.RunFolder;
+import org.hsdag.tune.RunStart;
+import org.hsdag.io.IoErrors;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
@@ -72,9 +75,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin BackendOptions backendOptions;
 
-  @Option(names = "--devices", paramLabel = "LIST",
-      description = "Devices to place on, comma-separated in priority order, e.g. CPU,GPU.1 (default: every device of the backend).")
-  String devices;
+  @Mixin DeviceOptions deviceOptions;
 
   @Option(names = "--strategy", paramLabel = "NAME", defaultValue = Strategies.DEFAULT,
       description = "Search strategy: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
@@ -96,9 +97,7 @@ public final class TuneCommand implements Callable<Integer> {
   @Option(names = "--steps", paramLabel = "N", description = "Measurements per episode (learned strategies).")
   Integer steps;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Master seed; the same seed repeats the same run. Default: ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOptions seedOptions;
 
   @Mixin ProtocolOptions protocolOptions;
 
@@ -184,24 +183,30 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Integer newRun() throws Exception {
     if (model == null) {
-      throw new UserInputException("missing MODEL.xml (to continue a run: hsdag tune --resume --out runs/<name>)");
+      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.current() + " tune --resume --out runs/<name>)");
     }
-    OpGraph graph = new IrReader().read(model);
+    Path modelPath = ModelArgument.resolve(model);
+    OpGraph graph = new IrReader().read(modelPath);
     Strategies.Entry entry = Strategies.get(strategy);
     StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
     int effectiveBudget = budget != null ? budget
         : episodes != null && steps != null ? Math.multiplyExact(episodes, steps)
         : time != null ? 1_000_000 : TuneConfig.DEFAULT_BUDGET;
-    TuneConfig config;
+    long seed = seedOptions.seed();
+    Path dir = out != null ? out : defaultRunDir(modelPath);
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new UserInputException("--out " + dir + " is a file, not a folder");
+    }
     LatencyBackend backend = openBackend(seed);
     try {
-      TuneBackends.bind(backend, graph, model);
-      DeviceSet ds = resolveDevices(backend);
+      TuneBackends.bind(backend, graph, modelPath);
+      DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
       checkSupport(graph, backend, ds);
       if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
         throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
             + ", which is not among " + ds);
       }
+      TuneConfig config;
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
@@ -209,20 +214,13 @@ public final class TuneCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
-      Path dir = out != null ? out : defaultRunDir(model);
-      if (Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
-        throw new UserInputException(dir + " already holds a run; continue it with --resume --out " + dir
-            + " or choose another --out");
-      }
       SearchStrategy strategyImpl = config.newStrategy();
-      Files.createDirectories(dir);
-      RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), version(),
-          System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-          hostName(), model.toString(), graph.name(), RunManifest.sha256(model), weightsSha(model), graph.nodeCount(),
-          graph.edgeCount(), backend.name(), backend.profile(), backend.simulated(), deviceInfos(backend, ds), config,
-          List.copyOf(spec.commandLine().getParseResult().originalArgs()));
-      manifest.write(dir);
-      return execute(dir, manifest, graph, backend, false, strategyImpl);
+      try (RunFolder folder = lock(dir)) {
+        RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
+            injectedBackend == null ? backendOptions.profile() : null, config,
+            new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
+        return execute(folder, manifest, graph, backend, false, strategyImpl);
+      }
     } finally {
       closeBackend(backend);
     }
@@ -232,30 +230,8 @@ public final class TuneCommand implements Callable<Integer> {
     if (out == null) {
       throw new UserInputException("--resume needs --out <run folder> (the folder of the run to continue)");
     }
-    RunManifest mf;
-    try {
-      mf = RunManifest.read(out);
-    } catch (NoSuchFileException e) {
-      throw new UserInputException(out + " holds no run to resume (no " + RunManifest.FILE + "); start one without --resume");
-    }
-    Path modelPath = model != null ? model : Path.of(mf.modelPath());
-    OpGraph graph = new IrReader().read(modelPath);
-    if (!RunManifest.sha256(modelPath).equals(mf.modelSha256())) {
-      throw new UserInputException(modelPath + " is not the model this run tuned (its SHA-256 changed); start a new run");
-    }
+    RunStart.manifestOf(out); // refuses a folder without a run before anything is created or locked
     var parsed = spec.commandLine().getParseResult();
-    if (parsed.hasMatchedOption("--backend") && !backendOptions.backend().equals("auto")
-        && !backendOptions.backend().equals(mf.backend())) {
-      throw new UserInputException("this run measures with backend " + mf.backend() + "; it cannot continue with "
-          + backendOptions.backend());
-    }
-    if (parsed.hasMatchedOption("--profile") && !backendOptions.profile().equals(mf.profile())) {
-      throw new UserInputException("this run measures with profile " + mf.profile() + "; it cannot continue with "
-          + backendOptions.profile());
-    }
-    // Continue on the backend and profile the run started with.
-    backendOptions.backend = mf.backend();
-    backendOptions.profile = mf.profile();
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
@@ -264,38 +240,47 @@ public final class TuneCommand implements Callable<Integer> {
         ignored.add(o);
       }
     }
-    TuneConfig c = mf.config();
-    if (budget != null || time != null) {
+    try (RunFolder folder = lock(out)) {
+      RunStart.Resumption r = RunStart.resume(folder, new RunStart.ResumeRequest(
+          model == null ? null : ModelArgument.resolve(model),
+          parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
+          parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
+          budget, time == null ? null : Math.max(1, time.toSeconds())));
+      if (!ignored.isEmpty() && !json && !quiet) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("hsdag: resuming with the run's saved configuration; ignored: " + String.join(" ", ignored)
+            + " (only --budget and --time can change)");
+        err.flush();
+      }
+      // Continue on the backend and profile the run started with.
+      backendOptions.backend = r.backend();
+      backendOptions.profile = r.profile();
+      RunManifest mf = r.manifest();
+      LatencyBackend backend = openBackend(mf.config().seed());
       try {
-        c = c.withLimits(budget != null ? budget : c.budget(),
-            time != null ? Math.max(1, time.toSeconds()) : c.timeLimitSeconds());
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException(e.getMessage());
+        TuneBackends.bind(backend, r.graph(), r.model());
+        if (!backend.profile().equals(mf.profile())) {
+          throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
+              + backend.name() + " now reports " + backend.profile());
+        }
+        return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy());
+      } finally {
+        closeBackend(backend);
       }
-      mf = mf.withConfig(c);
-      mf.write(out);
-    }
-    if (!ignored.isEmpty() && !json && !quiet) {
-      PrintWriter err = spec.commandLine().getErr();
-      err.println("hsdag: resuming with the run's saved configuration; ignored: " + String.join(" ", ignored)
-          + " (only --budget and --time can change)");
-      err.flush();
-    }
-    LatencyBackend backend = openBackend(mf.config().seed());
-    try {
-      TuneBackends.bind(backend, graph, modelPath);
-      if (!backend.profile().equals(mf.profile())) {
-        throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
-            + backend.name() + " now reports " + backend.profile());
-      }
-      return execute(out, mf, graph, backend, true, mf.config().newStrategy());
-    } finally {
-      closeBackend(backend);
     }
   }
 
-  private Integer execute(Path dir, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
+  private static RunFolder lock(Path dir) throws IOException {
+    try {
+      return RunFolder.lock(dir);
+    } catch (FileSystemException e) {
+      throw new UserInputException("--out " + dir + ": cannot use this folder (" + IoErrors.describe(e) + ")");
+    }
+  }
+
+  private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
       SearchStrategy strategyImpl) throws Exception {
+    Path dir = folder.dir();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
@@ -323,8 +308,8 @@ public final class TuneCommand implements Callable<Integer> {
     TuneResult result;
     try {
       try {
-        result = tuner.run(isResume);
-      } catch (ResumeMismatchException | RunFolderBusyException e) {
+        result = tuner.run(folder, isResume);
+      } catch (ResumeMismatchException e) {
         throw new UserInputException(e.getMessage());
       } finally {
         printer.closeBar();
@@ -334,11 +319,13 @@ public final class TuneCommand implements Callable<Integer> {
       }
       ReportWriter.Written report = null;
       String reportProblem = null;
-      if (!noReport && result.status() != RunStatus.FAILED) {
+      // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
+      if (!noReport && result.status() == RunStatus.COMPLETED) {
         try {
           report = new ReportWriter(dir).write();
         } catch (IOException | RuntimeException e) {
-          reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: hsdag report " + dir;
+          reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
+              + CommandName.current() + " report " + dir;
         }
       }
       if (json) {
@@ -377,8 +364,8 @@ public final class TuneCommand implements Callable<Integer> {
   private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
-      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); continue with: hsdag tune --resume --out %s%n",
-          r.measurements(), r.elapsedSeconds(), dir);
+      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s tune --resume --out %s%n",
+          r.measurements(), r.elapsedSeconds(), CommandName.current(), dir);
       return;
     }
     if (r.status() == RunStatus.FAILED) {
@@ -438,7 +425,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: hsdag apply " + mf.modelPath() + " " + dir.resolve(Tuner.BEST_FILE));
+      out.println("next: " + CommandName.current() + " apply " + mf.modelPath() + " " + dir.resolve(Tuner.BEST_FILE));
     }
   }
 
@@ -486,29 +473,6 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  private static DeviceSet parseDevices(String list) {
-    try {
-      return DeviceSet.parse(list);
-    } catch (InvalidPlacementException e) {
-      throw new UserInputException("--devices: " + e.getMessage());
-    }
-  }
-
-  private DeviceSet resolveDevices(LatencyBackend backend) {
-    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
-    if (devices == null) {
-      return new DeviceSet(available);
-    }
-    DeviceSet ds = parseDevices(devices);
-    for (String d : ds.names()) {
-      if (!available.contains(d)) {
-        throw new UserInputException("unknown device '" + d + "' for backend " + backend.name() + "/" + backend.profile()
-            + " (available: " + String.join(", ", available) + ")");
-      }
-    }
-    return ds;
-  }
-
   static void checkSupport(OpGraph graph, LatencyBackend backend, DeviceSet ds) {
     SupportMatrix sm = backend.supports(graph, ds);
     for (int v = 0; v < graph.nodeCount(); v++) {
@@ -518,14 +482,6 @@ public final class TuneCommand implements Callable<Integer> {
             + " (backend " + backend.name() + "/" + backend.profile() + ")");
       }
     }
-  }
-
-  private static List<DeviceInfo> deviceInfos(LatencyBackend backend, DeviceSet ds) {
-    List<DeviceInfo> out = new ArrayList<>();
-    for (String d : ds.names()) {
-      out.add(backend.devices().stream().filter(i -> i.name().equals(d)).findFirst().orElse(new DeviceInfo(d, d)));
-    }
-    return out;
   }
 
   static Path defaultRunDir(Path model) {
@@ -538,11 +494,6 @@ public final class TuneCommand implements Callable<Integer> {
     return dir;
   }
 
-  private static String weightsSha(Path model) throws IOException {
-    Path bin = IrReader.defaultBinPath(model);
-    return Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null;
-  }
-
   private static String label(RunManifest mf) {
     return mf.modelName() != null && !mf.modelName().isBlank() ? mf.modelName()
         : Path.of(mf.modelPath()).getFileName().toString().replaceFirst("\\.xml$", "");
@@ -553,11 +504,4 @@ public final class TuneCommand implements Callable<Integer> {
     return v == null ? "0.1.0-SNAPSHOT" : v;
   }
 
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
 }

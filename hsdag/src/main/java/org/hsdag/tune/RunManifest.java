@@ -1,5 +1,6 @@
 package org.hsdag.tune;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +33,9 @@ import org.hsdag.io.AtomicFiles;
  * @param nodes operations in the model
  * @param edges edges in the model
  * @param backend backend name
- * @param profile backend profile
+ * @param profile backend profile (the name the backend reports)
+ * @param profileSource where the simulator profile came from: a built-in name, or a file's path and
+ *     the SHA-256 of its content (null for backends that describe the real machine)
  * @param simulated whether numbers are simulated
  * @param deviceInfos the run's devices with full names
  * @param config the run configuration
@@ -53,6 +56,7 @@ public record RunManifest(
     int edges,
     String backend,
     String profile,
+    ProfileSource profileSource,
     boolean simulated,
     List<DeviceInfo> deviceInfos,
     TuneConfig config,
@@ -79,7 +83,29 @@ public record RunManifest(
   /** The same manifest with another configuration (a resume that extends the budget or time). */
   public RunManifest withConfig(TuneConfig newConfig) {
     return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
-        weightsSha256, nodes, edges, backend, profile, simulated, deviceInfos, newConfig, commandLine);
+        weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, newConfig, commandLine);
+  }
+
+  /**
+   * The {@code --profile} a run measures with: a built-in name ({@code path} and {@code sha256}
+   * null), or a profile file, kept by absolute path and content hash so that a resume accepts the
+   * same content under any path and refuses a changed file.
+   */
+  public record ProfileSource(String name, String path, String sha256) {
+    /** Describes {@code nameOrPath} as given to {@code --profile}. */
+    public static ProfileSource of(String nameOrPath) throws IOException {
+      Path p = Path.of(nameOrPath);
+      if (Files.isRegularFile(p)) {
+        return new ProfileSource(p.getFileName().toString(), p.toAbsolutePath().normalize().toString(), RunManifest.sha256(p));
+      }
+      return new ProfileSource(nameOrPath, null, null);
+    }
+
+    /** Whether the profile is a file rather than a built-in name. */
+    @JsonIgnore
+    public boolean isFile() {
+      return path != null;
+    }
   }
 
   /** Hex SHA-256 of a file's bytes. */

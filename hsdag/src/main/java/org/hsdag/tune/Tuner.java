@@ -1,12 +1,8 @@
 package org.hsdag.tune;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,7 +55,6 @@ public final class Tuner {
   public static final String BEST_FILE = "best.json";
   public static final String DOT_FILE = "placement.dot";
   public static final String RESULT_FILE = "result.json";
-  static final String LOCK_FILE = ".lock";
 
   private final LatencyBackend backend;
   private final OpGraph graph;
@@ -106,23 +101,20 @@ public final class Tuner {
    * @throws ResumeMismatchException when the strategy does not reproduce the logged history
    */
   public TuneResult run(boolean resume) throws IOException {
-    Files.createDirectories(runDir);
-    // One process per run folder: two writers would interleave their logs. The OS drops the lock when a process dies.
-    try (FileChannel lockChannel = FileChannel.open(runDir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE); FileLock lock = tryLock(lockChannel)) {
-      if (lock == null) {
-        throw new RunFolderBusyException(runDir + " is in use by another running 'hsdag tune'; wait for it or stop it first");
-      }
-      return runLocked(resume);
+    try (RunFolder folder = RunFolder.lock(runDir)) {
+      return run(folder, resume);
     }
   }
 
-  private static FileLock tryLock(FileChannel ch) throws IOException {
-    try {
-      return ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      return null;
+  /**
+   * {@link #run(boolean)} in a folder this process already holds (the command took the lock before
+   * writing the manifest).
+   */
+  public TuneResult run(RunFolder folder, boolean resume) throws IOException {
+    if (!folder.dir().equals(runDir)) {
+      throw new IllegalArgumentException("holding " + folder.dir() + " but this run's folder is " + runDir);
     }
+    return runLocked(resume);
   }
 
   private TuneResult runLocked(boolean resume) throws IOException {

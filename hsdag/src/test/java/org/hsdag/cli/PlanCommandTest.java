@@ -81,7 +81,7 @@ class PlanCommandTest {
 
   @Test
   void badInputIsOneLineAndExitTwo() throws IOException {
-    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"), "at least two devices");
+    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"), "at least 2 devices");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,NPU"), "NPU");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--proxy-profile", "nope.json"), "nope.json");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "-o", tmp.toString()), "is a directory");

@@ -1,0 +1,66 @@
+package org.hsdag.cli;
+
+import java.util.List;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --devices} picocli mixin: parsed once (any spelling {@link DeviceSet#canonical}
+ * accepts, as in placement files) and checked against the backend once.
+ */
+public final class DeviceOptions {
+  @Option(names = "--devices", paramLabel = "LIST",
+      description = "Devices to place on, comma-separated in priority order, e.g. CPU,GPU.1 "
+          + "(default: every device of the backend).")
+  String devices;
+
+  /** Whether {@code --devices} was given. */
+  public boolean given() {
+    return devices != null;
+  }
+
+  /** The devices as given, or null. */
+  public String text() {
+    return devices;
+  }
+
+  /**
+   * The devices to use on {@code backend}: the given ones, each checked, or every device it has.
+   *
+   * @param minimum the fewest devices the command can work with ({@code why} says why, e.g.
+   *     "tuning splits a model across devices")
+   * @throws UserInputException for a device the backend lacks or too few devices
+   */
+  public DeviceSet resolve(LatencyBackend backend, int minimum, String why) {
+    List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
+    DeviceSet ds;
+    if (devices == null) {
+      ds = new DeviceSet(available);
+    } else {
+      ds = parse(devices);
+      for (String d : ds.names()) {
+        if (!available.contains(d)) {
+          throw new UserInputException("--devices: " + d + " is not a device of " + backend.name() + "/"
+              + backend.profile() + " (devices: " + String.join(", ", available) + ")");
+        }
+      }
+    }
+    if (ds.size() < minimum) {
+      throw new UserInputException("--devices: " + why + ", so it needs at least " + minimum + " devices (got " + ds
+          + (devices == null ? ", all that " + backend.name() + "/" + backend.profile() + " has" : "") + ")");
+    }
+    return ds;
+  }
+
+  /** Parses a device list, as a one-line user error when malformed. */
+  static DeviceSet parse(String list) {
+    try {
+      return DeviceSet.parse(list);
+    } catch (InvalidPlacementException e) {
+      throw new UserInputException("--devices: " + e.getMessage());
+    }
+  }
+}

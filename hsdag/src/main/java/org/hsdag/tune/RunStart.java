@@ -1,0 +1,181 @@
+package org.hsdag.tune;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+
+/**
+ * How a run folder starts and continues: a new run writes its manifest only while holding the
+ * folder; a resume checks that the model, backend and profile are the ones the run measured with
+ * (a profile file by content, under any path) and may only extend the budget or time. Every
+ * refusal is a {@link RunRefusedException} and leaves the folder untouched.
+ */
+public final class RunStart {
+  private RunStart() {}
+
+  /** The software a manifest records. */
+  public record Software(String hsdagVersion, List<String> commandLine) {
+    public Software {
+      Objects.requireNonNull(hsdagVersion, "hsdagVersion");
+      commandLine = List.copyOf(commandLine);
+    }
+  }
+
+  /**
+   * Writes the manifest of a new run into {@code folder} (held by this process).
+   *
+   * @param profileArg the {@code --profile} as given, or null when the backend has no profile choice
+   * @throws RunRefusedException when the folder already holds a run
+   */
+  public static RunManifest begin(RunFolder folder, Path model, OpGraph graph, LatencyBackend backend,
+      String profileArg, TuneConfig config, Software software) throws IOException {
+    if (folder.holdsRun()) {
+      throw new RunRefusedException(folder.dir() + " already holds a run; continue it with --resume --out "
+          + folder.dir() + " or choose another --out");
+    }
+    Path bin = IrReader.defaultBinPath(model);
+    RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), software.hsdagVersion(),
+        System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+        hostName(), model.toString(), graph.name(), RunManifest.sha256(model),
+        Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null, graph.nodeCount(), graph.edgeCount(),
+        backend.name(), backend.profile(),
+        backend.simulated() && profileArg != null ? RunManifest.ProfileSource.of(profileArg) : null,
+        backend.simulated(), deviceInfos(backend, new DeviceSet(config.devices())), config, software.commandLine());
+    manifest.write(folder.dir());
+    return manifest;
+  }
+
+  /**
+   * What a resume asks for; null fields were not given.
+   *
+   * @param model the model path, or null for the one the run remembers
+   * @param backend {@code --backend}, or null
+   * @param profile {@code --profile}, or null
+   * @param budget a new search budget, or null
+   * @param timeLimitSeconds a new time limit, or null
+   */
+  public record ResumeRequest(Path model, String backend, String profile, Integer budget, Long timeLimitSeconds) {}
+
+  /**
+   * A run ready to continue.
+   *
+   * @param manifest the manifest (rewritten when the limits changed)
+   * @param model the model file
+   * @param graph the model read from it
+   * @param backend the backend to open
+   * @param profile the {@code --profile} to open it with
+   */
+  public record Resumption(RunManifest manifest, Path model, OpGraph graph, String backend, String profile) {}
+
+  /**
+   * Reads a run's manifest without holding its folder; refuses a folder that holds no run (and
+   * creates nothing).
+   */
+  public static RunManifest manifestOf(Path dir) throws IOException {
+    if (Files.isRegularFile(dir)) {
+      throw new RunRefusedException(dir + " is a file, not a run folder");
+    }
+    try {
+      return RunManifest.read(dir);
+    } catch (NoSuchFileException e) {
+      throw new RunRefusedException(dir + " holds no run to resume (no " + RunManifest.FILE + "); start one without --resume");
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new DamagedRunFileException(dir.resolve(RunManifest.FILE), "not a readable run manifest");
+    }
+  }
+
+  /**
+   * Checks that the run in {@code folder} (held by this process) can continue as {@code request}
+   * asks, and records new limits in its manifest.
+   *
+   * @throws RunRefusedException with a one-line reason when it cannot
+   */
+  public static Resumption resume(RunFolder folder, ResumeRequest request) throws IOException {
+    RunManifest mf = manifestOf(folder.dir());
+    Path modelPath = request.model() != null ? request.model() : Path.of(mf.modelPath());
+    if (!Files.isRegularFile(modelPath)) {
+      throw new RunRefusedException(modelPath + ": the run's model is not there any more; give its path: hsdag tune "
+          + "MODEL.xml --resume --out " + folder.dir());
+    }
+    if (!RunManifest.sha256(modelPath).equals(mf.modelSha256())) {
+      throw new RunRefusedException(modelPath + " is not the model this run tuned (its SHA-256 changed); start a new run");
+    }
+    OpGraph graph = new IrReader().read(modelPath);
+    if (request.backend() != null && !request.backend().equals("auto") && !request.backend().equals(mf.backend())) {
+      throw new RunRefusedException("this run measures with backend " + mf.backend() + "; it cannot continue with "
+          + request.backend());
+    }
+    String profile = resumeProfile(mf, request.profile());
+    RunManifest updated = mf;
+    if (request.budget() != null || request.timeLimitSeconds() != null) {
+      TuneConfig c = mf.config();
+      try {
+        c = c.withLimits(request.budget() != null ? request.budget() : c.budget(),
+            request.timeLimitSeconds() != null ? request.timeLimitSeconds() : c.timeLimitSeconds());
+      } catch (IllegalArgumentException e) {
+        throw new RunRefusedException(e.getMessage());
+      }
+      updated = mf.withConfig(c);
+    }
+    if (updated != mf) {
+      updated.write(folder.dir());
+    }
+    return new Resumption(updated, modelPath, graph, mf.backend(), profile);
+  }
+
+  /** The {@code --profile} to reopen the run's backend with. */
+  private static String resumeProfile(RunManifest mf, String given) throws IOException {
+    RunManifest.ProfileSource recorded = mf.profileSource();
+    if (recorded == null) {
+      // Older manifests and real backends: the profile is the name the backend reported.
+      if (given != null && !given.equals(mf.profile())) {
+        throw new RunRefusedException("this run measures with profile " + mf.profile() + "; it cannot continue with " + given);
+      }
+      return mf.profile();
+    }
+    if (!recorded.isFile()) {
+      if (given != null && !given.equals(recorded.name())) {
+        throw new RunRefusedException("this run measures with profile " + recorded.name() + "; it cannot continue with " + given);
+      }
+      return recorded.name();
+    }
+    Path file = given != null ? Path.of(given) : Path.of(recorded.path());
+    if (!Files.isRegularFile(file)) {
+      throw new RunRefusedException(given != null
+          ? "this run measures with the profile file " + recorded.path() + "; " + given + " is not a file"
+          : "this run's profile file " + recorded.path() + " is not there any more; pass --profile FILE with the same content");
+    }
+    if (!RunManifest.sha256(file).equals(recorded.sha256())) {
+      throw new RunRefusedException(file + " is not the profile this run measured with (its content changed since "
+          + mf.created() + "); resume with the original profile content or start a new run");
+    }
+    return file.toString();
+  }
+
+  private static List<DeviceInfo> deviceInfos(LatencyBackend backend, DeviceSet ds) {
+    List<DeviceInfo> out = new ArrayList<>();
+    for (String d : ds.names()) {
+      out.add(backend.devices().stream().filter(i -> i.name().equals(d)).findFirst().orElse(new DeviceInfo(d, d)));
+    }
+    return out;
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hsdag.tune.RunFolder;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.TestModels;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a run folder accepts: custom profiles on resume, one writer at a time, refusals that change nothing. */
+class RunFolderRulesTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  Path model;
+
+  @BeforeEach
+  void writeModel() throws IOException {
+    model = TestModels.twoBranch(tmp);
+  }
+
+  private CliRun tune(Path out, String... extra) {
+    List<String> args = new ArrayList<>(List.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1",
+        "--strategy", "random", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString()));
+    args.addAll(List.of(extra));
+    return CliRun.of(args.toArray(String[]::new));
+  }
+
+  /** A copy of the paper profile named {@code mybox}, slower on GPU.1 by {@code gpuScale}. */
+  private Path customProfile(Path file, double gpuScale) throws IOException {
+    ObjectNode profile;
+    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/sim/profiles/paper.json")) {
+      profile = (ObjectNode) JSON.readTree(in);
+    }
+    profile.put("name", "mybox");
+    for (var d : profile.get("devices")) {
+      if (d.get("name").asText().equals("GPU.1")) {
+        ((ObjectNode) d).put("launchOverheadUs", d.get("launchOverheadUs").asDouble() * gpuScale);
+      }
+    }
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, JSON.writeValueAsString(profile));
+    return file;
+  }
+
+  @Test
+  void aRunWithACustomProfileResumesFromItsRecordedFileOrTheSameContentElsewhere() throws IOException {
+    Path profile = customProfile(tmp.resolve("profiles/mybox.json"), 1.0);
+    Path out = tmp.resolve("run");
+    CliRun first = tune(out, "--budget", "8", "--profile", profile.toString());
+    assertEquals(ExitCodes.OK, first.exitCode(), first.err());
+    RunManifest.ProfileSource recorded = RunManifest.read(out).profileSource();
+    assertEquals(profile.toAbsolutePath().normalize().toString(), recorded.path());
+    assertEquals(RunManifest.sha256(profile), recorded.sha256());
+
+    // The recorded file, found without being named again.
+    CliRun more = tune(out, "--resume", "--budget", "12");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
+    assertEquals(12, RunManifest.read(out).config().budget());
+
+    // The same content under another path.
+    Path moved = Files.move(profile, tmp.resolve("elsewhere.json"));
+    CliRun moreElsewhere = tune(out, "--resume", "--budget", "16", "--profile", moved.toString());
+    assertEquals(ExitCodes.OK, moreElsewhere.exitCode(), moreElsewhere.err());
+
+    // Not found where recorded and not given: the reason and the fix.
+    CliRun lost = tune(out, "--resume", "--budget", "20");
+    assertEquals(ExitCodes.BAD_INPUT, lost.exitCode(), lost.err());
+    assertEquals(1, lost.err().lines().count(), lost.err());
+    assertTrue(lost.err().contains("pass --profile FILE with the same content"), lost.err());
+  }
+
+  @Test
+  void aChangedProfileIsRefusedAndTheRunIsLeftAsItWas() throws IOException {
+    Path profile = customProfile(tmp.resolve("mybox.json"), 1.0);
+    Path out = tmp.resolve("run");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "8", "--profile", profile.toString()).exitCode());
+    String manifest = Files.readString(out.resolve(RunManifest.FILE));
+    String log = Files.readString(out.resolve("log.jsonl"));
+    customProfile(profile, 2.0);
+    CliRun changed = tune(out, "--resume", "--budget", "12", "--profile", profile.toString());
+    assertEquals(ExitCodes.BAD_INPUT, changed.exitCode(), changed.err());
+    assertEquals(1, changed.err().lines().count(), changed.err());
+    assertTrue(changed.err().contains("is not the profile this run measured with"), changed.err());
+    assertEquals(manifest, Files.readString(out.resolve(RunManifest.FILE)), "a refused resume rewrites nothing");
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+  }
+
+  @Test
+  void aFolderHeldByAnotherRunRefusesNewRunsAndResumesWithoutWritingAnything() throws IOException {
+    Path out = tmp.resolve("held");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "6", "--seed", "1").exitCode());
+    String manifest = Files.readString(out.resolve(RunManifest.FILE));
+    try (RunFolder held = RunFolder.lock(out)) {
+      CliRun resume = tune(out, "--resume", "--budget", "100");
+      assertEquals(ExitCodes.BAD_INPUT, resume.exitCode(), resume.err());
+      assertTrue(resume.err().contains("in use by another running"), resume.err());
+      CliRun second = tune(out, "--budget", "6", "--seed", "7");
+      assertEquals(ExitCodes.BAD_INPUT, second.exitCode(), second.err());
+    }
+    assertEquals(manifest, Files.readString(out.resolve(RunManifest.FILE)));
+  }
+
+  @Test
+  void twoProcessesTuningIntoOneFolderLeaveTheFirstRunIntact() throws Exception {
+    Path out = tmp.resolve("shared");
+    List<String> common = List.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy",
+        "random", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString());
+    List<String> firstArgs = new ArrayList<>(common);
+    firstArgs.addAll(List.of("--seed", "1", "--budget", "60"));
+    List<String> secondArgs = new ArrayList<>(common);
+    secondArgs.addAll(List.of("--seed", "7", "--budget", "30"));
+    Process first = new ProcessBuilder(CliChild.command(List.of(), firstArgs)).redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("first.txt").toFile()).start();
+    // The second starts once the first has written its manifest, at any point of the first's run.
+    while (!Files.exists(out.resolve(RunManifest.FILE)) && first.isAlive()) {
+      Thread.sleep(5);
+    }
+    Process second = new ProcessBuilder(CliChild.command(List.of(), secondArgs)).redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("second.txt").toFile()).start();
+    assertTrue(second.waitFor(120, TimeUnit.SECONDS));
+    assertTrue(first.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(0, first.exitValue(), Files.readString(tmp.resolve("first.txt")));
+    assertEquals(ExitCodes.BAD_INPUT, second.exitValue(), Files.readString(tmp.resolve("second.txt")));
+    RunManifest mf = RunManifest.read(out);
+    assertEquals(1, mf.config().seed());
+    assertEquals(60, mf.config().budget());
+    CliRun resumed = tune(out, "--resume");
+    assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.err());
+  }
+
+  @Test
+  void aSingleDeviceIsRefusedBeforeAnythingIsWritten() {
+    Path out = tmp.resolve("one");
+    CliRun r = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "gpu.1", "--out", out.toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("at least 2 devices (got GPU.1)"), r.err());
+    assertFalse(Files.exists(out));
+  }
+
+  @Test
+  void aCatalogNameWorksWhereAModelPathDoes() {
+    CliRun inspect = CliRun.of("inspect", "tiny_chain", "--json");
+    assertEquals(ExitCodes.OK, inspect.exitCode(), inspect.err());
+    assertTrue(inspect.out().contains("\"nodes\""), inspect.out());
+    Path out = tmp.resolve("cat");
+    CliRun t = CliRun.of("tune", "tiny_chain", "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "4", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString());
+    assertEquals(ExitCodes.OK, t.exitCode(), t.err());
+    assertTrue(t.out().contains("ms (simulated"), t.out());
+  }
+}
