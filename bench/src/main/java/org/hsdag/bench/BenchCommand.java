@@ -1,27 +1,39 @@
 package org.hsdag.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import org.hsdag.backend.Backends;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
+import org.hsdag.cli.BackendOptions;
+import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
+import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.ProtocolOptions;
+import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.UserInputException;
-import org.hsdag.ir.IrReader;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.strategy.Strategies;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -49,17 +61,13 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seeds", defaultValue = "3", description = "Runs per method and model (default: ${DEFAULT-VALUE})")
   int seeds;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Master seed the run seeds are drawn from (default: ${DEFAULT-VALUE})")
-  long masterSeed;
+  @Mixin SeedOptions seedOptions;
 
-  @Option(names = "--backend", defaultValue = "sim", description = "sim, openvino or auto (default: ${DEFAULT-VALUE})")
-  String backendName;
+  @Mixin BackendOptions backendOptions;
 
-  @Option(names = "--profile", defaultValue = Backends.DEFAULT_PROFILE, description = "Simulator profile name or JSON (default: ${DEFAULT-VALUE})")
-  String profile;
+  @Mixin DeviceOptions deviceOptions;
 
-  @Option(names = "--devices", description = "Devices to place on, e.g. CPU,GPU.1 (default: every device of the backend)")
-  String devices;
+  @Mixin ProtocolOptions protocolOptions;
 
   @Option(names = "--reference-factor", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -69,8 +77,12 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Re-measure each run's best placement in this many rounds; its latency is their median (default: ${DEFAULT-VALUE})")
   int finalRounds;
 
-  @Option(names = "--out", defaultValue = "runs/bench", description = "Output folder (default: ${DEFAULT-VALUE})")
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+      description = "Output folder; must not hold an earlier bench (default: runs/bench-<date>-<time>)")
   Path out;
+
+  @Option(names = "--json", description = "Progress on stderr; a JSON summary (paths and mean latency per method) on stdout")
+  boolean json;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -85,46 +97,109 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (budget < 1 || seeds < 1 || referenceFactor < 0 || finalRounds < 1) {
-      throw new UserInputException("Expected --budget >= 1, --seeds >= 1, --reference-factor >= 0, --final-rounds >= 1");
-    }
+    PrintWriter progress = json ? err : o;
+    requireAtLeast("--budget", budget, 1);
+    requireAtLeast("--seeds", seeds, 1);
+    requireAtLeast("--reference-factor", referenceFactor, 0);
+    requireAtLeast("--final-rounds", finalRounds, 1);
     List<String> methodNames = resolveMethods(methods);
     List<BenchRunner.NamedGraph> graphs = loadModels(models);
-    try (LatencyBackend backend = openBackend(err)) {
-      DeviceSet ds = devices == null ? new DeviceSet(backend.devices().stream().map(d -> d.name()).toList()) : DeviceSet.parse(devices);
-      SplittableRandom master = new SplittableRandom(masterSeed);
+    Path dir = out != null ? out : defaultOutDir();
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new UserInputException("--out " + dir + " is a file, not a folder");
+    }
+    if (Files.exists(dir.resolve(BenchReport.RESULTS_FILE))) {
+      throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
+    }
+    MeasurementProtocol protocol = protocolOptions.protocol();
+    try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), notice -> {
+      err.println("hsdag: " + notice);
+      err.flush();
+    })) {
+      DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
+      SplittableRandom master = new SplittableRandom(seedOptions.seed());
       List<Long> seedList = new ArrayList<>();
       for (int i = 0; i < seeds; i++) {
         seedList.add(master.nextLong() & Long.MAX_VALUE);
       }
       String label = backend.simulated() ? "SIMULATED" : "measured on hardware";
-      o.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n", methodNames.size(),
-          graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
-      o.flush();
-      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, MeasurementProtocol.PAPER, finalRounds, referenceFactor);
+      progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
+          methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
+      progress.flush();
+      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
       BenchResults results = new BenchRunner(backend, line -> {
-        o.println(line);
-        o.flush();
+        progress.println(line);
+        progress.flush();
       }).run(plan, graphs);
-      Files.createDirectories(out);
-      List<Path> written = new BenchReport(results).writeAll(out);
-      for (Path p : written) {
-        o.println("wrote " + p);
+      try {
+        Files.createDirectories(dir);
+      } catch (FileSystemException e) {
+        throw new UserInputException("--out " + dir + ": cannot create the folder (" + IoErrors.describe(e) + ")");
       }
-      o.printf("all numbers: backend %s, profile %s (%s)%n", backend.name(), backend.profile(), label);
+      List<Path> written = new BenchReport(results).writeAll(dir);
+      if (json) {
+        o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
+      } else {
+        for (Path p : written) {
+          o.println("wrote " + p);
+        }
+        o.printf("all numbers: backend %s, profile %s (%s)%n", backend.name(), backend.profile(), label);
+      }
+      o.flush();
     }
     return ExitCodes.OK;
   }
 
-  private LatencyBackend openBackend(PrintWriter err) {
-    try {
-      return Backends.open(backendName, profile, org.hsdag.sim.SimOptions.DEFAULT, notice -> {
-        err.println("hsdag: " + notice);
-        err.flush();
-      });
-    } catch (IllegalArgumentException e) {
-      throw new UserInputException(e.getMessage());
+  private static void requireAtLeast(String option, int value, int min) {
+    if (value < min) {
+      throw new UserInputException(option + " must be at least " + min + " (got " + value + ")");
     }
+  }
+
+  private static Path defaultOutDir() {
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path dir = Path.of("runs", "bench-" + stamp);
+    for (int i = 2; Files.exists(dir); i++) {
+      dir = Path.of("runs", "bench-" + stamp + "-" + i);
+    }
+    return dir;
+  }
+
+  /** The {@code --json} summary: where everything went and each method's mean latency per model. */
+  private static Map<String, Object> summary(Path dir, List<Path> written, BenchResults results) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("out", dir.toString());
+    m.put("files", written.stream().map(Path::toString).toList());
+    m.put("backend", results.backend());
+    m.put("profile", results.profile());
+    m.put("simulated", results.simulated());
+    List<Map<String, Object>> models = new ArrayList<>();
+    for (BenchResults.ModelResult mr : results.models()) {
+      Map<String, Object> mm = new LinkedHashMap<>();
+      mm.put("model", mr.model());
+      mm.put("best_known_ms", finite(mr.bestKnownMillis()));
+      Map<String, Object> methods = new LinkedHashMap<>();
+      for (BenchResults.MethodResult r : mr.methods()) {
+        methods.put(r.method(), r.skipped() != null ? Map.of("skipped", r.skipped()) : mapOf("mean_ms", finite(r.meanMillis()),
+            "std_ms", finite(r.stdMillis()), "gap_to_best_percent", finite(r.gapToBestPercent())));
+      }
+      mm.put("methods", methods);
+      models.add(mm);
+    }
+    m.put("models", models);
+    return m;
+  }
+
+  private static Map<String, Object> mapOf(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 
   static List<String> resolveMethods(List<String> requested) {
@@ -166,14 +241,14 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> names = args.isEmpty() ? List.of("resnet50", "inception_v3", "bert_base") : args;
     List<BenchRunner.NamedGraph> out = new ArrayList<>();
     for (String a : names) {
-      if (ModelCatalog.names().contains(a)) {
+      if (ModelCatalog.names().contains(a) && !Files.exists(Path.of(a))) {
         out.add(new BenchRunner.NamedGraph(a, ModelCatalog.get(a).build().graph()));
       } else {
         Path p = Path.of(a);
-        if (!Files.isRegularFile(p)) {
+        if (!Files.exists(p)) {
           throw new UserInputException("model '" + a + "' is neither a file nor a catalog model (" + String.join(", ", ModelCatalog.names()) + ")");
         }
-        OpGraph g = new IrReader().read(p);
+        OpGraph g = ModelArgument.read(p);
         String base = p.getFileName().toString().replaceFirst("\\.xml$", "");
         out.add(new BenchRunner.NamedGraph(base, g));
       }

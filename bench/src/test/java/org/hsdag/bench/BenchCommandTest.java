@@ -59,9 +59,34 @@ class BenchCommandTest {
   }
 
   @Test
-  void badInputExitsWithTwoAndOneLine() {
+  void anEarlierBenchIsNeverOverwrittenAndJsonSummarisesOnStdout() throws Exception {
+    Path out = dir.resolve("b");
+    CliRun first = CliRun.of("bench", "tiny_chain", "--methods", "random", "--budget", "4", "--seeds", "1",
+        "--reference-factor", "0", "--final-rounds", "1", "--backend", "sim", "--json", "--out", out.toString());
+    assertEquals(0, first.exitCode(), first.err());
+    JsonNode summary = new ObjectMapper().readTree(first.out());
+    assertEquals(out.toString(), summary.get("out").asText());
+    assertTrue(summary.get("simulated").asBoolean());
+    assertTrue(summary.get("models").get(0).get("methods").get("random").get("mean_ms").asDouble() > 0, first.out());
+    assertTrue(first.err().contains("bench: "), "progress goes to stderr with --json");
+    String results = Files.readString(out.resolve("results.json"));
+    CliRun again = CliRun.of("bench", "tiny_chain", "--methods", "random", "--budget", "4", "--out", out.toString());
+    assertEquals(2, again.exitCode(), again.err());
+    assertTrue(again.err().contains("already holds a bench"), again.err());
+    assertEquals(results, Files.readString(out.resolve("results.json")));
+  }
+
+  @Test
+  void badInputExitsWithTwoAndOneLine() throws Exception {
+    Files.writeString(dir.resolve("a-file"), "x");
     assertEquals(2, CliRun.of("bench", "tiny_chain", "--methods", "scotch", "--out", dir.toString()).exitCode());
-    assertEquals(2, CliRun.of("bench", "tiny_chain", "--budget", "0", "--out", dir.toString()).exitCode());
+    CliRun zero = CliRun.of("bench", "tiny_chain", "--budget", "0", "--out", dir.toString());
+    assertEquals(2, zero.exitCode());
+    assertEquals("hsdag: --budget must be at least 1 (got 0)", zero.err().strip(), "names the one rule broken");
+    Path file = dir.resolve("a-file");
+    CliRun toFile = CliRun.of("bench", "tiny_chain", "--budget", "2", "--out", file.toString());
+    assertEquals(2, toFile.exitCode(), toFile.err());
+    assertTrue(toFile.err().contains("is a file"), toFile.err());
     CliRun missing = CliRun.of("bench", dir.resolve("nope.xml").toString(), "--out", dir.toString());
     assertEquals(2, missing.exitCode());
     assertTrue(missing.err().contains("nope.xml"), missing.err());

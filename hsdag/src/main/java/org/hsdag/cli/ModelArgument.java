@@ -14,11 +14,11 @@ import org.hsdag.models.ModelCatalog;
  * same one-line diagnosis for a wrong file (a directory, a JSON, an ONNX/TensorFlow/PyTorch model,
  * random bytes, an invalid graph; see {@link IrReader} and {@link ModelFormat}).
  */
-final class ModelArgument {
+public final class ModelArgument {
   private ModelArgument() {}
 
   /** Reads the model (a path or a catalog name); a wrong file is an {@code IrException}, which the CLI prints as bad input. */
-  static OpGraph read(Path model) {
+  public static OpGraph read(Path model) {
     return new IrReader().read(resolve(model));
   }
 
@@ -29,7 +29,7 @@ final class ModelArgument {
    *
    * @throws UserInputException when the catalog model cannot be written
    */
-  static Path resolve(Path given) {
+  public static Path resolve(Path given) {
     String name = given.toString();
     if (Files.exists(given) || given.getNameCount() != 1 || !ModelCatalog.names().contains(name)) {
       return given;

@@ -37,9 +37,12 @@ public final class BenchReport {
   }
 
   /** Writes every output into {@code dir}; returns the files written. */
+  /** The results file every bench folder holds. */
+  public static final String RESULTS_FILE = "results.json";
+
   public List<Path> writeAll(Path dir) throws IOException {
     List<Path> written = new ArrayList<>();
-    Path json = dir.resolve("results.json");
+    Path json = dir.resolve(RESULTS_FILE);
     byte[] jsonBytes = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(jsonView());
     AtomicFiles.writeBytes(json, jsonBytes);
     written.add(json);
