@@ -55,6 +55,15 @@ public final class Quotients {
    * cycle.
    */
   public static int[] topologicalOrder(IntGraph g) {
+    int[] order = orderCyclesLast(g);
+    return order.length == g.nodeCount() && isOrder(g, order) ? order : null;
+  }
+
+  /**
+   * A topological order of {@code g} (Kahn, ready nodes taken lowest index first); nodes on or behind
+   * a cycle, which no topological order has, follow in index order.
+   */
+  public static int[] orderCyclesLast(IntGraph g) {
     int n = g.nodeCount();
     int m = g.edgeCount();
     int[] start = new int[n + 1];
@@ -88,7 +97,31 @@ public final class Quotients {
         }
       }
     }
-    return k == n ? order : null;
+    if (k < n) {
+      boolean[] placed = new boolean[n];
+      for (int i = 0; i < k; i++) {
+        placed[order[i]] = true;
+      }
+      for (int v = 0; v < n; v++) {
+        if (!placed[v]) {
+          order[k++] = v;
+        }
+      }
+    }
+    return order;
+  }
+
+  private static boolean isOrder(IntGraph g, int[] order) {
+    int[] rank = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      rank[order[i]] = i;
+    }
+    for (int e = 0; e < g.edgeCount(); e++) {
+      if (rank[g.src(e)] >= rank[g.dst(e)]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static boolean isAcyclic(IntGraph g) {

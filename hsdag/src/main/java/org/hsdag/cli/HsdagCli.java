@@ -35,7 +35,8 @@ import picocli.CommandLine.Command;
       // further subcommands are added by their modules' issues; keep one per line
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input"})
+    exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input",
+        "130:interrupted (Ctrl-C); a tune run continues with --resume"})
 public final class HsdagCli implements Runnable {
   /** Where slf4j-simple reads hsdag's own level when a logger is created (after parsing). */
   static final String HSDAG_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.hsdag";

@@ -33,7 +33,7 @@ import org.hsdag.parsing.ParseResult;
  *
  * <p>Device masks: a cluster may use the devices every member supports. When its members have no
  * device in common, it samples from the union instead and the caller moves each op whose device it
- * cannot run to that op's first supported device (see {@code org.hsdag.strategy.HsdagStrategy}); the log-probability
+ * cannot run to that op's first supported device (see HsdagStrategy in the strategy package); the log-probability
  * still refers to the sampled cluster decision.
  */
 public final class HsdagPolicy implements AutoCloseable {
@@ -181,22 +181,9 @@ public final class HsdagPolicy implements AutoCloseable {
     return z.add(stateIn);
   }
 
-  /** Devices a cluster may use: the intersection of its members' masks, else their union. */
+  /** Devices a cluster may use (see {@link org.hsdag.backend.SupportMatrix#foldMasks}). */
   long[] clusterMasks(int[] clusterOf, int clusterCount) {
-    long all = deviceCount == 63 ? Long.MAX_VALUE : (1L << deviceCount) - 1;
-    long[] and = new long[clusterCount];
-    long[] or = new long[clusterCount];
-    java.util.Arrays.fill(and, all);
-    for (int v = 0; v < clusterOf.length; v++) {
-      and[clusterOf[v]] &= nodeMask[v];
-      or[clusterOf[v]] |= nodeMask[v] & all;
-    }
-    for (int c = 0; c < clusterCount; c++) {
-      if (and[c] == 0) {
-        and[c] = or[c] != 0 ? or[c] : all;
-      }
-    }
-    return and;
+    return org.hsdag.backend.SupportMatrix.foldMasks(nodeMask, clusterOf, clusterCount, deviceCount);
   }
 
   private NDArray logProbabilities(NDArray pooled, long[] clusterMask) {

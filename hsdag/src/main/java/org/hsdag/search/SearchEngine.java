@@ -391,9 +391,9 @@ public final class SearchEngine {
         pooled = first == null ? 0 : first.samplesMillis().length;
       } else {
         finalMs = median(values);
-        // The interval describes the round statistics the decision is made on, not raw samples
+        // The interval is of the median of rounds, the reported statistic; it describes the rounds the decision is made on, not raw samples
         // (raw samples include warm-up-affected runs the statistic may exclude).
-        ci = ConfidenceInterval.ofMean(values, 0.95);
+        ci = ConfidenceInterval.ofMedian(values, 0.95);
         pooled = samples[i];
       }
       out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,

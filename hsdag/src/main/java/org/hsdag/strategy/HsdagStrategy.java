@@ -85,22 +85,11 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
         policy.parameters().size(), seed);
   }
 
-  /** Per coarse node, the devices all its ops support (their union when they share none). */
+  /** Per coarse node, the devices its ops may use ({@link SupportMatrix#groupMasks}). */
   public static long[] coarseMasks(Coarsening c, SupportMatrix support, int deviceCount) {
-    long all = (1L << deviceCount) - 1;
-    long[] and = new long[c.clusterCount()];
-    long[] or = new long[c.clusterCount()];
-    java.util.Arrays.fill(and, all);
-    for (int v = 0; v < c.nodeCount(); v++) {
-      and[c.clusterOf(v)] &= support.mask(v);
-      or[c.clusterOf(v)] |= support.mask(v) & all;
-    }
-    for (int k = 0; k < and.length; k++) {
-      if (and[k] == 0) {
-        and[k] = or[k] != 0 ? or[k] : all;
-      }
-    }
-    return and;
+    int[] clusterOf = new int[c.nodeCount()];
+    java.util.Arrays.setAll(clusterOf, c::clusterOf);
+    return SupportMatrix.foldMasks(support.allowedMask(), clusterOf, c.clusterCount(), deviceCount);
   }
 
   private void requireInit() {

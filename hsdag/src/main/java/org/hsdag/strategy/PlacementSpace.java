@@ -77,15 +77,9 @@ public final class PlacementSpace {
       firstAllowed[v] = m == 0 ? -1 : Long.numberOfTrailingZeros(m);
     }
     choices = new int[units][];
+    long[] unitMasks = support.groupMasks(unitOf, units);
     for (int u = 0; u < units; u++) {
-      long inter = all;
-      long union = 0;
-      for (int v : members[u]) {
-        inter &= support.mask(v);
-        union |= support.mask(v) & all;
-      }
-      long m = inter != 0 ? inter : (union != 0 ? union : all);
-      choices[u] = bits(m);
+      choices[u] = bits(unitMasks[u]);
     }
   }
 

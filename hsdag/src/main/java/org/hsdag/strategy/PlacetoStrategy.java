@@ -119,7 +119,7 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
     devices = space.deviceCount();
     int u = space.unitCount();
     IntGraph q = space.unitGraph();
-    order = UnitFeatures.topologicalOrder(q);
+    order = org.hsdag.coarsen.Quotients.orderCyclesLast(q);
     staticFeatures = UnitFeatures.of(space);
     relation = relations(q);
     manager = NDManager.newBaseManager();

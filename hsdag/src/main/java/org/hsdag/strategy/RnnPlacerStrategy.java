@@ -96,7 +96,7 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     units = space.unitCount();
     devices = space.deviceCount();
     IntGraph q = space.unitGraph();
-    order = UnitFeatures.topologicalOrder(q);
+    order = org.hsdag.coarsen.Quotients.orderCyclesLast(q);
     float[][] stat = UnitFeatures.of(space);
     int[] indeg = new int[units];
     int[] outdeg = new int[units];
@@ -421,7 +421,7 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     if (any) {
       try (NDScope scope = new NDScope();
           GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-        NDArray loss = logProbs(batchActions).mul(manager.create(adv)).sum().neg().div((float) k);
+        NDArray loss = org.hsdag.gnn.Scalars.mul(logProbs(batchActions).mul(manager.create(adv)).sum(), -1.0 / k);
         gc.backward(loss);
       }
       adam.update(store, 1.0);

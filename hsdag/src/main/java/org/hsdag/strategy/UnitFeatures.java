@@ -68,41 +68,6 @@ final class UnitFeatures {
     return f;
   }
 
-  /** A topological order of the unit graph (Kahn; units on a cycle, if any, follow in index order). */
-  static int[] topologicalOrder(IntGraph q) {
-    int n = q.nodeCount();
-    int[] indeg = new int[n];
-    List<List<Integer>> succ = successors(q);
-    for (int k = 0; k < q.edgeCount(); k++) {
-      indeg[q.dst(k)]++;
-    }
-    int[] order = new int[n];
-    boolean[] placed = new boolean[n];
-    java.util.ArrayDeque<Integer> ready = new java.util.ArrayDeque<>();
-    for (int v = 0; v < n; v++) {
-      if (indeg[v] == 0) {
-        ready.add(v);
-      }
-    }
-    int i = 0;
-    while (!ready.isEmpty()) {
-      int v = ready.poll();
-      order[i++] = v;
-      placed[v] = true;
-      for (int s : succ.get(v)) {
-        if (--indeg[s] == 0) {
-          ready.add(s);
-        }
-      }
-    }
-    for (int v = 0; v < n && i < n; v++) {
-      if (!placed[v]) {
-        order[i++] = v;
-      }
-    }
-    return order;
-  }
-
   static List<List<Integer>> successors(IntGraph q) {
     List<List<Integer>> succ = new ArrayList<>();
     for (int v = 0; v < q.nodeCount(); v++) {
@@ -122,7 +87,7 @@ final class UnitFeatures {
       anc[v] = new BitSet(n);
     }
     List<List<Integer>> succ = successors(q);
-    for (int v : topologicalOrder(q)) {
+    for (int v : org.hsdag.coarsen.Quotients.orderCyclesLast(q)) {
       for (int s : succ.get(v)) {
         anc[s].or(anc[v]);
         anc[s].set(v);

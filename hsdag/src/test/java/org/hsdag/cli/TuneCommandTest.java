@@ -118,6 +118,16 @@ class TuneCommandTest {
   }
 
   @Test
+  void everyReportedLatencyLiesInsideItsOwnInterval() throws IOException {
+    CliRun r = tune(tmp.resolve("ci"), "--json", "--final-rounds", "7", "--top-k", "3");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    for (JsonNode c : JSON.readTree(r.out()).get("candidates")) {
+      double ms = c.get("latency_ms").asDouble();
+      assertTrue(c.get("ci95_low_ms").asDouble() <= ms && ms <= c.get("ci95_high_ms").asDouble(), c.toString());
+    }
+  }
+
+  @Test
   void quietModePrintsOneLine() {
     CliRun r = tune(tmp.resolve("q"), "--quiet");
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());

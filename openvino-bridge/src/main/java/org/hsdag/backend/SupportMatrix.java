@@ -37,4 +37,31 @@ public record SupportMatrix(DeviceSet devices, long[] allowedMask) {
   public long mask(int node) {
     return allowedMask[node];
   }
+
+  /**
+   * Per group of nodes ({@code groupOf[node]} in {@code [0, groupCount)}), the devices the group
+   * may use: those all its members support, else any one of them supports (HETERO falls back for
+   * the others), else every device.
+   */
+  public long[] groupMasks(int[] groupOf, int groupCount) {
+    return foldMasks(allowedMask, groupOf, groupCount, devices.size());
+  }
+
+  /** {@link #groupMasks} over raw per-node masks of {@code deviceCount} devices. */
+  public static long[] foldMasks(long[] nodeMasks, int[] groupOf, int groupCount, int deviceCount) {
+    long all = deviceCount >= 63 ? Long.MAX_VALUE : (1L << deviceCount) - 1;
+    long[] and = new long[groupCount];
+    long[] or = new long[groupCount];
+    java.util.Arrays.fill(and, all);
+    for (int v = 0; v < groupOf.length; v++) {
+      and[groupOf[v]] &= nodeMasks[v];
+      or[groupOf[v]] |= nodeMasks[v] & all;
+    }
+    for (int g = 0; g < groupCount; g++) {
+      if (and[g] == 0) {
+        and[g] = or[g] != 0 ? or[g] : all;
+      }
+    }
+    return and;
+  }
 }
