@@ -246,6 +246,23 @@ public final class TuneCommand implements Callable<Integer> {
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
           budget, time == null ? null : Math.max(1, time.toSeconds())));
+      if (budget == null && time == null && RunStart.completed(out)) {
+        // Nothing to continue: say so and leave every file as it is.
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (json) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("run_dir", out.toString());
+          m.put("status", RunStatus.COMPLETED.label());
+          m.put("changed", false);
+          stdout.println(new ObjectMapper().writeValueAsString(m));
+        } else {
+          stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
+              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.current() + " tune --resume --out "
+              + out + " --budget N (more than " + r.manifest().config().budget() + ")");
+        }
+        stdout.flush();
+        return ExitCodes.OK;
+      }
       if (!ignored.isEmpty() && !json && !quiet) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("hsdag: resuming with the run's saved configuration; ignored: " + String.join(" ", ignored)

@@ -134,6 +134,17 @@ public final class RunStart {
     return new Resumption(updated, modelPath, graph, mf.backend(), profile);
   }
 
+  /** Whether the run's last session completed (its log ends with a completed footer). */
+  public static boolean completed(Path dir) throws IOException {
+    Path log = dir.resolve(Tuner.LOG_FILE);
+    if (!Files.isRegularFile(log)) {
+      return false;
+    }
+    List<LogRecord> records = RunLog.read(log).records();
+    LogRecord last = records.isEmpty() ? null : records.get(records.size() - 1);
+    return last != null && LogRecord.FOOTER.equals(last.type()) && RunStatus.COMPLETED.label().equals(last.status());
+  }
+
   /** The {@code --profile} to reopen the run's backend with. */
   private static String resumeProfile(RunManifest mf, String given) throws IOException {
     RunManifest.ProfileSource recorded = mf.profileSource();

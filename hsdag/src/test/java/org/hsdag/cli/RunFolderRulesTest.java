@@ -143,6 +143,19 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void resumingACompletedRunChangesNothing() throws IOException {
+    Path out = tmp.resolve("done");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
+    String log = Files.readString(out.resolve("log.jsonl"));
+    var bestTime = Files.getLastModifiedTime(out.resolve("best.json"));
+    CliRun again = tune(out, "--resume");
+    assertEquals(ExitCodes.OK, again.exitCode(), again.err());
+    assertTrue(again.out().contains("is a completed run; nothing changed"), again.out());
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+    assertEquals(bestTime, Files.getLastModifiedTime(out.resolve("best.json")));
+  }
+
+  @Test
   void aSingleDeviceIsRefusedBeforeAnythingIsWritten() {
     Path out = tmp.resolve("one");
     CliRun r = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "gpu.1", "--out", out.toString());
