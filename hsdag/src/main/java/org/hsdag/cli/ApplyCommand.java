@@ -58,6 +58,8 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Mixin ProtocolOptions protocolOptions;
 
+  @Mixin InputShapeOptions inputShapeOptions;
+
   @Option(names = "--rounds", paramLabel = "R", defaultValue = "5",
       description = "Interleaved measurement rounds. Default: ${DEFAULT-VALUE}.")
   int rounds;
@@ -80,7 +82,7 @@ public final class ApplyCommand implements Callable<Integer> {
     long seed = seedOptions.seed();
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, notice -> {
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();

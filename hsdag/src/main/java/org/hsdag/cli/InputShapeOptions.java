@@ -25,8 +25,18 @@ public final class InputShapeOptions {
    */
   public record Resolved(Map<String, long[]> given, InputShapes.Resolution resolution) {}
 
+  /** The option as given, or null. */
+  public String text() {
+    return inputShape;
+  }
+
   /** Parses the option and resolves it against {@code graph}; a bad value is bad input. */
   public Resolved resolve(OpGraph graph) {
+    return resolve(inputShape, graph);
+  }
+
+  /** Parses {@code option} (the {@code --input-shape} syntax, null for none) and resolves it against {@code graph}. */
+  static Resolved resolve(String inputShape, OpGraph graph) {
     try {
       Map<String, long[]> given = OpenVinoOptions.parseInputShapes(inputShape);
       return new Resolved(given, new InputShapes(given).resolve(graph));

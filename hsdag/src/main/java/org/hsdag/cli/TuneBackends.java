@@ -16,9 +16,18 @@ import org.hsdag.openvino.OpenVinoBackend;
 final class TuneBackends {
   private TuneBackends() {}
 
-  /** Opens the backend {@code options} name, seeded by {@code seed}. */
-  static LatencyBackend open(BackendOptions options, long seed, Consumer<String> notices) {
-    return options.open(seed, notices);
+  /**
+   * Opens the backend {@code options} name, seeded by {@code seed}, with the model's dynamic inputs
+   * sized as {@code shapes} says; a dynamic model's sizes are announced once through {@code notices}.
+   */
+  static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
+      Consumer<String> notices) {
+    LatencyBackend backend = options.open(seed, shapes, notices);
+    String shapeNotice = shapes.resolution().notice();
+    if (shapeNotice != null) {
+      notices.accept(shapeNotice);
+    }
+    return backend;
   }
 
   /**

@@ -101,6 +101,8 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin ProtocolOptions protocolOptions;
 
+  @Mixin InputShapeOptions inputShapeOptions;
+
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end. Default: ${DEFAULT-VALUE}.")
   int topK;
@@ -197,7 +199,8 @@ public final class TuneCommand implements Callable<Integer> {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
-    LatencyBackend backend = openBackend(seed);
+    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
+    LatencyBackend backend = openBackend(seed, shapes);
     try {
       TuneBackends.bind(backend, graph, modelPath);
       DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
@@ -217,7 +220,9 @@ public final class TuneCommand implements Callable<Integer> {
       SearchStrategy strategyImpl = config.newStrategy();
       try (RunFolder folder = lock(dir)) {
         RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-            injectedBackend == null ? backendOptions.profile() : null, config,
+            injectedBackend == null ? backendOptions.profile() : null,
+            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.resolution().inputs(),
+                shapes.resolution().assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         return execute(folder, manifest, graph, backend, false, strategyImpl);
       }
@@ -245,7 +250,7 @@ public final class TuneCommand implements Callable<Integer> {
           model == null ? null : ModelArgument.resolve(model),
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
-          budget, time == null ? null : Math.max(1, time.toSeconds())));
+          budget, time == null ? null : Math.max(1, time.toSeconds()), inputShapeOptions.text()));
       if (budget == null && time == null && RunStart.completed(out)) {
         // Nothing to continue: say so and leave every file as it is.
         PrintWriter stdout = spec.commandLine().getOut();
@@ -273,7 +278,7 @@ public final class TuneCommand implements Callable<Integer> {
       backendOptions.backend = r.backend();
       backendOptions.profile = r.profile();
       RunManifest mf = r.manifest();
-      LatencyBackend backend = openBackend(mf.config().seed());
+      LatencyBackend backend = openBackend(mf.config().seed(), InputShapeOptions.resolve(mf.inputShape(), r.graph()));
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
         if (!backend.profile().equals(mf.profile())) {
@@ -471,12 +476,12 @@ public final class TuneCommand implements Callable<Integer> {
     return o;
   }
 
-  private LatencyBackend openBackend(long noiseSeed) {
+  private LatencyBackend openBackend(long noiseSeed, InputShapeOptions.Resolved shapes) {
     if (injectedBackend != null) {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, notice -> {
+    return TuneBackends.open(backendOptions, noiseSeed, shapes, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();

@@ -288,6 +288,10 @@ public final class ReportWriter {
       details.add("Device `" + d.name() + "`: " + d.fullName() + (mf.simulated() ? " (simulated)" : ""));
     }
     details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`" + (mf.simulated() ? ", simulated numbers" : ""));
+    if (!mf.dynamicInputs().isEmpty()) {
+      details.add("Dynamic inputs " + (mf.inputShapeAssumed() ? "assumed as `" : "measured as `")
+          + String.join(", ", mf.dynamicInputs()) + "`" + (mf.inputShapeAssumed() ? " (hsdag's default; set `--input-shape`)" : ""));
+    }
     TuneConfig c = mf.config();
     List<String> settings = Strategies.differences(c.strategy(), c.strategyConfig());
     details.add("Strategy `" + c.strategy() + "`" + (settings.isEmpty() ? "" : " with " + String.join(", ", settings))

@@ -38,6 +38,9 @@ import org.hsdag.io.AtomicFiles;
  *     the SHA-256 of its content (null for backends that describe the real machine)
  * @param simulated whether numbers are simulated
  * @param deviceInfos the run's devices with full names
+ * @param inputShape the {@code --input-shape} as given, or null
+ * @param dynamicInputs each dynamic input's size as measured ({@code name=1x8}); empty for a static model
+ * @param inputShapeAssumed whether those sizes are hsdag's default assumption rather than given
  * @param config the run configuration
  * @param commandLine the arguments the run was started with
  */
@@ -59,6 +62,9 @@ public record RunManifest(
     ProfileSource profileSource,
     boolean simulated,
     List<DeviceInfo> deviceInfos,
+    String inputShape,
+    List<String> dynamicInputs,
+    boolean inputShapeAssumed,
     TuneConfig config,
     List<String> commandLine) {
 
@@ -67,6 +73,7 @@ public record RunManifest(
 
   public RunManifest {
     deviceInfos = List.copyOf(deviceInfos);
+    dynamicInputs = dynamicInputs == null ? List.of() : List.copyOf(dynamicInputs);
     commandLine = List.copyOf(commandLine);
   }
 
@@ -83,7 +90,8 @@ public record RunManifest(
   /** The same manifest with another configuration (a resume that extends the budget or time). */
   public RunManifest withConfig(TuneConfig newConfig) {
     return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
-        weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, newConfig, commandLine);
+        weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs, inputShapeAssumed, newConfig,
+        commandLine);
   }
 
   /**

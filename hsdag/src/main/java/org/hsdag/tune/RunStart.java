@@ -39,7 +39,7 @@ public final class RunStart {
    * @throws RunRefusedException when the folder already holds a run
    */
   public static RunManifest begin(RunFolder folder, Path model, OpGraph graph, LatencyBackend backend,
-      String profileArg, TuneConfig config, Software software) throws IOException {
+      String profileArg, InputShapeChoice shapes, TuneConfig config, Software software) throws IOException {
     if (folder.holdsRun()) {
       throw new RunRefusedException(folder.dir() + " already holds a run; continue it with --resume --out "
           + folder.dir() + " or choose another --out");
@@ -51,9 +51,23 @@ public final class RunStart {
         Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null, graph.nodeCount(), graph.edgeCount(),
         backend.name(), backend.profile(),
         backend.simulated() && profileArg != null ? RunManifest.ProfileSource.of(profileArg) : null,
-        backend.simulated(), deviceInfos(backend, new DeviceSet(config.devices())), config, software.commandLine());
+        backend.simulated(), deviceInfos(backend, new DeviceSet(config.devices())), shapes.given(), shapes.inputs(),
+        shapes.assumed(), config, software.commandLine());
     manifest.write(folder.dir());
     return manifest;
+  }
+
+  /**
+   * How a run sizes the model's dynamic inputs.
+   *
+   * @param given {@code --input-shape} as given, or null
+   * @param inputs each dynamic input's size ({@code name=1x8})
+   * @param assumed whether the sizes are the default assumption
+   */
+  public record InputShapeChoice(String given, List<String> inputs, boolean assumed) {
+    public InputShapeChoice {
+      inputs = List.copyOf(inputs);
+    }
   }
 
   /**
@@ -64,8 +78,10 @@ public final class RunStart {
    * @param profile {@code --profile}, or null
    * @param budget a new search budget, or null
    * @param timeLimitSeconds a new time limit, or null
+   * @param inputShape {@code --input-shape}, or null
    */
-  public record ResumeRequest(Path model, String backend, String profile, Integer budget, Long timeLimitSeconds) {}
+  public record ResumeRequest(Path model, String backend, String profile, Integer budget, Long timeLimitSeconds,
+      String inputShape) {}
 
   /**
    * A run ready to continue.
@@ -117,6 +133,10 @@ public final class RunStart {
           + request.backend());
     }
     String profile = resumeProfile(mf, request.profile());
+    if (request.inputShape() != null && !request.inputShape().equals(mf.inputShape())) {
+      throw new RunRefusedException("this run measures with " + (mf.inputShape() == null ? "the default input sizes"
+          : "--input-shape " + mf.inputShape()) + "; it cannot continue with --input-shape " + request.inputShape());
+    }
     RunManifest updated = mf;
     if (request.budget() != null || request.timeLimitSeconds() != null) {
       TuneConfig c = mf.config();

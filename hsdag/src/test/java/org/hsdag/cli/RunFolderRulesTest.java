@@ -143,6 +143,28 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void theInputSizesOfADynamicModelAreSaidOnceRecordedAndKeptOnResume() throws IOException {
+    Path bert = org.hsdag.testkit.Samples.irSample("distilbert-base-uncased-sst2.xml");
+    Path out = tmp.resolve("bert");
+    CliRun r = CliRun.of("tune", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--input-shape", "input_ids=1,32;attention_mask=1,32",
+        "--out", out.toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().filter(l -> l.contains("dynamic inputs measured as input_ids=1x32")).count(), r.err());
+    RunManifest mf = RunManifest.read(out);
+    assertEquals("input_ids=1,32;attention_mask=1,32", mf.inputShape());
+    assertEquals(List.of("input_ids=1x32", "attention_mask=1x32"), mf.dynamicInputs());
+    assertFalse(mf.inputShapeAssumed());
+    assertTrue(Files.readString(out.resolve("report.md")).contains("Dynamic inputs measured as `input_ids=1x32"));
+    CliRun other = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "5", "--input-shape", "input_ids=1,8");
+    assertEquals(ExitCodes.BAD_INPUT, other.exitCode(), other.err());
+    assertTrue(other.err().contains("cannot continue with --input-shape"), other.err());
+    CliRun more = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "5");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
+    assertTrue(more.err().contains("dynamic inputs measured as input_ids=1x32"), more.err());
+  }
+
+  @Test
   void resumingACompletedRunChangesNothing() throws IOException {
     Path out = tmp.resolve("done");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
