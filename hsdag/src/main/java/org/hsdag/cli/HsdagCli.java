@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
+      ExportCommand.class,
       ModelsCommand.class,
       CalibrateCommand.class,
       SelfTestCommand.class,

@@ -165,6 +165,26 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void anyMeasuredStepExportsAsAPlacementFileThatApplyAccepts() throws IOException {
+    Path out = tmp.resolve("exp");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
+    Path file = tmp.resolve("step3.json");
+    CliRun r = CliRun.of("export", out.toString(), "--step", "3", "-o", file.toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("step 3, ") && r.out().contains("simulated, sim/paper"), r.out());
+    var map = org.hsdag.placement.PlacementFiles.readMap(file);
+    assertEquals(new org.hsdag.ir.IrReader().read(model).nodeCount(), map.size());
+    CliRun apply = CliRun.of("apply", model.toString(), file.toString(), "--backend", "sim", "--rounds", "1");
+    assertEquals(ExitCodes.OK, apply.exitCode(), apply.err());
+    CliRun stdout = CliRun.of("export", out.toString(), "--step", "0");
+    assertEquals(ExitCodes.OK, stdout.exitCode(), stdout.err());
+    assertTrue(stdout.out().trim().startsWith("{"), stdout.out());
+    CliRun missing = CliRun.of("export", out.toString(), "--step", "99");
+    assertEquals(ExitCodes.BAD_INPUT, missing.exitCode());
+    assertTrue(missing.err().contains("has no search step 99 (steps 0-5)"), missing.err());
+  }
+
+  @Test
   void resumingACompletedRunChangesNothing() throws IOException {
     Path out = tmp.resolve("done");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
