@@ -23,6 +23,7 @@ import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
+import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.SeedOptions;
@@ -69,6 +70,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Mixin ProtocolOptions protocolOptions;
 
+  @Mixin InputShapeOptions inputShapeOptions;
+
   @Option(names = "--reference-factor", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
@@ -112,42 +115,68 @@ public final class BenchCommand implements Callable<Integer> {
       throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
     }
     MeasurementProtocol protocol = protocolOptions.protocol();
-    try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), notice -> {
-      err.println("hsdag: " + notice);
-      err.flush();
-    })) {
-      DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
-      SplittableRandom master = new SplittableRandom(seedOptions.seed());
-      List<Long> seedList = new ArrayList<>();
-      for (int i = 0; i < seeds; i++) {
-        seedList.add(master.nextLong() & Long.MAX_VALUE);
-      }
-      String label = backend.simulated() ? "SIMULATED" : "measured on hardware";
-      progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
-          methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
-      progress.flush();
-      BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
-      BenchResults results = new BenchRunner(backend, line -> {
-        progress.println(line);
-        progress.flush();
-      }).run(plan, graphs);
-      try {
-        Files.createDirectories(dir);
-      } catch (FileSystemException e) {
-        throw new UserInputException("--out " + dir + ": cannot create the folder (" + IoErrors.describe(e) + ")");
-      }
-      List<Path> written = new BenchReport(results).writeAll(dir);
-      if (json) {
-        o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
-      } else {
-        for (Path p : written) {
-          o.println("wrote " + p);
-        }
-        o.printf("all numbers: backend %s, profile %s (%s)%n", backend.name(), backend.profile(), label);
-      }
-      o.flush();
+    // Each model's dynamic inputs are sized on their own, so each model gets its own backend.
+    List<InputShapeOptions.Resolved> shapes = new ArrayList<>();
+    for (BenchRunner.NamedGraph g : graphs) {
+      shapes.add(inputShapeOptions.resolve(g.graph()));
     }
+    SplittableRandom master = new SplittableRandom(seedOptions.seed());
+    List<Long> seedList = new ArrayList<>();
+    for (int i = 0; i < seeds; i++) {
+      seedList.add(master.nextLong() & Long.MAX_VALUE);
+    }
+    BenchResults results = null;
+    String label = null;
+    for (int i = 0; i < graphs.size(); i++) {
+      BenchRunner.NamedGraph model = graphs.get(i);
+      boolean first = i == 0;
+      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), notice -> {
+        if (first) {
+          err.println("hsdag: " + notice);
+          err.flush();
+        }
+      })) {
+        DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
+        label = backend.simulated() ? "SIMULATED" : "measured on hardware";
+        if (first) {
+          progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
+              methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
+        }
+        String shapeNotice = shapes.get(i).resolution().notice();
+        if (shapeNotice != null) {
+          progress.println(model.name() + ": " + shapeNotice);
+        }
+        progress.flush();
+        BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
+        BenchResults one = new BenchRunner(backend, line -> {
+          progress.println(line);
+          progress.flush();
+        }).run(plan, List.of(model));
+        results = results == null ? one : results.withModels(concat(results.models(), one.models()));
+      }
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (FileSystemException e) {
+      throw new UserInputException("--out " + dir + ": cannot create the folder (" + IoErrors.describe(e) + ")");
+    }
+    List<Path> written = new BenchReport(results).writeAll(dir);
+    if (json) {
+      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
+    } else {
+      for (Path p : written) {
+        o.println("wrote " + p);
+      }
+      o.printf("all numbers: backend %s, profile %s (%s)%n", results.backend(), results.profile(), label);
+    }
+    o.flush();
     return ExitCodes.OK;
+  }
+
+  private static <T> List<T> concat(List<T> a, List<T> b) {
+    List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static void requireAtLeast(String option, int value, int min) {

@@ -27,6 +27,11 @@ public record BenchResults(
     String finalProtocol,
     List<ModelResult> models) {
 
+  /** The same results over {@code newModels}. */
+  public BenchResults withModels(List<ModelResult> newModels) {
+    return new BenchResults(backend, profile, simulated, devices, budget, seeds, protocol, finalProtocol, newModels);
+  }
+
   /**
    * One model.
    *
