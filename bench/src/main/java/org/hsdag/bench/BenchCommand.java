@@ -56,10 +56,10 @@ public final class BenchCommand implements Callable<Integer> {
       completionCandidates = MethodNames.class)
   List<String> methods = new ArrayList<>(List.of("all"));
 
-  @Option(names = "--budget", defaultValue = "500", description = "Measurements per run (default: ${DEFAULT-VALUE})")
+  @Option(names = "--budget", paramLabel = "N", defaultValue = "500", description = "Measurements per run (default: ${DEFAULT-VALUE})")
   int budget;
 
-  @Option(names = "--seeds", defaultValue = "3", description = "Runs per method and model (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Runs per method and model (default: ${DEFAULT-VALUE})")
   int seeds;
 
   @Mixin SeedOptions seedOptions;
@@ -72,11 +72,11 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Mixin InputShapeOptions inputShapeOptions;
 
-  @Option(names = "--reference-factor", defaultValue = "10",
+  @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
 
-  @Option(names = {"--final-rounds", "--final-repeats"}, defaultValue = "3",
+  @Option(names = {"--final-rounds", "--final-repeats"}, paramLabel = "R", defaultValue = "3",
       description = "Re-measure each run's best placement in this many rounds; its latency is their median (default: ${DEFAULT-VALUE})")
   int finalRounds;
 

@@ -35,8 +35,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-      "Fit a simulator profile to per-layer profiling of MODEL on this machine (needs the native openvino backend),",
-      "or to measurements saved earlier with --records (--from-records, works anywhere)."})
+      "Fit a simulator profile to per-layer profiling of MODEL on this machine.",
+      "Profiling needs the native openvino backend; measurements saved earlier with --records can be fitted anywhere "
+          + "(--from-records)."})
 public final class CalibrateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model to profile (its .bin next to it).")
   Path model;

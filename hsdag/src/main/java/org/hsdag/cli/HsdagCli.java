@@ -55,7 +55,7 @@ public final class HsdagCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (try 'hsdag --help')");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
   }
 
   /** Builds the command line exactly as {@link Main} runs it, so tests exercise the same wiring. */
@@ -71,8 +71,11 @@ public final class HsdagCli implements Runnable {
     cl.setExecutionExceptionHandler(HsdagCli::handle);
     cl.setParameterExceptionHandler((ex, args) -> {
       PrintWriter err = ex.getCommandLine().getErr();
-      String cmd = ex.getCommandLine().getCommandSpec().qualifiedName();
-      err.println("hsdag: " + ex.getMessage() + " (try '" + cmd + " --help')");
+      String qualified = ex.getCommandLine().getCommandSpec().qualifiedName();
+      String cmd = CommandName.current() + qualified.substring(qualified.indexOf(' ') < 0 ? qualified.length() : qualified.indexOf(' '));
+      // One hint per line: messages that already name a command to try keep theirs.
+      String msg = ex.getMessage();
+      err.println("hsdag: " + msg + (msg.contains("(try '") ? "" : " (try '" + cmd + " --help')"));
       return ExitCodes.BAD_INPUT;
     });
     return cl;

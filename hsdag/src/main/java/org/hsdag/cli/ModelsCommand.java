@@ -28,7 +28,7 @@ public final class ModelsCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (try 'hsdag models build' or 'hsdag models list')");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: build or list");
   }
 
   static List<ModelSpec> select(List<String> names) {

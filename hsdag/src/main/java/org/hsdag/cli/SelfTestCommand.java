@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "selftest", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-      "Check the native openvino backend: compile a bundled model on every device and on HETERO with a mixed",
-      "placement, compare the outputs with CPU and print the timings. Exit 0 when everything matches."})
+      "Check the native openvino backend on this machine's devices.",
+      "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "
+          + "and prints the timings. Exit 0 when everything matches."})
 public final class SelfTestCommand implements Callable<Integer> {
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per target (default: ${DEFAULT-VALUE}).")
   int runs;
