@@ -48,6 +48,10 @@ import picocli.CommandLine.Spec;
     description = {"Compare placement methods (paper Tables 2 and 3) at equal measurement budgets.",
         "Models are IR .xml files or catalog names (default: resnet50, inception_v3, bert_base)."})
 public final class BenchCommand implements Callable<Integer> {
+  /** The paper's models at the inputs of its public code (ResNet-50 and Inception-V3 at 299x299, BERT-base at 8 tokens). */
+  private static final String PAPER_MODELS_TEXT = "resnet50_299, inception_v3, bert_base_8";
+  static final List<String> PAPER_MODELS = List.of(PAPER_MODELS_TEXT.split(", "));
+
   @Parameters(arity = "0..*", paramLabel = "MODEL", description = "IR .xml files or catalog model names")
   List<String> models = new ArrayList<>();
 
@@ -84,6 +88,10 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Output folder; must not hold an earlier bench (default: runs/bench-<date>-<time>)")
   Path out;
 
+  @Option(names = "--paper",
+      description = "The paper's Tables 2 and 3 at its inputs: every method on " + PAPER_MODELS_TEXT + ".")
+  boolean paper;
+
   @Option(names = "--json", description = "Progress on stderr; a JSON summary (paths and mean latency per method) on stdout")
   boolean json;
 
@@ -105,8 +113,11 @@ public final class BenchCommand implements Callable<Integer> {
     requireAtLeast("--seeds", seeds, 1);
     requireAtLeast("--reference-factor", referenceFactor, 0);
     requireAtLeast("--final-rounds", finalRounds, 1);
-    List<String> methodNames = resolveMethods(methods);
-    List<BenchRunner.NamedGraph> graphs = loadModels(models);
+    if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
+      throw new UserInputException("--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
+    }
+    List<String> methodNames = resolveMethods(paper ? List.of("all") : methods);
+    List<BenchRunner.NamedGraph> graphs = loadModels(paper ? PAPER_MODELS : models);
     Path dir = out != null ? out : defaultOutDir();
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new UserInputException("--out " + dir + " is a file, not a folder");

@@ -39,8 +39,9 @@ public final class Proxies {
       SimBackend sim = new SimBackend(profile, SimOptions.exact().withShapes(shapes));
       return new Resolved(PlacementProxy.ofSim(sim, graph, devices), "cost model of profile " + profileLabel(proxyProfile));
     }
-    if (backend instanceof CostModelSource source) {
-      var model = source.costModel(graph);
+    var source = backend.capability(CostModelSource.class);
+    if (source.isPresent()) {
+      var model = source.get().costModel(graph);
       requireDevices(model.deviceNames(), devices, backend.name() + "/" + backend.profile());
       return new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name() + "/" + backend.profile());
     }

@@ -14,6 +14,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.AnnealingSearch;
+import org.hsdag.plan.BestKnown;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.PlanCandidate;
@@ -138,18 +139,7 @@ public final class PlannerFigures {
     Plan cuts = new Planner(PlannerConfig.DEFAULT.withLocalSearch(false)).plan(proxy);
     HeteroCostModel model = proxy.model();
     // Independent of the planner: single devices and random starts.
-    List<int[]> independentStarts = new ArrayList<>();
-    for (int d = 0; d < ds.size(); d++) {
-      int[] all = new int[model.opCount()];
-      Arrays.fill(all, d);
-      if (model.evaluate(all).ok()) {
-        independentStarts.add(all);
-      }
-    }
-    SplittableRandom rnd = new SplittableRandom(17);
-    for (int k = 0; k < 2; k++) {
-      independentStarts.add(randomStart(model, rnd));
-    }
+    List<int[]> independentStarts = BestKnown.independentStarts(model, new SplittableRandom(17));
     int[][] groups = proxy.colocationGroups();
     AnnealingSearch.Result independent = new AnnealingSearch(anneal, 29).run(model, groups, independentStarts);
     List<int[]> planStarts = new ArrayList<>();
@@ -167,23 +157,6 @@ public final class PlannerFigures {
         String.join("+", ds.names()), singleText, cuts.best().proxyMillis(), best,
         single == null ? "n/a" : String.format(Locale.ROOT, "%+.1f %%", 100 * (best / single.proxyMillis() - 1)),
         times[1], independent.micros() / 1000.0, knownMs, 100 * (best / knownMs - 1));
-  }
-
-  /** Blocks of 20 ops on random devices that can run them. */
-  private static int[] randomStart(HeteroCostModel model, SplittableRandom rnd) {
-    int[] label = new int[model.opCount()];
-    int current = 0;
-    for (int i = 0; i < label.length; i++) {
-      if (i % 20 == 0) {
-        current = rnd.nextInt(model.deviceCount());
-      }
-      int d = current;
-      while (!model.supported(i, d)) {
-        d = (d + 1) % model.deviceCount();
-      }
-      label[i] = d;
-    }
-    return label;
   }
 
   private static OpGraph load(String m) {
