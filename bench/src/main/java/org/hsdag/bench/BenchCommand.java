@@ -159,10 +159,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         progress.flush();
         BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
+        // With a perturbed machine the strategies plan with the unperturbed profile: the cost model the user believes.
         BenchResults one = new BenchRunner(backend, line -> {
           progress.println(line);
           progress.flush();
-        }).run(plan, List.of(model));
+        }, backendOptions.mismatch() != 0 ? backendOptions.profile() : null, shapes.get(i).resolution().shapes())
+            .run(plan, List.of(model));
         results = results == null ? one : results.withModels(concat(results.models(), one.models()));
       }
     }

@@ -4,6 +4,9 @@ import java.util.function.Consumer;
 import org.hsdag.backend.BackendUnavailableException; // javadoc
 import org.hsdag.backend.Backends;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.ProfileMismatch;
+import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import picocli.CommandLine.Option;
 
@@ -22,6 +25,26 @@ public final class BackendOptions {
       description = "Simulator machine profile: a built-in name (paper, laptop-core-ultra) or a profile .json file. "
           + "Default: ${DEFAULT-VALUE}.")
   String profile = Backends.DEFAULT_PROFILE;
+
+  @Option(names = "--mismatch", paramLabel = "A", defaultValue = "0",
+      description = "Simulator only: perturb the measured machine away from --profile (op-class efficiencies x[1-A, 1+A], "
+          + "links x0.5, launches x1.5, seeded by --mismatch-seed) while the cost model stays --profile: model error "
+          + "without hardware. Default: 0 (none).")
+  double mismatch;
+
+  @Option(names = "--mismatch-seed", paramLabel = "N", defaultValue = "1",
+      description = "Seed of the --mismatch perturbation. Default: ${DEFAULT-VALUE}.")
+  long mismatchSeed = 1;
+
+  /** The {@code --mismatch} amplitude (0: none). */
+  public double mismatch() {
+    return mismatch;
+  }
+
+  /** The {@code --mismatch-seed}. */
+  public long mismatchSeed() {
+    return mismatchSeed;
+  }
 
   /** The backend name as given ({@code auto}, {@code sim} or {@code openvino}). */
   public String backend() {
@@ -46,6 +69,21 @@ public final class BackendOptions {
 
   /** {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says. */
   public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, Consumer<String> notices) {
+    if (mismatch != 0) {
+      if (backend.equals("openvino")) {
+        throw new UserInputException("--mismatch perturbs the simulator's machine; it needs --backend sim");
+      }
+      try {
+        ProfileMismatch m = ProfileMismatch.named(mismatch, mismatchSeed);
+        SimBackend sim = new SimBackend(m.apply(DeviceProfile.load(profile)),
+            SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()));
+        notices.accept("backend sim on a perturbed machine, " + sim.profile() + "; the cost model stays " + profile
+            + " (every number is simulated)");
+        return sim;
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException("--mismatch: " + e.getMessage());
+      }
+    }
     try {
       return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()),
           shapes.given(), notices);

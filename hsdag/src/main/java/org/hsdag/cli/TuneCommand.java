@@ -29,6 +29,8 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.plan.Proxies;
+import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.search.Candidate;
 import org.hsdag.tune.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
@@ -102,6 +104,15 @@ public final class TuneCommand implements Callable<Integer> {
   @Mixin ProtocolOptions protocolOptions;
 
   @Mixin InputShapeOptions inputShapeOptions;
+
+  @Option(names = "--proxy", paramLabel = "auto|none", defaultValue = TuneConfig.PROXY_AUTO,
+      description = "The cost model the search plans with before measuring: auto (the backend's own; with --mismatch, "
+          + "the unperturbed --profile) or none (a cold search, as the paper). Default: ${DEFAULT-VALUE}.")
+  String proxy;
+
+  @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
+      description = "Plan with this simulator profile as the cost model instead (e.g. one fitted by 'hsdag calibrate').")
+  String proxyProfile;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end. Default: ${DEFAULT-VALUE}.")
@@ -213,18 +224,20 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, patience);
+            checkpointEvery, patience, proxyChoice());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
       SearchStrategy strategyImpl = config.newStrategy();
+      Proxies.Resolved runProxy = resolveProxy(config.proxy(), backend, graph, ds, shapes);
       try (RunFolder folder = lock(dir)) {
         RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-            injectedBackend == null ? backendOptions.profile() : null,
+            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(backendOptions.profile(),
+                backendOptions.mismatch(), backendOptions.mismatchSeed()) : null,
             new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.resolution().inputs(),
                 shapes.resolution().assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
-        return execute(folder, manifest, graph, backend, false, strategyImpl);
+        return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
       }
     } finally {
       closeBackend(backend);
@@ -277,15 +290,20 @@ public final class TuneCommand implements Callable<Integer> {
       // Continue on the backend and profile the run started with.
       backendOptions.backend = r.backend();
       backendOptions.profile = r.profile();
+      backendOptions.mismatch = r.mismatch();
+      backendOptions.mismatchSeed = r.mismatchSeed();
       RunManifest mf = r.manifest();
-      LatencyBackend backend = openBackend(mf.config().seed(), InputShapeOptions.resolve(mf.inputShape(), r.graph()));
+      InputShapeOptions.Resolved shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
+      LatencyBackend backend = openBackend(mf.config().seed(), shapes);
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
         if (!backend.profile().equals(mf.profile())) {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
               + backend.name() + " now reports " + backend.profile());
         }
-        return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy());
+        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), backend, r.graph(), new DeviceSet(mf.config().devices()),
+            shapes);
+        return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy(), runProxy);
       } finally {
         closeBackend(backend);
       }
@@ -300,8 +318,53 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
+  /** {@code --proxy} and {@code --proxy-profile} as recorded in the run's configuration. */
+  private String proxyChoice() {
+    String p = proxy.trim().toLowerCase(Locale.ROOT);
+    if (!p.equals(TuneConfig.PROXY_AUTO) && !p.equals(TuneConfig.PROXY_NONE)) {
+      throw new UserInputException("--proxy '" + proxy + "' is not one of auto, none");
+    }
+    if (proxyProfile != null) {
+      if (p.equals(TuneConfig.PROXY_NONE)) {
+        throw new UserInputException("--proxy none and --proxy-profile contradict each other");
+      }
+      Path file = Path.of(proxyProfile);
+      return Files.isRegularFile(file) ? file.toAbsolutePath().normalize().toString() : proxyProfile;
+    }
+    // With a perturbed machine the cost model is what the user believes: the unperturbed profile.
+    return p.equals(TuneConfig.PROXY_AUTO) && backendOptions.mismatch() != 0 ? backendOptions.profile() : p;
+  }
+
+  /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
+  private Proxies.Resolved resolveProxy(String choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
+      InputShapeOptions.Resolved shapes) {
+    if (choice.equals(TuneConfig.PROXY_NONE)) {
+      return null;
+    }
+    String profileChoice = choice.equals(TuneConfig.PROXY_AUTO) ? null : choice;
+    try {
+      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.resolution().shapes());
+    } catch (ProxyUnavailableException e) {
+      if (profileChoice != null) {
+        throw new UserInputException(e.getMessage());
+      }
+      notice("no cost model to plan with (" + e.getMessage() + "); the search starts cold");
+      return null;
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException("--proxy-profile: " + e.getMessage());
+    }
+  }
+
+  private void notice(String line) {
+    if (!json && !quiet) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("hsdag: " + line);
+      err.flush();
+    }
+  }
+
   private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
-      SearchStrategy strategyImpl) throws Exception {
+      SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
     Path dir = folder.dir();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -310,7 +373,7 @@ public final class TuneCommand implements Callable<Integer> {
         : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
         : TuneProgressPrinter.Mode.LINES;
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, err, System.err);
-    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer);
+    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer, runProxy == null ? null : runProxy.proxy());
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
           + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
@@ -350,6 +413,8 @@ public final class TuneCommand implements Callable<Integer> {
               + CommandName.current() + " report " + dir;
         }
       }
+      PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
+          ? PlannerEstimate.of(runProxy, result) : null;
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("run_dir", dir.toString());
@@ -359,9 +424,13 @@ public final class TuneCommand implements Callable<Integer> {
         if (report != null) {
           m.put("report", dir.resolve(ReportWriter.HTML).toString());
         }
+        if (estimate != null) {
+          m.put("planner_estimate_ms", estimate.plannerMillis());
+          m.put("planner_estimate_source", estimate.source());
+        }
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       } else {
-        printSummary(out, dir, mf, result, report);
+        printSummary(out, dir, mf, result, report, estimate);
       }
       if (reportProblem != null) {
         err.println("hsdag: " + reportProblem);
@@ -383,7 +452,23 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report) {
+  /**
+   * The planner's optimum on the run's cost model, beside the measured result.
+   *
+   * @param plannerMillis the planner's best placement, estimated on the cost model
+   * @param source which cost model
+   * @param measuredGapPercent how far the best measured latency is from that estimate
+   */
+  record PlannerEstimate(double plannerMillis, String source, double measuredGapPercent) {
+    static PlannerEstimate of(Proxies.Resolved proxy, TuneResult r) {
+      double planned = new org.hsdag.plan.Planner().plan(proxy.proxy()).best().proxyMillis();
+      double measured = r.best() == null ? Double.NaN : r.best().finalMs();
+      return new PlannerEstimate(planned, proxy.source(), 100 * (measured / planned - 1));
+    }
+  }
+
+  private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report,
+      PlannerEstimate estimate) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s tune --resume --out %s%n",
@@ -438,6 +523,10 @@ public final class TuneCommand implements Callable<Integer> {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);
+      if (estimate != null) {
+        out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
+            + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(), estimate.measuredGapPercent());
+      }
       if (best.baseline()) {
         out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
             : r.decisionText());

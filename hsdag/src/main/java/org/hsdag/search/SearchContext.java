@@ -1,10 +1,12 @@
 package org.hsdag.search;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.PlacementProxy;
 
 /**
  * What a strategy searches over. Built only through {@link #builder} (the engine does it), so a new
@@ -19,6 +21,7 @@ public final class SearchContext {
   private final long seed;
   private final MeasurementProtocol protocol;
   private final String backendName;
+  private final PlacementProxy proxy;
 
   private SearchContext(Builder b) {
     graph = Objects.requireNonNull(b.graph, "graph");
@@ -32,6 +35,7 @@ public final class SearchContext {
     seed = b.seed;
     protocol = b.protocol;
     backendName = b.backendName;
+    proxy = b.proxy;
   }
 
   /** A context for {@code graph} on {@code devices} with the backend's {@code support}. */
@@ -77,6 +81,14 @@ public final class SearchContext {
     return backendName;
   }
 
+  /**
+   * The cost model of the backend (or of a given profile) over this graph and devices, when the
+   * run has one: strategies may plan and rank with it before spending measurements.
+   */
+  public Optional<PlacementProxy> proxy() {
+    return Optional.ofNullable(proxy);
+  }
+
   /** Collects the fields of a {@link SearchContext}. */
   public static final class Builder {
     private final OpGraph graph;
@@ -86,6 +98,7 @@ public final class SearchContext {
     private long seed;
     private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
     private String backendName = "";
+    private PlacementProxy proxy;
 
     private Builder(OpGraph graph, DeviceSet devices, SupportMatrix support) {
       this.graph = graph;
@@ -110,6 +123,12 @@ public final class SearchContext {
 
     public Builder backendName(String v) {
       backendName = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** The cost model strategies may consult (null: none). */
+    public Builder proxy(PlacementProxy v) {
+      proxy = v;
       return this;
     }
 

@@ -20,6 +20,7 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.PlacementProxy;
 import org.hsdag.placement.Placement;
 
 /**
@@ -50,6 +51,7 @@ public final class SearchEngine {
   private final long seed;
   private final DoubleSupplier elapsedSeconds;
   private final Optional<KeyedMeasurement> keyed;
+  private final PlacementProxy proxy;
   private final Map<Placement, Measurement> cache = new HashMap<>();
   private volatile boolean stopRequested;
 
@@ -61,6 +63,7 @@ public final class SearchEngine {
     seed = b.seed;
     support = backend.supports(graph, devices);
     keyed = backend.capability(KeyedMeasurement.class);
+    proxy = b.proxy;
     long start = System.nanoTime();
     elapsedSeconds = b.clock != null ? b.clock : () -> (System.nanoTime() - start) / 1e9;
   }
@@ -99,7 +102,7 @@ public final class SearchEngine {
   /** The context a strategy gets for a search of {@code budget} measurements. */
   public SearchContext context(int budget, long strategySeed) {
     return SearchContext.builder(graph, devices, support).budget(budget).seed(strategySeed).protocol(protocol)
-        .backendName(backend.name()).build();
+        .backendName(backend.name()).proxy(proxy).build();
   }
 
   /**
@@ -459,6 +462,7 @@ public final class SearchEngine {
     private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
     private long seed;
     private DoubleSupplier clock;
+    private PlacementProxy proxy;
 
     private Builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
       this.backend = Objects.requireNonNull(backend, "backend");
@@ -469,6 +473,12 @@ public final class SearchEngine {
     /** How each placement is timed (default: the paper's). */
     public Builder protocol(MeasurementProtocol v) {
       protocol = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** The cost model the strategies' context offers (null: none). */
+    public Builder proxy(PlacementProxy v) {
+      proxy = v;
       return this;
     }
 

@@ -83,15 +83,17 @@ public final class Strategies {
         new Entry("placeto", "Placeto", Family.BASELINE, null,
             new StrategyConfig.Placeto(grouped, PlacetoStrategy.Config.DEFAULT)),
         new Entry("rnn", "RNN-based", Family.BASELINE, null, new StrategyConfig.Rnn(grouped, RnnPlacerStrategy.Config.DEFAULT)),
-        new Entry("hsdag", "HSDAG", Family.HSDAG, null, new StrategyConfig.Hsdag(hsdag)),
+        new Entry("planner", "Cost-model planner, corrected by measurements", Family.BASELINE, null,
+            new StrategyConfig.Planner()),
+        new Entry("hsdag", "HSDAG", Family.HSDAG, null, new StrategyConfig.Hsdag(hsdag, true)),
         new Entry("hsdag-paper", "HSDAG (paper-faithful training)", Family.VARIANT, null,
             new StrategyConfig.Hsdag(HsdagConfig.builder().paperFaithful().build())),
         new Entry("hsdag-no-shape", "w/o output shape", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutOutputShape()).build())),
+            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutOutputShape()).build(), true)),
         new Entry("hsdag-no-id", "w/o node ID", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutNodeId()).build())),
+            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutNodeId()).build(), true)),
         new Entry("hsdag-no-structural", "w/o graph structural features", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutStructural()).build())));
+            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutStructural()).build(), true)));
     Map<String, Entry> m = new LinkedHashMap<>();
     for (Entry e : l) {
       m.put(e.name(), e);
@@ -149,8 +151,10 @@ public final class Strategies {
   public static StrategyConfig configure(String name, Map<String, String> options) {
     Entry e = get(name);
     if (e.defaults() instanceof StrategyConfig.Hsdag h) {
+      Map<String, String> rest = new java.util.LinkedHashMap<>(options);
+      String warm = rest.remove("warm-start");
       try {
-        return new StrategyConfig.Hsdag(hsdagConfig(h.settings(), options));
+        return new StrategyConfig.Hsdag(hsdagConfig(h.settings(), rest), warm == null ? h.warmStart() : bool(warm));
       } catch (IllegalArgumentException ex) {
         throw new SearchConfigException("strategy " + e.name() + ": " + ex.getMessage());
       }
@@ -292,7 +296,7 @@ public final class Strategies {
   }
 
   /** Option keys the HSDAG strategies understand. */
-  public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen",
+  public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen", "warm-start",
       "features.output-shape", "features.node-id", "features.structural", "hidden", "gcn-layers", "learning-rate",
       "gamma", "baseline", "entropy-bonus", "entropy-weight", "gradient-clip", "refinement-decay", "min-clusters",
       "torch-threads"));

@@ -22,7 +22,8 @@ import org.hsdag.search.SearchStrategy;
     @JsonSubTypes.Type(value = StrategyConfig.Brkga.class, name = "brkga"),
     @JsonSubTypes.Type(value = StrategyConfig.Placeto.class, name = "placeto"),
     @JsonSubTypes.Type(value = StrategyConfig.Rnn.class, name = "rnn"),
-    @JsonSubTypes.Type(value = StrategyConfig.Hsdag.class, name = "hsdag")})
+    @JsonSubTypes.Type(value = StrategyConfig.Hsdag.class, name = "hsdag"),
+    @JsonSubTypes.Type(value = StrategyConfig.Planner.class, name = "planner")})
 public sealed interface StrategyConfig {
   /** A new, uninitialised strategy called {@code name} (the method name, e.g. {@code gpu0}). */
   SearchStrategy create(String name);
@@ -110,15 +111,33 @@ public sealed interface StrategyConfig {
     }
   }
 
-  /** HSDAG ({@link HsdagStrategy}); its co-location mode is {@link HsdagConfig#coarsening()}. */
-  record Hsdag(HsdagConfig settings) implements StrategyConfig {
+  /**
+   * HSDAG ({@link HsdagStrategy}); its co-location mode is {@link HsdagConfig#coarsening()}. With
+   * {@code warmStart} the planner spends the first measurements on the run's cost model, when it
+   * has one ({@link WarmStartStrategy}); without, it starts cold as published.
+   */
+  record Hsdag(HsdagConfig settings, boolean warmStart) implements StrategyConfig {
     public Hsdag {
       Objects.requireNonNull(settings, "settings");
     }
 
+    /** Cold HSDAG. */
+    public Hsdag(HsdagConfig settings) {
+      this(settings, false);
+    }
+
     @Override
     public SearchStrategy create(String name) {
-      return new HsdagStrategy(settings);
+      HsdagStrategy hsdag = new HsdagStrategy(settings);
+      return warmStart ? new WarmStartStrategy(new PlannerStrategy("planner"), hsdag) : hsdag;
+    }
+  }
+
+  /** The cost-model planner, corrected by measurements ({@link PlannerStrategy}); no settings. */
+  record Planner() implements StrategyConfig {
+    @Override
+    public SearchStrategy create(String name) {
+      return new PlannerStrategy(name);
     }
   }
 }

@@ -97,16 +97,18 @@ public record RunManifest(
   /**
    * The {@code --profile} a run measures with: a built-in name ({@code path} and {@code sha256}
    * null), or a profile file, kept by absolute path and content hash so that a resume accepts the
-   * same content under any path and refuses a changed file.
+   * same content under any path and refuses a changed file. {@code mismatch} and {@code mismatchSeed}
+   * are the {@code --mismatch} perturbation of the measured machine (0: none).
    */
-  public record ProfileSource(String name, String path, String sha256) {
-    /** Describes {@code nameOrPath} as given to {@code --profile}. */
-    public static ProfileSource of(String nameOrPath) throws IOException {
+  public record ProfileSource(String name, String path, String sha256, double mismatch, long mismatchSeed) {
+    /** Describes {@code nameOrPath} as given to {@code --profile}, perturbed by {@code --mismatch} (0: not). */
+    public static ProfileSource of(String nameOrPath, double mismatch, long mismatchSeed) throws IOException {
       Path p = Path.of(nameOrPath);
       if (Files.isRegularFile(p)) {
-        return new ProfileSource(p.getFileName().toString(), p.toAbsolutePath().normalize().toString(), RunManifest.sha256(p));
+        return new ProfileSource(p.getFileName().toString(), p.toAbsolutePath().normalize().toString(), RunManifest.sha256(p),
+            mismatch, mismatchSeed);
       }
-      return new ProfileSource(nameOrPath, null, null);
+      return new ProfileSource(nameOrPath, null, null, mismatch, mismatchSeed);
     }
 
     /** Whether the profile is a file rather than a built-in name. */

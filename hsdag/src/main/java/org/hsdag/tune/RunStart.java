@@ -35,11 +35,11 @@ public final class RunStart {
   /**
    * Writes the manifest of a new run into {@code folder} (held by this process).
    *
-   * @param profileArg the {@code --profile} as given, or null when the backend has no profile choice
+   * @param profile the simulator profile the run measures with, or null for a real backend
    * @throws RunRefusedException when the folder already holds a run
    */
   public static RunManifest begin(RunFolder folder, Path model, OpGraph graph, LatencyBackend backend,
-      String profileArg, InputShapeChoice shapes, TuneConfig config, Software software) throws IOException {
+      RunManifest.ProfileSource profile, InputShapeChoice shapes, TuneConfig config, Software software) throws IOException {
     if (folder.holdsRun()) {
       throw new RunRefusedException(folder.dir() + " already holds a run; continue it with --resume --out "
           + folder.dir() + " or choose another --out");
@@ -50,7 +50,7 @@ public final class RunStart {
         hostName(), model.toString(), graph.name(), RunManifest.sha256(model),
         Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null, graph.nodeCount(), graph.edgeCount(),
         backend.name(), backend.profile(),
-        backend.simulated() && profileArg != null ? RunManifest.ProfileSource.of(profileArg) : null,
+        profile,
         backend.simulated(), deviceInfos(backend, new DeviceSet(config.devices())), shapes.given(), shapes.inputs(),
         shapes.assumed(), config, software.commandLine());
     manifest.write(folder.dir());
@@ -91,8 +91,11 @@ public final class RunStart {
    * @param graph the model read from it
    * @param backend the backend to open
    * @param profile the {@code --profile} to open it with
+   * @param mismatch the {@code --mismatch} of the measured machine (0: none)
+   * @param mismatchSeed its seed
    */
-  public record Resumption(RunManifest manifest, Path model, OpGraph graph, String backend, String profile) {}
+  public record Resumption(RunManifest manifest, Path model, OpGraph graph, String backend, String profile, double mismatch,
+      long mismatchSeed) {}
 
   /**
    * Reads a run's manifest without holding its folder; refuses a folder that holds no run (and
@@ -151,7 +154,9 @@ public final class RunStart {
     if (updated != mf) {
       updated.write(folder.dir());
     }
-    return new Resumption(updated, modelPath, graph, mf.backend(), profile);
+    RunManifest.ProfileSource source = mf.profileSource();
+    return new Resumption(updated, modelPath, graph, mf.backend(), profile, source == null ? 0 : source.mismatch(),
+        source == null ? 1 : source.mismatchSeed());
   }
 
   /** Whether the run's last session completed (its log ends with a completed footer). */

@@ -25,6 +25,9 @@ import org.hsdag.strategy.Strategies;
  * @param checkpointEvery steps between strategy checkpoints
  * @param patience stop the search after this many proposals in a row were placements already
  *     measured (the strategy has converged); 0 disables
+ * @param proxy the cost model strategies may plan with: {@value #PROXY_AUTO} (the backend's own, or
+ *     none when it has none), {@value #PROXY_NONE} (a cold search), or a simulator profile name or
+ *     file ({@code --proxy-profile})
  */
 public record TuneConfig(
     List<String> devices,
@@ -37,7 +40,14 @@ public record TuneConfig(
     int topK,
     int finalRounds,
     int checkpointEvery,
-    int patience) {
+    int patience,
+    String proxy) {
+
+  /** The backend's own cost model, when it has one. */
+  public static final String PROXY_AUTO = "auto";
+
+  /** No cost model: the search starts cold. */
+  public static final String PROXY_NONE = "none";
 
   /** Default search budget: enough for the simulator to show a clear best in well under a minute. */
   public static final int DEFAULT_BUDGET = 120;
@@ -47,6 +57,8 @@ public record TuneConfig(
 
   public TuneConfig {
     devices = List.copyOf(devices);
+    // Runs recorded before the proxy existed searched cold.
+    proxy = proxy == null ? PROXY_NONE : proxy;
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(strategyConfig, "strategy configuration");
     if (devices.isEmpty()) {
@@ -59,6 +71,13 @@ public record TuneConfig(
       throw new IllegalArgumentException(
           "time limit, top-k, final rounds and patience must be >= 0 and the checkpoint interval >= 1");
     }
+  }
+
+  /** A run with the backend's own cost model ({@value #PROXY_AUTO}). */
+  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget, long timeLimitSeconds,
+      long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery, int patience) {
+    this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds, checkpointEvery,
+        patience, PROXY_AUTO);
   }
 
   /** The engine's stop rules for this run. */
@@ -74,6 +93,6 @@ public record TuneConfig(
   /** The same run with another budget and time limit (what {@code --resume} may change). */
   public TuneConfig withLimits(int newBudget, long newTimeLimitSeconds) {
     return new TuneConfig(devices, strategy, strategyConfig, newBudget, newTimeLimitSeconds, seed, protocol, topK, finalRounds,
-        checkpointEvery, patience);
+        checkpointEvery, patience, proxy);
   }
 }

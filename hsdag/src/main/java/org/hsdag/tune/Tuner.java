@@ -18,6 +18,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.PlacementProxy;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.Candidate;
@@ -63,6 +64,7 @@ public final class Tuner {
   private final Path runDir;
   private final TuneListener listener;
   private final DeviceSet devices;
+  private final PlacementProxy proxy;
   private volatile boolean stopRequested;
   private volatile SearchEngine engine;
 
@@ -77,6 +79,16 @@ public final class Tuner {
 
   public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
       TuneListener listener) {
+    this(backend, graph, config, strategy, runDir, listener, null);
+  }
+
+  /**
+   * A tuner whose strategies may plan with {@code proxy}, the run's cost model (null: none; see
+   * {@link TuneConfig#proxy()}).
+   */
+  public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
+      TuneListener listener, PlacementProxy proxy) {
+    this.proxy = proxy;
     this.backend = backend;
     this.graph = graph;
     this.config = config;
@@ -160,7 +172,7 @@ public final class Tuner {
     long strategySeed = master.split().nextLong();
     long finalSeed = master.split().nextLong();
     engine = SearchEngine.builder(backend, graph, devices).protocol(config.protocol()).seed(config.seed())
-        .clock(this::elapsed).build();
+        .clock(this::elapsed).proxy(proxy).build();
     if (stopRequested) {
       engine.requestStop();
     }

@@ -312,6 +312,62 @@ public final class HeteroCostModel {
         tensorResults.clone(), requestOverhead);
   }
 
+  /**
+   * The same model with kernel times scaled per op and device ({@code kernelScale[d * opCount() + i]},
+   * fused times alike) and each device's boundary-copy and sub-model start costs scaled: a cost
+   * model corrected by measurements.
+   */
+  public HeteroCostModel rescaled(double[] kernelScale, double[] linkScale, double[] subModelScale) {
+    int d = devices.size();
+    if (kernelScale.length != d * nc || linkScale.length != d || subModelScale.length != d) {
+      throw new IllegalArgumentException("scales must cover " + d + " devices and " + nc + " ops");
+    }
+    double[] t = new double[d * nc];
+    double[] f = new double[d * nc];
+    for (int k = 0; k < t.length; k++) {
+      t[k] = time[k] * kernelScale[k];
+      f[k] = fusedTime[k] * kernelScale[k];
+    }
+    List<HeteroDevice> scaled = new ArrayList<>();
+    for (int k = 0; k < d; k++) {
+      HeteroDevice dev = devices.get(k);
+      scaled.add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
+          dev.subModelOverheadUs() * subModelScale[k]));
+    }
+    return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
+        supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(), tensorConsumer.clone(),
+        tensorResults.clone(), requestOverhead);
+  }
+
+  /**
+   * Where a feasible placement's latency goes, the terms {@link #evaluate} adds up.
+   *
+   * @param opMicros each op's kernel time as charged (fused into its producer's kernel or not)
+   * @param copyMicros boundary-copy time charged to each device
+   * @param subModels sub-models on each device
+   * @param requestMicros the per-request overhead
+   */
+  public record Terms(double[] opMicros, double[] copyMicros, int[] subModels, double requestMicros) {}
+
+  /** The {@link Terms} of a placement given as a model device per op (support is not checked). */
+  public Terms terms(int[] dc) {
+    int[] parent = new int[nc];
+    cluster(dc, parent, new int[nc], new boolean[nc]);
+    double[] op = new double[nc];
+    int[] subs = new int[devices.size()];
+    for (int i = 0; i < nc; i++) {
+      int r = parent[i];
+      if (r == i) {
+        subs[dc[i]]++;
+      }
+      int f = fuseInto[i];
+      op[i] = f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
+    }
+    double[] copies = new double[devices.size()];
+    transfers(dc, parent, new int[nc], copies);
+    return new Terms(op, copies, subs, requestOverhead);
+  }
+
   // ---- the tables ----
 
   /** Number of ops (kernels). */
@@ -480,7 +536,7 @@ public final class HeteroCostModel {
       total += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
     }
     // A fresh stamp array is allocated only now: allocating it before the split measurably slows the simulator.
-    total += transfers(dc, parent, stamp != null ? stamp : new int[nc]);
+    total += transfers(dc, parent, stamp != null ? stamp : new int[nc], null);
     return new Evaluation(true, total, subModels, -1, -1);
   }
 
@@ -611,9 +667,10 @@ public final class HeteroCostModel {
   /**
    * Boundary copies through host memory: the producer's device copies a tensor out once if any
    * consumer sits in another sub-model (or it is a model output); each other consumer sub-model
-   * copies it in once. Model inputs start in host memory.
+   * copies it in once. Model inputs start in host memory. {@code byDevice}, when not null, gets
+   * each device's share.
    */
-  private double transfers(int[] dc, int[] root, int[] stamp) {
+  private double transfers(int[] dc, int[] root, int[] stamp, double[] byDevice) {
     // stamp[c] == t + 1 once tensor t has been copied into sub-model c (a fresh array is all zero).
     double total = 0;
     int tensors = tensorProducer.length;
@@ -628,13 +685,21 @@ public final class HeteroCostModel {
         if (cc != pc && stamp[cc] != t + 1) {
           stamp[cc] = t + 1;
           int d = dc[c];
-          total += linkLatency[d] + bytes * linkInvBandwidth[d];
+          double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
+          total += cost;
+          if (byDevice != null) {
+            byDevice[d] += cost;
+          }
           crossed = true;
         }
       }
       if (p >= 0 && (crossed || tensorResults[t] > 0)) {
         int d = dc[p];
-        total += linkLatency[d] + bytes * linkInvBandwidth[d];
+        double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
+        total += cost;
+        if (byDevice != null) {
+          byDevice[d] += cost;
+        }
       }
     }
     return total;

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
@@ -31,6 +30,7 @@ import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.plan.BestKnown;
+import org.hsdag.sim.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
 import org.hsdag.search.SearchConfigException;
@@ -70,10 +70,23 @@ public final class BenchRunner {
 
   private final LatencyBackend backend;
   private final Consumer<String> progress;
+  private final String proxyProfile;
+  private final ShapeAssumption shapes;
 
+  /** A runner whose strategies plan with the backend's own cost model (when it has one). */
   public BenchRunner(LatencyBackend backend, Consumer<String> progress) {
+    this(backend, progress, null, ShapeAssumption.DEFAULT);
+  }
+
+  /**
+   * A runner whose strategies plan with the cost model of {@code proxyProfile} (null: the
+   * backend's own) under {@code shapes}, while the best known still comes from the backend's own.
+   */
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress, String proxyProfile, ShapeAssumption shapes) {
     this.backend = backend;
     this.progress = progress;
+    this.proxyProfile = proxyProfile;
+    this.shapes = shapes;
   }
 
   public BenchResults run(Plan plan, List<NamedGraph> models) {
@@ -85,6 +98,11 @@ public final class BenchRunner {
       double bestKnown = Double.POSITIVE_INFINITY;
       String bestSource = "none";
       Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
+      // The backend's own cost model gives the best known; the strategies plan with it or with the given profile's.
+      PlacementProxy target = backend.capability(CostModelSource.class).isPresent()
+          ? Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy() : null;
+      PlacementProxy proxy = proxyProfile == null ? target
+          : Proxies.resolve(backend, g, plan.devices(), proxyProfile, shapes).proxy();
       Map<String, String> skipped = new LinkedHashMap<>();
       for (String name : plan.methods()) {
         Strategies.Entry m = Strategies.get(name);
@@ -103,7 +121,7 @@ public final class BenchRunner {
           }
           Run r;
           try {
-            r = runOne(plan, name, s, g, plan.budget(), seed);
+            r = runOne(plan, name, s, g, plan.budget(), seed, proxy);
           } catch (RuntimeException e) {
             // One broken method must not lose hours of other results: it is reported as not run.
             skipped.put(name, "failed on seed " + seed + ": " + e);
@@ -125,9 +143,8 @@ public final class BenchRunner {
         }
       }
       MethodResult reference = null;
-      Optional<BestKnown.Result> onCostModel = bestKnownOnCostModel(g, plan);
-      if (onCostModel.isPresent()) {
-        BestKnown.Result known = onCostModel.get();
+      if (target != null) {
+        BestKnown.Result known = BestKnown.search(target, BEST_KNOWN_EVALUATIONS, 29);
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         double measured = measureFixed(plan, g, known.placement(), seed);
         progress.accept(String.format(Locale.ROOT, "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
@@ -142,7 +159,7 @@ public final class BenchRunner {
         int refBudget = plan.budget() * plan.referenceFactor();
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE), BrkgaStrategy.Config.SEEDED);
-        Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed);
+        Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed, proxy);
         progress.accept(String.format("%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
             "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
             backend.name(), backend.profile()));
@@ -183,18 +200,6 @@ public final class BenchRunner {
   }
 
   /** One search with {@code budget} measurements and seed {@code seed}, then its best placement re-measured. */
-  /**
-   * The best placement known on the backend's own cost model (planner, then long annealing), when
-   * it offers one: exact for the simulator, so "gap to best known" is a gap to (nearly) the optimum.
-   */
-  private Optional<BestKnown.Result> bestKnownOnCostModel(OpGraph g, Plan plan) {
-    if (backend.capability(CostModelSource.class).isEmpty()) {
-      return Optional.empty();
-    }
-    PlacementProxy proxy = Proxies.resolve(backend, g, plan.devices(), null, null).proxy();
-    return Optional.of(BestKnown.search(proxy, BEST_KNOWN_EVALUATIONS, 29));
-  }
-
   /** {@code p} re-measured as every run's best is: median of the final rounds. */
   private double measureFixed(Plan plan, OpGraph g, Placement p, long seed) {
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed).build();
@@ -206,9 +211,10 @@ public final class BenchRunner {
     }
   }
 
-  private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed) {
+  private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed, PlacementProxy proxy) {
     long start = System.nanoTime();
-    SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed).build();
+    SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed)
+        .proxy(proxy).build();
     SearchOutcome outcome;
     double fin = Double.NaN;
     Map<String, Integer> counts = new LinkedHashMap<>();

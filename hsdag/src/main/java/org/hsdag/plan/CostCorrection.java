@@ -1,0 +1,191 @@
+package org.hsdag.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hsdag.placement.Placement;
+import org.hsdag.sim.HeteroCostModel;
+
+/**
+ * A cost model corrected by measurements. The additive model's terms are grouped (per device: the
+ * kernels of each of the costliest op types and of all other ops, boundary copies, sub-model
+ * starts); each group gets a multiplier fitted to the measured latencies by ridge regression
+ * towards 1 (relative errors, so small and large placements weigh alike). With no measurement the
+ * correction is the identity; every measurement pulls the groups it exercises towards the truth.
+ * The corrected model is what the planner re-plans on: the measured phase exists to fix the cost
+ * model's errors, not to search blindly.
+ */
+public final class CostCorrection {
+  /** Distinct op types with their own kernel multiplier; the rest share one. */
+  static final int TYPE_GROUPS = 6;
+  /** Ridge strength per observation-equivalent, towards multiplier 1. */
+  static final double RIDGE = 0.05;
+  static final double MIN_SCALE = 0.25;
+  static final double MAX_SCALE = 4.0;
+
+  private final PlacementProxy proxy;
+  private final HeteroCostModel base;
+  private final int devices;
+  private final int groups;
+  private final int[] groupOfOp;
+  private final List<double[]> features = new ArrayList<>();
+  private final List<Double> targets = new ArrayList<>();
+
+  public CostCorrection(PlacementProxy proxy) {
+    this.proxy = proxy;
+    this.base = proxy.model();
+    this.devices = base.deviceCount();
+    int ops = base.opCount();
+    // Op types by their total time, averaged over devices: the costliest get their own multiplier.
+    Map<String, Double> byType = new HashMap<>();
+    for (int i = 0; i < ops; i++) {
+      double mean = 0;
+      for (int d = 0; d < devices; d++) {
+        mean += base.micros(i, d) / devices;
+      }
+      byType.merge(type(i), mean, Double::sum);
+    }
+    List<String> ranked = new ArrayList<>(byType.keySet());
+    ranked.sort(Comparator.comparing((String t) -> -byType.get(t)).thenComparing(Comparator.naturalOrder()));
+    Map<String, Integer> index = new HashMap<>();
+    for (int k = 0; k < Math.min(TYPE_GROUPS, ranked.size()); k++) {
+      index.put(ranked.get(k), k);
+    }
+    groups = Math.min(TYPE_GROUPS, ranked.size()) + 1;
+    groupOfOp = new int[ops];
+    for (int i = 0; i < ops; i++) {
+      groupOfOp[i] = index.getOrDefault(type(i), groups - 1);
+    }
+  }
+
+  private String type(int op) {
+    return proxy.graph().node(base.node(op)).type();
+  }
+
+  /** Parameters: kernel multiplier per (device, group), then copy and sub-model multipliers per device. */
+  private int parameters() {
+    return devices * groups + 2 * devices;
+  }
+
+  /** The term sums of a placement, one per parameter, and its constant part (µs). */
+  private double[] features(int[] opDevices) {
+    HeteroCostModel.Terms t = base.terms(opDevices);
+    double[] x = new double[parameters() + 1];
+    for (int i = 0; i < opDevices.length; i++) {
+      x[opDevices[i] * groups + groupOfOp[i]] += t.opMicros()[i];
+    }
+    for (int d = 0; d < devices; d++) {
+      x[devices * groups + d] = t.copyMicros()[d];
+      x[devices * groups + devices + d] = t.subModels()[d] * base.subModelOverhead(d);
+    }
+    x[parameters()] = t.requestMicros();
+    return x;
+  }
+
+  /** Adds a measured placement (a successful measurement's latency). */
+  public void observe(Placement placement, double measuredMillis) {
+    if (!(measuredMillis > 0) || Double.isInfinite(measuredMillis)) {
+      return;
+    }
+    features.add(features(proxy.opDevices(placement)));
+    targets.add(measuredMillis * 1000.0);
+  }
+
+  /** Measurements observed. */
+  public int observations() {
+    return features.size();
+  }
+
+  /** The fitted multipliers (1 where the measurements say nothing). */
+  double[] fit() {
+    int p = parameters();
+    double[][] a = new double[p][p + 1];
+    double[] scale = new double[p];
+    for (int k = 0; k < features.size(); k++) {
+      double[] x = features.get(k);
+      double w = 1.0 / (targets.get(k) * targets.get(k));
+      for (int j = 0; j < p; j++) {
+        scale[j] += w * x[j] * x[j];
+      }
+    }
+    for (int k = 0; k < features.size(); k++) {
+      double[] x = features.get(k);
+      double y = targets.get(k) - x[p];
+      double w = 1.0 / (targets.get(k) * targets.get(k));
+      for (int i = 0; i < p; i++) {
+        if (x[i] == 0) {
+          continue;
+        }
+        for (int j = 0; j < p; j++) {
+          a[i][j] += w * x[i] * x[j];
+        }
+        a[i][p] += w * x[i] * y;
+      }
+    }
+    for (int j = 0; j < p; j++) {
+      // Ridge towards 1, in the units of the term's own weight so each group is pulled alike; a term
+      // never seen gets a tiny weight and stays at exactly 1.
+      double lambda = RIDGE * Math.max(scale[j], 1e-12);
+      a[j][j] += lambda;
+      a[j][p] += lambda;
+    }
+    double[] theta = solve(a, p);
+    for (int j = 0; j < p; j++) {
+      theta[j] = Double.isFinite(theta[j]) ? Math.max(MIN_SCALE, Math.min(MAX_SCALE, theta[j])) : 1.0;
+    }
+    return theta;
+  }
+
+  /** The proxy with the fitted multipliers applied. */
+  public PlacementProxy corrected() {
+    double[] theta = fit();
+    int ops = base.opCount();
+    double[] kernel = new double[devices * ops];
+    for (int d = 0; d < devices; d++) {
+      for (int i = 0; i < ops; i++) {
+        kernel[d * ops + i] = theta[d * groups + groupOfOp[i]];
+      }
+    }
+    double[] link = Arrays.copyOfRange(theta, devices * groups, devices * groups + devices);
+    double[] sub = Arrays.copyOfRange(theta, devices * groups + devices, devices * groups + 2 * devices);
+    return PlacementProxy.of(proxy.graph(), base.rescaled(kernel, link, sub), proxy.devices());
+  }
+
+  /** Gaussian elimination with partial pivoting on an augmented {@code n x (n+1)} system. */
+  private static double[] solve(double[][] a, int n) {
+    for (int c = 0; c < n; c++) {
+      int pivot = c;
+      for (int r = c + 1; r < n; r++) {
+        if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) {
+          pivot = r;
+        }
+      }
+      double[] tmp = a[c];
+      a[c] = a[pivot];
+      a[pivot] = tmp;
+      if (a[c][c] == 0) {
+        continue;
+      }
+      for (int r = c + 1; r < n; r++) {
+        double f = a[r][c] / a[c][c];
+        if (f != 0) {
+          for (int k = c; k <= n; k++) {
+            a[r][k] -= f * a[c][k];
+          }
+        }
+      }
+    }
+    double[] x = new double[n];
+    for (int r = n - 1; r >= 0; r--) {
+      double s = a[r][n];
+      for (int k = r + 1; k < n; k++) {
+        s -= a[r][k] * x[k];
+      }
+      x[r] = a[r][r] == 0 ? 1.0 : s / a[r][r];
+    }
+    return x;
+  }
+}

@@ -1,0 +1,187 @@
+package org.hsdag.strategy;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.hsdag.backend.Measurement;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.CostCorrection;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.Plan;
+import org.hsdag.plan.PlanCandidate;
+import org.hsdag.plan.Planner;
+import org.hsdag.search.SearchConfigException;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.sim.HeteroCostModel;
+
+/**
+ * The cost-model planner as a search: it measures the planner's candidates first (a few distinct
+ * placements, zero measurements spent to find them), then corrects the cost model with what it
+ * measured ({@link CostCorrection}) and measures what the corrected model now ranks best: a
+ * re-plan's new candidates, else the most promising unmeasured moves (one co-location group to
+ * another device) around the best placement measured. It stops when the corrected model has
+ * nothing new worth measuring. With an exact cost model the first batch already holds the optimum;
+ * with an inexact one each round of measurements moves the model towards the target.
+ */
+public final class PlannerStrategy implements SearchStrategy {
+  /** Moves measured per round around the best placement. */
+  static final int MOVES_PER_ROUND = 4;
+  /** Rounds in a row without a better measurement before the strategy stops. */
+  static final int PATIENCE = 6;
+
+  private final String name;
+  private PlacementProxy proxy;
+  private CostCorrection correction;
+  private final List<Placement> queue = new ArrayList<>();
+  private final Set<Placement> proposed = new HashSet<>();
+  private Placement best;
+  private double bestMs = Double.POSITIVE_INFINITY;
+  private boolean planned;
+  private boolean improvedThisRound;
+  private int roundsWithoutImprovement;
+  private boolean finished;
+
+  public PlannerStrategy(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void init(SearchContext context) {
+    proxy = context.proxy().orElseThrow(() -> new SearchConfigException("strategy " + name + " plans on a cost model, "
+        + "and this run has none (the backend offers none and no --proxy-profile was given; or --proxy none)"));
+    correction = new CostCorrection(proxy);
+    queue.clear();
+    proposed.clear();
+    best = null;
+    bestMs = Double.POSITIVE_INFINITY;
+    planned = false;
+    improvedThisRound = false;
+    roundsWithoutImprovement = 0;
+    finished = false;
+  }
+
+  @Override
+  public List<Placement> ask(int limit) {
+    if (queue.isEmpty() && !finished) {
+      refill();
+    }
+    List<Placement> batch = new ArrayList<>();
+    while (!queue.isEmpty() && batch.size() < limit) {
+      batch.add(queue.remove(0));
+    }
+    return batch;
+  }
+
+  @Override
+  public void tell(List<Placement> batch, List<Measurement> results) {
+    for (int k = 0; k < batch.size(); k++) {
+      Measurement m = results.get(k);
+      if (m.ok()) {
+        correction.observe(batch.get(k), m.latencyMillis());
+        if (m.latencyMillis() < bestMs) {
+          bestMs = m.latencyMillis();
+          best = batch.get(k);
+          improvedThisRound = true;
+        }
+      }
+    }
+  }
+
+  @Override
+  public boolean finished() {
+    return finished && queue.isEmpty();
+  }
+
+  private void refill() {
+    if (!planned) {
+      planned = true;
+      enqueue(candidates(proxy));
+      if (!queue.isEmpty()) {
+        return;
+      }
+    }
+    roundsWithoutImprovement = improvedThisRound ? 0 : roundsWithoutImprovement + 1;
+    improvedThisRound = false;
+    if (roundsWithoutImprovement >= PATIENCE) {
+      finished = true;
+      return;
+    }
+    PlacementProxy corrected = correction.corrected();
+    enqueue(candidates(corrected));
+    if (queue.isEmpty() && best != null) {
+      enqueue(bestMoves(corrected, best, MOVES_PER_ROUND));
+    }
+    if (queue.isEmpty()) {
+      finished = true;
+    }
+  }
+
+  private void enqueue(List<Placement> placements) {
+    for (Placement p : placements) {
+      if (proposed.add(p)) {
+        queue.add(p);
+      }
+    }
+  }
+
+  /** The planner's candidates on {@code model}, best estimate first. */
+  private static List<Placement> candidates(PlacementProxy model) {
+    Plan plan = new Planner().plan(model);
+    List<PlanCandidate> sorted = new ArrayList<>(plan.candidates());
+    sorted.sort(Comparator.comparingDouble(PlanCandidate::proxyMicros));
+    Set<Placement> out = new LinkedHashSet<>();
+    for (PlanCandidate c : sorted) {
+      out.add(c.placement());
+    }
+    return new ArrayList<>(out);
+  }
+
+  /** The {@code count} unmeasured single-group moves from {@code from} that {@code model} ranks best. */
+  private List<Placement> bestMoves(PlacementProxy model, Placement from, int count) {
+    HeteroCostModel.Evaluator exact = model.model().evaluator();
+    int[] base = model.opDevices(from);
+    record Move(int[] devices, double micros) {}
+    List<Move> moves = new ArrayList<>();
+    for (int[] group : model.colocationGroups()) {
+      for (int d = 0; d < model.devices().size(); d++) {
+        if (base[group[0]] == d) {
+          continue;
+        }
+        int[] next = base.clone();
+        boolean ok = true;
+        for (int op : group) {
+          next[op] = d;
+          ok &= model.model().supported(op, d);
+        }
+        if (!ok) {
+          continue;
+        }
+        HeteroCostModel.Evaluation e = exact.evaluate(next);
+        if (e.ok()) {
+          moves.add(new Move(next, e.micros()));
+        }
+      }
+    }
+    moves.sort(Comparator.comparingDouble(Move::micros));
+    List<Placement> out = new ArrayList<>();
+    for (Move m : moves) {
+      Placement p = model.placement(m.devices());
+      if (!proposed.contains(p)) {
+        out.add(p);
+        if (out.size() == count) {
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}
