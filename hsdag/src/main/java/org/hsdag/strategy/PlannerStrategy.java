@@ -44,6 +44,14 @@ public final class PlannerStrategy implements SearchStrategy {
   private boolean improvedThisRound;
   private int roundsWithoutImprovement;
   private boolean finished;
+  private final List<Told> history = new ArrayList<>();
+  private int lastLimit;
+
+  /**
+   * One batch as it happened: the limit it was asked with, the placements (device per node) and
+   * their latencies (null: failed). Replaying these rebuilds the strategy exactly.
+   */
+  public record Told(int limit, List<int[]> placements, List<Double> latencies) {}
 
   public PlannerStrategy(String name) {
     this.name = name;
@@ -67,6 +75,29 @@ public final class PlannerStrategy implements SearchStrategy {
     improvedThisRound = false;
     roundsWithoutImprovement = 0;
     finished = false;
+    history.clear();
+  }
+
+  /** Every batch asked and told so far, in order. */
+  public List<Told> history() {
+    return List.copyOf(history);
+  }
+
+  /** Replays {@code told} after {@link #init}: the state it was in after those batches. */
+  public void replay(List<Told> told) {
+    for (Told t : told) {
+      List<Placement> batch = ask(t.limit());
+      if (batch.size() != t.placements().size()) {
+        throw new IllegalStateException("the planner proposes " + batch.size() + " placements where it proposed "
+            + t.placements().size() + "; the cost model or the planner changed");
+      }
+      for (int k = 0; k < batch.size(); k++) {
+        if (!java.util.Arrays.equals(batch.get(k).deviceOf(), t.placements().get(k))) {
+          throw new IllegalStateException("the planner proposes another placement than it did; the cost model or the planner changed");
+        }
+      }
+      told(batch, t.latencies());
+    }
   }
 
   @Override
@@ -78,22 +109,34 @@ public final class PlannerStrategy implements SearchStrategy {
     while (!queue.isEmpty() && batch.size() < limit) {
       batch.add(queue.remove(0));
     }
+    lastLimit = limit;
     return batch;
   }
 
   @Override
   public void tell(List<Placement> batch, List<Measurement> results) {
+    List<Double> latencies = new ArrayList<>();
+    for (Measurement m : results) {
+      latencies.add(m.ok() ? m.latencyMillis() : null);
+    }
+    told(batch, latencies);
+  }
+
+  private void told(List<Placement> batch, List<Double> latencies) {
+    List<int[]> placements = new ArrayList<>();
     for (int k = 0; k < batch.size(); k++) {
-      Measurement m = results.get(k);
-      if (m.ok()) {
-        correction.observe(batch.get(k), m.latencyMillis());
-        if (m.latencyMillis() < bestMs) {
-          bestMs = m.latencyMillis();
+      placements.add(batch.get(k).deviceOf());
+      Double ms = latencies.get(k);
+      if (ms != null) {
+        correction.observe(batch.get(k), ms);
+        if (ms < bestMs) {
+          bestMs = ms;
           best = batch.get(k);
           improvedThisRound = true;
         }
       }
     }
+    history.add(new Told(lastLimit, placements, latencies));
   }
 
   @Override

@@ -1,8 +1,15 @@
 package org.hsdag.strategy;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.hsdag.backend.Measurement;
+import org.hsdag.io.AtomicFiles;
 import org.hsdag.placement.Placement;
+import org.hsdag.search.Checkpointable;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 
@@ -14,7 +21,10 @@ import org.hsdag.search.SearchStrategy;
  * model ({@code --proxy none}, or a backend that has none) it is the learned strategy alone, cold
  * as published.
  */
-public final class WarmStartStrategy implements SearchStrategy {
+public final class WarmStartStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
+  private static final String PLANNER_FILE = "planner-phase.json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final PlannerStrategy planner;
   private final SearchStrategy then;
   private boolean warm;
@@ -66,5 +76,39 @@ public final class WarmStartStrategy implements SearchStrategy {
   @Override
   public boolean finished() {
     return !inPlannerPhase() && then.finished();
+  }
+
+  /** The planner phase's batches (it is rebuilt by replaying them) and the learned strategy's own state. */
+  @Override
+  public void saveState(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    AtomicFiles.writeBytes(dir.resolve(PLANNER_FILE), JSON.writeValueAsBytes(warm ? planner.history() : List.of()));
+    if (then instanceof Checkpointable c) {
+      c.saveState(dir);
+    }
+  }
+
+  @Override
+  public void restoreState(Path dir) throws IOException {
+    if (!(then instanceof Checkpointable c)) {
+      throw new IOException(then.name() + " keeps no checkpoint");
+    }
+    List<PlannerStrategy.Told> told = JSON.readValue(Files.readAllBytes(dir.resolve(PLANNER_FILE)),
+        new TypeReference<List<PlannerStrategy.Told>>() {});
+    if (warm) {
+      try {
+        planner.replay(told);
+      } catch (IllegalStateException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+    }
+    c.restoreState(dir);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (then instanceof AutoCloseable c) {
+      c.close();
+    }
   }
 }

@@ -19,7 +19,8 @@ class StrategiesTest {
   void namesMapToImplementationsAndTheDefaultIsListedFirst() {
     assertEquals(Strategies.DEFAULT, Strategies.names().get(0));
     assertInstanceOf(RandomSearchStrategy.class, Strategies.create("random"));
-    assertInstanceOf(HsdagStrategy.class, Strategies.create("HSDAG"));
+    assertInstanceOf(WarmStartStrategy.class, Strategies.create("HSDAG"), "the default HSDAG is warm-started");
+    assertInstanceOf(PlannerStrategy.class, Strategies.create("planner"));
     assertTrue(((HsdagStrategy) Strategies.create("hsdag-paper")).config().paperFaithful());
     SearchConfigException e = assertThrows(SearchConfigException.class, () -> Strategies.create("genetic"));
     assertTrue(e.getMessage().contains("known: hsdag"), e.getMessage());
@@ -28,7 +29,7 @@ class StrategiesTest {
   @Test
   void everyMethodIsRegisteredInTableOrder() {
     assertEquals(List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "random", "greedy", "brkga", "placeto", "rnn",
-        "hsdag", "hsdag-paper", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"),
+        "planner", "hsdag", "hsdag-paper", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"),
         Strategies.all().stream().map(Strategies.Entry::name).toList());
   }
 
