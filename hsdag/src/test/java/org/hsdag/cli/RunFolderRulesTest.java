@@ -34,7 +34,10 @@ class RunFolderRulesTest {
 
   private CliRun tune(Path out, String... extra) {
     List<String> args = new ArrayList<>(List.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1",
-        "--strategy", "random", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString()));
+        "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString()));
+    if (!List.of(extra).contains("--strategy") && !List.of(extra).contains("--resume")) {
+      args.addAll(List.of("--strategy", "random"));
+    }
     args.addAll(List.of(extra));
     return CliRun.of(args.toArray(String[]::new));
   }
@@ -182,6 +185,44 @@ class RunFolderRulesTest {
     CliRun missing = CliRun.of("export", out.toString(), "--step", "99");
     assertEquals(ExitCodes.BAD_INPUT, missing.exitCode());
     assertTrue(missing.err().contains("has no search step 99 (steps 0-5)"), missing.err());
+  }
+
+  private static List<String> assignments(Path run) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (org.hsdag.tune.LogRecord r : org.hsdag.tune.RunLog.read(run.resolve("log.jsonl")).records()) {
+      if (r.hasMeasurement() && "search".equals(r.phase())) {
+        out.add(r.assignment());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void proxyNoneIsColdHsdagAndTheDefaultStartsWithThePlanner() throws IOException {
+    Path cold = tmp.resolve("cold");
+    Path coldByOption = tmp.resolve("cold-by-option");
+    Path warm = tmp.resolve("warm");
+    assertEquals(ExitCodes.OK, tune(cold, "--strategy", "hsdag", "--budget", "8", "--proxy", "none").exitCode());
+    assertEquals(ExitCodes.OK, tune(coldByOption, "--strategy", "hsdag", "--budget", "8", "-S", "warm-start=false").exitCode());
+    assertEquals(ExitCodes.OK, tune(warm, "--strategy", "hsdag", "--budget", "8").exitCode());
+    assertEquals("none", RunManifest.read(cold).config().proxy());
+    assertEquals("auto", RunManifest.read(warm).config().proxy());
+    assertEquals(assignments(cold), assignments(coldByOption), "--proxy none is the published cold start");
+    assertTrue(!assignments(warm).equals(assignments(cold)), "the warm start measures other placements first");
+  }
+
+  @Test
+  void aMismatchedMachineIsRecordedNamedAndKeptOnResume() throws IOException {
+    Path out = tmp.resolve("mm");
+    CliRun r = tune(out, "--strategy", "planner", "--budget", "6", "--mismatch", "0.3");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().contains("paper+mismatch(a=0.3,seed=1)"), r.out());
+    RunManifest mf = RunManifest.read(out);
+    assertEquals(0.3, mf.profileSource().mismatch());
+    assertEquals("paper", mf.config().proxy(), "the cost model stays the unperturbed profile");
+    CliRun more = tune(out, "--resume", "--budget", "9");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
+    assertTrue(more.out().contains("paper+mismatch(a=0.3,seed=1)"), more.out());
   }
 
   @Test
