@@ -28,7 +28,7 @@ public final class ReportCommand implements Callable<Integer> {
     if (!Files.isRegularFile(runDir.resolve(RunManifest.FILE))) {
       throw new UserInputException(runDir + " is not a run folder (no " + RunManifest.FILE + ")");
     }
-    ReportWriter.Written w = new ReportWriter(runDir).write();
+    ReportWriter.Written w = new ReportWriter(runDir, "dot", CommandName.current()).write();
     PrintWriter out = spec.commandLine().getOut();
     for (Path p : w.files()) {
       out.println("wrote " + p);

@@ -407,7 +407,7 @@ public final class TuneCommand implements Callable<Integer> {
       // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
       if (!noReport && result.status() == RunStatus.COMPLETED) {
         try {
-          report = new ReportWriter(dir).write();
+          report = new ReportWriter(dir, "dot", CommandName.current()).write();
         } catch (IOException | RuntimeException e) {
           reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
               + CommandName.current() + " report " + dir;

@@ -35,6 +35,7 @@ public final class ReportWriter {
 
   private final Path runDir;
   private final String dotCommand;
+  private final String hsdagCommand;
 
   /** A writer that renders the placement graph with {@code dot} from the PATH when present. */
   public ReportWriter(Path runDir) {
@@ -43,6 +44,15 @@ public final class ReportWriter {
 
   /** A writer using {@code dotCommand} for Graphviz (tests pass a missing command). */
   public ReportWriter(Path runDir, String dotCommand) {
+    this(runDir, dotCommand, "hsdag");
+  }
+
+  /**
+   * A writer whose printed commands start with {@code hsdagCommand}, the way this user runs hsdag
+   * (e.g. {@code ./hsdag.sh}), so they can be pasted.
+   */
+  public ReportWriter(Path runDir, String dotCommand, String hsdagCommand) {
+    this.hsdagCommand = hsdagCommand;
     this.runDir = runDir;
     this.dotCommand = dotCommand;
   }
@@ -140,7 +150,7 @@ public final class ReportWriter {
     if (mf.simulated()) {
       doc.para("**All latencies in this report are simulated** by the `" + mf.backend() + "` backend with profile `"
           + mf.profile() + "`, a model of that machine; they are not hardware measurements. Check a placement on "
-          + "real hardware with `hsdag apply --backend openvino`.");
+          + "real hardware with `" + hsdagCommand + " apply --backend openvino`.");
     } else {
       doc.para("Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
     }
@@ -175,7 +185,7 @@ public final class ReportWriter {
       doc.para(sb.toString());
     } else {
       doc.para("The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
-          + "`hsdag tune --resume --out " + runDir + "`; the figures below show the search so far.");
+          + "`" + hsdagCommand + " tune --resume --out " + runDir + "`; the figures below show the search so far.");
     }
 
     if (result != null) {
@@ -276,7 +286,7 @@ public final class ReportWriter {
     doc.para("`best.json` maps every operation's friendly name to a device, the format OpenVINO's `benchmark_app -affinity` "
         + "reads. To check it on a machine with these devices:");
     String model = mf.modelPath();
-    doc.code("hsdag apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino\n"
+    doc.code(hsdagCommand + " apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino\n"
         + "benchmark_app -m " + model + " -d HETERO:" + String.join(",", mf.config().devices()) + " -hint latency -affinity "
         + runDir.resolve(Tuner.BEST_FILE));
 
