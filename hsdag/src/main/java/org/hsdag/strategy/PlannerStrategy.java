@@ -30,6 +30,8 @@ import org.hsdag.sim.HeteroCostModel;
 public final class PlannerStrategy implements SearchStrategy {
   /** Moves measured per round around the best placement. */
   static final int MOVES_PER_ROUND = 4;
+  /** Relative error assumed of a kernel time the measurements have not corrected yet. */
+  static final double UNCERTAINTY = 0.25;
   /** Rounds in a row without a better measurement before the strategy stops. */
   static final int PATIENCE = 6;
 
@@ -210,7 +212,13 @@ public final class PlannerStrategy implements SearchStrategy {
         }
         HeteroCostModel.Evaluation e = exact.evaluate(next);
         if (e.ok()) {
-          moves.add(new Move(next, e.micros()));
+          // Optimism under uncertainty: the moved kernels' time on their new device may be off by
+          // about UNCERTAINTY either way, so a move that could pay off is tried before a sure small one.
+          double moved = 0;
+          for (int op : group) {
+            moved += model.model().micros(op, d);
+          }
+          moves.add(new Move(next, e.micros() - UNCERTAINTY * moved));
         }
       }
     }
