@@ -155,6 +155,13 @@ public final class ReportWriter {
       doc.para("Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
     }
 
+    if (result != null && result.path("unknown_op_types").size() > 0) {
+      List<String> unknown = new ArrayList<>();
+      result.get("unknown_op_types").fields().forEachRemaining(e -> unknown.add(e.getKey() + " (" + e.getValue().asInt() + ")"));
+      doc.para("The simulator has no cost formula for these op types and costed them as memory copies, so its numbers "
+          + "say less about where they should run: " + String.join(", ", unknown) + ".");
+    }
+
     doc.heading(2, "Result");
     GraphResult graph = renderGraph();
     if (result != null && result.has("best")) {

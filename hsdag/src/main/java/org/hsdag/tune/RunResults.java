@@ -104,10 +104,12 @@ public final class RunResults {
   }
 
   /** Writes {@code result.json} atomically. */
-  public static void write(Path file, TuneResult r, OpGraph graph, Map<String, Double> bestTimeByDevice)
-      throws IOException {
+  public static void write(Path file, TuneResult r, OpGraph graph, Map<String, Double> bestTimeByDevice,
+      Map<String, Integer> unknownOpTypes) throws IOException {
     Map<String, Object> m = toMap(r);
     m.put("model", graph.name());
+    // Op types the simulator has no formula for are costed as copies: the numbers say less about them.
+    m.put("unknown_op_types", unknownOpTypes);
     if (r.best() != null) {
       @SuppressWarnings("unchecked")
       Map<String, Object> best = (Map<String, Object>) m.get("best");

@@ -19,6 +19,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
+import org.hsdag.sim.SimBackend;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.Candidate;
@@ -363,7 +364,8 @@ public final class Tuner {
     if (status == RunStatus.COMPLETED) {
       Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
           .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
-      RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time);
+      RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time,
+          backend instanceof SimBackend sim ? sim.simGraph(graph).unknownOpTypes() : Map.of());
     }
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);

@@ -226,6 +226,18 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void opTypesTheSimulatorCostsAsCopiesAreNamedInTheResultAndTheReport() throws IOException {
+    Path odd = tmp.resolve("odd.xml");
+    Files.writeString(odd, Files.readString(model).replaceFirst("type=\"ReLU\"", "type=\"HsdagTestOp\""));
+    Path out = tmp.resolve("odd-run");
+    CliRun r = CliRun.of("tune", odd.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "4", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertEquals(1, JSON.readTree(out.resolve("result.json").toFile()).get("unknown_op_types").get("HsdagTestOp").asInt());
+    assertTrue(Files.readString(out.resolve("report.md")).contains("costed them as memory copies"), "report names them");
+  }
+
+  @Test
   void resumingACompletedRunChangesNothing() throws IOException {
     Path out = tmp.resolve("done");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
