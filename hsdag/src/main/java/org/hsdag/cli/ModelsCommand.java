@@ -1,5 +1,10 @@
 package org.hsdag.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,12 +95,34 @@ public final class ModelsCommand implements Runnable {
     @Option(names = "--dir", paramLabel = "DIR", description = "Models folder (default: models/ of the hsdag home).")
     Path dir;
 
+    @Option(names = "--json", description = "Print the list as JSON.")
+    boolean json;
+
     @Spec CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
       Path root = dirOrDefault(dir);
       PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        List<Map<String, Object>> models = new ArrayList<>();
+        for (ModelSpec m : ModelCatalog.all()) {
+          GeneratedModel g = m.build();
+          Path xml = ModelCatalog.xmlPath(root, m.name());
+          Map<String, Object> e = new LinkedHashMap<>();
+          e.put("name", m.name());
+          e.put("xml", xml.toString());
+          e.put("nodes", g.graph().nodeCount());
+          e.put("edges", g.graph().edgeCount());
+          e.put("bin_bytes", g.binSize());
+          e.put("weights", Files.isRegularFile(IrReader.defaultBinPath(xml)));
+          e.put("description", m.description());
+          models.add(e);
+        }
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(models));
+        out.flush();
+        return ExitCodes.OK;
+      }
       out.printf("%-17s %5s %5s %13s  %-7s %s%n", "name", "nodes", "edges", "bin bytes", "weights", "description");
       for (ModelSpec m : ModelCatalog.all()) {
         GeneratedModel g = m.build();
@@ -104,7 +131,7 @@ public final class ModelsCommand implements Runnable {
         out.printf("%-17s %5d %5d %,13d  %-7s %s%n", m.name(), g.graph().nodeCount(), g.graph().edgeCount(),
             g.binSize(), state, m.description());
       }
-      out.printf("models folder: %s (write missing weights with: hsdag models build NAME)%n", root);
+      out.printf("models folder: %s (write missing weights with: %s models build NAME)%n", root, CommandName.current());
       out.flush();
       return ExitCodes.OK;
     }

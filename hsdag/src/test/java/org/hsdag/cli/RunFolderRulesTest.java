@@ -238,6 +238,23 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void reportAndModelsListSpeakJson() throws IOException {
+    Path out = tmp.resolve("rj");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "4").exitCode());
+    CliRun report = CliRun.of("report", out.toString(), "--json");
+    assertEquals(ExitCodes.OK, report.exitCode(), report.err());
+    var node = JSON.readTree(report.out());
+    assertEquals("completed", node.get("result").get("status").asText());
+    assertTrue(node.get("files").size() >= 2, report.out());
+    CliRun models = CliRun.of("models", "list", "--json");
+    assertEquals(ExitCodes.OK, models.exitCode(), models.err());
+    var list = JSON.readTree(models.out());
+    assertTrue(list.isArray() && list.size() >= 5, models.out());
+    assertEquals("resnet50", list.get(0).get("name").asText());
+    assertEquals(396, list.get(0).get("nodes").asInt());
+  }
+
+  @Test
   void resumingACompletedRunChangesNothing() throws IOException {
     Path out = tmp.resolve("done");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
