@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "apply", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
     description = {
-        "Validate a placement (benchmark_app -affinity JSON: friendly name -> device), time it against the "
+        "Validate a placement (a JSON map: op friendly name -> device), time it against the "
             + "single-device baselines, and print how to use it with OpenVINO."},
     footerHeading = "%nExamples:%n",
     footer = {
@@ -239,8 +239,6 @@ public final class ApplyCommand implements Callable<Integer> {
     String hetero = ds.heteroString();
     out.println();
     out.println("Use it with OpenVINO:");
-    out.println("  benchmark_app (OpenVINO 2026+, which reads -affinity):");
-    out.println("    benchmark_app -m " + xml + " -d " + hetero + " -hint latency -affinity " + json);
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     out.println("    import json, openvino as ov");
     out.println("    core = ov.Core(); model = core.read_model(\"" + xml + "\")");
@@ -253,7 +251,7 @@ public final class ApplyCommand implements Callable<Integer> {
     out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(graph, Path.of(\"" + xml + "\"))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
-    out.println("  or from the shell: hsdag apply " + xml + " " + json + " --backend openvino");
+    out.println("  or from the shell: " + CommandName.current() + " apply " + xml + " " + json + " --backend openvino");
   }
 
   private static Double nanToNull(double x) {

@@ -64,7 +64,7 @@ import picocli.CommandLine.Spec;
         "Search for a fast per-operation device placement of an OpenVINO IR model.",
         "Measures single-device baselines, then placements proposed by the search strategy (each distinct placement "
             + "once), re-measures the best ones and the baselines in interleaved rounds, and writes best.json "
-            + "(benchmark_app -affinity format) and a report into the run folder."},
+            + "(op friendly name -> device) and a report into the run folder."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  hsdag tune models/resnet50/resnet50.xml --devices CPU,GPU.1",
@@ -531,7 +531,7 @@ public final class TuneCommand implements Callable<Integer> {
         out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
             : r.decisionText());
       }
-      out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (benchmark_app -affinity format), "
+      out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (op friendly name -> device), "
           + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));

@@ -290,12 +290,10 @@ public final class ReportWriter {
     }
 
     doc.heading(2, "How to use the placement");
-    doc.para("`best.json` maps every operation's friendly name to a device, the format OpenVINO's `benchmark_app -affinity` "
-        + "reads. To check it on a machine with these devices:");
+    doc.para("`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
+        + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
     String model = mf.modelPath();
-    doc.code(hsdagCommand + " apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino\n"
-        + "benchmark_app -m " + model + " -d HETERO:" + String.join(",", mf.config().devices()) + " -hint latency -affinity "
-        + runDir.resolve(Tuner.BEST_FILE));
+    doc.code(hsdagCommand + " apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino");
 
     doc.heading(2, "Run details");
     List<String> details = new ArrayList<>();
@@ -328,7 +326,7 @@ public final class ReportWriter {
         "`log.jsonl`: one JSON line per measurement (step, placement hash and assignment, samples, statistic, status), "
             + "plus a header per session and a footer when a session ends",
         "`checkpoint/`: the search state for `--resume`",
-        "`best.json`: the winning placement (`benchmark_app -affinity` format)",
+        "`best.json`: the winning placement (op friendly name → device)",
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));

@@ -90,7 +90,7 @@ public final class HeteroAffinity {
 
   /**
    * Friendly name → device for every node, in node order: the map the shim's {@code
-   * set_affinities} and {@code benchmark_app -affinity} take. Nodes sharing a friendly name keep
+   * set_affinities} takes and {@code best.json} holds. Nodes sharing a friendly name keep
    * the first one's device (HETERO keys by name).
    */
   public Map<String, String> nameMap(Placement placement) {

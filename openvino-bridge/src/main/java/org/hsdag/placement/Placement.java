@@ -87,7 +87,7 @@ public record Placement(DeviceSet devices, int[] deviceOf) {
     return String.format("%016x", hash64());
   }
 
-  /** Friendly name → device, in node order (the benchmark_app {@code -affinity} shape). */
+  /** Friendly name → device, in node order (the shape of {@code best.json}). */
   public Map<String, String> toNameMap(OpGraph graph) {
     requireSize(graph);
     Map<String, String> m = new LinkedHashMap<>();

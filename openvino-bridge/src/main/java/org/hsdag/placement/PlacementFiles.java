@@ -19,8 +19,8 @@ import org.hsdag.ir.ModelFormat;
 import org.hsdag.ir.OpGraph;
 
 /**
- * Placement JSON: {@code {"<friendly_name>": "<device>", ...}}, the map OpenVINO's
- * {@code benchmark_app -affinity} reads.
+ * Placement JSON: {@code {"<friendly_name>": "<device>", ...}}, one entry per op (what {@code
+ * best.json} holds; apply it by setting each op's {@code affinity} rt_info, see {@code hsdag apply}).
  */
 public final class PlacementFiles {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
