@@ -43,6 +43,8 @@ struct hsdag_ov_compiled {
   bool hetero = false;
   std::string execution_devices;
   std::vector<ov::ProfilingInfo> profile;
+  std::vector<std::string> runtime_names;
+  std::vector<std::string> runtime_original_names;
 };
 
 namespace {
@@ -111,11 +113,22 @@ void fill_int(ov::Tensor& t, std::mt19937_64& rng, int hi) {
   for (size_t k = 0; k < t.get_size(); ++k) p[k] = static_cast<T>(u(rng));
 }
 
+// Takes the handle by value so the non-const data() is called: data() on a const ov::Tensor is
+// deprecated in some releases (2025.2-2025.4 per the issue that asked for this); the non-const call
+// is the one every release has.
 template <typename T>
-void copy_as_float(const ov::Tensor& t, float* out) {
+void copy_as_float(ov::Tensor t, float* out) {
   const T* p = static_cast<const T*>(t.data());
   for (size_t k = 0; k < t.get_size(); ++k) out[k] = static_cast<float>(p[k]);
 }
+
+template <typename T>
+void copy_from_float(ov::Tensor& t, const float* in) {
+  T* p = static_cast<T*>(t.data());
+  for (size_t k = 0; k < t.get_size(); ++k) p[k] = static_cast<T>(in[k]);
+}
+
+const char* at_or_empty(const std::vector<std::string>& v, int i) { return in_range(i, v.size()) ? v[i].c_str() : ""; }
 
 }  // namespace
 
@@ -356,13 +369,17 @@ void hsdag_ov_compiled_free(hsdag_ov_compiled* compiled) {
   }
 }
 
-int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled) {
-  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
-  if (!compiled->hetero) return 1;
+int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled, uint64_t* count) {
+  if (!compiled || !count) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  if (!compiled->hetero) {
+    *count = 1;
+    return HSDAG_OV_OK;
+  }
   return guarded([&] {
-    // Declared in the HETERO plugin's internal header, so read it by name.
+    // Declared (as size_t) in the HETERO plugin's internal header, so read it by name.
     ov::Any v = compiled->compiled.get_property("HETERO_NUMBER_OF_SUBMODELS");
-    return std::stoi(v.as<std::string>());
+    *count = static_cast<uint64_t>(v.as<size_t>());
+    return HSDAG_OV_OK;
   });
 }
 
@@ -407,6 +424,63 @@ int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed) {
       }
       compiled->request.set_input_tensor(i, t);
     }
+    return HSDAG_OV_OK;
+  });
+}
+
+int64_t hsdag_ov_input_size(hsdag_ov_compiled* compiled, int i) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  try {
+    last_error.clear();
+    const auto inputs = compiled->compiled.inputs();
+    if (!in_range(i, inputs.size())) return fail(HSDAG_OV_BAD_ARGUMENT, "no input " + std::to_string(i));
+    const auto& shape = inputs[i].get_partial_shape();
+    if (shape.is_dynamic()) {
+      return fail(HSDAG_OV_BAD_ARGUMENT, "input " + std::to_string(i) + " has a dynamic shape " + shape.to_string());
+    }
+    return static_cast<int64_t>(ov::shape_size(shape.to_shape()));
+  } catch (const std::exception& e) {
+    return fail(HSDAG_OV_ERROR, e.what());
+  } catch (...) {
+    return fail(HSDAG_OV_ERROR, "unknown C++ exception in OpenVINO");
+  }
+}
+
+int hsdag_ov_input_write(hsdag_ov_compiled* compiled, int i, const float* data, int64_t n) {
+  if (!compiled || (n > 0 && !data)) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  int64_t expected = hsdag_ov_input_size(compiled, i);
+  if (expected < 0) return static_cast<int>(expected);
+  if (n != expected) {
+    return fail(HSDAG_OV_BAD_ARGUMENT, "input " + std::to_string(i) + " takes " + std::to_string(expected) +
+                                           " elements, got " + std::to_string(n));
+  }
+  return guarded([&] {
+    const ov::Output<const ov::Node> port = compiled->compiled.input(static_cast<size_t>(i));
+    ov::element::Type type = port.get_element_type();
+    ov::Tensor t(type, port.get_shape());
+    if (type == ov::element::f32) {
+      copy_from_float<float>(t, data);
+    } else if (type == ov::element::f16) {
+      copy_from_float<ov::float16>(t, data);
+    } else if (type == ov::element::bf16) {
+      copy_from_float<ov::bfloat16>(t, data);
+    } else if (type == ov::element::f64) {
+      copy_from_float<double>(t, data);
+    } else if (type == ov::element::i64) {
+      copy_from_float<int64_t>(t, data);
+    } else if (type == ov::element::i32) {
+      copy_from_float<int32_t>(t, data);
+    } else if (type == ov::element::i8) {
+      copy_from_float<int8_t>(t, data);
+    } else if (type == ov::element::u8) {
+      copy_from_float<uint8_t>(t, data);
+    } else if (type == ov::element::boolean) {
+      char* p = static_cast<char*>(t.data());
+      for (size_t k = 0; k < t.get_size(); ++k) p[k] = data[k] != 0.0f ? 1 : 0;
+    } else {
+      return fail(HSDAG_OV_BAD_ARGUMENT, "input element type " + type.get_type_name() + " cannot be written from float");
+    }
+    compiled->request.set_input_tensor(static_cast<size_t>(i), t);
     return HSDAG_OV_OK;
   });
 }
@@ -513,6 +587,32 @@ int64_t hsdag_ov_profile_real_us(hsdag_ov_compiled* compiled, int i) {
 
 int64_t hsdag_ov_profile_cpu_us(hsdag_ov_compiled* compiled, int i) {
   return compiled && in_range(i, compiled->profile.size()) ? compiled->profile[i].cpu_time.count() : -1;
+}
+
+int hsdag_ov_runtime_collect(hsdag_ov_compiled* compiled) {
+  if (!compiled) return fail(HSDAG_OV_BAD_ARGUMENT, "null compiled model");
+  return guarded([&] {
+    std::vector<std::string> names;
+    std::vector<std::string> originals;
+    std::shared_ptr<const ov::Model> runtime = compiled->compiled.get_runtime_model();
+    for (const auto& node : runtime->get_ordered_ops()) {
+      names.push_back(node->get_friendly_name());
+      const auto& rt = node->get_rt_info();
+      auto it = rt.find("originalLayersNames");  // ov::exec_model_info::ORIGINAL_NAMES (dev API)
+      originals.push_back(it != rt.end() && it->second.is<std::string>() ? it->second.as<std::string>() : "");
+    }
+    compiled->runtime_names = names;
+    compiled->runtime_original_names = originals;
+    return static_cast<int>(names.size());
+  });
+}
+
+const char* hsdag_ov_runtime_node_name(hsdag_ov_compiled* compiled, int i) {
+  return compiled ? at_or_empty(compiled->runtime_names, i) : "";
+}
+
+const char* hsdag_ov_runtime_original_names(hsdag_ov_compiled* compiled, int i) {
+  return compiled ? at_or_empty(compiled->runtime_original_names, i) : "";
 }
 
 }  // extern "C"

@@ -91,13 +91,21 @@ int hsdag_ov_model_clear_affinities(hsdag_ov_model* model);
 /* ---- compile and run ---- */
 /*
  * compile_model(model, device, {PERF_COUNT if profiling, CACHE_DIR if cache_dir non-empty})
- * and creates one infer request. device is e.g. "HETERO:GPU.1,CPU" or "CPU".
+ * and creates one infer request. device is e.g. "HETERO:GPU.1,CPU" or "CPU". Compile automatic
+ * HETERO/AUTO (no affinities) and query HETERO on a different core than manual-affinity
+ * placements: see hsdag_ov_compiled_submodels.
  */
 hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
                                     const char* cache_dir, int profiling);
 void hsdag_ov_compiled_free(hsdag_ov_compiled* compiled);
-/* HETERO_NUMBER_OF_SUBMODELS, or 1 for a non-HETERO compile, or a negative code. */
-int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled);
+/*
+ * The sub-model count the compiled model reports, unchecked: HETERO_NUMBER_OF_SUBMODELS read as the
+ * size_t it is declared as (HETERO plugin, src/plugins/hetero/src/properties.hpp), or 1 for a
+ * non-HETERO compile. The plugin computes it as compiled sub-models minus a plugin-wide counter
+ * that automatic HETERO compiles/queries on the same ov::Core increase and never reset, so the
+ * value may be too low or wrapped around; the Java side checks it (SubModelCount).
+ */
+int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled, uint64_t* count);
 /* ov::execution_devices joined by ",". */
 const char* hsdag_ov_compiled_execution_devices(hsdag_ov_compiled* compiled);
 /*
@@ -106,6 +114,13 @@ const char* hsdag_ov_compiled_execution_devices(hsdag_ov_compiled* compiled);
  * is still dynamic.
  */
 int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed);
+/* Elements of input i (static shape), or a negative code (dynamic shape, no such input). */
+int64_t hsdag_ov_input_size(hsdag_ov_compiled* compiled, int i);
+/*
+ * Sets input i from n floats converted to its element type (float types, integer types
+ * truncated toward zero, boolean = nonzero). n must equal hsdag_ov_input_size(compiled, i).
+ */
+int hsdag_ov_input_write(hsdag_ov_compiled* compiled, int i, const float* data, int64_t n);
 /* warmup untimed + runs timed synchronous infer() calls; samples_ms must hold `runs` doubles. */
 int hsdag_ov_infer_timed(hsdag_ov_compiled* compiled, int warmup, int runs, double* samples_ms);
 /* Outputs of the last inference, converted to float. */
@@ -123,6 +138,18 @@ const char* hsdag_ov_profile_exec_type(hsdag_ov_compiled* compiled, int i);
 int hsdag_ov_profile_status(hsdag_ov_compiled* compiled, int i);
 int64_t hsdag_ov_profile_real_us(hsdag_ov_compiled* compiled, int i);
 int64_t hsdag_ov_profile_cpu_us(hsdag_ov_compiled* compiled, int i);
+
+/*
+ * ---- executed nodes of the compiled model (compiled.get_runtime_model()) ----
+ * Each node is one primitive the device runs; its friendly name is the name profiling records
+ * carry (CPU plugin: both are the plugin node's name), and its rt_info "originalLayersNames"
+ * (ov::exec_model_info::ORIGINAL_NAMES) lists, comma-separated, the original layers fused into
+ * it. Returns the node count or a negative code.
+ */
+int hsdag_ov_runtime_collect(hsdag_ov_compiled* compiled);
+const char* hsdag_ov_runtime_node_name(hsdag_ov_compiled* compiled, int i);
+/* "originalLayersNames" of node i, or "" when the plugin does not set it. */
+const char* hsdag_ov_runtime_original_names(hsdag_ov_compiled* compiled, int i);
 
 #ifdef __cplusplus
 }

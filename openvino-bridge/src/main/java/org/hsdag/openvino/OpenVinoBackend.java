@@ -192,7 +192,8 @@ public final class OpenVinoBackend implements LatencyBackend {
       try (OpenVinoRuntime.Compiled c = m.compile(placement.devices().heteroString(), options.cacheDir(), false)) {
         c.fillInputs(options.seed());
         double[] samples = c.inferTimed(protocol.warmupRuns(), protocol.runs());
-        return Measurement.of(samples, protocol, c.subModels(), NAME, profile);
+        return Measurement.of(samples, protocol, SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
+            NAME, profile);
       }
     } catch (OpenVinoException | IllegalStateException e) {
       return failed(e.getMessage());

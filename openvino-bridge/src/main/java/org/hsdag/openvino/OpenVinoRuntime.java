@@ -13,8 +13,29 @@ import org.hsdag.backend.DeviceInfo;
  *
  * <p>Every method reports OpenVINO failures as {@link OpenVinoException} with OpenVINO's message.
  * Handles are not thread-safe: use each from one thread at a time.
+ *
+ * <p>An implementation keeps two {@code ov::Core}s: one for placements with manual affinities and
+ * one for everything that lets a meta device choose devices (automatic HETERO, AUTO, MULTI, and
+ * {@code query_model} on them). HETERO's {@code HETERO_NUMBER_OF_SUBMODELS} subtracts a counter of
+ * the HETERO plugin object that only automatic compiles and queries increase
+ * ({@code src/plugins/hetero/src/plugin.cpp}, {@code query_model_update}); the manual compiles go
+ * to a core that never runs those, and {@link SubModelCount} checks the value anyway.
  */
 public interface OpenVinoRuntime extends AutoCloseable {
+  /**
+   * True for the meta devices that choose devices themselves ({@code HETERO}, {@code AUTO},
+   * {@code MULTI}, {@code BATCH}, with or without a {@code :} list).
+   */
+  static boolean isMetaDevice(String device) {
+    String d = device.strip();
+    for (String meta : new String[] {"HETERO", "AUTO", "MULTI", "BATCH"}) {
+      if (d.equals(meta) || d.startsWith(meta + ":")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The runtime build string, e.g. {@code 2025.1.0-18503-…}. */
   String version();
 
@@ -43,7 +64,11 @@ public interface OpenVinoRuntime extends AutoCloseable {
     /** Gives input {@code input} a static shape (before compiling). */
     void setInputShape(int input, long[] dims);
 
-    /** {@code query_model(model, device)}: whether each op (aligned with {@link #opNames()}) is supported. */
+    /**
+     * {@code query_model(model, device)}: whether each op (aligned with {@link #opNames()}) is
+     * supported. A {@linkplain OpenVinoRuntime#isMetaDevice meta device} is queried on the
+     * automatic core.
+     */
     boolean[] query(String device);
 
     /** Sets the {@code "affinity"} of every node (unmapped nodes resolved by the shim; all-or-nothing). */
@@ -52,8 +77,20 @@ public interface OpenVinoRuntime extends AutoCloseable {
     /** Removes every affinity (HETERO automatic mode). */
     void clearAffinities();
 
-    /** Compiles on {@code device} (e.g. {@code HETERO:GPU.1,CPU}); {@code cacheDir} may be null. */
+    /**
+     * Compiles on {@code device} (e.g. {@code HETERO:GPU.1,CPU} or {@code CPU}) on the manual
+     * core; {@code cacheDir} may be null.
+     *
+     * @throws IllegalStateException for a {@linkplain OpenVinoRuntime#isMetaDevice meta device}
+     *     while no affinities are set (that is an automatic compile: use {@link #compileAutomatic})
+     */
     Compiled compile(String device, Path cacheDir, boolean profiling);
+
+    /**
+     * Removes every affinity and compiles on {@code device} (e.g. {@code HETERO:GPU.1,CPU},
+     * {@code AUTO:GPU.1,CPU}) on the automatic core, so OpenVINO chooses the devices.
+     */
+    Compiled compileAutomatic(String device, Path cacheDir, boolean profiling);
 
     @Override
     void close();
@@ -61,14 +98,24 @@ public interface OpenVinoRuntime extends AutoCloseable {
 
   /** A compiled model with one infer request. */
   interface Compiled extends AutoCloseable {
-    /** HETERO sub-models (1 for a single-device compile). */
-    int subModels();
+    /**
+     * The sub-model count as the compiled model reports it, unchecked: {@code
+     * HETERO_NUMBER_OF_SUBMODELS} as an unsigned 64-bit value (it is a {@code size_t} that can wrap
+     * around), 1 for a single-device compile. Check it with {@link SubModelCount}.
+     */
+    long reportedSubModels();
 
     /** Devices actually used ({@code ov::execution_devices}), comma-separated. */
     String executionDevices();
 
     /** Fills every input with random data from {@code seed}. */
     void fillInputs(long seed);
+
+    /** Elements of input {@code input} (its shape must be static). */
+    long inputSize(int input);
+
+    /** Sets input {@code input} from floats, converted to its element type; needs {@link #inputSize} values. */
+    void setInput(int input, float[] data);
 
     /** {@code warmup} untimed then {@code runs} timed synchronous inferences; milliseconds per run. */
     double[] inferTimed(int warmup, int runs);
@@ -78,6 +125,9 @@ public interface OpenVinoRuntime extends AutoCloseable {
 
     /** Per-layer records of the last inference (compiled with profiling). */
     List<ProfilingRecord> profile();
+
+    /** The primitives the devices execute, with the original layers fused into each. */
+    List<ExecutedNode> executedNodes();
 
     @Override
     void close();

@@ -23,7 +23,9 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   Map<String, String> lastAffinities;
   String compileError;
   double[] samples = {5, 4, 3, 3, 3, 3, 3, 3, 3, 3};
-  int subModels = 2;
+  long subModels = 2;
+  List<ProfilingRecord> profile = List.of();
+  List<ExecutedNode> executed = List.of();
   CountDownLatch blockInference;
   Map<String, boolean[]> support = new LinkedHashMap<>();
 
@@ -90,15 +92,41 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       }
 
       @Override
+      public Compiled compileAutomatic(String device, Path cacheDir, boolean profiling) {
+        calls.add("clear");
+        calls.add("compile automatic " + device);
+        return compiled(device);
+      }
+
+      @Override
       public Compiled compile(String device, Path cacheDir, boolean profiling) {
         calls.add("compile " + device);
+        return compiled(device);
+      }
+
+      private Compiled compiled(String device) {
         if (compileError != null) {
           throw new OpenVinoException("compiling on " + device + ": " + compileError);
         }
         return new Compiled() {
           @Override
-          public int subModels() {
+          public long reportedSubModels() {
             return subModels;
+          }
+
+          @Override
+          public long inputSize(int input) {
+            return 4;
+          }
+
+          @Override
+          public void setInput(int input, float[] data) {
+            calls.add("input " + input + " " + data.length);
+          }
+
+          @Override
+          public List<ExecutedNode> executedNodes() {
+            return executed;
           }
 
           @Override
@@ -131,7 +159,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
 
           @Override
           public List<ProfilingRecord> profile() {
-            return List.of();
+            return profile;
           }
 
           @Override

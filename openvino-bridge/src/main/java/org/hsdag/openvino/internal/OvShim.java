@@ -116,11 +116,16 @@ public final class OvShim {
 
   public static native void hsdag_ov_compiled_free(CompiledHandle compiled);
 
-  public static native int hsdag_ov_compiled_submodels(CompiledHandle compiled);
+  public static native int hsdag_ov_compiled_submodels(CompiledHandle compiled, @Cast("uint64_t*") long[] count);
 
   public static native @Cast("const char*") BytePointer hsdag_ov_compiled_execution_devices(CompiledHandle compiled);
 
   public static native int hsdag_ov_fill_inputs(CompiledHandle compiled, @Cast("int64_t") long seed);
+
+  public static native @Cast("int64_t") long hsdag_ov_input_size(CompiledHandle compiled, int i);
+
+  public static native int hsdag_ov_input_write(
+      CompiledHandle compiled, int i, @Cast("const float*") float[] data, @Cast("int64_t") long n);
 
   public static native int hsdag_ov_infer_timed(CompiledHandle compiled, int warmup, int runs, double[] samplesMs);
 
@@ -143,4 +148,10 @@ public final class OvShim {
   public static native @Cast("int64_t") long hsdag_ov_profile_real_us(CompiledHandle compiled, int i);
 
   public static native @Cast("int64_t") long hsdag_ov_profile_cpu_us(CompiledHandle compiled, int i);
+
+  public static native int hsdag_ov_runtime_collect(CompiledHandle compiled);
+
+  public static native @Cast("const char*") BytePointer hsdag_ov_runtime_node_name(CompiledHandle compiled, int i);
+
+  public static native @Cast("const char*") BytePointer hsdag_ov_runtime_original_names(CompiledHandle compiled, int i);
 }

@@ -10,17 +10,20 @@ import java.util.Map;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.openvino.ExecutedNode;
 import org.hsdag.openvino.OpenVinoException;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.ProfilingRecord;
 
 /**
  * {@link OpenVinoRuntime} over the C++ shim through {@link OvShim}. The shim's status codes and
- * null handles become {@link OpenVinoException}s here, in one place ({@link #check}). Owns one
- * {@code ov::Core}; models and compiled models are closed by their owners.
+ * null handles become {@link OpenVinoException}s here, in one place ({@link #check}). Owns two
+ * {@code ov::Core}s, the manual one and (created on first use) the automatic one, as the
+ * interface describes; models and compiled models are closed by their owners.
  */
 public final class ShimRuntime implements OpenVinoRuntime {
   private CoreHandle core;
+  private CoreHandle automaticCore;
 
   /** Creates the OpenVINO core; loads the JNI library on first use. */
   public ShimRuntime() {
@@ -66,6 +69,10 @@ public final class ShimRuntime implements OpenVinoRuntime {
 
   @Override
   public synchronized void close() {
+    if (automaticCore != null) {
+      hsdag_ov_core_free(automaticCore);
+      automaticCore = null;
+    }
     if (core != null) {
       hsdag_ov_core_free(core);
       core = null;
@@ -77,6 +84,19 @@ public final class ShimRuntime implements OpenVinoRuntime {
       throw new IllegalStateException("the OpenVINO runtime is closed");
     }
     return core;
+  }
+
+  /** The core for automatic HETERO/AUTO compiles and meta-device queries, created on first use. */
+  private synchronized CoreHandle automatic() {
+    live();
+    if (automaticCore == null) {
+      CoreHandle c = hsdag_ov_core_create();
+      if (c == null || c.isNull()) {
+        throw new OpenVinoException("cannot create a second ov::Core: " + lastError());
+      }
+      automaticCore = c;
+    }
+    return automaticCore;
   }
 
   static String str(BytePointer p) {
@@ -100,6 +120,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
     private ModelHandle model;
     private List<String> names;
     private List<String> types;
+    private boolean affinitiesSet;
 
     ShimModel(ModelHandle model) {
       this.model = model;
@@ -152,7 +173,8 @@ public final class ShimRuntime implements OpenVinoRuntime {
     @Override
     public boolean[] query(String device) {
       int[] supported = new int[names.size()];
-      check(hsdag_ov_model_query(ShimRuntime.this.live(), live(), device, supported), "query_model on " + device);
+      CoreHandle c = OpenVinoRuntime.isMetaDevice(device) ? automatic() : ShimRuntime.this.live();
+      check(hsdag_ov_model_query(c, live(), device, supported), "query_model on " + device);
       boolean[] out = new boolean[supported.length];
       for (int i = 0; i < out.length; i++) {
         out[i] = supported[i] != 0;
@@ -167,16 +189,32 @@ public final class ShimRuntime implements OpenVinoRuntime {
       try (PointerPointer<?> np = new PointerPointer<>(ns); PointerPointer<?> dp = new PointerPointer<>(ds)) {
         check(hsdag_ov_model_set_affinities(live(), ns.length, np, dp), "setting affinities");
       }
+      affinitiesSet = true;
     }
 
     @Override
     public void clearAffinities() {
       check(hsdag_ov_model_clear_affinities(live()), "clearing affinities");
+      affinitiesSet = false;
     }
 
     @Override
     public Compiled compile(String device, Path cacheDir, boolean profiling) {
-      CompiledHandle c = hsdag_ov_compile(ShimRuntime.this.live(), live(), device,
+      if (OpenVinoRuntime.isMetaDevice(device) && !affinitiesSet) {
+        throw new IllegalStateException("compiling on " + device + " without affinities is an automatic compile: "
+            + "use compileAutomatic, which keeps it off the manual core");
+      }
+      return compileOn(ShimRuntime.this.live(), device, cacheDir, profiling);
+    }
+
+    @Override
+    public Compiled compileAutomatic(String device, Path cacheDir, boolean profiling) {
+      clearAffinities();
+      return compileOn(automatic(), device, cacheDir, profiling);
+    }
+
+    private Compiled compileOn(CoreHandle core, String device, Path cacheDir, boolean profiling) {
+      CompiledHandle c = hsdag_ov_compile(core, live(), device,
           cacheDir == null ? "" : cacheDir.toAbsolutePath().toString(), profiling ? 1 : 0);
       if (c == null || c.isNull()) {
         throw new OpenVinoException("compiling on " + device + ": " + lastError());
@@ -208,8 +246,10 @@ public final class ShimRuntime implements OpenVinoRuntime {
     }
 
     @Override
-    public int subModels() {
-      return check(hsdag_ov_compiled_submodels(live()), "reading HETERO_NUMBER_OF_SUBMODELS");
+    public long reportedSubModels() {
+      long[] count = new long[1];
+      check(hsdag_ov_compiled_submodels(live(), count), "reading HETERO_NUMBER_OF_SUBMODELS");
+      return count[0];
     }
 
     @Override
@@ -220,6 +260,20 @@ public final class ShimRuntime implements OpenVinoRuntime {
     @Override
     public void fillInputs(long seed) {
       check(hsdag_ov_fill_inputs(live(), seed), "filling inputs");
+    }
+
+    @Override
+    public long inputSize(int input) {
+      long n = hsdag_ov_input_size(live(), input);
+      if (n < 0) {
+        throw new OpenVinoException("input " + input + ": " + lastError());
+      }
+      return n;
+    }
+
+    @Override
+    public void setInput(int input, float[] data) {
+      check(hsdag_ov_input_write(live(), input, data, data.length), "setting input " + input);
     }
 
     @Override
@@ -256,6 +310,17 @@ public final class ShimRuntime implements OpenVinoRuntime {
             ProfilingRecord.Status.ofCode(hsdag_ov_profile_status(compiled, i)),
             hsdag_ov_profile_real_us(compiled, i),
             hsdag_ov_profile_cpu_us(compiled, i)));
+      }
+      return List.copyOf(out);
+    }
+
+    @Override
+    public List<ExecutedNode> executedNodes() {
+      int n = check(hsdag_ov_runtime_collect(live()), "reading the runtime model");
+      List<ExecutedNode> out = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        out.add(ExecutedNode.of(str(hsdag_ov_runtime_node_name(compiled, i)),
+            str(hsdag_ov_runtime_original_names(compiled, i))));
       }
       return List.copyOf(out);
     }
