@@ -42,12 +42,14 @@ public final class LatencyChart {
     }
   }
 
+  /** Values above this multiple of the lowest one are left above the plot, so the region near the best stays readable. */
+  static final double RANGE_FACTOR = 2.5;
+
   static XYChart build(Data d) {
-    XYChart chart = new XYChartBuilder().width(900).height(480).title(d.title())
+    XYChart chart = new XYChartBuilder().width(1000).height(480).title(d.title())
         .xAxisTitle("search step").yAxisTitle(d.yLabel()).build();
     org.knowm.xchart.style.XYStyler s = chart.getStyler();
-    s.setLegendPosition(Styler.LegendPosition.OutsideS);
-    s.setLegendLayout(Styler.LegendLayout.Horizontal);
+    s.setLegendPosition(Styler.LegendPosition.OutsideE);
     s.setChartBackgroundColor(Color.WHITE);
     s.setPlotBackgroundColor(Color.WHITE);
     s.setPlotGridLinesColor(new Color(230, 230, 230));
@@ -57,11 +59,29 @@ public final class LatencyChart {
     for (double x : d.steps()) {
       xMax = Math.max(xMax, x);
     }
+    double top = plotTop(d);
+    if (Double.isFinite(top)) {
+      s.setYAxisMax(top);
+    }
     if (d.steps().length > 0) {
-      XYSeries pts = chart.addSeries("measured placement", d.steps(), d.latencies());
+      long above = java.util.Arrays.stream(d.latencies()).filter(v -> v > top).count();
+      XYSeries pts = chart.addSeries("measured placement" + (above > 0 ? " (" + above + " above the plot)" : ""), d.steps(),
+          d.latencies());
       pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
       pts.setMarker(SeriesMarkers.CIRCLE);
       pts.setMarkerColor(new Color(120, 120, 120, 140));
+    }
+    // Solid lines first, dashed single-device lines last: a single device that wins stays visible
+    // on top of the final-best line it equals.
+    if (!Double.isNaN(d.finalBestMs())) {
+      XYSeries line = chart.addSeries("final best (re-measured)", new double[] {xMin, xMax},
+          new double[] {d.finalBestMs(), d.finalBestMs()});
+      line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+      line.setMarker(SeriesMarkers.NONE);
+      line.setLineColor(Color.BLACK);
+      line.setLineWidth(3f);
+    }
+    if (d.steps().length > 0) {
       double[] best = new double[d.latencies().length];
       double b = Double.POSITIVE_INFINITY;
       for (int i = 0; i < best.length; i++) {
@@ -71,33 +91,48 @@ public final class LatencyChart {
       XYSeries bestLine = chart.addSeries("best search placement so far", d.steps(), best);
       bestLine.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
       bestLine.setMarker(SeriesMarkers.NONE);
-      bestLine.setLineColor(new Color(31, 119, 180));
-      bestLine.setLineWidth(2.5f);
+      bestLine.setLineColor(new Color(0x0072B2));
+      bestLine.setLineWidth(2f);
     }
-    Color[] baseColors = {new Color(214, 39, 40), new Color(44, 160, 44), new Color(255, 127, 14), new Color(148, 103, 189)};
+    // Okabe–Ito vermillion, bluish green, orange, reddish purple: safe for colour-blind readers.
+    Color[] baseColors = {new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00), new Color(0xCC79A7)};
     List<String> labels = new ArrayList<>(d.baselines().keySet());
     java.util.Collections.sort(labels);
     int k = 0;
     for (String label : labels) {
       double y = d.baselines().get(label);
-      XYSeries line = chart.addSeries(label, new double[] {xMin, xMax}, new double[] {y, y});
+      String shown = y > top ? String.format(java.util.Locale.ROOT, "%s (%.3f ms, above the plot)", label, y) : label;
+      XYSeries line = chart.addSeries(shown, new double[] {xMin, xMax}, new double[] {y, y});
       line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       line.setMarker(SeriesMarkers.NONE);
       line.setLineColor(baseColors[k++ % baseColors.length]);
-      line.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-    }
-    if (!Double.isNaN(d.finalBestMs())) {
-      XYSeries line = chart.addSeries("final best (re-measured)", new double[] {xMin, xMax},
-          new double[] {d.finalBestMs(), d.finalBestMs()});
-      line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-      line.setMarker(SeriesMarkers.NONE);
-      line.setLineColor(Color.BLACK);
-      line.setLineWidth(1.5f);
+      line.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f));
     }
     if (chart.getSeriesMap().isEmpty()) {
       chart.addSeries("no successful measurement", new double[] {0}, new double[] {0});
     }
     return chart;
+  }
+
+  /** Top of the y axis: every value when they all fit within {@link #RANGE_FACTOR} of the lowest, else that bound. */
+  static double plotTop(Data d) {
+    double lowest = Double.POSITIVE_INFINITY;
+    double highest = Double.NEGATIVE_INFINITY;
+    List<Double> values = new ArrayList<>(d.baselines().values());
+    for (double v : d.latencies()) {
+      values.add(v);
+    }
+    values.add(d.finalBestMs());
+    for (double v : values) {
+      if (Double.isFinite(v)) {
+        lowest = Math.min(lowest, v);
+        highest = Math.max(highest, v);
+      }
+    }
+    if (!Double.isFinite(lowest) || highest <= RANGE_FACTOR * lowest) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return RANGE_FACTOR * lowest;
   }
 
   /** PNG bytes of the chart. */

@@ -109,8 +109,8 @@ final class ReportDoc {
         .append("body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1000px;")
         .append("margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\n")
         .append("table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}")
-        .append("th{background:#f3f3f3}td{font-variant-numeric:tabular-nums}\n")
-        .append("code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;overflow-x:auto}\n")
+        .append("th{background:#f3f3f3}td{font-variant-numeric:tabular-nums;white-space:nowrap}\n")
+        .append("code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;white-space:pre-wrap;overflow-wrap:anywhere}\n")
         .append("img,svg{max-width:100%;height:auto}.graph{overflow:auto;max-height:900px;border:1px solid #ddd}\n")
         .append("</style></head><body>\n<h1>").append(esc(title)).append("</h1>\n");
     for (Block b : blocks) {

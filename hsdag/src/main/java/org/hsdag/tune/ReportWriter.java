@@ -209,7 +209,7 @@ public final class ReportWriter {
           cpu = c.path("latency_ms").asDouble();
         }
       }
-      List<String> header = new ArrayList<>(List.of("candidate", "ops per device", "sub-models", "latency ms",
+      List<String> header = new ArrayList<>(List.of("candidate", "all ops per device", "sub-models", "latency ms",
           "95% CI ms", "search ms", "speedup vs CPU-only"));
       List<List<String>> rows = new ArrayList<>();
       String bestLabel = result.path("best").path("label").asText("");
@@ -233,7 +233,8 @@ public final class ReportWriter {
     doc.para("Each grey dot is one placement the search measured (step on the x axis, its latency on the y axis); "
         + "the blue step line is the best found so far; dashed lines are the single-device baselines"
         + (Double.isNaN(finalBest) ? "" : ", and the black line is the winner's final re-measured latency")
-        + ". Lower is better. " + searchSteps + " search steps: " + measured + " measured, " + cached
+        + ". Lower is better; values above " + LatencyChart.RANGE_FACTOR + "x the lowest are left above the plot and "
+        + "counted in the legend. " + searchSteps + " search steps: " + measured + " measured, " + cached
         + " answered from the cache (a placement proposed again is not measured again), " + failed + " failed.");
     doc.image("latency per measurement and best so far", PNG, "image/png", png);
     doc.para("Vector version: `" + SVG + "`.");
@@ -263,14 +264,16 @@ public final class ReportWriter {
         }
         rows.add(row);
       }
-      List<String> header = new ArrayList<>(List.of("device", "operations", "share of operations"));
+      boolean compute = best.has("compute_ops_per_device");
+      List<String> header = new ArrayList<>(compute ? List.of("device", "compute ops", "share of compute ops")
+          : List.of("device", "all ops", "share of ops"));
       if (totalTime > 0) {
         header.add("kernel time ms");
         header.add("share of kernel time");
       }
       doc.table(header, rows);
-      doc.para((best.has("compute_ops_per_device") ? "Operations count compute operations (constants, inputs and outputs "
-          + "go with their neighbours). " : "")
+      doc.para((compute ? "Compute ops: " + totalOps + " of the model's " + mf.nodes() + " operations; the table above counts "
+          + "all of them, while constants, inputs and outputs go with their neighbours here. " : "")
           + (totalTime > 0 ? "Kernel time is the " + nums + " stand-alone time of the operations on each device in one "
               + "inference; it leaves out fusion, copies between devices and per-sub-model overheads, so it does not add "
               + "up to the latency." : "The `" + mf.backend() + "` backend does not report time per device, so "

@@ -100,6 +100,9 @@ class TuneCommandTest {
     String html = Files.readString(out.resolve("report.html"));
     assertTrue(html.contains("data:image/png;base64,"), "the plot is embedded");
     assertFalse(html.contains("src=\"latency.png\""), "the page needs no other file");
+    // Two tables count operations differently; each says which count it shows.
+    assertTrue(md.contains("| all ops per device |") && md.contains("| compute ops |"), md);
+    assertTrue(html.contains("white-space:nowrap"), "table cells such as 'CPU 51, GPU.1 345' do not wrap");
     assertTrue(Files.readString(out.resolve("latency.svg")).contains("<svg"));
   }
 

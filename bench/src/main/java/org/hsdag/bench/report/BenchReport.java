@@ -2,6 +2,7 @@ package org.hsdag.bench.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -96,17 +97,22 @@ public final class BenchReport {
   /** Header line naming backend, profile and whether numbers are simulated. */
   public String provenance() {
     String kind = results.simulated() ? "**SIMULATED** (not hardware measurements)" : "measured on hardware";
-    return String.format(Locale.ROOT, "Backend `%s`, profile `%s` — %s. Devices %s. Budget %d measurements per run, %d seeds; search protocol %s; "
+    return String.format(Locale.ROOT, "Backend `%s`, profile `%s` — %s. Devices %s. Budget %d measurements per run, %s; search protocol %s; "
         + "each run's best placement re-measured with %s.", results.backend(), results.profile(), kind, String.join(", ", results.devices()),
-        results.budget(), results.seeds().size(), results.protocol(), results.finalProtocol());
+        results.budget(), results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds", results.protocol(), results.finalProtocol());
   }
+
+  /** Caption of every table that puts the paper's figures beside ours. */
+  static final String PAPER_CAPTION = "Paper columns: the paper's own figures, measured on different hardware (i9-12900K + UHD 770 + "
+      + "Flex 170, OpenVINO 2023.3) with its own inputs (its public code runs 299x299 images and 8-token BERT; only `bench --paper` "
+      + "uses those here) - a reference beside this run, not a result of it.";
 
   public String markdown() {
     StringBuilder b = new StringBuilder();
     b.append("# hsdag bench\n\n").append(provenance()).append("\n\n");
-    b.append("Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured); speedup % vs CPU-only "
-        + "(higher is better); best method per model in bold. The paper's numbers (real i9-12900K + UHD 770 + Flex 170, OpenVINO "
-        + "2023.3) are a separate reference column, not results of this run.\n\n");
+    b.append(oneSeed() ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
+        : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)");
+    b.append("; speedup % vs CPU-only (higher is better); best method per model in bold.\n\n");
     b.append("## Table 2 layout: methods\n\n");
     table(b, r -> !r.kind().equals("ABLATION") && !r.kind().equals("REFERENCE"));
     boolean ablations = !results.models().isEmpty()
@@ -116,7 +122,9 @@ public final class BenchReport {
       table(b, r -> r.method().equals("cpu") || r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
     }
     b.append("\n## Gap to the best known placement\n\n");
-    b.append("Best known per model = the best re-measured latency of any run, including a BRKGA reference run with a longer budget.\n\n");
+    b.append("Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
+        + "placement on the backend's cost model (planner, then annealing) when the backend has one, else a BRKGA reference run "
+        + "with a longer budget. The table below says which found it.\n\n");
     b.append("| Method |");
     for (ModelResult m : results.models()) {
       b.append(' ').append(m.model()).append(" gap % |");
@@ -166,6 +174,8 @@ public final class BenchReport {
       skipped.forEach(s -> b.append("- ").append(s).append('\n'));
     }
     b.append("\n## Plots\n\n");
+    b.append("Best latency so far ÷ best known, mean over seeds; flat grey lines are one-shot methods. A curve can dip below 1: "
+        + "the search keeps the minimum of noisy measurements, while the best known is a re-measured median.\n\n");
     for (ModelResult m : results.models()) {
       b.append("![best-so-far ").append(m.model()).append("](bestsofar-").append(m.model()).append(".svg)\n");
     }
@@ -176,8 +186,12 @@ public final class BenchReport {
     return results.models().isEmpty() ? 0 : results.models().get(0).methods().size();
   }
 
+  private boolean oneSeed() {
+    return results.seeds().size() <= 1;
+  }
+
   private void table(StringBuilder b, Predicate<MethodResult> rowFilter) {
-    b.append("_").append(provenance()).append("_\n\n| Method |");
+    b.append("_").append(provenance()).append(" ").append(PAPER_CAPTION).append("_\n\n| Method |");
     for (ModelResult m : results.models()) {
       b.append(' ').append(m.model()).append(" latency (ms) | speedup % | paper (ms) | paper speedup % |");
     }
@@ -202,7 +216,7 @@ public final class BenchReport {
           }
         }
         boolean bold = !Double.isNaN(r.meanMillis()) && r.meanMillis() == best;
-        String lat = r.skipped() != null ? "n/a" : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
+        String lat = r.skipped() != null ? "n/a" : oneSeed() ? fmt(r.meanMillis(), 4) : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
         String sp = r.skipped() != null ? "n/a" : fmt(r.speedupPercent(), 1);
         b.append(' ').append(bold ? "**" + lat + "**" : lat).append(" | ").append(bold ? "**" + sp + "**" : sp).append(" | ")
             .append(paper(r.paperMillis(), 2)).append(" | ").append(paper(r.paperSpeedupPercent(), 2)).append(" |");
@@ -225,51 +239,121 @@ public final class BenchReport {
     return String.format(Locale.ROOT, "%." + digits + "f", v);
   }
 
-  /** Best-so-far latency vs measurements, mean over seeds, one series per method (reference run left out). */
+  // Okabe–Ito: distinguishable under the common colour-vision deficiencies; dashes and markers
+  // tell apart series that share a colour or lie on top of each other.
+  private static final Color[] PALETTE = {new Color(0x0072B2), new Color(0xE69F00), new Color(0x009E73), new Color(0xD55E00),
+      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442)};
+  // HSDAG itself, the method this tool is about: black, solid and widest, drawn last.
+  private static final Color HSDAG_COLOUR = Color.BLACK;
+  private static final float[][] DASHES = {null, {8f, 4f}, {2f, 3f}, {8f, 3f, 2f, 3f}};
+  // One-shot methods (a single device, OpenVINO's own modes) are flat reference lines: greys, so
+  // the colours go to the methods that search.
+  private static final Color[] GREYS = {new Color(0x333333), new Color(0x888888), new Color(0x555555), new Color(0xAAAAAA),
+      new Color(0x666666)};
+  private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE,
+      SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.OVAL,
+      SeriesMarkers.RECTANGLE};
+  /** Best-so-far curves are drawn relative to the best known and clipped here, so the region near 1 stays readable. */
+  static final double RATIO_CAP = 2.0;
+
+  /**
+   * Best-so-far latency ÷ best known vs measurements, mean over seeds, one series per method in
+   * registry order, so learned methods come last and are drawn on top (reference run left out).
+   */
   XYChart bestSoFarChart(ModelResult m) {
-    XYChart chart = new XYChartBuilder().width(900).height(520)
+    XYChart chart = new XYChartBuilder().width(1000).height(560)
         .title("best-so-far, " + m.model() + " — " + results.backend() + "/" + results.profile() + (results.simulated() ? " (simulated)" : ""))
-        .xAxisTitle("measurements").yAxisTitle("best latency (ms)").build();
-    chart.getStyler().setMarkerSize(0);
+        .xAxisTitle("measurements")
+        .yAxisTitle(String.format(Locale.ROOT, "best latency ÷ best known (%.4f ms); above %.0f× drawn at %.0f×", m.bestKnownMillis(), RATIO_CAP,
+            RATIO_CAP))
+        .build();
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
+    chart.getStyler().setMarkerSize(7);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    double lowest = Double.POSITIVE_INFINITY;
+    int searching = 0;
+    int oneShot = 0;
     for (MethodResult r : m.methods()) {
       // The reference run's 10x budget would squash every other curve into the left tenth.
       if (r.runs().isEmpty() || r.kind().equals("REFERENCE")) {
         continue;
       }
-      int len = r.runs().stream().mapToInt(x -> x.bestSoFarMillis().length).max().orElse(0);
-      if (len == 0) {
+      double[] curve = meanBestSoFar(r.runs(), results.budget());
+      if (curve.length == 0) {
         continue;
       }
       List<Double> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
-      for (int i = 0; i < len; i++) {
-        double s = 0;
-        int n = 0;
-        for (Run run : r.runs()) {
-          double[] c = run.bestSoFarMillis();
-          // A one-shot method's single measurement stays its best for the whole budget.
-          double v = c.length == 0 ? Double.NaN : c[Math.min(i, c.length - 1)];
-          if (Double.isFinite(v)) {
-            s += v;
-            n++;
+      double previous = Double.NaN;
+      for (int i = 0; i < curve.length; i++) {
+        if (Double.isNaN(curve[i])) {
+          continue;
+        }
+        double y = Math.min(RATIO_CAP, curve[i] / m.bestKnownMillis());
+        lowest = Math.min(lowest, y);
+        // Steps only: a point where the best improves (drawn as a corner) and the last one.
+        if (Double.isNaN(previous) || y != previous || i == curve.length - 1) {
+          if (!Double.isNaN(previous) && y != previous) {
+            xs.add((double) (i + 1));
+            ys.add(previous);
           }
-        }
-        if (n > 0) {
           xs.add((double) (i + 1));
-          ys.add(s / n);
+          ys.add(y);
+          previous = y;
         }
       }
-      if (len == 1 && results.budget() > 1 && !ys.isEmpty()) {
-        xs.add((double) results.budget());
-        ys.add(ys.get(0));
+      if (xs.isEmpty()) {
+        continue;
       }
-      if (!xs.isEmpty()) {
-        XYSeries series = chart.addSeries(r.label(), xs, ys);
-        series.setMarker(SeriesMarkers.NONE);
-      }
+      XYSeries series = chart.addSeries(r.label(), xs, ys);
+      series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+      boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().length <= 1);
+      boolean hsdag = r.kind().equals("HSDAG");
+      int k = flat ? oneShot++ : hsdag ? 0 : searching++;
+      Color colour = flat ? GREYS[k % GREYS.length] : hsdag ? HSDAG_COLOUR : PALETTE[k % PALETTE.length];
+      float[] dash = flat ? DASHES[1 + k % (DASHES.length - 1)] : hsdag ? null : DASHES[(k / PALETTE.length + k) % DASHES.length];
+      float width = flat ? 1.5f : hsdag ? 3f : 2.2f;
+      series.setLineColor(colour);
+      series.setMarkerColor(colour);
+      series.setMarker(MARKERS[(flat ? MARKERS.length - 1 - k : hsdag ? 0 : k + 1) % MARKERS.length]);
+      series.setLineStyle(dash == null ? new BasicStroke(width)
+          : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, dash, 0f));
+    }
+    if (Double.isFinite(lowest)) {
+      chart.getStyler().setYAxisMin(Math.min(0.99, lowest - 0.01));
+      chart.getStyler().setYAxisMax(RATIO_CAP + 0.02);
     }
     return chart;
+  }
+
+  /**
+   * Mean over seeds of the best-so-far at each measurement (NaN before any success); a one-shot
+   * method keeps its value up to the budget.
+   */
+  static double[] meanBestSoFar(List<Run> runs, int budget) {
+    int len = runs.stream().mapToInt(x -> x.bestSoFarMillis().length).max().orElse(0);
+    if (len == 0) {
+      return new double[0];
+    }
+    int out = len == 1 && budget > 1 ? budget : len;
+    double[] mean = new double[out];
+    for (int i = 0; i < out; i++) {
+      double s = 0;
+      int n = 0;
+      for (Run run : runs) {
+        double[] c = run.bestSoFarMillis();
+        double v = c.length == 0 ? Double.NaN : c[Math.min(i, c.length - 1)];
+        if (Double.isFinite(v)) {
+          s += v;
+          n++;
+        }
+      }
+      // NaN until some run has a successful measurement: nothing to average yet.
+      mean[i] = n == 0 ? Double.NaN : s / n;
+    }
+    return mean;
   }
 
   String html(Map<String, byte[]> png) {

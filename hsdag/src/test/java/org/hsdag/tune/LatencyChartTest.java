@@ -1,0 +1,44 @@
+package org.hsdag.tune;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
+
+class LatencyChartTest {
+  private static LatencyChart.Data data(Map<String, Double> baselines, double finalBest, double... latencies) {
+    double[] steps = new double[latencies.length];
+    for (int i = 0; i < steps.length; i++) {
+      steps[i] = i;
+    }
+    return new LatencyChart.Data(steps, latencies, baselines, finalBest, "ms", "t");
+  }
+
+  @Test
+  void farAwayValuesAreLeftAboveThePlotAndNamedInTheLegend() {
+    LatencyChart.Data d = data(Map.of("CPU-only", 25.0, "GPU.1-only", 4.0), 4.0, 4.5, 4.2, 30.0, 40.0);
+    assertEquals(10.0, LatencyChart.plotTop(d), 1e-12, "2.5 x the lowest value, 4 ms");
+    List<String> names = new ArrayList<>(LatencyChart.build(d).getSeriesMap().keySet());
+    assertTrue(names.contains("measured placement (2 above the plot)"), names.toString());
+    assertTrue(names.contains("CPU-only (25.000 ms, above the plot)"), names.toString());
+    assertTrue(names.contains("GPU.1-only"), names.toString());
+  }
+
+  @Test
+  void valuesThatFitKeepTheWholeRange() {
+    LatencyChart.Data d = data(Map.of("CPU-only", 8.0), 6.0, 7.0, 6.0);
+    assertTrue(Double.isInfinite(LatencyChart.plotTop(d)));
+    assertTrue(LatencyChart.build(d).getSeriesMap().containsKey("measured placement"));
+  }
+
+  @Test
+  void singleDeviceLinesAreDrawnAfterTheFinalBestSoAWinningDeviceStaysVisible() {
+    XYChart chart = LatencyChart.build(data(Map.of("GPU.1-only", 4.0), 4.0, 4.5, 4.0));
+    List<String> order = new ArrayList<>(chart.getSeriesMap().keySet());
+    assertTrue(order.indexOf("GPU.1-only") > order.indexOf("final best (re-measured)"), order.toString());
+  }
+}
