@@ -21,11 +21,15 @@ import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.cli.BackendOptions;
+import org.hsdag.plan.ProxyUnavailableException;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.tune.TuneConfig;
 import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.ProtocolOptions;
+import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.io.IoErrors;
@@ -75,6 +79,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin ProtocolOptions protocolOptions;
 
   @Mixin InputShapeOptions inputShapeOptions;
+
+  @Mixin ProxyOptions proxyOptions;
 
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -126,6 +132,14 @@ public final class BenchCommand implements Callable<Integer> {
       throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
     }
     MeasurementProtocol protocol = protocolOptions.protocol();
+    String proxyChoice = proxyOptions.choice(backendOptions);
+    if (!proxyChoice.equals(TuneConfig.PROXY_AUTO) && !proxyChoice.equals(TuneConfig.PROXY_NONE)) {
+      try {
+        DeviceProfile.load(proxyChoice);
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException("--proxy-profile: " + e.getMessage());
+      }
+    }
     // Each model's dynamic inputs are sized on their own, so each model gets its own backend.
     List<InputShapeOptions.Resolved> shapes = new ArrayList<>();
     for (BenchRunner.NamedGraph g : graphs) {
@@ -159,12 +173,16 @@ public final class BenchCommand implements Callable<Integer> {
         }
         progress.flush();
         BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
-        // With a perturbed machine the strategies plan with the unperturbed profile: the cost model the user believes.
-        BenchResults one = new BenchRunner(backend, line -> {
+        BenchRunner runner = new BenchRunner(backend, line -> {
           progress.println(line);
           progress.flush();
-        }, backendOptions.mismatch() != 0 ? backendOptions.profile() : null, shapes.get(i).resolution().shapes())
-            .run(plan, List.of(model));
+        }, proxyChoice, shapes.get(i).resolution().shapes());
+        BenchResults one;
+        try {
+          one = runner.run(plan, List.of(model));
+        } catch (ProxyUnavailableException e) {
+          throw new UserInputException("--proxy-profile: " + e.getMessage());
+        }
         results = results == null ? one : results.withModels(concat(results.models(), one.models()));
       }
     }

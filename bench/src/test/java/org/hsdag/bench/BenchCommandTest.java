@@ -99,6 +99,29 @@ class BenchCommandTest {
   }
 
   @Test
+  void theCostModelMethodsPlanWithIsChosenLikeTunesAndNamedInTheReport() throws Exception {
+    Path named = dir.resolve("named");
+    CliRun withProfile = CliRun.of("bench", "tiny_chain", "--methods", "planner", "--budget", "4", "--seeds", "1", "--final-rounds", "1",
+        "--backend", "sim", "--mismatch", "0.3", "--proxy-profile", "paper", "--out", named.toString());
+    assertEquals(0, withProfile.exitCode(), withProfile.err());
+    JsonNode json = new ObjectMapper().readTree(named.resolve("results.json").toFile());
+    assertTrue(json.get("costModel").asText().contains("profile paper"), json.get("costModel").asText());
+    assertTrue(Files.readString(named.resolve("report.md")).contains("Methods that plan use the cost model of profile paper"));
+    Path cold = dir.resolve("cold");
+    CliRun none = CliRun.of("bench", "tiny_chain", "--methods", "greedy", "--budget", "4", "--seeds", "1", "--final-rounds", "1",
+        "--backend", "sim", "--proxy", "none", "--out", cold.toString());
+    assertEquals(0, none.exitCode(), none.err());
+    assertTrue(new ObjectMapper().readTree(cold.resolve("results.json").toFile()).get("costModel").asText().startsWith("none"));
+    CliRun missing = CliRun.of("bench", "tiny_chain", "--budget", "4", "--proxy-profile", dir.resolve("nope.json").toString(),
+        "--out", dir.resolve("m").toString());
+    assertEquals(2, missing.exitCode(), missing.err());
+    assertTrue(missing.err().strip().startsWith("hsdag: --proxy-profile: "), missing.err());
+    assertEquals(1, missing.err().strip().lines().count(), missing.err());
+    CliRun both = CliRun.of("bench", "tiny_chain", "--proxy", "none", "--proxy-profile", "paper", "--out", dir.resolve("x").toString());
+    assertEquals(2, both.exitCode(), both.err());
+  }
+
+  @Test
   void methodGroupsExpandInTableOrder() {
     assertEquals(List.of("cpu", "hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
     assertEquals(List.of("cpu", "random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));

@@ -105,14 +105,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin InputShapeOptions inputShapeOptions;
 
-  @Option(names = "--proxy", paramLabel = "auto|none", defaultValue = TuneConfig.PROXY_AUTO,
-      description = "The cost model the search plans with before measuring: auto (the backend's own; with --mismatch, "
-          + "the unperturbed --profile) or none (a cold search, as the paper). Default: ${DEFAULT-VALUE}.")
-  String proxy;
-
-  @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
-      description = "Plan with this simulator profile as the cost model instead (e.g. one fitted by 'hsdag calibrate').")
-  String proxyProfile;
+  @Mixin ProxyOptions proxyOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end. Default: ${DEFAULT-VALUE}.")
@@ -224,7 +217,7 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, patience, proxyChoice());
+            checkpointEvery, patience, proxyOptions.choice(backendOptions));
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -316,23 +309,6 @@ public final class TuneCommand implements Callable<Integer> {
     } catch (FileSystemException e) {
       throw new UserInputException("--out " + dir + ": cannot use this folder (" + IoErrors.describe(e) + ")");
     }
-  }
-
-  /** {@code --proxy} and {@code --proxy-profile} as recorded in the run's configuration. */
-  private String proxyChoice() {
-    String p = proxy.trim().toLowerCase(Locale.ROOT);
-    if (!p.equals(TuneConfig.PROXY_AUTO) && !p.equals(TuneConfig.PROXY_NONE)) {
-      throw new UserInputException("--proxy '" + proxy + "' is not one of auto, none");
-    }
-    if (proxyProfile != null) {
-      if (p.equals(TuneConfig.PROXY_NONE)) {
-        throw new UserInputException("--proxy none and --proxy-profile contradict each other");
-      }
-      Path file = Path.of(proxyProfile);
-      return Files.isRegularFile(file) ? file.toAbsolutePath().normalize().toString() : proxyProfile;
-    }
-    // With a perturbed machine the cost model is what the user believes: the unperturbed profile.
-    return p.equals(TuneConfig.PROXY_AUTO) && backendOptions.mismatch() != 0 ? backendOptions.profile() : p;
   }
 
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */

@@ -98,8 +98,9 @@ public final class BenchReport {
   public String provenance() {
     String kind = results.simulated() ? "**SIMULATED** (not hardware measurements)" : "measured on hardware";
     return String.format(Locale.ROOT, "Backend `%s`, profile `%s` — %s. Devices %s. Budget %d measurements per run, %s; search protocol %s; "
-        + "each run's best placement re-measured with %s.", results.backend(), results.profile(), kind, String.join(", ", results.devices()),
-        results.budget(), results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds", results.protocol(), results.finalProtocol());
+        + "each run's best placement re-measured with %s. Methods that plan use %s.", results.backend(), results.profile(), kind,
+        String.join(", ", results.devices()), results.budget(), results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds",
+        results.protocol(), results.finalProtocol(), results.costModel());
   }
 
   /** Caption of every table that puts the paper's figures beside ours. */

@@ -25,11 +25,12 @@ public record BenchResults(
     List<Long> seeds,
     String protocol,
     String finalProtocol,
+    String costModel,
     List<ModelResult> models) {
 
   /** The same results over {@code newModels}. */
   public BenchResults withModels(List<ModelResult> newModels) {
-    return new BenchResults(backend, profile, simulated, devices, budget, seeds, protocol, finalProtocol, newModels);
+    return new BenchResults(backend, profile, simulated, devices, budget, seeds, protocol, finalProtocol, costModel, newModels);
   }
 
   /**

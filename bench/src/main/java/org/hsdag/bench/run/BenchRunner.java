@@ -33,6 +33,7 @@ import org.hsdag.plan.BestKnown;
 import org.hsdag.sim.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
+import org.hsdag.tune.TuneConfig;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.Strategies;
@@ -70,7 +71,7 @@ public final class BenchRunner {
 
   private final LatencyBackend backend;
   private final Consumer<String> progress;
-  private final String proxyProfile;
+  private final String proxyChoice;
   private final ShapeAssumption shapes;
 
   /** A runner whose strategies plan with the backend's own cost model (when it has one). */
@@ -79,19 +80,21 @@ public final class BenchRunner {
   }
 
   /**
-   * A runner whose strategies plan with the cost model of {@code proxyProfile} (null: the
-   * backend's own) under {@code shapes}, while the best known still comes from the backend's own.
+   * A runner whose strategies plan with the cost model {@code proxyChoice} names: null or
+   * {@code auto} for the backend's own, {@code none} for cold searches, else a simulator profile
+   * name or file; under {@code shapes}. The best known always comes from the backend's own.
    */
-  public BenchRunner(LatencyBackend backend, Consumer<String> progress, String proxyProfile, ShapeAssumption shapes) {
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress, String proxyChoice, ShapeAssumption shapes) {
     this.backend = backend;
     this.progress = progress;
-    this.proxyProfile = proxyProfile;
+    this.proxyChoice = proxyChoice == null ? TuneConfig.PROXY_AUTO : proxyChoice;
     this.shapes = shapes;
   }
 
   public BenchResults run(Plan plan, List<NamedGraph> models) {
     String finalProtocol = "median of " + plan.finalRounds() + " rounds of " + plan.protocol().describe();
     List<ModelResult> out = new ArrayList<>();
+    String costModel = "none";
     for (NamedGraph model : models) {
       OpGraph g = model.graph();
       List<MethodResult> rows = new ArrayList<>();
@@ -101,8 +104,23 @@ public final class BenchRunner {
       // The backend's own cost model gives the best known; the strategies plan with it or with the given profile's.
       PlacementProxy target = backend.capability(CostModelSource.class).isPresent()
           ? Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy() : null;
-      PlacementProxy proxy = proxyProfile == null ? target
-          : Proxies.resolve(backend, g, plan.devices(), proxyProfile, shapes).proxy();
+      PlacementProxy proxy;
+      switch (proxyChoice) {
+        case TuneConfig.PROXY_AUTO -> {
+          proxy = target;
+          costModel = target == null ? "none (the backend has no cost model; searches start cold)"
+              : "the cost model of " + backend.name() + "/" + backend.profile();
+        }
+        case TuneConfig.PROXY_NONE -> {
+          proxy = null;
+          costModel = "none (--proxy none; searches start cold)";
+        }
+        default -> {
+          Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), proxyChoice, shapes);
+          proxy = resolved.proxy();
+          costModel = "the " + resolved.source();
+        }
+      }
       Map<String, String> skipped = new LinkedHashMap<>();
       for (String name : plan.methods()) {
         Strategies.Entry m = Strategies.get(name);
@@ -196,7 +214,7 @@ public final class BenchRunner {
     }
     List<String> devices = plan.devices().names();
     return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(), plan.seeds(),
-        plan.protocol().describe(), finalProtocol, out);
+        plan.protocol().describe(), finalProtocol, costModel, out);
   }
 
   /** One search with {@code budget} measurements and seed {@code seed}, then its best placement re-measured. */

@@ -26,7 +26,7 @@ class BenchReportTest {
   }
 
   private static BenchResults results(List<Long> seeds, List<MethodResult> methods) {
-    return new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 4, seeds, "0+1 mean", "median of 3",
+    return new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 4, seeds, "0+1 mean", "median of 3", "the cost model of sim/paper",
         List.of(new ModelResult("m", 10, 9, 2.0, "planner", methods)));
   }
 
