@@ -15,6 +15,7 @@ import org.hsdag.features.FeatureExtractor;
 import org.hsdag.features.FeatureMatrix;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.plan.PlacementProxy;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.train.ReinforceTrainer;
@@ -131,6 +132,38 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     proposed.addLast(p);
     return p;
   }
+
+  /**
+   * Trains the policy for {@code episodes} episodes against {@code proxy}'s latency instead of
+   * measurements (the paper's REINFORCE, reward 1/latency): the measured phase then starts from a
+   * policy that already prefers what the cost model ranks well, and only corrects its errors.
+   *
+   * @return the proxy latency in ms of the last episode's best sample (NaN when none ran)
+   */
+  public double pretrainOnProxy(PlacementProxy proxy, int episodes) {
+    requireInit();
+    if (!proposed.isEmpty() || trainer.openSteps() != config.stepsPerUpdate()) {
+      throw new IllegalStateException("pre-training starts between episodes");
+    }
+    double lastBest = Double.NaN;
+    for (int e = 0; e < episodes; e++) {
+      double best = Double.POSITIVE_INFINITY;
+      for (int i = config.stepsPerUpdate(); i > 0; i--) {
+        Placement p = propose();
+        proposed.pollLast();
+        double ms = proxy.latencyMicros(p) / 1000.0;
+        best = Math.min(best, ms);
+        trainer.observe(Double.isFinite(ms)
+            ? new Measurement(true, new double[] {ms}, ms, ms, ms, 0, null, PROXY_BACKEND, "cost model")
+            : Measurement.failed("the cost model cannot run it", PROXY_BACKEND, "cost model"));
+      }
+      lastBest = best;
+    }
+    LOG.info("hsdag policy pre-trained on the cost model: {} episodes, last episode's best {} ms", episodes, lastBest);
+    return lastBest;
+  }
+
+  private static final String PROXY_BACKEND = "proxy";
 
   /** Moves each op placed on a device it cannot run to its first supported device, if any. */
   public static Placement repair(Placement p, SupportMatrix support) {

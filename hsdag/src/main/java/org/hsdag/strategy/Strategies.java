@@ -85,15 +85,15 @@ public final class Strategies {
         new Entry("rnn", "RNN-based", Family.BASELINE, null, new StrategyConfig.Rnn(grouped, RnnPlacerStrategy.Config.DEFAULT)),
         new Entry("planner", "Cost-model planner, corrected by measurements", Family.BASELINE, null,
             new StrategyConfig.Planner()),
-        new Entry("hsdag", "HSDAG", Family.HSDAG, null, new StrategyConfig.Hsdag(hsdag, true)),
+        new Entry("hsdag", "HSDAG", Family.HSDAG, null, StrategyConfig.Hsdag.warm(hsdag)),
         new Entry("hsdag-paper", "HSDAG (paper-faithful training)", Family.VARIANT, null,
             new StrategyConfig.Hsdag(HsdagConfig.builder().paperFaithful().build())),
         new Entry("hsdag-no-shape", "w/o output shape", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutOutputShape()).build(), true)),
+            StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutOutputShape()).build())),
         new Entry("hsdag-no-id", "w/o node ID", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutNodeId()).build(), true)),
+            StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutNodeId()).build())),
         new Entry("hsdag-no-structural", "w/o graph structural features", Family.ABLATION, null,
-            new StrategyConfig.Hsdag(hsdag.toBuilder().features(f.withoutStructural()).build(), true)));
+            StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutStructural()).build())));
     Map<String, Entry> m = new LinkedHashMap<>();
     for (Entry e : l) {
       m.put(e.name(), e);
@@ -153,8 +153,10 @@ public final class Strategies {
     if (e.defaults() instanceof StrategyConfig.Hsdag h) {
       Map<String, String> rest = new java.util.LinkedHashMap<>(options);
       String warm = rest.remove("warm-start");
+      String pretrain = rest.remove("pretrain");
       try {
-        return new StrategyConfig.Hsdag(hsdagConfig(h.settings(), rest), warm == null ? h.warmStart() : bool(warm));
+        return new StrategyConfig.Hsdag(hsdagConfig(h.settings(), rest), warm == null ? h.warmStart() : bool(warm),
+            pretrain == null ? h.pretrainEpisodes() : episodes(pretrain));
       } catch (IllegalArgumentException ex) {
         throw new SearchConfigException("strategy " + e.name() + ": " + ex.getMessage());
       }
@@ -296,7 +298,7 @@ public final class Strategies {
   }
 
   /** Option keys the HSDAG strategies understand. */
-  public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen", "warm-start",
+  public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen", "warm-start", "pretrain",
       "features.output-shape", "features.node-id", "features.structural", "hidden", "gcn-layers", "learning-rate",
       "gamma", "baseline", "entropy-bonus", "entropy-weight", "gradient-clip", "refinement-decay", "min-clusters",
       "torch-threads"));
@@ -338,6 +340,14 @@ public final class Strategies {
       }
     }
     return b.features(features).build();
+  }
+
+  private static int episodes(String v) {
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("hsdag option pretrain=" + v + " is not a number of episodes");
+    }
   }
 
   private static boolean bool(String v) {

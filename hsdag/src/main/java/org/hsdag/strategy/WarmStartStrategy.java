@@ -14,9 +14,11 @@ import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 
 /**
- * A learned search warm-started on the cost model: the {@link PlannerStrategy} spends the first
- * measurements (the planner's candidates, then the corrected model's best guesses) until it has
- * nothing new worth measuring, and the learned strategy continues with the rest of the budget. The
+ * A learned search warm-started on the cost model: an HSDAG policy is first trained on the cost
+ * model's latency (no measurements; {@link HsdagStrategy#pretrainOnProxy}), then the {@link
+ * PlannerStrategy} spends the first measurements (the planner's candidates, then the corrected
+ * model's best guesses) until it has nothing new worth measuring, and the learned strategy
+ * continues with the rest of the budget. The
  * engine keeps the best of both, so the result is never worse than the planner's. Without a cost
  * model ({@code --proxy none}, or a backend that has none) it is the learned strategy alone, cold
  * as published.
@@ -29,9 +31,13 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private final SearchStrategy then;
   private boolean warm;
 
-  public WarmStartStrategy(PlannerStrategy planner, SearchStrategy then) {
+  private final int pretrainEpisodes;
+
+  /** {@code then} after {@code planner}; an HSDAG {@code then} is first trained {@code pretrainEpisodes} episodes on the cost model. */
+  public WarmStartStrategy(PlannerStrategy planner, SearchStrategy then, int pretrainEpisodes) {
     this.planner = planner;
     this.then = then;
+    this.pretrainEpisodes = pretrainEpisodes;
   }
 
   @Override
@@ -46,6 +52,10 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       planner.init(context);
     }
     then.init(context);
+    // A restored run overwrites this training with its saved state, so a resume stays identical.
+    if (warm && then instanceof HsdagStrategy h && pretrainEpisodes > 0) {
+      h.pretrainOnProxy(context.proxy().get(), pretrainEpisodes);
+    }
   }
 
   private boolean inPlannerPhase() {

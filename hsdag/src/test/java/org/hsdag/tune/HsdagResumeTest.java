@@ -9,6 +9,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
@@ -21,14 +25,28 @@ class HsdagResumeTest {
 
   @Test
   void hsdagRunStoppedAndResumedEqualsTheUninterruptedRun() throws IOException {
+    stoppedAndResumedEqualsUninterrupted(false, 9);
+  }
+
+  /** Warm: pre-trained on a cost model, then the planner's phase and the policy; stopped mid-run, resumed identically. */
+  @Test
+  void warmStartedRunStoppedAndResumedEqualsTheUninterruptedRun() throws IOException {
+    stoppedAndResumedEqualsUninterrupted(true, 14);
+  }
+
+  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt) throws IOException {
     OpGraph graph = TestModels.read(TestModels.twoBranch(tmp));
-    StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1"));
-    TuneConfig c = new TuneConfig(DeviceSet.of("CPU", "GPU.1").names(), "hsdag", options, 16, 0, 3,
+    DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
+    StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
+        "pretrain", warm ? "5" : "0"));
+    TuneConfig c = new TuneConfig(devices.names(), "hsdag", options, 24, 0, 3,
         MeasurementProtocol.PAPER, 2, 2, 5, 0);
+    PlacementProxy proxy = warm ? PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), graph, devices)
+        : null;
 
     Path refDir = tmp.resolve("ref");
     SearchStrategy strategy = c.newStrategy();
-    TuneResult reference = new Tuner(new FakeBackend(), graph, c, strategy, refDir, null).run(false);
+    TuneResult reference = new Tuner(new FakeBackend(), graph, c, strategy, refDir, null, proxy).run(false);
     close(strategy);
 
     Path dir = tmp.resolve("resumed");
@@ -37,17 +55,17 @@ class HsdagResumeTest {
     Tuner t = new Tuner(new FakeBackend(), graph, c, first, dir, new TuneListener() {
       @Override
       public void searchStep(TuneProgress p) {
-        if (p.step() == 9) {
+        if (p.step() == stopAt) {
           ref.get().requestStop();
         }
       }
-    });
+    }, proxy);
     ref.set(t);
     assertEquals(RunStatus.INTERRUPTED, t.run(false).status());
     close(first);
 
     SearchStrategy second = c.newStrategy();
-    TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, null).run(true);
+    TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, null, proxy).run(true);
     close(second);
     TunerTest.assertSameOutcome(reference, resumed, refDir, dir);
   }
