@@ -6,6 +6,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.HeteroCostModel;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.ShapeAssumption;
 import org.hsdag.sim.SimOptions;
@@ -41,7 +42,12 @@ public final class Proxies {
     }
     var source = backend.capability(CostModelSource.class);
     if (source.isPresent()) {
-      var model = source.get().costModel(graph);
+      HeteroCostModel model;
+      try {
+        model = source.get().costModel(graph);
+      } catch (IllegalStateException e) {
+        throw new ProxyUnavailableException("backend " + backend.name() + " could not build its cost model (" + e.getMessage() + ")");
+      }
       requireDevices(model.deviceNames(), devices, backend.name() + "/" + backend.profile());
       return new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name() + "/" + backend.profile());
     }

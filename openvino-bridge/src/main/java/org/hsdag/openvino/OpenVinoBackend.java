@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
@@ -23,6 +24,13 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
+import org.hsdag.sim.CostModel;
+import org.hsdag.sim.DeviceModel;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.sim.HeteroDevice;
+import org.hsdag.sim.KernelTimes;
+import org.hsdag.sim.ShapeAssumption;
 
 /**
  * The real backend: times a placement on this machine through OpenVINO's HETERO plugin.
@@ -42,7 +50,7 @@ import org.hsdag.placement.Placement;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend {
+public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -52,6 +60,7 @@ public final class OpenVinoBackend implements LatencyBackend {
   private final String profile;
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
+  private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
   private ExecutorService worker;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -80,6 +89,7 @@ public final class OpenVinoBackend implements LatencyBackend {
   public synchronized OpenVinoBackend bind(OpGraph graph, Path xml) {
     Path old = modelFiles.put(graph, xml);
     if (old != null && !old.equals(xml)) {
+      costModels.remove(graph);
       OpenVinoRuntime.Model m = models.remove(graph);
       if (m != null) {
         m.close();
@@ -203,6 +213,66 @@ public final class OpenVinoBackend implements LatencyBackend {
     }
   }
 
+  /** Timed runs (after one warm-up) of each single-device profiling compile; the last one's records count. */
+  static final int PROFILING_RUNS = 5;
+  /** Where link and sub-model costs come from until a calibration measures them on this machine. */
+  static final String LINK_PROFILE = "paper";
+
+  /**
+   * The cost model of {@code graph} on every device of this machine, built once per graph: per-op
+   * kernel times from the profiling records of one single-device inference per device ({@link
+   * OpCostTable}: fused kernels credited to their first original layer, ops the records never name
+   * cost nothing there), device support from {@code query_model}, and boundary-copy, sub-model
+   * and request costs from the built-in {@value #LINK_PROFILE} profile's device of the same name
+   * (none for a device it lacks). Tensor sizes use batch 1 and 8 tokens for dynamic dimensions.
+   *
+   * @throws IllegalStateException when a device cannot compile or profile the model
+   */
+  @Override
+  public synchronized HeteroCostModel costModel(OpGraph graph) {
+    HeteroCostModel cached = costModels.get(graph);
+    if (cached != null) {
+      return cached;
+    }
+    OpenVinoRuntime.Model m = model(graph);
+    Set<String> opNames = new java.util.HashSet<>(m.opNames());
+    Map<String, Integer> runtimeIndex = indexByName(m.opNames());
+    int n = graph.nodeCount();
+    double[][] micros = new double[devices.size()][n];
+    boolean[][] supported = new boolean[devices.size()][n];
+    for (int d = 0; d < devices.size(); d++) {
+      String device = devices.get(d).name();
+      boolean[] ok = m.query(device);
+      for (int v = 0; v < n; v++) {
+        Integer r = runtimeIndex.get(graph.node(v).name());
+        supported[d][v] = r == null || ok[r];
+      }
+      OpCostTable table;
+      m.clearAffinities();
+      try (OpenVinoRuntime.Compiled c = m.compile(device, options.cacheDir(), true)) {
+        c.fillInputs(options.seed());
+        c.inferTimed(1, PROFILING_RUNS);
+        table = OpCostTable.of(device, c.profile(), c.executedNodes(), opNames);
+      } catch (OpenVinoException e) {
+        throw new IllegalStateException("cannot profile " + graph.name() + " on " + device + ": " + e.getMessage(), e);
+      }
+      for (int v = 0; v < n; v++) {
+        micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+      }
+    }
+    DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
+    List<HeteroDevice> hetero = new ArrayList<>();
+    for (DeviceInfo d : devices) {
+      DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
+      hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
+    }
+    CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
+    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
+        KernelTimes.byNode(micros, null, supported));
+    costModels.put(graph, model);
+    return model;
+  }
+
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
   OpenVinoRuntime.Model model(OpGraph graph) {
     OpenVinoRuntime.Model m = models.get(graph);
@@ -264,6 +334,7 @@ public final class OpenVinoBackend implements LatencyBackend {
       m.close();
     }
     models.clear();
+    costModels.clear();
     runtime.close();
   }
 }

@@ -172,4 +172,62 @@ class OpenVinoBackendTest {
     g.edges().forEach(b::addEdge);
     return b.build();
   }
+
+  private static ProfilingRecord ran(String node, long micros) {
+    return new ProfilingRecord(-1, node, "", "", ProfilingRecord.Status.EXECUTED, micros, micros);
+  }
+
+  @Test
+  void itsCostModelTakesEachOpsTimeFromThatDevicesProfilingRun() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    // On the GPU the plugin fused conv1's bias and activation into one kernel named after the last of them.
+    rt.profileByDevice.put("CPU", List.of(ran("conv1", 300), ran("conv1/add", 20), ran("conv1/relu", 10), ran("fc", 50)));
+    rt.profileByDevice.put("GPU.1", List.of(ran("conv1/relu", 90), ran("fc", 40), ran("reorder_0", 7)));
+    rt.executedByDevice.put("GPU.1", List.of(ExecutedNode.of("conv1/relu", "conv1,conv1/add,conv1/relu"), ExecutedNode.of("fc", "fc")));
+    boolean[] gpu = new boolean[graph.nodeCount()];
+    java.util.Arrays.fill(gpu, true);
+    gpu[graph.indexOf("prob")] = false;
+    rt.support.put("GPU.1", gpu);
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      org.hsdag.sim.HeteroCostModel model = b.costModel(graph);
+      assertEquals(List.of("CPU", "GPU.1"), model.deviceNames());
+      int conv1 = opIndex(model, "conv1");
+      int add = opIndex(model, "conv1/add");
+      int fc = opIndex(model, "fc");
+      int prob = opIndex(model, "prob");
+      assertEquals(300, model.micros(conv1, 0), 1e-9);
+      assertEquals(20, model.micros(add, 0), 1e-9, "on the CPU each record is its own op");
+      assertEquals(90, model.micros(conv1, 1), 1e-9, "the fused kernel's time goes to its first original layer");
+      assertEquals(0, model.micros(add, 1), 1e-9, "fused away on the GPU");
+      assertEquals(40, model.micros(fc, 1), 1e-9);
+      assertFalse(model.supported(prob, 1), "query_model said GPU.1 cannot run it");
+      assertTrue(model.supported(prob, 0));
+      assertTrue(rt.calls.contains("compile CPU") && rt.calls.contains("compile GPU.1"), rt.calls.toString());
+      assertTrue(rt.calls.contains("infer 1+" + OpenVinoBackend.PROFILING_RUNS), rt.calls.toString());
+      long compiles = rt.calls.stream().filter(c -> c.startsWith("compile")).count();
+      assertTrue(b.costModel(graph) == model, "profiled once per graph");
+      assertEquals(compiles, rt.calls.stream().filter(c -> c.startsWith("compile")).count());
+      assertTrue(b.capability(org.hsdag.backend.CostModelSource.class).isPresent());
+    }
+  }
+
+  @Test
+  void aDeviceThatCannotProfileTheModelIsNamed() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
+    rt.compileError = "[GPU] Operation: fc of type MatMul(opset1) is not supported";
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> b.costModel(graph));
+      assertTrue(e.getMessage().contains("on CPU") && e.getMessage().contains("not supported"), e.getMessage());
+    }
+  }
+
+  private int opIndex(org.hsdag.sim.HeteroCostModel model, String name) {
+    int node = graph.indexOf(name);
+    for (int i = 0; i < model.opCount(); i++) {
+      if (model.node(i) == node) {
+        return i;
+      }
+    }
+    throw new AssertionError(name + " is not a kernel of the cost model");
+  }
 }

@@ -25,6 +25,9 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   double[] samples = {5, 4, 3, 3, 3, 3, 3, 3, 3, 3};
   long subModels = 2;
   List<ProfilingRecord> profile = List.of();
+  // Records of a compile on one device (single-device profiling runs); others get {@code profile}.
+  Map<String, List<ProfilingRecord>> profileByDevice = new LinkedHashMap<>();
+  Map<String, List<ExecutedNode>> executedByDevice = new LinkedHashMap<>();
   List<ExecutedNode> executed = List.of();
   CountDownLatch blockInference;
   Map<String, boolean[]> support = new LinkedHashMap<>();
@@ -126,7 +129,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
 
           @Override
           public List<ExecutedNode> executedNodes() {
-            return executed;
+            return executedByDevice.getOrDefault(device, executed);
           }
 
           @Override
@@ -159,7 +162,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
 
           @Override
           public List<ProfilingRecord> profile() {
-            return profile;
+            return profileByDevice.getOrDefault(device, profile);
           }
 
           @Override
