@@ -215,8 +215,8 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.append(d == 0 ? "" : ", ").append(ds.name(d)).append(' ').append(counts[d]).append(" ops");
     }
     out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
-    out.printf(Locale.ROOT, "%d interleaved rounds of %s; latency = median of rounds (ms, %s)%n", rounds,
-        protocolOptions.protocol().describe(), nums);
+    out.printf(Locale.ROOT, "%d interleaved rounds of %s%s; latency = median of rounds (ms, %s)%n", rounds,
+        protocolOptions.protocol().describe(), TuneCommand.raced(rounds), nums);
     for (Candidate r : results) {
       String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
           r.ciHighMs()) : "failed: " + r.reason();

@@ -31,6 +31,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
+import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Candidate;
 import org.hsdag.tune.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
@@ -468,8 +469,8 @@ public final class TuneCommand implements Callable<Integer> {
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
     out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
         r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
-    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate; latency = median of rounds (ms, %s)%n",
-        c.finalRounds(), c.protocol().describe(), nums);
+    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
+        c.finalRounds(), c.protocol().describe(), raced(c.finalRounds()), nums);
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
         "95% CI ms", "vs CPU-only");
     for (Candidate cand : r.candidates()) {
@@ -591,4 +592,10 @@ public final class TuneCommand implements Callable<Integer> {
     return v == null ? "0.1.0-SNAPSHOT" : v;
   }
 
+
+  /** How many more rounds near ties get, as printed after the rounds every candidate gets. */
+  static String raced(int rounds) {
+    int max = SearchEngine.maxFinalRounds(rounds);
+    return max > rounds ? " (up to " + max + " for those within noise of the fastest)" : "";
+  }
 }

@@ -65,7 +65,8 @@ final class TuneProgressPrinter implements TuneListener {
   public void finalStarted(int total) {
     closeBar();
     if (mode != Mode.NONE && total > 0) {
-      err.println("hsdag: re-measuring the best candidates and the baselines (" + total + " interleaved measurements)...");
+      err.println("hsdag: re-measuring the best candidates and the baselines (" + total + " interleaved measurements, "
+          + "then more rounds for any still within noise of the fastest)...");
       err.flush();
     }
   }

@@ -322,8 +322,10 @@ public final class SearchEngine {
   /**
    * Re-measures {@code finalists} in {@code rounds} rounds, each measuring every finalist once in a
    * freshly shuffled order (drift — thermal, clocks, background load — hits all alike), and picks the
-   * winner by the {@link Verdict} rule. A finalist's latency is the median of its round latencies,
-   * with the 95% interval of their mean; a failure ends its rounds. With 0 rounds the first
+   * winner by the {@link Verdict} rule. With at least {@value #MIN_ROUNDS_TO_RACE} rounds, up to
+   * {@code rounds} more follow for the finalists whose interval still overlaps the leader's, until
+   * one is clear ({@link #contenders}). A finalist's latency is the median of its round latencies,
+   * with the 95% interval of that median; a failure ends its rounds. With 0 rounds the first
    * measurements decide.
    *
    * @param orderSeed seeds the shuffles
@@ -350,9 +352,25 @@ public final class SearchEngine {
     }
     l.started(total);
     int done = 0;
-    for (int round = 0; round < rounds; round++) {
+    // Fixed rounds for everyone, then up to as many again for the candidates still within noise of
+    // the leader (racing): a near tie is settled by more rounds, not by one noisy median.
+    for (int round = 0; round < maxFinalRounds(rounds); round++) {
+      boolean[] inRound = new boolean[n];
+      if (round < rounds) {
+        java.util.Arrays.fill(inRound, true);
+      } else {
+        inRound = contenders(roundValues, failReason);
+        int count = 0;
+        for (boolean b : inRound) {
+          count += b ? 1 : 0;
+        }
+        if (count < 2) {
+          break;
+        }
+        total += count;
+      }
       for (int i : shuffled(n, new SplittableRandom(orderSeed + round))) {
-        if (failReason[i] != null) {
+        if (failReason[i] != null || !inRound[i]) {
           continue;
         }
         if (stopRequested) {
@@ -388,7 +406,7 @@ public final class SearchEngine {
         ci = new double[] {Double.NaN, Double.NaN};
         pooled = 0;
         values = new double[0];
-      } else if (rounds == 0) {
+      } else if (values.length == 0) {
         finalMs = searchMs;
         ci = first == null ? new double[] {Double.NaN, Double.NaN} : new double[] {first.ciLowMillis(), first.ciHighMillis()};
         pooled = first == null ? 0 : first.samplesMillis().length;
@@ -403,6 +421,48 @@ public final class SearchEngine {
           pooled, subModels[i], failReason[i]));
     }
     return new FinalResult(out, Verdict.of(out), false);
+  }
+
+  /** Below this many rounds an interval of the median is the sample range: too wide to race on. */
+  static final int MIN_ROUNDS_TO_RACE = 3;
+
+  /** The most rounds a finalist gets when {@code rounds} are asked for: twice as many for a near tie. */
+  public static int maxFinalRounds(int rounds) {
+    return rounds >= MIN_ROUNDS_TO_RACE ? 2 * rounds : rounds;
+  }
+
+  /**
+   * The candidates whose interval of the median overlaps the leader's (the lowest median), the
+   * leader included; none when the leader is alone. Equal zero-width intervals do not overlap
+   * (they are the same number, nothing more rounds could settle).
+   */
+  static boolean[] contenders(List<List<Double>> roundValues, String[] failReason) {
+    int n = roundValues.size();
+    double[] median = new double[n];
+    double[][] ci = new double[n][];
+    int leader = -1;
+    for (int i = 0; i < n; i++) {
+      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+      if (failReason[i] != null || v.length < 2) {
+        continue;
+      }
+      median[i] = median(v);
+      ci[i] = ConfidenceInterval.ofMedian(v, 0.95);
+      if (leader < 0 || median[i] < median[leader]) {
+        leader = i;
+      }
+    }
+    boolean[] in = new boolean[n];
+    if (leader < 0) {
+      return in;
+    }
+    for (int i = 0; i < n; i++) {
+      if (i != leader && ci[i] != null && ci[i][0] < ci[leader][1] && ci[leader][0] < ci[i][1]) {
+        in[i] = true;
+        in[leader] = true;
+      }
+    }
+    return in;
   }
 
   private void requireFits(Placement p, String who) {

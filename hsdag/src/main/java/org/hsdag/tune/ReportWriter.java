@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Decision;
 import org.hsdag.strategy.Strategies;
 
@@ -199,10 +200,12 @@ public final class ReportWriter {
       doc.heading(2, "Baselines and best candidates (final re-measurement)");
       int rounds = mf.config().finalRounds();
       doc.para("At the end of the search the " + mf.config().topK() + " fastest placements found and every single-device "
-          + "baseline were measured again, " + rounds + " rounds each, in an interleaved (shuffled) order so that drift "
-          + "affects all alike. *latency* is the median of the rounds, each round timed with protocol `"
-          + mf.config().protocol().describe() + "`; the interval is the 95% confidence interval of the mean of "
-          + "the rounds. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
+          + "baseline were measured again, " + rounds + " rounds each"
+          + (SearchEngine.maxFinalRounds(rounds) > rounds ? " (up to " + SearchEngine.maxFinalRounds(rounds) + " for those "
+              + "still within noise of the fastest)" : "")
+          + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
+          + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
+          + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
       double cpu = Double.NaN;
       for (JsonNode c : result.path("candidates")) {
         if (c.path("label").asText().equals("CPU-only") && c.hasNonNull("latency_ms")) {

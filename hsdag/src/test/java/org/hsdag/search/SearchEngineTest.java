@@ -231,4 +231,50 @@ class SearchEngineTest {
     assertEquals(Decision.SINGLE_DEVICE_FASTEST, r.verdict().decision());
     assertEquals("CPU-only", r.verdict().winner().label());
   }
+
+  @Test
+  void nearTiesGetMoreRoundsAndClearWinnersDoNot() throws IOException {
+    OpGraph resnet = org.hsdag.models.ModelCatalog.get("resnet50").build().graph();
+    SimBackend noisy = new SimBackend(DeviceProfile.load("paper"), SimOptions.DEFAULT);
+    Placement cpu = Placement.allOn(DEVICES, resnet.nodeCount(), "CPU");
+    Placement gpu = Placement.allOn(DEVICES, resnet.nodeCount(), "GPU.1");
+    // The same GPU placement but one early op on the CPU: a copy or two slower, well within the noise.
+    int[] nearly = gpu.deviceOf();
+    nearly[resnet.topologicalOrder()[1]] = 0;
+    Placement near = new Placement(DEVICES, nearly);
+    SearchEngine e = SearchEngine.builder(noisy, resnet, DEVICES).seed(3).build();
+
+    FinalResult clear = e.remeasure(List.of(new Finalist("CPU-only", true, cpu, -1, null),
+        new Finalist("GPU.1-only", true, gpu, -1, null)), 5, 11, Map.of(), RemeasureListener.NONE);
+    assertEquals(5, clear.candidates().get(0).rounds(), "8.8 ms against 7.0 ms is settled in the fixed rounds");
+    assertEquals(5, clear.candidates().get(1).rounds());
+
+    List<Finalist> tie = List.of(new Finalist("CPU-only", true, cpu, -1, null), new Finalist("GPU.1-only", true, gpu, -1, null),
+        new Finalist("step 1", false, near, 1, null));
+    FinalResult raced = e.remeasure(tie, 5, 11, Map.of(), RemeasureListener.NONE);
+    assertEquals(5, raced.candidates().get(0).rounds(), "CPU-only is out of the race");
+    assertTrue(raced.candidates().get(1).rounds() > 5, "the near tie gets more rounds");
+    assertEquals(raced.candidates().get(1).rounds(), raced.candidates().get(2).rounds());
+    assertTrue(raced.candidates().get(2).rounds() <= SearchEngine.maxFinalRounds(5));
+    // The same seed gives the same rounds, so a resumed run re-measures exactly what it logged.
+    FinalResult again = e.remeasure(tie, 5, 11, Map.of(), RemeasureListener.NONE);
+    for (int i = 0; i < tie.size(); i++) {
+      assertArrayEquals(raced.candidates().get(i).roundsMs(), again.candidates().get(i).roundsMs());
+    }
+  }
+
+  @Test
+  void contendersAreThoseWhoseIntervalOverlapsTheLeaders() {
+    List<List<Double>> rounds = List.of(List.of(1.0, 1.1, 1.2, 1.0, 1.1), List.of(1.15, 1.2, 1.3, 1.25, 1.2),
+        List.of(3.0, 3.1, 3.0, 3.2, 3.1), List.of(1.05, 1.0, 0.95, 1.0, 1.1));
+    // Five rounds: each interval is the range. The leader (median 1.0) spans 0.95-1.1.
+    boolean[] in = SearchEngine.contenders(rounds, new String[4]);
+    assertArrayEquals(new boolean[] {true, false, false, true}, in);
+    String[] failed = {"failed in final round 2: boom", null, null, null};
+    assertArrayEquals(new boolean[] {false, false, false, false}, SearchEngine.contenders(rounds, failed),
+        "a failed finalist is out, and the leader alone needs no race");
+    // Two identical noise-free candidates are the same number: nothing to race.
+    boolean[] exact = SearchEngine.contenders(List.of(List.of(2.0, 2.0, 2.0), List.of(2.0, 2.0, 2.0)), new String[2]);
+    assertArrayEquals(new boolean[] {false, false}, exact);
+  }
 }
