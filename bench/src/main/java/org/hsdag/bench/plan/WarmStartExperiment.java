@@ -97,7 +97,7 @@ public final class WarmStartExperiment {
     }
     DeviceProfile profile = DeviceProfile.load(profileName);
     System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
-        + "budget %d measurements, %d seeds; gap = noise-free target latency of the returned placement (as tune: top 5 measured, re-measured in 5 interleaved rounds, best median) "
+        + "budget %d measurements, %d seeds; gap = noise-free target latency of the returned placement (as tune: top 5 measured, re-measured in 5 interleaved rounds, up to 10 for near ties, best median) "
         + "vs the target's best known (planner + annealing on its own cost model); m1/m2 = measurements until the "
         + "returned placement was within 1 %% / 2 %% (- = never)%n%n", budget, seeds);
     System.out.println("| model | devices | setting | method | best known ms | gaps per seed | m1 per seed | m2 per seed |");
@@ -157,7 +157,7 @@ public final class WarmStartExperiment {
     }
   }
 
-  /** What tune returns: the best of the top 5 measured after 5 interleaved rounds of re-measurement (median). */
+  /** What tune returns: the best of the top 5 measured after 5 interleaved rounds of re-measurement (median; near ties race on). */
   private static Placement returned(SearchEngine engine, SearchOutcome out, long seed) throws IOException {
     List<Finalist> finalists = new ArrayList<>();
     for (SearchStep s : out.top(5, Set.of())) {
