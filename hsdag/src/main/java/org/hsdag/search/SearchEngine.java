@@ -357,7 +357,7 @@ public final class SearchEngine {
     for (int round = 0; round < maxFinalRounds(rounds); round++) {
       boolean[] inRound = new boolean[n];
       if (round < rounds) {
-        java.util.Arrays.fill(inRound, true);
+        Arrays.fill(inRound, true);
       } else {
         inRound = contenders(roundValues, failReason);
         int count = 0;

@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HsdagStrategy.class);
+  // Names the source of pre-training "measurements", which are cost-model estimates.
+  private static final String PROXY_BACKEND = "proxy";
 
   private final HsdagConfig config;
   private SearchContext context;
@@ -162,8 +164,6 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     LOG.info("hsdag policy pre-trained on the cost model: {} episodes, last episode's best {} ms", episodes, lastBest);
     return lastBest;
   }
-
-  private static final String PROXY_BACKEND = "proxy";
 
   /** Moves each op placed on a device it cannot run to its first supported device, if any. */
   public static Placement repair(Placement p, SupportMatrix support) {

@@ -14,12 +14,12 @@ import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 
 /**
- * A learned search warm-started on the cost model: an HSDAG policy is first trained on the cost
- * model's latency (no measurements; {@link HsdagStrategy#pretrainOnProxy}), then the {@link
- * PlannerStrategy} spends the first measurements (the planner's candidates, then the corrected
- * model's best guesses) until it has nothing new worth measuring, and the learned strategy
- * continues with the rest of the budget. The
- * engine keeps the best of both, so the result is never worse than the planner's. Without a cost
+ * A learned search warm-started on the cost model: the {@link PlannerStrategy} spends the first
+ * measurements (the planner's candidates, then the corrected model's best guesses) until it has
+ * nothing new worth measuring, and the learned strategy continues with the rest of the budget;
+ * with {@code pretrainEpisodes > 0} an HSDAG policy is first trained on the cost model's latency
+ * ({@link HsdagStrategy#pretrainOnProxy}, no measurements). The engine keeps the best of both, so
+ * the result is never worse than the planner's. Without a cost
  * model ({@code --proxy none}, or a backend that has none) it is the learned strategy alone, cold
  * as published.
  */
