@@ -33,6 +33,7 @@ import org.hsdag.plan.BestKnown;
 import org.hsdag.sim.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
+import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchStrategy;
@@ -102,8 +103,15 @@ public final class BenchRunner {
       String bestSource = "none";
       Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
       // The backend's own cost model gives the best known; the strategies plan with it or with the given profile's.
-      PlacementProxy target = backend.capability(CostModelSource.class).isPresent()
-          ? Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy() : null;
+      PlacementProxy target = null;
+      if (backend.capability(CostModelSource.class).isPresent()) {
+        try {
+          target = Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy();
+        } catch (ProxyUnavailableException e) {
+          // A backend whose cost model fails (a device that cannot profile the model) still benches, cold.
+          progress.accept(model.name() + "  no cost model: " + e.getMessage());
+        }
+      }
       PlacementProxy proxy;
       switch (proxyChoice) {
         case TuneConfig.PROXY_AUTO -> {
