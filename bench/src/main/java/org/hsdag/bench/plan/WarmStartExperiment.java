@@ -48,7 +48,11 @@ import org.hsdag.strategy.Strategies;
  * <pre>
  * ./hsdag.sh run-class org.hsdag.bench.plan.WarmStartExperiment [--budget 200] [--seeds 3]
  *     [--setting exact|mismatch|cold]... [--mismatch 0.3] [--devices CPU,GPU.1]...
- *     [--methods planner,hsdag,...] [--profile paper] [--no-samples] [models ...]
+ *     [--methods planner,hsdag,...] [-S key=value]... [--profile paper] [--no-samples] [models ...]
+ * </pre>
+ * {@code -S} passes a strategy option to the HSDAG methods, e.g. {@code -S pretrain=200}
+ * for HSDAG (as {@code tune -S}).
+ * <pre>
  * </pre>
  */
 public final class WarmStartExperiment {
@@ -60,6 +64,7 @@ public final class WarmStartExperiment {
     double mismatch = 0.3;
     String profileName = "paper";
     boolean samples = true;
+    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
     List<String> settings = new ArrayList<>();
     List<DeviceSet> deviceSets = new ArrayList<>();
     List<String> methods = new ArrayList<>();
@@ -74,6 +79,10 @@ public final class WarmStartExperiment {
         case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
         case "--methods" -> methods.addAll(Arrays.asList(args[++k].split(",")));
         case "--no-samples" -> samples = false;
+        case "-S" -> {
+          String[] kv = args[++k].split("=", 2);
+          options.put(kv[0], kv.length > 1 ? kv[1] : "");
+        }
         default -> models.add(args[k]);
       }
     }
@@ -125,7 +134,9 @@ public final class WarmStartExperiment {
               SimBackend noisy = new SimBackend(targetProfile, SimOptions.DEFAULT.withSeed(seed));
               // planner-only: the planner's own candidates measured, nothing more.
               boolean plannerOnly = method.equals("planner-only");
-              SearchStrategy strategy = Strategies.create(plannerOnly ? "planner" : method);
+              String name = plannerOnly ? "planner" : method;
+              SearchStrategy strategy = options.isEmpty() || !name.startsWith("hsdag") ? Strategies.create(name)
+                  : Strategies.configure(name, options).create(name);
               int limit = plannerOnly && proxy != null ? new Planner().plan(proxy).candidates().size() : budget;
               SearchOutcome out;
               Placement returned;
