@@ -592,7 +592,6 @@ public final class TuneCommand implements Callable<Integer> {
     return v == null ? "0.1.0-SNAPSHOT" : v;
   }
 
-
   /** How many more rounds near ties get, as printed after the rounds every candidate gets. */
   static String raced(int rounds) {
     int max = SearchEngine.maxFinalRounds(rounds);

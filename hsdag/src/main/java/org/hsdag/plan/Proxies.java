@@ -45,7 +45,8 @@ public final class Proxies {
       HeteroCostModel model;
       try {
         model = source.get().costModel(graph);
-      } catch (IllegalStateException e) {
+      } catch (RuntimeException e) {
+        // A cost model that cannot be built (a device that fails to compile or profile the model) only costs the warm start.
         throw new ProxyUnavailableException("backend " + backend.name() + " could not build its cost model (" + e.getMessage() + ")");
       }
       requireDevices(model.deviceNames(), devices, backend.name() + "/" + backend.profile());
