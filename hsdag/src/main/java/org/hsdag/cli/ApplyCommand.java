@@ -216,7 +216,7 @@ public final class ApplyCommand implements Callable<Integer> {
     }
     out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
     out.printf(Locale.ROOT, "%d interleaved rounds of %s%s; latency = median of rounds (ms, %s)%n", rounds,
-        protocolOptions.protocol().describe(), TuneCommand.raced(rounds), nums);
+        protocolOptions.protocol().describe(), SearchEngine.racedRoundsNote(rounds), nums);
     for (Candidate r : results) {
       String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
           r.ciHighMs()) : "failed: " + r.reason();

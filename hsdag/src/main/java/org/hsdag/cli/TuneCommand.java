@@ -470,7 +470,7 @@ public final class TuneCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
         r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
-        c.finalRounds(), c.protocol().describe(), raced(c.finalRounds()), nums);
+        c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
         "95% CI ms", "vs CPU-only");
     for (Candidate cand : r.candidates()) {
@@ -590,11 +590,5 @@ public final class TuneCommand implements Callable<Integer> {
   static String version() {
     String v = HsdagCli.class.getPackage().getImplementationVersion();
     return v == null ? "0.1.0-SNAPSHOT" : v;
-  }
-
-  /** How many more rounds near ties get, as printed after the rounds every candidate gets. */
-  static String raced(int rounds) {
-    int max = SearchEngine.maxFinalRounds(rounds);
-    return max > rounds ? " (up to " + max + " for those within noise of the fastest)" : "";
   }
 }

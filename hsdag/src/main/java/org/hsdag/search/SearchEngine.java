@@ -431,6 +431,12 @@ public final class SearchEngine {
     return rounds >= MIN_ROUNDS_TO_RACE ? 2 * rounds : rounds;
   }
 
+  /** What near ties get beyond {@code rounds}, in words to append to "N rounds", or "" when they get nothing more. */
+  public static String racedRoundsNote(int rounds) {
+    int max = maxFinalRounds(rounds);
+    return max > rounds ? " (up to " + max + " for those still within noise of the fastest)" : "";
+  }
+
   /**
    * The candidates whose interval of the median overlaps the leader's (the lowest median), the
    * leader included; none when the leader is alone. Equal zero-width intervals do not overlap

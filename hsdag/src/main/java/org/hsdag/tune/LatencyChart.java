@@ -91,11 +91,10 @@ public final class LatencyChart {
       XYSeries bestLine = chart.addSeries("best search placement so far", d.steps(), best);
       bestLine.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
       bestLine.setMarker(SeriesMarkers.NONE);
-      bestLine.setLineColor(new Color(0x0072B2));
+      bestLine.setLineColor(OkabeIto.BLUE);
       bestLine.setLineWidth(2f);
     }
-    // Okabe–Ito vermillion, bluish green, orange, reddish purple: safe for colour-blind readers.
-    Color[] baseColors = {new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00), new Color(0xCC79A7)};
+    Color[] baseColors = {OkabeIto.VERMILLION, OkabeIto.BLUISH_GREEN, OkabeIto.ORANGE, OkabeIto.REDDISH_PURPLE};
     List<String> labels = new ArrayList<>(d.baselines().keySet());
     java.util.Collections.sort(labels);
     int k = 0;

@@ -200,10 +200,7 @@ public final class ReportWriter {
       doc.heading(2, "Baselines and best candidates (final re-measurement)");
       int rounds = mf.config().finalRounds();
       doc.para("At the end of the search the " + mf.config().topK() + " fastest placements found and every single-device "
-          + "baseline were measured again, " + rounds + " rounds each"
-          + (SearchEngine.maxFinalRounds(rounds) > rounds ? " (up to " + SearchEngine.maxFinalRounds(rounds) + " for those "
-              + "still within noise of the fastest)" : "")
-          + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
+          + "baseline were measured again, " + rounds + " rounds each" + SearchEngine.racedRoundsNote(rounds) + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
           + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
           + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
       double cpu = Double.NaN;

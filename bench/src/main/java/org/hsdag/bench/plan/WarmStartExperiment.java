@@ -50,10 +50,8 @@ import org.hsdag.strategy.Strategies;
  *     [--setting exact|mismatch|cold]... [--mismatch 0.3] [--devices CPU,GPU.1]...
  *     [--methods planner,hsdag,...] [-S key=value]... [--profile paper] [--no-samples] [models ...]
  * </pre>
- * {@code -S} passes a strategy option to the HSDAG methods, e.g. {@code -S pretrain=200}
- * for HSDAG (as {@code tune -S}).
- * <pre>
- * </pre>
+ * {@code -S} passes a strategy option to the HSDAG methods (as {@code tune -S}), e.g. {@code -S
+ * pretrain=200}.
  */
 public final class WarmStartExperiment {
   private WarmStartExperiment() {}
@@ -135,8 +133,8 @@ public final class WarmStartExperiment {
               // planner-only: the planner's own candidates measured, nothing more.
               boolean plannerOnly = method.equals("planner-only");
               String name = plannerOnly ? "planner" : method;
-              SearchStrategy strategy = options.isEmpty() || !name.startsWith("hsdag") ? Strategies.create(name)
-                  : Strategies.configure(name, options).create(name);
+              SearchStrategy strategy = name.startsWith("hsdag") ? Strategies.configure(name, options).create(name)
+                  : Strategies.create(name);
               int limit = plannerOnly && proxy != null ? new Planner().plan(proxy).candidates().size() : budget;
               SearchOutcome out;
               Placement returned;

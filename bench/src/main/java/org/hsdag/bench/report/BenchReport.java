@@ -18,6 +18,7 @@ import org.hsdag.bench.report.BenchResults.MethodResult;
 import org.hsdag.bench.report.BenchResults.ModelResult;
 import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.tune.OkabeIto;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
@@ -242,8 +243,8 @@ public final class BenchReport {
 
   // Okabe–Ito: distinguishable under the common colour-vision deficiencies; dashes and markers
   // tell apart series that share a colour or lie on top of each other.
-  private static final Color[] PALETTE = {new Color(0x0072B2), new Color(0xE69F00), new Color(0x009E73), new Color(0xD55E00),
-      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442)};
+  private static final Color[] PALETTE = {OkabeIto.BLUE, OkabeIto.ORANGE, OkabeIto.BLUISH_GREEN, OkabeIto.VERMILLION,
+      OkabeIto.REDDISH_PURPLE, OkabeIto.SKY_BLUE, OkabeIto.YELLOW};
   // HSDAG itself, the method this tool is about: black, solid and widest, drawn last.
   private static final Color HSDAG_COLOUR = Color.BLACK;
   private static final float[][] DASHES = {null, {8f, 4f}, {2f, 3f}, {8f, 3f, 2f, 3f}};
