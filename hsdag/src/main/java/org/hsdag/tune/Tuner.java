@@ -27,6 +27,7 @@ import org.hsdag.search.Checkpointable;
 import org.hsdag.search.Decision;
 import org.hsdag.search.FinalResult;
 import org.hsdag.search.Finalist;
+import org.hsdag.search.FinalistChoice;
 import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.Replay;
 import org.hsdag.search.ResumeMismatchException;
@@ -223,7 +224,7 @@ public final class Tuner {
       List<Finalist> finalists = new ArrayList<>(baselines);
       Set<Placement> exclude = new HashSet<>();
       baselines.forEach(b -> exclude.add(b.placement()));
-      for (SearchStep s : outcome.top(config.topK(), exclude)) {
+      for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy)) {
         finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
       }
       FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, priorFinal, remeasureListener());

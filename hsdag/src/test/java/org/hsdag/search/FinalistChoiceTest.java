@@ -1,0 +1,80 @@
+package org.hsdag.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.hsdag.backend.Measurement;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.testkit.TinyGraphs;
+import org.junit.jupiter.api.Test;
+
+class FinalistChoiceTest {
+  private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
+
+  /** Near-tie placements (one op moved off GPU.1 each), measured 1 % apart in step order; the truly fastest one measured 30 % slow. */
+  private record Run(PlacementProxy model, SearchOutcome outcome, Placement trulyBest) {}
+
+  private static Run run() {
+    OpGraph g = TinyGraphs.randomDag(60, 6, 3);
+    PlacementProxy model = PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g, DEVICES);
+    int ops = model.model().opCount();
+    List<Placement> placements = new ArrayList<>();
+    for (int i = 0; i < ops && placements.size() < 12; i++) {
+      int[] d = new int[ops];
+      java.util.Arrays.fill(d, 1);
+      if (model.model().supported(i, 0)) {
+        d[i] = 0;
+        placements.add(model.placement(d));
+      }
+    }
+    Placement best = placements.stream().min(java.util.Comparator.comparingDouble(model::latencyMicros)).orElseThrow();
+    List<SearchStep> steps = new ArrayList<>();
+    for (Placement p : placements) {
+      double ms = p.equals(best) ? 1.3 * model.latencyMicros(p) / 1000 : (1 + 0.01 * steps.size()) * model.latencyMicros(best) / 1000;
+      Measurement m = new Measurement(true, new double[] {ms}, ms, ms, ms, 1, null, "sim", "paper");
+      steps.add(new SearchStep(steps.size(), p, m, false));
+    }
+    return new Run(model, new SearchOutcome(StopReason.BUDGET_SPENT, "", steps, steps.size(), 0, 0, true), best);
+  }
+
+  @Test
+  void withoutACostModelTheFastestMeasuredGoOn() {
+    Run r = run();
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null);
+    assertEquals(r.outcome().top(4, Set.of()), chosen);
+    assertFalse(chosen.stream().anyMatch(s -> s.placement().equals(r.trulyBest())),
+        "one unlucky measurement keeps the truly fastest out");
+  }
+
+  @Test
+  void theCostModelNominatesTheUnluckilyMeasuredPlacement() {
+    Run r = run();
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), r.model());
+    assertEquals(4, chosen.size());
+    assertEquals(r.outcome().ranked().get(0), chosen.get(0), "the fastest measured comes first");
+    assertTrue(chosen.stream().anyMatch(s -> s.placement().equals(r.trulyBest())));
+    assertEquals(4, new HashSet<>(chosen.stream().map(SearchStep::placement).toList()).size(), "no placement twice");
+  }
+
+  @Test
+  void excludedPlacementsNeverGoOnAndKIsTheLimit() {
+    Run r = run();
+    Placement fastestMeasured = r.outcome().ranked().get(0).placement();
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 3, Set.of(fastestMeasured, r.trulyBest()), r.model());
+    assertEquals(3, chosen.size());
+    assertTrue(chosen.stream().noneMatch(s -> s.placement().equals(fastestMeasured) || s.placement().equals(r.trulyBest())));
+    assertEquals(r.outcome().ranked().size(), FinalistChoice.choose(r.outcome(), 100, Set.of(), r.model()).size(),
+        "k beyond the measured placements takes them all");
+  }
+}
