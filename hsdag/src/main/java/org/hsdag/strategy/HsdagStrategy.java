@@ -161,6 +161,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       }
       lastBest = best;
     }
+    // Self-imitation follows measurements only: the cost model's favourite is not one.
+    trainer.forgetBest();
     LOG.info("hsdag policy pre-trained on the cost model: {} episodes, last episode's best {} ms", episodes, lastBest);
     return lastBest;
   }

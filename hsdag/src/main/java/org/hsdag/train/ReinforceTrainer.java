@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * seed; each observation turns the measurement into a reward ({@link RewardModel}); every {@code
  * stepsPerUpdate} observations the loss −Σ_i γ^i A_i log p(P_i) (A_i = r_i in paper-faithful mode,
  * the baseline-normalised advantage otherwise), minus the entropy bonus, is back-propagated step by
- * step and one Adam update is made; the refinement state then resets (a new episode).
+ * step, with the self-imitation term on the best-rewarded decision so far ({@link
+ * HsdagConfig#imitationWeight()}), and one Adam update is made; the refinement state then resets
+ * (a new episode).
  *
  * <p>Everything that determines the future — parameters, Adam moments, step counters, the
  * refinement state, the buffered steps, baseline and penalty statistics — is written by {@link
@@ -45,7 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class ReinforceTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReinforceTrainer.class);
   private static final String STATE_FILE = "hsdag-trainer.bin";
-  private static final int FORMAT = 2;
+  // 3 adds the best decision (self-imitation); 2 is read as having none.
+  private static final int FORMAT = 3;
 
   private final HsdagPolicy policy;
   private final HsdagConfig config;
@@ -64,6 +67,9 @@ public final class ReinforceTrainer implements AutoCloseable {
   private long failures;
   private double lastLoss = Double.NaN;
   private double lastGradientNorm = Double.NaN;
+  // The best-rewarded decision so far (a copy the trainer owns), kept for self-imitation.
+  private Decision best;
+  private double bestReward = Double.NEGATIVE_INFINITY;
 
   public ReinforceTrainer(NDManager manager, HsdagPolicy policy, HsdagConfig config, long seed) {
     this.policy = policy;
@@ -123,7 +129,11 @@ public final class ReinforceTrainer implements AutoCloseable {
       failures++;
       LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(), r);
     }
-    buffer.add(pending.pollFirst());
+    Decision taken = pending.pollFirst();
+    if (config.imitationWeight() > 0 && FailurePenalty.usable(m) && r > bestReward) {
+      keepBest(taken, r);
+    }
+    buffer.add(taken);
     bufferRewards.add(r);
     if (buffer.size() >= config.stepsPerUpdate()) {
       update();
@@ -154,6 +164,7 @@ public final class ReinforceTrainer implements AutoCloseable {
       }
     }
     recorded = null;
+    loss += imitateBest();
     lastLoss = loss;
     lastGradientNorm = adam.update(policy.parameters(), config.gradientClip() ? config.clipNorm() : 0);
     for (Decision d : buffer) {
@@ -162,6 +173,54 @@ public final class ReinforceTrainer implements AutoCloseable {
     buffer.clear();
     bufferRewards.clear();
     policy.resetState();
+  }
+
+  private void keepBest(Decision d, double reward) {
+    if (best != null) {
+      best.close();
+    }
+    NDArray state = d.state().duplicate();
+    state.detach();
+    best = new Decision(d.clusterOf().clone(), d.clusterCount(), d.devicePerCluster().clone(), d.clusterMask().clone(),
+        d.logProb(), state);
+    bestReward = reward;
+  }
+
+  /** Back-propagates the self-imitation term of the best decision so far; returns its loss (0 when none). */
+  private double imitateBest() {
+    if (best == null || config.imitationWeight() == 0) {
+      return 0;
+    }
+    double advantage = bestReward;
+    if (config.baseline()) {
+      double sd = Math.sqrt(baseline.variance());
+      advantage = (bestReward - baseline.mean()) / Math.max(sd, 1e-6 * Math.abs(baseline.mean()) + 1e-12);
+    }
+    advantage = Math.min(HsdagConfig.MAX_IMITATION_ADVANTAGE, advantage);
+    if (!(advantage > 0)) {
+      return 0;
+    }
+    try (NDScope scope = new NDScope();
+        GradientCollector gc = Engine.getInstance().newGradientCollector();
+        HsdagPolicy.Scored s = policy.score(best)) {
+      NDArray l = Scalars.mul(s.logProb(), -config.imitationWeight() * advantage);
+      gc.backward(l);
+      return l.getFloat();
+    }
+  }
+
+  /** Drops the best decision kept for self-imitation (after training on estimates rather than measurements). */
+  public void forgetBest() {
+    if (best != null) {
+      best.close();
+      best = null;
+    }
+    bestReward = Double.NEGATIVE_INFINITY;
+  }
+
+  /** The reward of the best decision kept for self-imitation (−∞ when none). */
+  public double bestReward() {
+    return bestReward;
   }
 
   /** Decisions sampled so far. */
@@ -217,16 +276,7 @@ public final class ReinforceTrainer implements AutoCloseable {
       out.writeInt(steps.size());
       out.writeInt(pending.size());
       for (int i = 0; i < steps.size(); i++) {
-        Decision d = steps.get(i);
-        writeInts(out, d.clusterOf());
-        out.writeInt(d.clusterCount());
-        writeInts(out, d.devicePerCluster());
-        out.writeInt(d.clusterMask().length);
-        for (long mask : d.clusterMask()) {
-          out.writeLong(mask);
-        }
-        out.writeDouble(d.logProb());
-        writeFloats(out, d.state().toFloatArray());
+        writeDecision(out, steps.get(i));
         out.writeDouble(i < bufferRewards.size() ? bufferRewards.get(i) : Double.NaN);
       }
       out.writeBoolean(baseline.initialised());
@@ -235,6 +285,11 @@ public final class ReinforceTrainer implements AutoCloseable {
       out.writeDouble(rewards.slowestMillis());
       out.writeDouble(lastLoss);
       out.writeDouble(lastGradientNorm);
+      out.writeBoolean(best != null);
+      if (best != null) {
+        writeDecision(out, best);
+        out.writeDouble(bestReward);
+      }
     }
     AtomicFiles.writeBytes(dir.resolve(STATE_FILE), bytes.toByteArray());
   }
@@ -247,7 +302,7 @@ public final class ReinforceTrainer implements AutoCloseable {
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(Files.readAllBytes(file)))) {
       int format = in.readInt();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != 2) {
         throw new IOException("unsupported HSDAG trainer state format " + format + " in " + file);
       }
       long savedSeed = in.readLong();
@@ -285,18 +340,8 @@ public final class ReinforceTrainer implements AutoCloseable {
       int steps = in.readInt();
       int pendingCount = in.readInt();
       for (int i = 0; i < steps; i++) {
-        int[] clusterOf = readInts(in);
-        int k = in.readInt();
-        int[] devices = readInts(in);
-        long[] masks = new long[in.readInt()];
-        for (int j = 0; j < masks.length; j++) {
-          masks[j] = in.readLong();
-        }
-        double logProb = in.readDouble();
-        float[] state = readFloats(in);
+        Decision d = readDecision(in);
         double reward = in.readDouble();
-        Decision d = new Decision(clusterOf, k, devices, masks, logProb,
-            policy.state().getManager().create(state, policy.state().getShape()));
         if (i >= steps - pendingCount) {
           pending.addLast(d);
         } else {
@@ -308,7 +353,38 @@ public final class ReinforceTrainer implements AutoCloseable {
       rewards.restore(in.readDouble());
       lastLoss = in.readDouble();
       lastGradientNorm = in.readDouble();
+      forgetBest();
+      if (format >= 3 && in.readBoolean()) {
+        best = readDecision(in);
+        bestReward = in.readDouble();
+      }
     }
+  }
+
+  private static void writeDecision(DataOutputStream out, Decision d) throws IOException {
+    writeInts(out, d.clusterOf());
+    out.writeInt(d.clusterCount());
+    writeInts(out, d.devicePerCluster());
+    out.writeInt(d.clusterMask().length);
+    for (long mask : d.clusterMask()) {
+      out.writeLong(mask);
+    }
+    out.writeDouble(d.logProb());
+    writeFloats(out, d.state().toFloatArray());
+  }
+
+  private Decision readDecision(DataInputStream in) throws IOException {
+    int[] clusterOf = readInts(in);
+    int k = in.readInt();
+    int[] devices = readInts(in);
+    long[] masks = new long[in.readInt()];
+    for (int j = 0; j < masks.length; j++) {
+      masks[j] = in.readLong();
+    }
+    double logProb = in.readDouble();
+    float[] state = readFloats(in);
+    return new Decision(clusterOf, k, devices, masks, logProb,
+        policy.state().getManager().create(state, policy.state().getShape()));
   }
 
   private static void writeFloats(DataOutputStream out, float[] v) throws IOException {
@@ -351,6 +427,7 @@ public final class ReinforceTrainer implements AutoCloseable {
   @Override
   public void close() {
     dropRecorded();
+    forgetBest();
     for (Decision d : buffer) {
       d.close();
     }

@@ -122,6 +122,7 @@ class ReinforceTrainerTest {
     HsdagConfig paper = CONFIG.toBuilder().paperFaithful().stepsPerUpdate(4).build();
     assertTrue(paper.paperFaithful());
     assertFalse(paper.baseline() || paper.entropyBonus() || paper.gradientClip());
+    assertEquals(0.0, paper.imitationWeight(), "the paper's REINFORCE has no self-imitation");
     assertEquals(1.0, paper.refinementDecay());
     FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
     try (HsdagStrategy s = Runs.started(paper, GRAPH, backend, 4)) {
@@ -135,6 +136,28 @@ class ReinforceTrainerTest {
         moved |= !java.util.Arrays.equals(before.get(i), after.get(i));
       }
       assertTrue(moved, "an update must change the parameters");
+    }
+  }
+
+  @Test
+  void selfImitationKeepsTheBestMeasuredDecisionAndShapesTheUpdate() {
+    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    HsdagConfig plain = CONFIG.toBuilder().imitationWeight(0).build();
+    try (HsdagStrategy imitating = Runs.started(CONFIG, GRAPH, backend, 7);
+        HsdagStrategy reinforce = Runs.started(plain, GRAPH, backend, 7)) {
+      assertTrue(CONFIG.imitationWeight() > 0, "the improved variant imitates its best decision");
+      Runs.Trace trace = Runs.run(imitating, GRAPH, backend, 4);
+      Runs.Trace same = Runs.run(reinforce, GRAPH, backend, 4);
+      assertEquals(trace.placements(), same.placements(), "the first episode is sampled alike");
+      assertEquals(1000.0 / trace.best(), imitating.trainer().bestReward(), 1e-9, "the best reward is 1 / best latency (s)");
+      assertEquals(Double.NEGATIVE_INFINITY, reinforce.trainer().bestReward(), "weight 0 keeps nothing");
+      boolean differs = false;
+      List<float[]> a = parameters(imitating);
+      List<float[]> b = parameters(reinforce);
+      for (int i = 0; i < a.size(); i++) {
+        differs |= !java.util.Arrays.equals(a.get(i), b.get(i));
+      }
+      assertTrue(differs, "the imitation term changes the first update");
     }
   }
 }
