@@ -109,8 +109,8 @@ public final class TuneCommand implements Callable<Integer> {
   @Mixin ProxyOptions proxyOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
-      description = "Search candidates re-measured at the end; with a cost model, chosen in turn by measurement and by "
-          + "the cost model. Default: ${DEFAULT-VALUE}.")
+      description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
+          + "any) and by how often the search proposed them. Default: ${DEFAULT-VALUE}.")
   int topK;
 
   @Option(names = "--final-rounds", paramLabel = "R", defaultValue = "5",

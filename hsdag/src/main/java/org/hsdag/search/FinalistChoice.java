@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
+import java.util.function.ToDoubleFunction;
 import java.util.Set;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.CostCorrection;
@@ -12,36 +15,45 @@ import org.hsdag.plan.PlacementProxy;
 /**
  * Which measured placements go on to the final re-measurement. Ranking by one noisy measurement
  * alone suffers the winner's curse: among many near ties the luckiest measurements win, and one
- * unlucky measurement of the best placement keeps it out of the race. With a cost model the slots
- * go in turn to the fastest measured, the fastest by the cost model corrected on every measurement
- * of the run ({@link CostCorrection}) and the fastest by the cost model as given (a correction can
- * fit one bad measurement), so each placement gets in on any of the three; the race itself decides
- * on measurements only.
+ * unlucky measurement of the best placement keeps it out of the race. So the slots go in turn to
+ * the fastest measured, the fastest by the cost model corrected on every measurement of the run
+ * ({@link CostCorrection}) and by the cost model as given (a correction can fit one bad
+ * measurement) when there is one, and the placements the search proposed most often (a learned
+ * policy that keeps returning to a placement despite its measurement has evidence from its
+ * neighbours). Each placement gets in on any of these; the race itself decides on measurements only.
  */
 public final class FinalistChoice {
   private FinalistChoice() {}
 
   /**
-   * Up to {@code k} distinct measured placements, leaving out {@code exclude}: the fastest measured
-   * when {@code costModel} is null, else in turn the next fastest measured, by the corrected and by
-   * the given cost model.
+   * Up to {@code k} distinct measured placements, leaving out {@code exclude}: in turn the next
+   * fastest measured, by the corrected and by the given {@code costModel} (when not null) and the
+   * next most often proposed.
    */
   public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel) {
-    if (costModel == null) {
-      return outcome.top(k, exclude);
-    }
     List<SearchStep> measured = outcome.ranked();
-    CostCorrection correction = new CostCorrection(costModel);
-    for (SearchStep s : measured) {
-      correction.observe(s.placement(), s.latencyMillis());
+    List<List<SearchStep>> sources = new ArrayList<>();
+    sources.add(measured);
+    if (costModel != null) {
+      CostCorrection correction = new CostCorrection(costModel);
+      for (SearchStep s : measured) {
+        correction.observe(s.placement(), s.latencyMillis());
+      }
+      PlacementProxy corrected = correction.corrected();
+      sources.add(rankedBy(measured, s -> corrected.latencyMicros(s.placement())));
+      sources.add(rankedBy(measured, s -> costModel.latencyMicros(s.placement())));
     }
-    List<List<SearchStep>> sources = List.of(measured, rankedBy(measured, correction.corrected()), rankedBy(measured, costModel));
+    Map<Placement, Integer> proposals = new HashMap<>();
+    for (SearchStep s : outcome.steps()) {
+      proposals.merge(s.placement(), 1, Integer::sum);
+    }
+    sources.add(rankedBy(measured, s -> -proposals.get(s.placement())));
     Set<Placement> seen = new HashSet<>(exclude);
     List<SearchStep> out = new ArrayList<>();
     int[] next = new int[sources.size()];
     for (int turn = 0; out.size() < k && turn < sources.size() * measured.size(); turn++) {
       int source = turn % sources.size();
-      // A source's next pick that is already in is skipped: the turn passes to the next source.
+      // Each source skips what is already in, so every turn adds a placement while any is left.
       while (next[source] < measured.size()) {
         SearchStep s = sources.get(source).get(next[source]++);
         if (seen.add(s.placement())) {
@@ -53,9 +65,10 @@ public final class FinalistChoice {
     return out;
   }
 
-  private static List<SearchStep> rankedBy(List<SearchStep> steps, PlacementProxy model) {
+  /** {@code steps} ordered by {@code key}, then by measured latency (they come fastest first; the sort is stable). */
+  private static List<SearchStep> rankedBy(List<SearchStep> steps, ToDoubleFunction<SearchStep> key) {
     List<SearchStep> out = new ArrayList<>(steps);
-    out.sort(Comparator.comparingDouble((SearchStep s) -> model.latencyMicros(s.placement())).thenComparingInt(SearchStep::index));
+    out.sort(Comparator.comparingDouble(key));
     return out;
   }
 }

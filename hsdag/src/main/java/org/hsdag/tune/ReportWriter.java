@@ -199,8 +199,9 @@ public final class ReportWriter {
     if (result != null) {
       doc.heading(2, "Baselines and best candidates (final re-measurement)");
       int rounds = mf.config().finalRounds();
-      doc.para("At the end of the search the " + mf.config().topK() + " best placements found (with a cost model, chosen in turn "
-          + "by their search measurement and by the cost model, so that one unlucky measurement cannot keep a placement out) "
+      doc.para("At the end of the search the " + mf.config().topK() + " best placements found (chosen in turn by their search "
+          + "measurement, by the cost model when the run had one, and by how often the search proposed them, so that one "
+          + "unlucky measurement cannot keep a placement out) "
           + "and every single-device baseline were measured again, " + rounds + " rounds each" + SearchEngine.racedRoundsNote(rounds) + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
           + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
           + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");

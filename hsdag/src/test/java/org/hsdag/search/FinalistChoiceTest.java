@@ -26,6 +26,11 @@ class FinalistChoiceTest {
   private record Run(PlacementProxy model, SearchOutcome outcome, Placement trulyBest) {}
 
   private static Run run() {
+    return run(0);
+  }
+
+  /** As above, with {@code repeats} more proposals of the truly fastest answered from the cache. */
+  private static Run run(int repeats) {
     OpGraph g = TinyGraphs.randomDag(60, 6, 3);
     PlacementProxy model = PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g, DEVICES);
     int ops = model.model().opCount();
@@ -45,16 +50,29 @@ class FinalistChoiceTest {
       Measurement m = new Measurement(true, new double[] {ms}, ms, ms, ms, 1, null, "sim", "paper");
       steps.add(new SearchStep(steps.size(), p, m, false));
     }
-    return new Run(model, new SearchOutcome(StopReason.BUDGET_SPENT, "", steps, steps.size(), 0, 0, true), best);
+    SearchStep bestStep = steps.stream().filter(s -> s.placement().equals(best)).findFirst().orElseThrow();
+    for (int i = 0; i < repeats; i++) {
+      steps.add(new SearchStep(steps.size(), best, bestStep.measurement(), true));
+    }
+    return new Run(model, new SearchOutcome(StopReason.BUDGET_SPENT, "", steps, steps.size() - repeats, repeats, 0, true), best);
   }
 
   @Test
-  void withoutACostModelTheFastestMeasuredGoOn() {
+  void withoutACostModelOrRepeatsTheFastestMeasuredGoOn() {
     Run r = run();
     List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null);
     assertEquals(r.outcome().top(4, Set.of()), chosen);
     assertFalse(chosen.stream().anyMatch(s -> s.placement().equals(r.trulyBest())),
         "one unlucky measurement keeps the truly fastest out");
+  }
+
+  @Test
+  void aPlacementTheSearchKeepsProposingGetsInWithoutACostModel() {
+    Run r = run(3);
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null);
+    assertEquals(r.outcome().ranked().get(0), chosen.get(0), "the fastest measured comes first");
+    assertEquals(r.trulyBest(), chosen.get(1).placement(), "then the most proposed");
+    assertEquals(4, new HashSet<>(chosen.stream().map(SearchStep::placement).toList()).size(), "no placement twice");
   }
 
   @Test
