@@ -18,9 +18,9 @@ import org.hsdag.plan.PlacementProxy;
  * unlucky measurement of the best placement keeps it out of the race. So the slots go in turn to
  * the fastest measured, the fastest by the cost model corrected on every measurement of the run
  * ({@link CostCorrection}) and by the cost model as given (a correction can fit one bad
- * measurement) when there is one, and the placements the search proposed most often (a learned
- * policy that keeps returning to a placement despite its measurement has evidence from its
- * neighbours). Each placement gets in on any of these; the race itself decides on measurements only.
+ * measurement) when there is one, and the placements the search proposed again, most often first
+ * (a learned policy that keeps returning to a placement despite its measurement has evidence from
+ * its neighbours). Each placement gets in on any of these; the race itself decides on measurements only.
  */
 public final class FinalistChoice {
   private FinalistChoice() {}
@@ -28,7 +28,7 @@ public final class FinalistChoice {
   /**
    * Up to {@code k} distinct measured placements, leaving out {@code exclude}: in turn the next
    * fastest measured, by the corrected and by the given {@code costModel} (when not null) and the
-   * next most often proposed.
+   * next most often proposed of those proposed more than once.
    */
   public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel) {
     List<SearchStep> measured = outcome.ranked();
@@ -47,14 +47,17 @@ public final class FinalistChoice {
     for (SearchStep s : outcome.steps()) {
       proposals.merge(s.placement(), 1, Integer::sum);
     }
-    sources.add(rankedBy(measured, s -> -proposals.get(s.placement())));
+    // Only placements proposed again: ranking the rest by one proposal each would just repeat the measured order.
+    List<SearchStep> repeated = new ArrayList<>(measured);
+    repeated.removeIf(s -> proposals.get(s.placement()) < 2);
+    sources.add(rankedBy(repeated, s -> -proposals.get(s.placement())));
     Set<Placement> seen = new HashSet<>(exclude);
     List<SearchStep> out = new ArrayList<>();
     int[] next = new int[sources.size()];
     for (int turn = 0; out.size() < k && turn < sources.size() * measured.size(); turn++) {
       int source = turn % sources.size();
-      // Each source skips what is already in, so every turn adds a placement while any is left.
-      while (next[source] < measured.size()) {
+      // Each source skips what is already in, so every turn adds a placement while it has any left.
+      while (next[source] < sources.get(source).size()) {
         SearchStep s = sources.get(source).get(next[source]++);
         if (seen.add(s.placement())) {
           out.add(s);
