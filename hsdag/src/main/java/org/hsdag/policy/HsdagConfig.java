@@ -27,6 +27,11 @@ import org.hsdag.features.FeatureConfig;
  *     log-probability of the best-rewarded decision so far by this weight times its advantage
  *     over the baseline, when positive (capped at {@value #MAX_IMITATION_ADVANTAGE}); 0 is the
  *     paper's plain REINFORCE. Measurements are too dear to forget the best one found.
+ * @param segmentMoves after each episode, this many placements that shift a device boundary of the
+ *     best measured placement along the graph's topological order are measured too (0 in the
+ *     paper). HETERO runs sub-models in sequence, so the optimum is a few long same-device runs;
+ *     moving where one ends is a move no single-group flip can make without first getting worse.
+ *     A warm start makes none ({@code WarmStartStrategy}).
  * @param gradientClip clip gradients to global L2 norm clipNorm
  * @param clipNorm the clipping threshold
  * @param refinementDecay ρ in Z ← ρ (Z + Z_cluster); 1 is the paper's plain sum
@@ -52,6 +57,7 @@ public record HsdagConfig(
     boolean entropyBonus,
     double entropyWeight,
     double imitationWeight,
+    int segmentMoves,
     boolean gradientClip,
     double clipNorm,
     double refinementDecay,
@@ -63,6 +69,9 @@ public record HsdagConfig(
 
   /** Self-imitation weight of the improved variant. */
   public static final double DEFAULT_IMITATION_WEIGHT = 1.0;
+
+  /** Segment moves per episode in the improved variant. */
+  public static final int DEFAULT_SEGMENT_MOVES = 2;
 
   /** The largest advantage the self-imitation term uses, so that one lucky outlier cannot dominate an update. */
   public static final double MAX_IMITATION_ADVANTAGE = 3.0;
@@ -79,6 +88,7 @@ public record HsdagConfig(
     require(entropyWeight >= 0, "entropyWeight must be >= 0 (got " + entropyWeight + ")");
     require(imitationWeight >= 0 && Double.isFinite(imitationWeight),
         "imitationWeight must be >= 0 (got " + imitationWeight + ")");
+    require(segmentMoves >= 0, "segmentMoves must be >= 0 (got " + segmentMoves + ")");
     require(clipNorm > 0, "clipNorm must be > 0 (got " + clipNorm + ")");
     require(refinementDecay >= 0 && refinementDecay <= 1, "refinementDecay must be in [0, 1] (got " + refinementDecay + ")");
     require(minClusters >= 2, "minClusters must be >= 2 (got " + minClusters + ")");
@@ -122,6 +132,7 @@ public record HsdagConfig(
     b.entropyBonus = entropyBonus;
     b.entropyWeight = entropyWeight;
     b.imitationWeight = imitationWeight;
+    b.segmentMoves = segmentMoves;
     b.gradientClip = gradientClip;
     b.clipNorm = clipNorm;
     b.refinementDecay = refinementDecay;
@@ -147,6 +158,7 @@ public record HsdagConfig(
     private boolean entropyBonus = true;
     private double entropyWeight = 0.01;
     private double imitationWeight = DEFAULT_IMITATION_WEIGHT;
+    private int segmentMoves = DEFAULT_SEGMENT_MOVES;
     private boolean gradientClip = true;
     private double clipNorm = 1.0;
     private double refinementDecay = 0.5;
@@ -168,6 +180,7 @@ public record HsdagConfig(
     public Builder entropyBonus(boolean v) { entropyBonus = v; return this; }
     public Builder entropyWeight(double v) { entropyWeight = v; return this; }
     public Builder imitationWeight(double v) { imitationWeight = v; return this; }
+    public Builder segmentMoves(int v) { segmentMoves = v; return this; }
     public Builder gradientClip(boolean v) { gradientClip = v; return this; }
     public Builder clipNorm(double v) { clipNorm = v; return this; }
     public Builder refinementDecay(double v) { refinementDecay = v; return this; }
@@ -178,13 +191,14 @@ public record HsdagConfig(
 
     /**
      * The paper's training as published: no baseline, no entropy bonus, no self-imitation, no
-     * clipping, plain-sum refinement, γ = 0.95 and 20 steps per update (one reference-code episode).
+     * segment moves, no clipping, plain-sum refinement, γ = 0.95 and 20 steps per update (one reference-code episode).
      */
     public Builder paperFaithful() {
       paperFaithful = true;
       baseline = false;
       entropyBonus = false;
       imitationWeight = 0;
+      segmentMoves = 0;
       gradientClip = false;
       refinementDecay = 1.0;
       gamma = 0.95;
@@ -194,7 +208,7 @@ public record HsdagConfig(
 
     public HsdagConfig build() {
       return new HsdagConfig(coarsening, features, hidden, gcnLayers, placerHidden, learningRate, gamma, stepsPerUpdate,
-          baseline, entropyBonus, entropyWeight, imitationWeight, gradientClip, clipNorm, refinementDecay, minClusters, minClusterFraction, paperFaithful,
+          baseline, entropyBonus, entropyWeight, imitationWeight, segmentMoves, gradientClip, clipNorm, refinementDecay, minClusters, minClusterFraction, paperFaithful,
           seed, torchThreads);
     }
   }

@@ -2,17 +2,26 @@ package org.hsdag.strategy;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.jni.JniUtils;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.coarsen.Coarsening;
 import org.hsdag.coarsen.ColocationCoarsener;
+import org.hsdag.coarsen.Quotients;
 import org.hsdag.features.FeatureExtractor;
 import org.hsdag.features.FeatureMatrix;
+import org.hsdag.io.AtomicFiles;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
@@ -20,6 +29,7 @@ import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.train.ReinforceTrainer;
 import org.hsdag.search.Checkpointable;
+import org.hsdag.search.FailurePenalty;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 import org.slf4j.Logger;
@@ -32,13 +42,17 @@ import org.slf4j.LoggerFactory;
  * refinement does not depend on rewards, so an episode can be proposed before it is measured. Proposals place every op through coarse node → parsed cluster → device.
  * Devices the backend cannot run an op on are never proposed when the op can run elsewhere: the
  * policy masks each cluster to its members' common devices, and an op whose cluster had none in
- * common is moved to its own first supported device (in device priority order). Close the
- * strategy to free its native memory.
+ * common is moved to its own first supported device (in device priority order). In a cold start,
+ * after each episode, {@link HsdagConfig#segmentMoves()} placements that shift a device boundary of
+ * the best measured placement ({@link SegmentMoves}) are measured too; they do not train the
+ * policy, whose REINFORCE updates stay on its own samples. Close the strategy to free its native memory.
  */
 public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HsdagStrategy.class);
   // Names the source of pre-training "measurements", which are cost-model estimates.
   private static final String PROXY_BACKEND = "proxy";
+  private static final String SEGMENT_FILE = "hsdag-segments.bin";
+  private static final int SEGMENT_FORMAT = 1;
 
   private final HsdagConfig config;
   private SearchContext context;
@@ -48,6 +62,19 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   private ReinforceTrainer trainer;
   private final ArrayDeque<Placement> proposed = new ArrayDeque<>();
   private int lastClusterCount;
+  // Coarse placements asked and not yet told, oldest first; the policy's own and segment moves.
+  private final ArrayDeque<Asked> asked = new ArrayDeque<>();
+  private SegmentMoves segments;
+  private final ArrayDeque<int[]> segmentQueue = new ArrayDeque<>();
+  // Every coarse placement asked so far, so a segment move is never measured twice.
+  private final Set<SegmentMoves.Key> askedBefore = new HashSet<>();
+  private int[] bestDevices; // device per coarse node of the best measured placement
+  private double bestMillis;
+  private long segmentRounds;
+  private long seed;
+  private boolean segmentMovesOn;
+
+  private record Asked(int[] deviceOf, boolean fromPolicy) {}
 
   public HsdagStrategy(HsdagConfig config) {
     this.config = config;
@@ -68,17 +95,35 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
 
   @Override
   public void init(SearchContext context) {
+    init(context, true);
+  }
+
+  /**
+   * {@link #init(SearchContext)}, with segment moves only when {@code segmentMoves} (and the
+   * configuration has them): a warm start turns them off, because its planner has already placed
+   * the run boundaries on the cost model.
+   */
+  public void init(SearchContext context, boolean segmentMoves) {
     close();
+    segmentMovesOn = segmentMoves && config.segmentMoves() > 0;
     this.context = context;
     proposed.clear();
+    asked.clear();
+    segmentQueue.clear();
+    askedBefore.clear();
+    bestDevices = null;
+    bestMillis = Double.POSITIVE_INFINITY;
+    segmentRounds = 0;
     if (config.torchThreads() > 0) {
       ai.djl.engine.Engine.getInstance(); // loads libtorch, which the JNI call needs
       JniUtils.setNumThreads(config.torchThreads());
     }
-    long seed = config.seed() != null ? config.seed() : context.seed();
+    seed = config.seed() != null ? config.seed() : context.seed();
     coarsening = new ColocationCoarsener(config.coarsening()).coarsen(context.graph());
     FeatureMatrix features = new FeatureExtractor(config.features()).extract(context.graph(), coarsening);
     long[] masks = coarseMasks(coarsening, context.support(), context.devices().size());
+    segments = new SegmentMoves(Quotients.orderCyclesLast(coarsening.quotient()), masks,
+        context.devices().size());
     manager = NDManager.newBaseManager();
     policy = new HsdagPolicy(manager, config, coarsening.quotient(), features.values(), features.columns().size(),
         masks, context.devices().size(), seed);
@@ -104,10 +149,23 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   @Override
   public List<Placement> ask(int limit) {
     requireInit();
+    List<Placement> batch = new ArrayList<>();
+    while (!segmentQueue.isEmpty() && batch.size() < limit) {
+      int[] move = segmentQueue.pollFirst();
+      asked.addLast(new Asked(move, false));
+      batch.add(lift(move));
+    }
+    if (!batch.isEmpty()) {
+      return batch;
+    }
     int n = Math.min(limit, trainer.openSteps());
-    List<Placement> batch = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      batch.add(propose());
+      int[] perCoarse = sample();
+      asked.addLast(new Asked(perCoarse, true));
+      if (segmentMovesOn) {
+        askedBefore.add(new SegmentMoves.Key(perCoarse));
+      }
+      batch.add(proposed.peekLast());
     }
     return batch;
   }
@@ -115,13 +173,61 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   @Override
   public void tell(List<Placement> batch, List<Measurement> results) {
     for (int i = 0; i < batch.size(); i++) {
-      observe(batch.get(i), results.get(i));
+      Asked a = asked.pollFirst();
+      Measurement m = results.get(i);
+      if (a == null) {
+        throw new IllegalStateException("told more placements than were asked");
+      }
+      noteIfBest(a.deviceOf(), m);
+      if (a.fromPolicy()) {
+        observe(batch.get(i), m);
+        if (trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
+          queueSegmentMoves();
+        }
+      }
     }
+  }
+
+  private void noteIfBest(int[] perCoarse, Measurement m) {
+    if (FailurePenalty.usable(m) && m.latencySeconds() * 1000 < bestMillis) {
+      bestDevices = perCoarse;
+      bestMillis = m.latencySeconds() * 1000;
+    }
+  }
+
+  /** After an episode: the next segment moves around the best measured placement, in a seeded random order. */
+  private void queueSegmentMoves() {
+    if (!segmentMovesOn || bestDevices == null) {
+      return;
+    }
+    List<int[]> fresh = new ArrayList<>();
+    for (int[] move : segments.around(bestDevices)) {
+      if (!askedBefore.contains(new SegmentMoves.Key(move))) {
+        fresh.add(move);
+      }
+    }
+    // Fixed by (seed, round) alone, so a restored run draws the same moves.
+    SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * ++segmentRounds));
+    for (int i = 0; i < config.segmentMoves() && !fresh.isEmpty(); i++) {
+      int[] move = fresh.remove(rng.nextInt(fresh.size()));
+      askedBefore.add(new SegmentMoves.Key(move));
+      segmentQueue.addLast(move);
+    }
+  }
+
+  private Placement lift(int[] perCoarse) {
+    return repair(coarsening.lift(context.devices(), perCoarse), context.support());
   }
 
   /** One proposal (the next step of the episode). */
   public Placement propose() {
     requireInit();
+    sample();
+    return proposed.peekLast();
+  }
+
+  /** Samples the next step of the episode, queues its placement in {@code proposed} and returns its device per coarse node. */
+  private int[] sample() {
     HsdagPolicy.Decision d = trainer.propose();
     lastClusterCount = d.clusterCount();
     int[] perCoarse = new int[coarsening.clusterCount()];
@@ -130,9 +236,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     for (int v = 0; v < perCoarse.length; v++) {
       perCoarse[v] = devices[clusterOf[v]];
     }
-    Placement p = repair(coarsening.lift(context.devices(), perCoarse), context.support());
-    proposed.addLast(p);
-    return p;
+    proposed.addLast(lift(perCoarse));
+    return perCoarse;
   }
 
   /**
@@ -194,13 +299,72 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   @Override
   public void saveState(Path dir) throws IOException {
     requireInit();
+    if (!asked.isEmpty()) {
+      throw new IllegalStateException("save between batches: " + asked.size() + " placements are not told yet");
+    }
     trainer.save(dir);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(SEGMENT_FORMAT);
+      out.writeLong(segmentRounds);
+      out.writeDouble(bestMillis);
+      writeAssignments(out, bestDevices == null ? List.of() : List.of(bestDevices));
+      writeAssignments(out, new ArrayList<>(segmentQueue));
+      List<int[]> before = new ArrayList<>();
+      askedBefore.forEach(k -> before.add(k.deviceOf()));
+      writeAssignments(out, before);
+    }
+    AtomicFiles.writeBytes(dir.resolve(SEGMENT_FILE), bytes.toByteArray());
   }
 
   @Override
   public void restoreState(Path dir) throws IOException {
     requireInit();
     trainer.restore(dir);
+    Path file = dir.resolve(SEGMENT_FILE);
+    if (!Files.isRegularFile(file)) {
+      return; // a checkpoint from before segment moves: they start from the next episode's best
+    }
+    try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
+      int format = in.readInt();
+      if (format != SEGMENT_FORMAT) {
+        throw new IOException(file + ": unknown segment-move state format " + format);
+      }
+      segmentRounds = in.readLong();
+      bestMillis = in.readDouble();
+      List<int[]> b = readAssignments(in);
+      bestDevices = b.isEmpty() ? null : b.get(0);
+      segmentQueue.clear();
+      segmentQueue.addAll(readAssignments(in));
+      askedBefore.clear();
+      readAssignments(in).forEach(a -> askedBefore.add(new SegmentMoves.Key(a)));
+    }
+  }
+
+  private static void writeAssignments(DataOutputStream out, List<int[]> assignments) throws IOException {
+    out.writeInt(assignments.size());
+    for (int[] a : assignments) {
+      out.writeInt(a.length);
+      for (int d : a) {
+        out.writeByte(d);
+      }
+    }
+  }
+
+  private List<int[]> readAssignments(DataInputStream in) throws IOException {
+    int count = in.readInt();
+    List<int[]> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int[] a = new int[in.readInt()];
+      if (a.length != coarsening.clusterCount()) {
+        throw new IOException("segment-move state is for " + a.length + " coarse nodes, this graph has " + coarsening.clusterCount());
+      }
+      for (int v = 0; v < a.length; v++) {
+        a[v] = in.readByte();
+      }
+      out.add(a);
+    }
+    return out;
   }
 
   /** Number of parsed clusters in the last proposal (0 before any). */

@@ -300,7 +300,7 @@ public final class Strategies {
   /** Option keys the HSDAG strategies understand. */
   public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen", "warm-start", "pretrain",
       "features.output-shape", "features.node-id", "features.structural", "hidden", "gcn-layers", "learning-rate",
-      "gamma", "baseline", "entropy-bonus", "entropy-weight", "imitation-weight", "gradient-clip", "refinement-decay", "min-clusters",
+      "gamma", "baseline", "entropy-bonus", "entropy-weight", "imitation-weight", "segment-moves", "gradient-clip", "refinement-decay", "min-clusters",
       "torch-threads"));
 
   /** The HSDAG configuration from command-line options on top of the default (paper-faithful for {@code hsdag-paper}). */
@@ -329,6 +329,7 @@ public final class Strategies {
           case "entropy-bonus" -> b.entropyBonus(bool(v));
           case "entropy-weight" -> b.entropyWeight(Double.parseDouble(v));
           case "imitation-weight" -> b.imitationWeight(Double.parseDouble(v));
+          case "segment-moves" -> b.segmentMoves(Integer.parseInt(v));
           case "gradient-clip" -> b.gradientClip(bool(v));
           case "refinement-decay" -> b.refinementDecay(Double.parseDouble(v));
           case "min-clusters" -> b.minClusters(Integer.parseInt(v));

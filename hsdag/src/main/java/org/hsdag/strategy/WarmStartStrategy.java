@@ -18,8 +18,9 @@ import org.hsdag.search.SearchStrategy;
  * measurements (the planner's candidates, then the corrected model's best guesses) until it has
  * nothing new worth measuring, and the learned strategy continues with the rest of the budget;
  * with {@code pretrainEpisodes > 0} an HSDAG policy is first trained on the cost model's latency
- * ({@link HsdagStrategy#pretrainOnProxy}, no measurements). The engine keeps the best of both, so
- * the result is never worse than the planner's. Without a cost
+ * ({@link HsdagStrategy#pretrainOnProxy}, no measurements). After the planner an HSDAG policy
+ * makes no segment moves: the planner has placed the run boundaries on the cost model already. The
+ * engine keeps the best of both, so the result is never worse than the planner's. Without a cost
  * model ({@code --proxy none}, or a backend that has none) it is the learned strategy alone, cold
  * as published.
  */
@@ -51,7 +52,13 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     if (warm) {
       planner.init(context);
     }
-    then.init(context);
+    // Segment moves around the planner's best made the final race pick a lucky neighbour under a
+    // mismatched cost model (issue 13 note); the planner has placed the run boundaries already.
+    if (then instanceof HsdagStrategy h) {
+      h.init(context, !warm);
+    } else {
+      then.init(context);
+    }
     // A restored run overwrites this training with its saved state, so a resume stays identical.
     if (warm && then instanceof HsdagStrategy h && pretrainEpisodes > 0) {
       h.pretrainOnProxy(context.proxy().get(), pretrainEpisodes);

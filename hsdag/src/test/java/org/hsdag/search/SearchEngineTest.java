@@ -169,7 +169,8 @@ class SearchEngineTest {
 
   @Test
   void hsdagProposesWholeEpisodesAndMatchesProposingOneAtATime() throws IOException {
-    HsdagConfig config = HsdagConfig.builder().stepsPerUpdate(4).hidden(8).torchThreads(1).build();
+    // Only the policy's samples: segment moves have their own test (HsdagStrategyTest).
+    HsdagConfig config = HsdagConfig.builder().stepsPerUpdate(4).hidden(8).torchThreads(1).segmentMoves(0).build();
     FakeBackend backend = new FakeBackend();
     List<Integer> batchSizes = new ArrayList<>();
     SearchOutcome o;

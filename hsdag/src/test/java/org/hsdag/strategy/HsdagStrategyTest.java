@@ -1,0 +1,140 @@
+package org.hsdag.strategy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.coarsen.CoarseningMode;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.models.ModelCatalog;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.search.SearchContext;
+import org.hsdag.sim.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.junit.jupiter.api.Test;
+
+class HsdagStrategyTest {
+  private static final TinyGraphs.Instance CHAIN =
+      TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"), new int[] {0, 0, 1, 1, 1, 1, 0, 0}, new int[] {}, new int[] {});
+
+  private static List<Measurement> measure(List<Placement> batch) {
+    List<Measurement> out = new ArrayList<>();
+    for (Placement p : batch) {
+      out.add(CHAIN.backend().measure(CHAIN.graph(), p, MeasurementProtocol.PAPER));
+    }
+    return out;
+  }
+
+  private static HsdagConfig.Builder perOp() {
+    return HsdagConfig.builder().coarsening(CoarseningMode.NONE).stepsPerUpdate(4).torchThreads(1);
+  }
+
+  @Test
+  void afterEachEpisodeItMeasuresNewSegmentMovesAroundTheBestPlacement() {
+    try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
+      s.init(CHAIN.context(100, 11));
+      List<Placement> asked = new ArrayList<>();
+      for (int episode = 0; episode < 3; episode++) {
+        List<Placement> samples = s.ask(10);
+        assertEquals(4, samples.size(), "one episode of the policy");
+        s.tell(samples, measure(samples));
+        asked.addAll(samples);
+        Placement best = fastest(asked);
+        List<Placement> moves = s.ask(10);
+        assertEquals(HsdagConfig.DEFAULT_SEGMENT_MOVES, moves.size());
+        for (Placement m : moves) {
+          assertFalse(asked.contains(m), "never a placement asked before");
+          assertOneRunChanged(best, m);
+        }
+        s.tell(moves, measure(moves));
+        asked.addAll(moves);
+      }
+    }
+  }
+
+  @Test
+  void thePaperFaithfulStrategyOnlyMeasuresItsPolicysSamples() {
+    try (HsdagStrategy s = new HsdagStrategy(perOp().paperFaithful().stepsPerUpdate(4).build())) {
+      s.init(CHAIN.context(100, 11));
+      for (int episode = 0; episode < 3; episode++) {
+        List<Placement> samples = s.ask(10);
+        assertEquals(4, samples.size());
+        s.tell(samples, measure(samples));
+      }
+    }
+  }
+
+  /** After a planner phase the policy alone measures; without a cost model the same strategy makes segment moves. */
+  @Test
+  void onlyAColdStartMakesSegmentMoves() {
+    OpGraph resnet = ModelCatalog.get("resnet50").build().graph();
+    DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
+    SimBackend exact = new SimBackend(DeviceProfile.load("paper"),
+        SimOptions.exact());
+    PlacementProxy proxy = PlacementProxy.ofSim(exact, resnet, devices);
+    for (boolean warm : new boolean[] {true, false}) {
+      SearchContext.Builder context = SearchContext.builder(resnet, devices,
+          exact.supports(resnet, devices)).budget(200).seed(3);
+      if (warm) {
+        context.proxy(proxy);
+      }
+      PlannerStrategy planner = new PlannerStrategy("planner");
+      try (HsdagStrategy hsdag = new HsdagStrategy(perOp().coarsening(CoarseningMode.HSDAG).build());
+          WarmStartStrategy s = new WarmStartStrategy(planner, hsdag, 0)) {
+        s.init(context.build());
+        List<Integer> afterPlanner = new ArrayList<>();
+        for (int batch = 0; batch < 40; batch++) {
+          boolean planning = warm && !planner.finished();
+          List<Placement> asked = s.ask(10);
+          List<Measurement> results = new ArrayList<>();
+          for (Placement p : asked) {
+            results.add(exact.measure(resnet, p, MeasurementProtocol.PAPER));
+          }
+          s.tell(asked, results);
+          if (!planning) {
+            afterPlanner.add(asked.size());
+          }
+        }
+        assertEquals(!warm, afterPlanner.contains(HsdagConfig.DEFAULT_SEGMENT_MOVES), (warm ? "warm" : "cold") + ": " + afterPlanner);
+        assertTrue(afterPlanner.contains(4), "policy episodes");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static Placement fastest(List<Placement> placements) {
+    Placement best = null;
+    for (Placement p : placements) {
+      if (best == null || CHAIN.backend().latency(CHAIN.graph(), p) < CHAIN.backend().latency(CHAIN.graph(), best)) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /** The chain's nodes are numbered in order: the move puts one stretch of them on one device. */
+  private static void assertOneRunChanged(Placement from, Placement to) {
+    int first = -1;
+    int last = -1;
+    for (int v = 0; v < from.deviceOf().length; v++) {
+      if (from.deviceOf(v) != to.deviceOf(v)) {
+        first = first < 0 ? v : first;
+        last = v;
+      }
+    }
+    assertTrue(first >= 0, "the move changes something");
+    for (int v = first; v <= last; v++) {
+      assertEquals(to.deviceOf(first), to.deviceOf(v),
+          "one contiguous stretch to one device: " + from + " -> " + to);
+    }
+  }
+}
