@@ -22,6 +22,7 @@ import org.hsdag.coarsen.Quotients;
 import org.hsdag.features.FeatureExtractor;
 import org.hsdag.features.FeatureMatrix;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.io.DataArrays;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
@@ -344,10 +345,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   private static void writeAssignments(DataOutputStream out, List<int[]> assignments) throws IOException {
     out.writeInt(assignments.size());
     for (int[] a : assignments) {
-      out.writeInt(a.length);
-      for (int d : a) {
-        out.writeByte(d);
-      }
+      DataArrays.writeInts(out, a);
     }
   }
 
@@ -355,12 +353,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     int count = in.readInt();
     List<int[]> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      int[] a = new int[in.readInt()];
+      int[] a = DataArrays.readInts(in);
       if (a.length != coarsening.clusterCount()) {
         throw new IOException("segment-move state is for " + a.length + " coarse nodes, this graph has " + coarsening.clusterCount());
-      }
-      for (int v = 0; v < a.length; v++) {
-        a[v] = in.readByte();
       }
       out.add(a);
     }

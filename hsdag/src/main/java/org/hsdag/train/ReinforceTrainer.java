@@ -23,6 +23,7 @@ import org.hsdag.gnn.Adam;
 import org.hsdag.gnn.ParameterStore;
 import org.hsdag.gnn.Scalars;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.io.DataArrays;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.policy.HsdagPolicy.Decision;
@@ -362,9 +363,9 @@ public final class ReinforceTrainer implements AutoCloseable {
   }
 
   private static void writeDecision(DataOutputStream out, Decision d) throws IOException {
-    writeInts(out, d.clusterOf());
+    DataArrays.writeInts(out, d.clusterOf());
     out.writeInt(d.clusterCount());
-    writeInts(out, d.devicePerCluster());
+    DataArrays.writeInts(out, d.devicePerCluster());
     out.writeInt(d.clusterMask().length);
     for (long mask : d.clusterMask()) {
       out.writeLong(mask);
@@ -374,9 +375,9 @@ public final class ReinforceTrainer implements AutoCloseable {
   }
 
   private Decision readDecision(DataInputStream in) throws IOException {
-    int[] clusterOf = readInts(in);
+    int[] clusterOf = DataArrays.readInts(in);
     int k = in.readInt();
-    int[] devices = readInts(in);
+    int[] devices = DataArrays.readInts(in);
     long[] masks = new long[in.readInt()];
     for (int j = 0; j < masks.length; j++) {
       masks[j] = in.readLong();
@@ -398,21 +399,6 @@ public final class ReinforceTrainer implements AutoCloseable {
     float[] v = new float[in.readInt()];
     for (int i = 0; i < v.length; i++) {
       v[i] = Float.intBitsToFloat(in.readInt());
-    }
-    return v;
-  }
-
-  private static void writeInts(DataOutputStream out, int[] v) throws IOException {
-    out.writeInt(v.length);
-    for (int x : v) {
-      out.writeInt(x);
-    }
-  }
-
-  private static int[] readInts(DataInputStream in) throws IOException {
-    int[] v = new int[in.readInt()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = in.readInt();
     }
     return v;
   }
