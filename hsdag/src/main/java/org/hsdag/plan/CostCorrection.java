@@ -132,7 +132,7 @@ public final class CostCorrection {
       a[j][j] += lambda;
       a[j][p] += lambda;
     }
-    double[] theta = solve(a, p);
+    double[] theta = LinearSystems.solve(a, p, 1.0);
     for (int j = 0; j < p; j++) {
       theta[j] = Double.isFinite(theta[j]) ? Math.max(MIN_SCALE, Math.min(MAX_SCALE, theta[j])) : 1.0;
     }
@@ -152,40 +152,5 @@ public final class CostCorrection {
     double[] link = Arrays.copyOfRange(theta, devices * groups, devices * groups + devices);
     double[] sub = Arrays.copyOfRange(theta, devices * groups + devices, devices * groups + 2 * devices);
     return PlacementProxy.of(proxy.graph(), base.rescaled(kernel, link, sub), proxy.devices());
-  }
-
-  /** Gaussian elimination with partial pivoting on an augmented {@code n x (n+1)} system. */
-  private static double[] solve(double[][] a, int n) {
-    for (int c = 0; c < n; c++) {
-      int pivot = c;
-      for (int r = c + 1; r < n; r++) {
-        if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) {
-          pivot = r;
-        }
-      }
-      double[] tmp = a[c];
-      a[c] = a[pivot];
-      a[pivot] = tmp;
-      if (a[c][c] == 0) {
-        continue;
-      }
-      for (int r = c + 1; r < n; r++) {
-        double f = a[r][c] / a[c][c];
-        if (f != 0) {
-          for (int k = c; k <= n; k++) {
-            a[r][k] -= f * a[c][k];
-          }
-        }
-      }
-    }
-    double[] x = new double[n];
-    for (int r = n - 1; r >= 0; r--) {
-      double s = a[r][n];
-      for (int k = r + 1; k < n; k++) {
-        s -= a[r][k] * x[k];
-      }
-      x[r] = a[r][r] == 0 ? 1.0 : s / a[r][r];
-    }
-    return x;
   }
 }

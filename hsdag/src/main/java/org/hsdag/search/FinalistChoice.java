@@ -16,24 +16,47 @@ import org.hsdag.plan.PlacementProxy;
  * Which measured placements go on to the final re-measurement. Ranking by one noisy measurement
  * alone suffers the winner's curse: among many near ties the luckiest measurements win, and one
  * unlucky measurement of the best placement keeps it out of the race. So the slots go in turn to
- * the fastest measured, the fastest by the cost model corrected on every measurement of the run
- * ({@link CostCorrection}) and by the cost model as given (a correction can fit one bad
- * measurement) when there is one, and the placements the search proposed again, most often first
- * (a learned policy that keeps returning to a placement despite its measurement has evidence from
- * its neighbours). Each placement gets in on any of these; the race itself decides on measurements only.
+ * the fastest measured, the strategy's own favourites ({@link SearchStrategy#favourites}, e.g. by a
+ * latency model fitted to all its measurements), the fastest by the cost model corrected on every
+ * measurement of the run ({@link CostCorrection}) and by the cost model as given (a correction can
+ * fit one bad measurement) when there is one, and the placements the search proposed again, most
+ * often first (a learned policy that keeps returning to a placement despite its measurement has
+ * evidence from its neighbours). Each placement gets in on any of these; the race itself decides on
+ * measurements only.
  */
 public final class FinalistChoice {
   private FinalistChoice() {}
 
+  /** {@link #choose(SearchOutcome, int, Set, PlacementProxy, List)} for a strategy without favourites. */
+  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel) {
+    return choose(outcome, k, exclude, costModel, List.of());
+  }
+
   /**
    * Up to {@code k} distinct measured placements, leaving out {@code exclude}: in turn the next
-   * fastest measured, by the corrected and by the given {@code costModel} (when not null) and the
-   * next most often proposed of those proposed more than once.
+   * fastest measured, the next of the strategy's {@code favourites} (best first; those never measured
+   * are skipped), by the corrected and by the given {@code costModel} (when not null) and the next
+   * most often proposed of those proposed more than once.
    */
-  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel) {
+  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel,
+      List<Placement> favourites) {
     List<SearchStep> measured = outcome.ranked();
     List<List<SearchStep>> sources = new ArrayList<>();
     sources.add(measured);
+    if (!favourites.isEmpty()) {
+      Map<Placement, SearchStep> byPlacement = new HashMap<>();
+      for (SearchStep s : measured) {
+        byPlacement.putIfAbsent(s.placement(), s);
+      }
+      List<SearchStep> fav = new ArrayList<>();
+      for (Placement p : favourites) {
+        SearchStep s = byPlacement.get(p);
+        if (s != null) {
+          fav.add(s);
+        }
+      }
+      sources.add(fav);
+    }
     if (costModel != null) {
       CostCorrection correction = new CostCorrection(costModel);
       for (SearchStep s : measured) {

@@ -41,6 +41,15 @@ public interface SearchStrategy {
   /** The measurements of the batch last asked, in the same order (failed measurements included). */
   void tell(List<Placement> batch, List<Measurement> results);
 
+  /**
+   * Up to {@code k} placements it has measured that the strategy itself would return, best first,
+   * judged on more than each one's own measurement (e.g. a latency model fitted to all of them); none
+   * by default. They go to the final re-measurement beside the fastest measured.
+   */
+  default List<Placement> favourites(int k) {
+    return List.of();
+  }
+
   /** True when the strategy has nothing more to propose (e.g. a single-device baseline). */
   default boolean finished() {
     return false;

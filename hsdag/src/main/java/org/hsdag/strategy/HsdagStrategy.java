@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -45,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * policy masks each cluster to its members' common devices, and an op whose cluster had none in
  * common is moved to its own first supported device (in device priority order). In a cold start,
  * after each episode, {@link HsdagConfig#segmentMoves()} placements that shift a device boundary of
- * the best measured placement ({@link SegmentMoves}) are measured too; they do not train the
+ * the placement a latency model fitted to the run's measurements ranks fastest ({@link SegmentMoves},
+ * {@link MeasuredLatencyModel}) are measured too; they do not train the
  * policy, whose REINFORCE updates stay on its own samples. Close the strategy to free its native memory.
  */
 public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
@@ -53,7 +57,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   // Names the source of pre-training "measurements", which are cost-model estimates.
   private static final String PROXY_BACKEND = "proxy";
   private static final String SEGMENT_FILE = "hsdag-segments.bin";
-  private static final int SEGMENT_FORMAT = 1;
+  private static final int SEGMENT_FORMAT = 2;
 
   private final HsdagConfig config;
   private SearchContext context;
@@ -66,11 +70,10 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   // Coarse placements asked and not yet told, oldest first; the policy's own and segment moves.
   private final ArrayDeque<Asked> asked = new ArrayDeque<>();
   private SegmentMoves segments;
+  private MeasuredLatencyModel model; // null without segment moves
   private final ArrayDeque<int[]> segmentQueue = new ArrayDeque<>();
   // Every coarse placement asked so far, so a segment move is never measured twice.
   private final Set<SegmentMoves.Key> askedBefore = new HashSet<>();
-  private int[] bestDevices; // device per coarse node of the best measured placement
-  private double bestMillis;
   private long segmentRounds;
   private long seed;
   private boolean segmentMovesOn;
@@ -112,8 +115,6 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     asked.clear();
     segmentQueue.clear();
     askedBefore.clear();
-    bestDevices = null;
-    bestMillis = Double.POSITIVE_INFINITY;
     segmentRounds = 0;
     if (config.torchThreads() > 0) {
       ai.djl.engine.Engine.getInstance(); // loads libtorch, which the JNI call needs
@@ -123,8 +124,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     coarsening = new ColocationCoarsener(config.coarsening()).coarsen(context.graph());
     FeatureMatrix features = new FeatureExtractor(config.features()).extract(context.graph(), coarsening);
     long[] masks = coarseMasks(coarsening, context.support(), context.devices().size());
-    segments = new SegmentMoves(Quotients.orderCyclesLast(coarsening.quotient()), masks,
-        context.devices().size());
+    int[] order = Quotients.orderCyclesLast(coarsening.quotient());
+    segments = new SegmentMoves(order, masks, context.devices().size());
+    model = segmentMovesOn ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
     manager = NDManager.newBaseManager();
     policy = new HsdagPolicy(manager, config, coarsening.quotient(), features.values(), features.columns().size(),
         masks, context.devices().size(), seed);
@@ -137,7 +139,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   /** Per coarse node, the devices its ops may use ({@link SupportMatrix#groupMasks}). */
   public static long[] coarseMasks(Coarsening c, SupportMatrix support, int deviceCount) {
     int[] clusterOf = new int[c.nodeCount()];
-    java.util.Arrays.setAll(clusterOf, c::clusterOf);
+    Arrays.setAll(clusterOf, c::clusterOf);
     return SupportMatrix.foldMasks(support.allowedMask(), clusterOf, c.clusterCount(), deviceCount);
   }
 
@@ -179,7 +181,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       if (a == null) {
         throw new IllegalStateException("told more placements than were asked");
       }
-      noteIfBest(a.deviceOf(), m);
+      if (model != null && FailurePenalty.usable(m)) {
+        model.observe(a.deviceOf(), m.latencySeconds() * 1000);
+      }
       if (a.fromPolicy()) {
         observe(batch.get(i), m);
         if (trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
@@ -189,31 +193,67 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     }
   }
 
-  private void noteIfBest(int[] perCoarse, Measurement m) {
-    if (FailurePenalty.usable(m) && m.latencySeconds() * 1000 < bestMillis) {
-      bestDevices = perCoarse;
-      bestMillis = m.latencySeconds() * 1000;
+  /**
+   * After an episode: the next segment moves around the measured placement the latency model ranks
+   * fastest (not the fastest measured: among near ties that is the luckiest measurement), in turn
+   * the boundary move and the other stretch ({@link SegmentMoves#stretches}) the model predicts
+   * fastest; equal predictions in a seeded random order. Boundary moves alone stall where a run must
+   * open inside another (resnet50); stretches alone, ranked over so many, chase the model's errors
+   * (inception_v3).
+   */
+  private void queueSegmentMoves() {
+    if (model == null || model.observations() == 0) {
+      return;
+    }
+    int[] center = model.rankedObserved(1).get(0);
+    // Fixed by (seed, round) alone, so a restored run draws the same moves.
+    SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * ++segmentRounds));
+    List<ArrayDeque<int[]>> kinds = List.of(byPrediction(segments.around(center), rng),
+        byPrediction(segments.stretches(center), rng));
+    for (int i = 0; i < config.segmentMoves(); i++) {
+      ArrayDeque<int[]> kind = kinds.get(i % 2).isEmpty() ? kinds.get(1 - i % 2) : kinds.get(i % 2);
+      if (kind.isEmpty()) {
+        return;
+      }
+      int[] move = kind.pollFirst();
+      askedBefore.add(new SegmentMoves.Key(move));
+      segmentQueue.addLast(move);
     }
   }
 
-  /** After an episode: the next segment moves around the best measured placement, in a seeded random order. */
-  private void queueSegmentMoves() {
-    if (!segmentMovesOn || bestDevices == null) {
-      return;
-    }
+  /** The moves never asked before, fastest predicted first, ties in the order of a seeded shuffle. */
+  private ArrayDeque<int[]> byPrediction(List<int[]> moves, SplittableRandom rng) {
     List<int[]> fresh = new ArrayList<>();
-    for (int[] move : segments.around(bestDevices)) {
+    for (int[] move : moves) {
       if (!askedBefore.contains(new SegmentMoves.Key(move))) {
         fresh.add(move);
       }
     }
-    // Fixed by (seed, round) alone, so a restored run draws the same moves.
-    SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * ++segmentRounds));
-    for (int i = 0; i < config.segmentMoves() && !fresh.isEmpty(); i++) {
-      int[] move = fresh.remove(rng.nextInt(fresh.size()));
-      askedBefore.add(new SegmentMoves.Key(move));
-      segmentQueue.addLast(move);
+    for (int i = fresh.size() - 1; i > 0; i--) {
+      Collections.swap(fresh, i, rng.nextInt(i + 1));
     }
+    double[] predicted = fresh.stream().mapToDouble(model::predict).toArray();
+    Integer[] order = new Integer[fresh.size()];
+    Arrays.setAll(order, i -> i);
+    Arrays.sort(order, Comparator.comparingDouble(i -> predicted[i]));
+    ArrayDeque<int[]> out = new ArrayDeque<>();
+    for (int i : order) {
+      out.addLast(fresh.get(i));
+    }
+    return out;
+  }
+
+  /** In a cold start, the measured placements the latency model fitted to all measurements ranks fastest. */
+  @Override
+  public List<Placement> favourites(int k) {
+    requireInit();
+    List<Placement> out = new ArrayList<>();
+    if (model != null && model.observations() > 0) {
+      for (int[] perCoarse : model.rankedObserved(k)) {
+        out.add(lift(perCoarse));
+      }
+    }
+    return out;
   }
 
   private Placement lift(int[] perCoarse) {
@@ -308,12 +348,15 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(SEGMENT_FORMAT);
       out.writeLong(segmentRounds);
-      out.writeDouble(bestMillis);
-      writeAssignments(out, bestDevices == null ? List.of() : List.of(bestDevices));
       writeAssignments(out, new ArrayList<>(segmentQueue));
       List<int[]> before = new ArrayList<>();
       askedBefore.forEach(k -> before.add(k.deviceOf()));
       writeAssignments(out, before);
+      writeAssignments(out, model == null ? List.of() : model.observedPlacements());
+      double[] ms = model == null ? new double[0] : model.observedMillis();
+      for (double v : ms) {
+        out.writeDouble(v);
+      }
     }
     AtomicFiles.writeBytes(dir.resolve(SEGMENT_FILE), bytes.toByteArray());
   }
@@ -324,21 +367,26 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     trainer.restore(dir);
     Path file = dir.resolve(SEGMENT_FILE);
     if (!Files.isRegularFile(file)) {
-      return; // a checkpoint from before segment moves: they start from the next episode's best
+      return; // a checkpoint from before segment moves: the model starts from the measurements after it
     }
     try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
       int format = in.readInt();
       if (format != SEGMENT_FORMAT) {
-        throw new IOException(file + ": unknown segment-move state format " + format);
+        // Format 1 centred its moves on the fastest measured placement; the log replays the run instead.
+        throw new IOException(file + ": segment-move state format " + format + ", this version reads " + SEGMENT_FORMAT);
       }
       segmentRounds = in.readLong();
-      bestMillis = in.readDouble();
-      List<int[]> b = readAssignments(in);
-      bestDevices = b.isEmpty() ? null : b.get(0);
       segmentQueue.clear();
       segmentQueue.addAll(readAssignments(in));
       askedBefore.clear();
       readAssignments(in).forEach(a -> askedBefore.add(new SegmentMoves.Key(a)));
+      List<int[]> observed = readAssignments(in);
+      for (int[] a : observed) {
+        double ms = in.readDouble();
+        if (model != null) {
+          model.observe(a, ms);
+        }
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package org.hsdag.strategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +13,8 @@ import java.util.Set;
  * k nodes on one side of a boundary (k = 1, 2, 4, …) the device on its other side (at an end, any
  * other device). HETERO runs sub-models in sequence, so a good placement is a few long runs and
  * such a move changes two sub-model edges at most, where flipping one node inside a run adds two.
- * Nodes that may not use the new device keep theirs.
+ * {@link #stretches} lists the wider neighbourhood of any stretch of consecutive nodes on one
+ * device. Nodes that may not use the new device keep theirs.
  */
 final class SegmentMoves {
   private final int[] order;
@@ -57,6 +59,33 @@ final class SegmentMoves {
         }
       }
     }
+    List<int[]> out = new ArrayList<>(moves.size());
+    for (Key m : moves) {
+      out.add(m.deviceOf());
+    }
+    return out;
+  }
+
+  /**
+   * Every distinct placement that gives one stretch of k consecutive nodes of the order (k = 1, 2,
+   * 4, …) one device, other than those {@link #around} lists: a new run inside a run, or one that
+   * crosses a boundary. There are many (about n·log n per device), so a model should rank them.
+   */
+  List<int[]> stretches(int[] deviceOf) {
+    Set<Key> boundary = new HashSet<>();
+    for (int[] m : around(deviceOf)) {
+      boundary.add(new Key(m));
+    }
+    int n = order.length;
+    Set<Key> moves = new LinkedHashSet<>();
+    for (int k = 1; k <= n; k *= 2) {
+      for (int from = 0; from + k <= n; from++) {
+        for (int d = 0; d < deviceCount; d++) {
+          add(moves, deviceOf, from, from + k, d);
+        }
+      }
+    }
+    moves.removeAll(boundary);
     List<int[]> out = new ArrayList<>(moves.size());
     for (Key m : moves) {
       out.add(m.deviceOf());

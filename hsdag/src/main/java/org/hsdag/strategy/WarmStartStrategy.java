@@ -95,6 +95,11 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     return !inPlannerPhase() && then.finished();
   }
 
+  @Override
+  public List<Placement> favourites(int k) {
+    return then.favourites(k);
+  }
+
   /** The planner phase's batches (it is rebuilt by replaying them) and the learned strategy's own state. */
   @Override
   public void saveState(Path dir) throws IOException {

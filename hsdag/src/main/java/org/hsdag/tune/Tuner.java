@@ -224,7 +224,7 @@ public final class Tuner {
       List<Finalist> finalists = new ArrayList<>(baselines);
       Set<Placement> exclude = new HashSet<>();
       baselines.forEach(b -> exclude.add(b.placement()));
-      for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy)) {
+      for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
         finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
       }
       FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, priorFinal, remeasureListener());

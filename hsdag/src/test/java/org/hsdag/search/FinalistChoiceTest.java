@@ -76,6 +76,16 @@ class FinalistChoiceTest {
   }
 
   @Test
+  void theStrategysFavouritesGetInSecondAndUnmeasuredOnesAreSkipped() {
+    Run r = run();
+    Placement neverMeasured = new Placement(DEVICES, new int[r.trulyBest().deviceOf().length]);
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 3, Set.of(), null, List.of(neverMeasured, r.trulyBest()));
+    assertEquals(r.outcome().ranked().get(0), chosen.get(0), "the fastest measured comes first");
+    assertEquals(r.trulyBest(), chosen.get(1).placement(), "then the strategy's first measured favourite");
+    assertEquals(r.outcome().ranked().get(1), chosen.get(2), "then the next fastest measured");
+  }
+
+  @Test
   void theCostModelNominatesTheUnluckilyMeasuredPlacement() {
     Run r = run();
     List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), r.model());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
@@ -38,7 +39,7 @@ class HsdagStrategyTest {
   }
 
   @Test
-  void afterEachEpisodeItMeasuresNewSegmentMovesAroundTheBestPlacement() {
+  void afterEachEpisodeItMeasuresNewSegmentMovesAroundItsFavourite() {
     try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
       s.init(CHAIN.context(100, 11));
       List<Placement> asked = new ArrayList<>();
@@ -47,12 +48,14 @@ class HsdagStrategyTest {
         assertEquals(4, samples.size(), "one episode of the policy");
         s.tell(samples, measure(samples));
         asked.addAll(samples);
-        Placement best = fastest(asked);
+        List<Placement> favourites = s.favourites(100);
+        assertEquals(new HashSet<>(asked).size(), favourites.size(), "every distinct measured placement, ranked");
+        assertTrue(asked.containsAll(favourites));
         List<Placement> moves = s.ask(10);
         assertEquals(HsdagConfig.DEFAULT_SEGMENT_MOVES, moves.size());
         for (Placement m : moves) {
           assertFalse(asked.contains(m), "never a placement asked before");
-          assertOneRunChanged(best, m);
+          assertOneRunChanged(favourites.get(0), m);
         }
         s.tell(moves, measure(moves));
         asked.addAll(moves);
@@ -69,6 +72,7 @@ class HsdagStrategyTest {
         assertEquals(4, samples.size());
         s.tell(samples, measure(samples));
       }
+      assertEquals(List.of(), s.favourites(5), "no latency model of its own");
     }
   }
 
@@ -105,20 +109,11 @@ class HsdagStrategyTest {
         }
         assertEquals(!warm, afterPlanner.contains(HsdagConfig.DEFAULT_SEGMENT_MOVES), (warm ? "warm" : "cold") + ": " + afterPlanner);
         assertTrue(afterPlanner.contains(4), "policy episodes");
+        assertEquals(warm, s.favourites(5).isEmpty(), "a latency model of its own only when cold");
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     }
-  }
-
-  private static Placement fastest(List<Placement> placements) {
-    Placement best = null;
-    for (Placement p : placements) {
-      if (best == null || CHAIN.backend().latency(CHAIN.graph(), p) < CHAIN.backend().latency(CHAIN.graph(), best)) {
-        best = p;
-      }
-    }
-    return best;
   }
 
   /** The chain's nodes are numbered in order: the move puts one stretch of them on one device. */

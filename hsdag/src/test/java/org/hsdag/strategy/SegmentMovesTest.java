@@ -35,6 +35,31 @@ class SegmentMovesTest {
   }
 
   @Test
+  void stretchesOpenRunsInsideRunsAndLeaveBoundaryMovesToAround() {
+    SegmentMoves moves = new SegmentMoves(new int[] {0, 1, 2, 3, 4, 5}, new long[] {3, 3, 3, 3, 3, 3}, 2);
+    int[] start = {0, 0, 0, 0, 0, 1};
+    Set<String> stretches = asStrings(moves.stretches(start));
+    assertEquals(moves.stretches(start).size(), stretches.size(), "no move twice");
+    assertTrue(stretches.contains("[0, 0, 1, 1, 0, 1]"), "a new run of two inside the run of device 0");
+    assertTrue(stretches.contains("[0, 1, 0, 0, 0, 1]"), "a new run of one");
+    for (String m : asStrings(moves.around(start))) {
+      assertTrue(!stretches.contains(m), "boundary moves are around's: " + m);
+    }
+    for (int[] m : moves.stretches(start)) {
+      int first = -1;
+      int last = -1;
+      for (int v = 0; v < m.length; v++) {
+        if (m[v] != start[v]) {
+          first = first < 0 ? v : first;
+          last = v;
+        }
+      }
+      assertTrue(first >= 0, "changes something");
+      assertTrue(last - first + 1 <= 4, "at most one stretch of up to 4 nodes: " + Arrays.toString(m));
+    }
+  }
+
+  @Test
   void followsTheGivenOrderAndKeepsNodesOffDevicesTheyCannotUse() {
     // Order 2, 0, 1; node 0 may only use device 0; three devices.
     SegmentMoves moves = new SegmentMoves(new int[] {2, 0, 1}, new long[] {1, 7, 7}, 3);

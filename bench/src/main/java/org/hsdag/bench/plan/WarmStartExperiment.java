@@ -37,7 +37,7 @@ import org.hsdag.strategy.Strategies;
 /**
  * Time to the optimum on the simulator: for each model, device set, proxy setting and seed, every
  * method searches with noisy measurements (sim backend, noise on) at one budget; the placement a
- * method would return (as tune: its top 5 re-measured in 5 interleaved rounds) is then judged noise-free on the target, against the
+ * method would return (as tune: its 5 finalists re-measured in 5 interleaved rounds) is then judged noise-free on the target, against the
  * best known placement of the target's own cost model ({@link BestKnown}). Prints the gap and the
  * measurements until the returned placement first came within 1 % and 2 % of the best known.
  *
@@ -105,7 +105,7 @@ public final class WarmStartExperiment {
     }
     DeviceProfile profile = DeviceProfile.load(profileName);
     System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
-        + "budget %d measurements, %d seeds; gap = noise-free target latency of the returned placement (as tune: top 5 measured, re-measured in 5 interleaved rounds, up to 10 for near ties, best median) "
+        + "budget %d measurements, %d seeds; gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties, best median) "
         + "vs the target's best known (planner + annealing on its own cost model); m1/m2 = measurements until the "
         + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n", budget, seeds);
     System.out.println("| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | m1 per seed | m2 per seed |");
@@ -143,7 +143,7 @@ public final class WarmStartExperiment {
               try {
                 SearchEngine engine = SearchEngine.builder(noisy, g, ds).seed(seed).proxy(proxy).build();
                 out = engine.run(strategy, SearchLimits.of(limit), seed, SearchListener.NONE);
-                returned = returned(engine, out, seed, proxy);
+                returned = returned(engine, out, seed, proxy, strategy.favourites(5));
               } finally {
                 if (strategy instanceof AutoCloseable c) {
                   try {
@@ -169,11 +169,11 @@ public final class WarmStartExperiment {
     }
   }
 
-  /** What tune returns: the best of the top 5 measured after 5 interleaved rounds of re-measurement (median; near ties race on). */
-  private static Placement returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy)
-      throws IOException {
+  /** What tune returns: the best of 5 finalists ({@link FinalistChoice}) after 5 interleaved rounds of re-measurement (median; near ties race on). */
+  private static Placement returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy,
+      List<Placement> favourites) throws IOException {
     List<Finalist> finalists = new ArrayList<>();
-    for (SearchStep s : FinalistChoice.choose(out, 5, Set.of(), proxy)) {
+    for (SearchStep s : FinalistChoice.choose(out, 5, Set.of(), proxy, favourites)) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
     if (finalists.isEmpty()) {
