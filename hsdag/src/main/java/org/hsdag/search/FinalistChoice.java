@@ -2,12 +2,12 @@ package org.hsdag.search;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.HashMap;
-import java.util.function.ToDoubleFunction;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.CostCorrection;
 import org.hsdag.plan.PlacementProxy;

@@ -127,6 +127,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     int[] order = Quotients.orderCyclesLast(coarsening.quotient());
     segments = new SegmentMoves(order, masks, context.devices().size());
     model = segmentMovesOn ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
+    if (model != null) {
+      queueSingleDevicePlacements(masks, context.devices().size());
+    }
     manager = NDManager.newBaseManager();
     policy = new HsdagPolicy(manager, config, coarsening.quotient(), features.values(), features.columns().size(),
         masks, context.devices().size(), seed);
@@ -189,6 +192,25 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
         if (trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
           queueSegmentMoves();
         }
+      }
+    }
+  }
+
+  /**
+   * A cold start measures each single-device placement first (nodes that cannot use the device keep
+   * their first allowed one): the latency model then knows from the start what each device does to
+   * every node, where a node only the policy's early, chopped-up samples put on a device is one it
+   * would otherwise take for as slow as device 0 and never move there. {@code tune} has measured
+   * them already as its baselines, so there they cost nothing.
+   */
+  private void queueSingleDevicePlacements(long[] masks, int deviceCount) {
+    for (int d = 0; d < deviceCount; d++) {
+      int[] perCoarse = new int[masks.length];
+      for (int v = 0; v < masks.length; v++) {
+        perCoarse[v] = (masks[v] >>> d & 1L) != 0 || masks[v] == 0 ? d : Long.numberOfTrailingZeros(masks[v]);
+      }
+      if (askedBefore.add(new SegmentMoves.Key(perCoarse))) {
+        segmentQueue.addLast(perCoarse);
       }
     }
   }

@@ -42,7 +42,14 @@ class HsdagStrategyTest {
   void afterEachEpisodeItMeasuresNewSegmentMovesAroundItsFavourite() {
     try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
       s.init(CHAIN.context(100, 11));
-      List<Placement> asked = new ArrayList<>();
+      List<Placement> singles = s.ask(10);
+      assertEquals(2, singles.size(), "first, each single-device placement");
+      for (int d = 0; d < 2; d++) {
+        int device = d;
+        assertTrue(java.util.Arrays.stream(singles.get(d).deviceOf()).allMatch(x -> x == device), singles.get(d).toString());
+      }
+      s.tell(singles, measure(singles));
+      List<Placement> asked = new ArrayList<>(singles);
       for (int episode = 0; episode < 3; episode++) {
         List<Placement> samples = s.ask(10);
         assertEquals(4, samples.size(), "one episode of the policy");
