@@ -27,11 +27,12 @@ import org.hsdag.features.FeatureConfig;
  *     log-probability of the best-rewarded decision so far by this weight times its advantage
  *     over the baseline, when positive (capped at {@value #MAX_IMITATION_ADVANTAGE}); 0 is the
  *     paper's plain REINFORCE. Measurements are too dear to forget the best one found.
- * @param segmentMoves after each episode, this many placements that shift a device boundary of the
- *     best measured placement along the graph's topological order are measured too (0 in the
- *     paper). HETERO runs sub-models in sequence, so the optimum is a few long same-device runs;
- *     moving where one ends is a move no single-group flip can make without first getting worse.
- *     A warm start makes none ({@code WarmStartStrategy}).
+ * @param segmentMoves after each episode, this many placements that move a stretch of nodes along
+ *     the graph's topological order onto one device (alternately where a run ends and elsewhere),
+ *     around the measured placement a latency model fitted to the run ranks fastest, are measured
+ *     too (0 in the paper, and no model). HETERO runs sub-models in sequence, so the optimum is a few
+ *     long same-device runs; moving a stretch is a move no single-group flip can make without first
+ *     getting worse. A warm start makes none ({@code WarmStartStrategy}).
  * @param gradientClip clip gradients to global L2 norm clipNorm
  * @param clipNorm the clipping threshold
  * @param refinementDecay ρ in Z ← ρ (Z + Z_cluster); 1 is the paper's plain sum

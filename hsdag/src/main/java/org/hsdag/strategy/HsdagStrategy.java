@@ -47,10 +47,11 @@ import org.slf4j.LoggerFactory;
  * Devices the backend cannot run an op on are never proposed when the op can run elsewhere: the
  * policy masks each cluster to its members' common devices, and an op whose cluster had none in
  * common is moved to its own first supported device (in device priority order). In a cold start,
- * after each episode, {@link HsdagConfig#segmentMoves()} placements that shift a device boundary of
- * the placement a latency model fitted to the run's measurements ranks fastest ({@link SegmentMoves},
- * {@link MeasuredLatencyModel}) are measured too; they do not train the
- * policy, whose REINFORCE updates stay on its own samples. Close the strategy to free its native memory.
+ * a latency model is fitted to the run's own measurements ({@link MeasuredLatencyModel}): each
+ * single-device placement is measured first, and after each episode {@link HsdagConfig#segmentMoves()}
+ * moves of a stretch of nodes ({@link SegmentMoves}) around the placement the model ranks fastest;
+ * they do not train the policy, whose REINFORCE updates stay on its own samples, and the model's
+ * ranking names the strategy's {@link #favourites}. Close the strategy to free its native memory.
  */
 public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HsdagStrategy.class);
