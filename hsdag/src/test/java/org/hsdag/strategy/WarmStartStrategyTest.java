@@ -36,8 +36,9 @@ class WarmStartStrategyTest {
     SearchContext context = SearchContext.builder(RESNET, DEVICES, exact.supports(RESNET, DEVICES)).budget(100).seed(5)
         .proxy(proxy).build();
     try (HsdagStrategy cold = new HsdagStrategy(); HsdagStrategy trained = new HsdagStrategy()) {
-      cold.init(context);
-      trained.init(context);
+      // As WarmStartStrategy starts it with a cost model: the policy's samples only, no segment moves.
+      cold.init(context, false);
+      trained.init(context, false);
       trained.pretrainOnProxy(proxy, 40);
       assertEquals(200, trained.trainer().proposals(), "40 episodes of 5 steps");
       assertEquals(0, cold.trainer().proposals());
