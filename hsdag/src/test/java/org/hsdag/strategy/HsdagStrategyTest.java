@@ -2,8 +2,12 @@ package org.hsdag.strategy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +25,7 @@ import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HsdagStrategyTest {
   private static final TinyGraphs.Instance CHAIN =
@@ -67,6 +72,32 @@ class HsdagStrategyTest {
         s.tell(moves, measure(moves));
         asked.addAll(moves);
       }
+    }
+  }
+
+  /** The latency model's observations are part of the checkpoint; stop 23's format (no model) is refused, so tune replays the log. */
+  @Test
+  void aCheckpointCarriesTheModelAndAnOlderFormatIsRefused(@TempDir Path dir) throws Exception {
+    List<Placement> favourites;
+    try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
+      s.init(CHAIN.context(100, 11));
+      for (int batch = 0; batch < 4; batch++) {
+        List<Placement> asked = s.ask(10);
+        s.tell(asked, measure(asked));
+      }
+      favourites = s.favourites(100);
+      s.saveState(dir);
+    }
+    try (HsdagStrategy restored = new HsdagStrategy(perOp().build())) {
+      restored.init(CHAIN.context(100, 11));
+      restored.restoreState(dir);
+      assertEquals(favourites, restored.favourites(100), "the same model after a restore");
+      Path segments = dir.resolve("hsdag-segments.bin");
+      byte[] bytes = Files.readAllBytes(segments);
+      bytes[3] = 1; // format 1, written by the version before the model
+      Files.write(segments, bytes);
+      IOException e = assertThrows(IOException.class, () -> restored.restoreState(dir));
+      assertTrue(e.getMessage().contains("format 1"), e.getMessage());
     }
   }
 
