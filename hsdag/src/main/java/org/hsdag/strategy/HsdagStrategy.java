@@ -218,7 +218,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
 
   /**
    * After an episode: the next segment moves around the measured placement the latency model ranks
-   * fastest (not the fastest measured: among near ties that is the luckiest measurement), in turn
+   * fastest ({@link MeasuredLatencyModel#rankedObserved}; not the fastest measured: among near ties
+   * that is the luckiest measurement), in turn
    * the boundary move and the other stretch ({@link SegmentMoves#stretches}) the model predicts
    * fastest; equal predictions in a seeded random order. Boundary moves alone stall where a run must
    * open inside another (resnet50); stretches alone, ranked over so many, chase the model's errors
