@@ -128,6 +128,11 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     int[] order = Quotients.orderCyclesLast(coarsening.quotient());
     segments = new SegmentMoves(order, masks, context.devices().size());
     model = segmentMovesOn ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
+    if (model != null && model.terms() > MeasuredLatencyModel.MAX_TERMS) {
+      LOG.info("cold start without a latency model or segment moves: {} terms for {} coarse nodes exceed {}",
+          model.terms(), coarsening.clusterCount(), MeasuredLatencyModel.MAX_TERMS);
+      model = null;
+    }
     if (model != null) {
       queueSingleDevicePlacements(masks, context.devices().size());
     }

@@ -25,6 +25,12 @@ final class MeasuredLatencyModel {
   static final double RIDGE = 0.25;
   /** Residuals beyond this many median absolute residuals are left out of the second fit. */
   static final double OUTLIER_MADS = 4.0;
+  /**
+   * The most terms a model may have: each fit is a dense solve, cubic in the terms (billions of
+   * operations at 2,000, twice per episode); a larger coarse graph goes without a model. The
+   * bundled models and IR samples stay below it (checked with 3 devices).
+   */
+  static final int MAX_TERMS = 2_000;
 
   private final int nodes;
   private final int devices;
@@ -78,6 +84,11 @@ final class MeasuredLatencyModel {
       millis.add(latencyMillis);
       theta = null;
     }
+  }
+
+  /** Terms of the model: the constant, one per node and non-first device, one per coarse edge, one for device changes. */
+  int terms() {
+    return changeTerm + 1;
   }
 
   int observations() {

@@ -101,6 +101,20 @@ class HsdagStrategyTest {
     }
   }
 
+  /** A dense fit is cubic in the model's terms: a coarse graph too large for one gets the policy's samples only. */
+  @Test
+  void aGraphTooLargeForTheLatencyModelGetsThePolicyAlone() {
+    TinyGraphs.Instance large = TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"), new int[1100], new int[] {}, new int[] {});
+    try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
+      s.init(large.context(100, 11));
+      List<Placement> first = s.ask(10);
+      assertEquals(4, first.size(), "a policy episode, no single-device placements first");
+      s.tell(first, first.stream().map(p -> large.backend().measure(large.graph(), p, MeasurementProtocol.PAPER)).toList());
+      assertEquals(4, s.ask(10).size(), "then the next episode, no segment moves");
+      assertEquals(List.of(), s.favourites(5));
+    }
+  }
+
   @Test
   void thePaperFaithfulStrategyOnlyMeasuresItsPolicysSamples() {
     try (HsdagStrategy s = new HsdagStrategy(perOp().paperFaithful().stepsPerUpdate(4).build())) {
