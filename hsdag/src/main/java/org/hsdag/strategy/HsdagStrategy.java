@@ -71,13 +71,13 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   // Coarse placements asked and not yet told, oldest first; the policy's own and segment moves.
   private final ArrayDeque<Asked> asked = new ArrayDeque<>();
   private SegmentMoves segments;
-  private MeasuredLatencyModel model; // null without segment moves
+  // Null in a warm start, without segment moves or for a graph too large for one: everything cold-only keys on it.
+  private MeasuredLatencyModel model;
   private final ArrayDeque<int[]> segmentQueue = new ArrayDeque<>();
   // Every coarse placement asked so far, so a segment move is never measured twice.
   private final Set<SegmentMoves.Key> askedBefore = new HashSet<>();
   private long segmentRounds;
   private long seed;
-  private boolean segmentMovesOn;
 
   private record Asked(int[] deviceOf, boolean fromPolicy) {}
 
@@ -110,7 +110,6 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
    */
   public void init(SearchContext context, boolean segmentMoves) {
     close();
-    segmentMovesOn = segmentMoves && config.segmentMoves() > 0;
     this.context = context;
     proposed.clear();
     asked.clear();
@@ -127,7 +126,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     long[] masks = coarseMasks(coarsening, context.support(), context.devices().size());
     int[] order = Quotients.orderCyclesLast(coarsening.quotient());
     segments = new SegmentMoves(order, masks, context.devices().size());
-    model = segmentMovesOn ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
+    model = segmentMoves && config.segmentMoves() > 0
+        ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
     if (model != null && model.terms() > MeasuredLatencyModel.MAX_TERMS) {
       LOG.info("cold start without a latency model or segment moves: {} terms for {} coarse nodes exceed {}",
           model.terms(), coarsening.clusterCount(), MeasuredLatencyModel.MAX_TERMS);
@@ -174,7 +174,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     for (int i = 0; i < n; i++) {
       int[] perCoarse = sample();
       asked.addLast(new Asked(perCoarse, true));
-      if (segmentMovesOn) {
+      if (model != null) {
         askedBefore.add(new SegmentMoves.Key(perCoarse));
       }
       batch.add(proposed.peekLast());
