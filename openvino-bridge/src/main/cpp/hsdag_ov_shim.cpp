@@ -6,6 +6,8 @@
 
 #include "hsdag_ov_shim.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -185,6 +187,29 @@ const char* hsdag_ov_core_device_name(hsdag_ov_core* core, int i) {
 const char* hsdag_ov_core_device_full_name(hsdag_ov_core* core, int i) {
   if (!core || !in_range(i, core->full_names.size())) return "";
   return core->full_names[i].c_str();
+}
+
+const char* hsdag_ov_library_dir(void) {
+  static std::string dir = [] {
+    Dl_info info{};
+    // Any function exported by libopenvino names the file it was loaded from.
+    if (dladdr(reinterpret_cast<void*>(&ov::get_openvino_version), &info) == 0 || !info.dli_fname) return std::string();
+    std::string file(info.dli_fname);
+    size_t slash = file.rfind('/');
+    return slash == std::string::npos ? std::string(".") : file.substr(0, slash);
+  }();
+  return dir.c_str();
+}
+
+int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int threads) {
+  if (!core || !name || !*name) return fail(HSDAG_OV_BAD_ARGUMENT, "null core or empty device name");
+  std::string dir = hsdag_ov_library_dir();
+  if (dir.empty()) return fail(HSDAG_OV_ERROR, "cannot find the folder of libopenvino (dladdr failed)");
+  return guarded([&] {
+    core->core.register_plugin(dir + "/libopenvino_intel_cpu_plugin.so", std::string(name));
+    if (threads > 0) core->core.set_property(std::string(name), ov::inference_num_threads(threads));
+    return HSDAG_OV_OK;
+  });
 }
 
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path) {

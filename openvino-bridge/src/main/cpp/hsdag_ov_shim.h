@@ -56,6 +56,19 @@ int hsdag_ov_core_device_count(hsdag_ov_core* core);
 const char* hsdag_ov_core_device_name(hsdag_ov_core* core, int i);
 const char* hsdag_ov_core_device_full_name(hsdag_ov_core* core, int i);
 
+/*
+ * Directory of the loaded libopenvino, where the wheel and the archive keep the plugin libraries
+ * (static storage; "" if it cannot be found).
+ */
+const char* hsdag_ov_library_dir(void);
+/*
+ * A test device: registers the CPU plugin's library (libopenvino_intel_cpu_plugin.so beside
+ * libopenvino) a second time under `name` (OpenVINO requires it to contain "CPU" and no dot) and,
+ * when threads > 0, sets its INFERENCE_NUM_THREADS, so that HETERO can split a model between two
+ * real devices on a CPU-only machine.
+ */
+int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int threads);
+
 /* ---- model ---- */
 /* Reads model.xml (+ bin; NULL or "" means "<same name>.bin"). */
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path);

@@ -82,7 +82,8 @@ public final class ApplyCommand implements Callable<Integer> {
     long seed = seedOptions.seed();
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), notice -> {
+    List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();

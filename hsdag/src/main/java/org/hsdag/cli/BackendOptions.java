@@ -1,9 +1,13 @@
 package org.hsdag.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import org.hsdag.backend.BackendUnavailableException; // javadoc
 import org.hsdag.backend.Backends;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.openvino.OpenVinoOptions;
+import org.hsdag.openvino.TestDevice;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
@@ -36,6 +40,21 @@ public final class BackendOptions {
       description = "Seed of the --mismatch perturbation. Default: ${DEFAULT-VALUE}.")
   long mismatchSeed = 1;
 
+  @Option(names = "--test-device", paramLabel = "NAME[:threads=N]", split = ",",
+      description = "openvino only: register OpenVINO's CPU plugin again under NAME (it must contain CPU, e.g. CPU2), "
+          + "with N inference threads (default 1), as a second real device for HETERO on a machine without a GPU. "
+          + "Devices, reports and apply name it as a test device.")
+  List<String> testDevices = new ArrayList<>();
+
+  /** The {@code --test-device} entries, parsed. */
+  public List<TestDevice> testDevices() {
+    try {
+      return testDevices.stream().map(TestDevice::parse).toList();
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException("--test-device: " + e.getMessage());
+    }
+  }
+
   /** The {@code --mismatch} amplitude (0: none). */
   public double mismatch() {
     return mismatch;
@@ -64,11 +83,19 @@ public final class BackendOptions {
    * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
    */
   public LatencyBackend open(long seed, Consumer<String> notices) {
-    return open(seed, InputShapeOptions.NONE, notices);
+    return open(seed, InputShapeOptions.NONE, List.of(), notices);
   }
 
-  /** {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says. */
-  public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, Consumer<String> notices) {
+  /**
+   * {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says;
+   * {@code auto} takes OpenVINO only if it has every device of {@code requestedDevices}.
+   */
+  public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, List<String> requestedDevices,
+      Consumer<String> notices) {
+    List<TestDevice> tests = testDevices();
+    if (!tests.isEmpty() && backend.equals("sim")) {
+      throw new UserInputException("--test-device registers a device with real OpenVINO; it needs --backend openvino or auto");
+    }
     if (mismatch != 0) {
       if (backend.equals("openvino")) {
         throw new UserInputException("--mismatch perturbs the simulator's machine; it needs --backend sim");
@@ -86,7 +113,7 @@ public final class BackendOptions {
     }
     try {
       return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()),
-          shapes.given(), notices);
+          OpenVinoOptions.DEFAULT.withInputShapes(shapes.given()).withTestDevices(tests), requestedDevices, notices);
     } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }

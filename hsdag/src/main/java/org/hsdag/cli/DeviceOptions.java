@@ -22,6 +22,11 @@ public final class DeviceOptions {
     return devices != null;
   }
 
+  /** The devices as given, parsed, or none when {@code --devices} was not given. */
+  public List<String> requested() {
+    return devices == null ? List.of() : parse(devices).names();
+  }
+
   /** The devices as given, or null. */
   public String text() {
     return devices;

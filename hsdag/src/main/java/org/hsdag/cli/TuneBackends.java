@@ -2,6 +2,7 @@ package org.hsdag.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
@@ -21,8 +22,8 @@ final class TuneBackends {
    * sized as {@code shapes} says; a dynamic model's sizes are announced once through {@code notices}.
    */
   static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
-      Consumer<String> notices) {
-    LatencyBackend backend = options.open(seed, shapes, notices);
+      List<String> requestedDevices, Consumer<String> notices) {
+    LatencyBackend backend = options.open(seed, shapes, requestedDevices, notices);
     String shapeNotice = shapes.resolution().notice();
     if (shapeNotice != null) {
       notices.accept(shapeNotice);

@@ -27,6 +27,7 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.plan.Proxies;
@@ -206,7 +207,7 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
     InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
-    LatencyBackend backend = openBackend(seed, shapes);
+    LatencyBackend backend = openBackend(seed, shapes, deviceOptions.requested());
     try {
       TuneBackends.bind(backend, graph, modelPath);
       DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
@@ -288,8 +289,10 @@ public final class TuneCommand implements Callable<Integer> {
       backendOptions.mismatch = r.mismatch();
       backendOptions.mismatchSeed = r.mismatchSeed();
       RunManifest mf = r.manifest();
+      backendOptions.testDevices = mf.deviceInfos().stream()
+          .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapeOptions.Resolved shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
-      LatencyBackend backend = openBackend(mf.config().seed(), shapes);
+      LatencyBackend backend = openBackend(mf.config().seed(), shapes, mf.config().devices());
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
         if (!backend.profile().equals(mf.profile())) {
@@ -543,12 +546,12 @@ public final class TuneCommand implements Callable<Integer> {
     return o;
   }
 
-  private LatencyBackend openBackend(long noiseSeed, InputShapeOptions.Resolved shapes) {
+  private LatencyBackend openBackend(long noiseSeed, InputShapeOptions.Resolved shapes, List<String> requestedDevices) {
     if (injectedBackend != null) {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, shapes, notice -> {
+    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();

@@ -1,8 +1,10 @@
 package org.hsdag.backend;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 
@@ -42,18 +44,31 @@ public final class Backends {
    */
   public static LatencyBackend open(String backend, String profile, SimOptions simOptions,
       Map<String, long[]> openVinoInputShapes, Consumer<String> notices) {
+    return open(backend, profile, simOptions, OpenVinoOptions.DEFAULT.withInputShapes(openVinoInputShapes), List.of(),
+        notices);
+  }
+
+  /**
+   * Opens {@code backend}; {@code auto} takes OpenVINO only when it loads and has every device of
+   * {@code requestedDevices} (after registering {@code openVino}'s test devices), else the
+   * simulator, and says why.
+   *
+   * @param openVino settings of the real backend (input shapes, test devices)
+   * @param requestedDevices the devices the command will place on (empty: no requirement)
+   */
+  public static LatencyBackend open(String backend, String profile, SimOptions simOptions, OpenVinoOptions openVino,
+      List<String> requestedDevices, Consumer<String> notices) {
     String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
     String p = profile == null ? DEFAULT_PROFILE : profile;
     switch (b) {
       case "sim":
         return SimBackend.open(p, simOptions);
       case "openvino":
-        return openOpenVino(openVinoInputShapes);
+        return openOpenVino(openVino);
       case "auto":
+        LatencyBackend ov;
         try {
-          LatencyBackend ov = openOpenVino(openVinoInputShapes);
-          notices.accept("backend auto: using openvino (native library loaded)");
-          return ov;
+          ov = openOpenVino(openVino);
         } catch (BackendUnavailableException | LinkageError e) {
           // One short line: the full reason and its fix are what `hsdag devices --backend openvino` prints.
           LatencyBackend sim = SimBackend.open(p, simOptions);
@@ -61,6 +76,17 @@ public final class Backends {
               + "; every number is simulated; 'hsdag devices --backend openvino' says why)");
           return sim;
         }
+        List<String> have = ov.devices().stream().map(DeviceInfo::name).toList();
+        List<String> missing = requestedDevices.stream().filter(d -> !have.contains(d)).toList();
+        if (missing.isEmpty()) {
+          notices.accept("backend auto: using openvino (" + ov.profile() + ")");
+          return ov;
+        }
+        ov.close();
+        LatencyBackend sim = SimBackend.open(p, simOptions);
+        notices.accept("backend auto: OpenVINO here has " + String.join(", ", have) + " but not " + String.join(", ", missing)
+            + ", so the simulator answers (sim/" + sim.profile() + "; every number is simulated)");
+        return sim;
       default:
         throw new IllegalArgumentException("unknown backend '" + backend + "' (expected auto, sim or openvino)");
     }
@@ -72,13 +98,13 @@ public final class Backends {
    *
    * @throws BackendUnavailableException when the native OpenVINO backend cannot run here
    */
-  static LatencyBackend openOpenVino(Map<String, long[]> inputShapes) {
+  static LatencyBackend openOpenVino(OpenVinoOptions options) {
     org.hsdag.openvino.OpenVinoAvailability a = org.hsdag.openvino.OpenVinoBackend.availability();
     if (!a.available()) {
       throw new BackendUnavailableException(a.oneLine());
     }
     try {
-      return org.hsdag.openvino.OpenVinoBackend.open(org.hsdag.openvino.OpenVinoOptions.DEFAULT.withInputShapes(inputShapes));
+      return org.hsdag.openvino.OpenVinoBackend.open(options);
     } catch (org.hsdag.openvino.OpenVinoException e) {
       throw new BackendUnavailableException("openvino backend unavailable: " + e.getMessage(), e);
     }

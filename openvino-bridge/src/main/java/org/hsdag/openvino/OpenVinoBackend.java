@@ -67,7 +67,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
   OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
     this.runtime = runtime;
     this.options = options;
-    this.devices = List.copyOf(runtime.devices());
+    options.testDevices().forEach(runtime::registerTestDevice);
+    this.devices = runtime.devices().stream().map(d -> markTestDevice(d, options.testDevices())).toList();
     this.profile = describeMachine(runtime.version(), devices);
   }
 
@@ -311,6 +312,16 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
       m.putIfAbsent(names.get(i), i);
     }
     return m;
+  }
+
+  /** A registered test device's full name says what it is, so no report can pass it off as another chip. */
+  static DeviceInfo markTestDevice(DeviceInfo d, List<TestDevice> testDevices) {
+    for (TestDevice t : testDevices) {
+      if (t.name().equals(d.name())) {
+        return new DeviceInfo(d.name(), t.mark(d.fullName()));
+      }
+    }
+    return d;
   }
 
   /** {@code OpenVINO 2025.1.0 on CPU=Intel(R) Core(TM) i9-12900K, GPU.1=Intel(R) Data Center GPU Flex 170}. */

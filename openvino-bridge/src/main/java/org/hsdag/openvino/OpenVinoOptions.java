@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,10 +14,12 @@ import java.util.Map;
  * @param timeout longest one measurement may take (compile + runs), or null for no limit
  * @param seed seed of the random input data (same seed, same inputs)
  * @param inputShapes static shapes for dynamic model inputs, by input name (e.g. {@code input_ids → [1, 128]})
+ * @param testDevices CPU plugins to register again under other names ({@link TestDevice})
  */
-public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<String, long[]> inputShapes) {
-  /** No cache, no timeout, seed 0, no input shapes. */
-  public static final OpenVinoOptions DEFAULT = new OpenVinoOptions(null, null, 0L, Map.of());
+public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<String, long[]> inputShapes,
+    List<TestDevice> testDevices) {
+  /** No cache, no timeout, seed 0, no input shapes, no test devices. */
+  public static final OpenVinoOptions DEFAULT = new OpenVinoOptions(null, null, 0L, Map.of(), List.of());
 
   public OpenVinoOptions {
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
@@ -27,6 +30,7 @@ public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<St
       copy.put(e.getKey(), e.getValue().clone());
     }
     inputShapes = Collections.unmodifiableMap(copy);
+    testDevices = List.copyOf(testDevices);
   }
 
   /** Input shapes by name; the arrays are copies. */
@@ -44,19 +48,23 @@ public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<St
   }
 
   public OpenVinoOptions withTimeout(Duration t) {
-    return new OpenVinoOptions(cacheDir, t, seed, inputShapes);
+    return new OpenVinoOptions(cacheDir, t, seed, inputShapes, testDevices);
   }
 
   public OpenVinoOptions withCacheDir(Path dir) {
-    return new OpenVinoOptions(dir, timeout, seed, inputShapes);
+    return new OpenVinoOptions(dir, timeout, seed, inputShapes, testDevices);
   }
 
   public OpenVinoOptions withSeed(long s) {
-    return new OpenVinoOptions(cacheDir, timeout, s, inputShapes);
+    return new OpenVinoOptions(cacheDir, timeout, s, inputShapes, testDevices);
   }
 
   public OpenVinoOptions withInputShapes(Map<String, long[]> shapes) {
-    return new OpenVinoOptions(cacheDir, timeout, seed, shapes);
+    return new OpenVinoOptions(cacheDir, timeout, seed, shapes, testDevices);
+  }
+
+  public OpenVinoOptions withTestDevices(List<TestDevice> devices) {
+    return new OpenVinoOptions(cacheDir, timeout, seed, inputShapes, devices);
   }
 
   /**

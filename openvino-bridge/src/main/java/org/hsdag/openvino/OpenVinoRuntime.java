@@ -42,6 +42,12 @@ public interface OpenVinoRuntime extends AutoCloseable {
   /** Available devices with their full names, in OpenVINO's order. */
   List<DeviceInfo> devices();
 
+  /**
+   * Registers {@code device} (the CPU plugin under another name, with its own thread count) on
+   * every core of this runtime, so it appears in {@link #devices()} and HETERO can use it.
+   */
+  void registerTestDevice(TestDevice device);
+
   /** Reads {@code model.xml} and its {@code .bin} (same name). */
   Model readModel(Path xml);
 

@@ -18,6 +18,7 @@ import org.hsdag.ir.OpNode;
  */
 final class ScriptedRuntime implements OpenVinoRuntime {
   final List<DeviceInfo> devices;
+  final List<TestDevice> registered = new ArrayList<>();
   final OpGraph modelGraph;
   final List<String> calls = new ArrayList<>();
   Map<String, String> lastAffinities;
@@ -44,7 +45,15 @@ final class ScriptedRuntime implements OpenVinoRuntime {
 
   @Override
   public List<DeviceInfo> devices() {
-    return devices;
+    List<DeviceInfo> all = new ArrayList<>(devices);
+    registered.forEach(t -> all.add(new DeviceInfo(t.name(), "Test CPU")));
+    return all;
+  }
+
+  @Override
+  public void registerTestDevice(TestDevice device) {
+    calls.add("register " + device);
+    registered.add(device);
   }
 
   @Override

@@ -84,6 +84,10 @@ public final class OvShim {
 
   public static native @Cast("const char*") BytePointer hsdag_ov_core_device_full_name(CoreHandle core, int i);
 
+  public static native @Cast("const char*") BytePointer hsdag_ov_library_dir();
+
+  public static native int hsdag_ov_core_register_cpu_twin(CoreHandle core, String name, int threads);
+
   public static native ModelHandle hsdag_ov_model_read(CoreHandle core, String xmlPath, String binPath);
 
   public static native void hsdag_ov_model_free(ModelHandle model);

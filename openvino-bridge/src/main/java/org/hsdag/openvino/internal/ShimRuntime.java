@@ -14,6 +14,7 @@ import org.hsdag.openvino.ExecutedNode;
 import org.hsdag.openvino.OpenVinoException;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.ProfilingRecord;
+import org.hsdag.openvino.TestDevice;
 
 /**
  * {@link OpenVinoRuntime} over the C++ shim through {@link OvShim}. The shim's status codes and
@@ -24,6 +25,7 @@ import org.hsdag.openvino.ProfilingRecord;
 public final class ShimRuntime implements OpenVinoRuntime {
   private CoreHandle core;
   private CoreHandle automaticCore;
+  private final List<TestDevice> testDevices = new ArrayList<>();
 
   /** Creates the OpenVINO core; loads the JNI library on first use. */
   public ShimRuntime() {
@@ -56,6 +58,20 @@ public final class ShimRuntime implements OpenVinoRuntime {
       out.add(new DeviceInfo(str(hsdag_ov_core_device_name(core, i)), str(hsdag_ov_core_device_full_name(core, i))));
     }
     return List.copyOf(out);
+  }
+
+  @Override
+  public synchronized void registerTestDevice(TestDevice device) {
+    register(live(), device);
+    if (automaticCore != null) {
+      register(automaticCore, device);
+    }
+    testDevices.add(device);
+  }
+
+  private static void register(CoreHandle c, TestDevice device) {
+    check(hsdag_ov_core_register_cpu_twin(c, device.name(), device.threads()),
+        "registering the CPU plugin (in " + str(hsdag_ov_library_dir()) + ") again as " + device.name());
   }
 
   @Override
@@ -95,6 +111,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
         throw new OpenVinoException("cannot create a second ov::Core: " + lastError());
       }
       automaticCore = c;
+      testDevices.forEach(d -> register(c, d));
     }
     return automaticCore;
   }
