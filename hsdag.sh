@@ -32,6 +32,19 @@ if [[ "${1:-}" == "install" ]]; then
   exit 0
 fi
 
+# `./hsdag.sh openvino install [--python PY|default]`: the OpenVINO runtime and the native backend.
+if [[ "${1:-}" == "openvino" && "${2:-}" == "install" ]]; then
+  shift 2
+  command -v mvn >/dev/null || { echo "hsdag: Maven (mvn) is needed to build hsdag; install it (apt-get install maven)" >&2; exit 1; }
+  (cd "$root" && mvn -q -o -DskipTests -Dhsdag.openvino=off install >/dev/null 2>&1) \
+    || (cd "$root" && mvn -q -DskipTests -Dhsdag.openvino=off install >&2) \
+    || { echo "hsdag: build failed; run 'mvn -DskipTests install' in $root to see why" >&2; exit 1; }
+  touch "$stamp"
+  bash "$root/openvino-bridge/native/provision.sh" --mode required "$@" --out "$root/openvino-bridge/target/classes" \
+    --classpath "$root/openvino-bridge/target/classes:$(cat "$cp_file")" || exit 1
+  exec "$0" devices --backend openvino
+fi
+
 if needs_build; then
   command -v mvn >/dev/null || { echo "hsdag: Maven (mvn) is needed to build hsdag; install it (apt-get install maven)" >&2; exit 1; }
   echo "hsdag: building (first run or sources changed)..." >&2

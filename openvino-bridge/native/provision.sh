@@ -4,7 +4,8 @@
 #   provision.sh --classpath CP --out CLASSES_DIR [--python PY] [--mode auto|required|off]
 #
 # Where OpenVINO comes from, first match wins:
-#   --python PY / $HSDAG_OPENVINO_PYTHON   the `openvino` pip package of that Python (a user's venv)
+#   --python PY / $HSDAG_OPENVINO_PYTHON   the `openvino` pip package of that Python (a user's venv;
+#                                          remembered for later builds until --python default)
 #   $INTEL_OPENVINO_DIR                     an archive install loaded with setupvars.sh
 #   otherwise                               the pinned wheel in hsdag's private venv (cache folder)
 # The JNI library is cached by a hash of everything it is built from, so a rebuild of hsdag
@@ -35,6 +36,17 @@ esac
 [[ -n "$classpath" && -n "$out" ]] || { echo "provision.sh: --classpath and --out are required" >&2; exit 2; }
 
 cache_root="${HSDAG_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hsdag}"
+# `--python PY` is remembered, so later builds of hsdag keep using that Python's OpenVINO;
+# `--python default` goes back to the private venv.
+choice_file="$cache_root/openvino-python"
+if [[ "$python" == default ]]; then
+  rm -f "$choice_file"
+  python=""
+elif [[ -n "$python" ]]; then
+  mkdir -p "$cache_root" && echo "$python" >"$choice_file"
+elif [[ -f "$choice_file" ]]; then
+  python="$(cat "$choice_file")"
+fi
 
 # One line, then exit: 0 in auto mode (the simulator still works), 1 when required.
 give_up() {

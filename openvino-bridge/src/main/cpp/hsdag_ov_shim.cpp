@@ -37,6 +37,7 @@ struct hsdag_ov_model {
   std::vector<std::string> names;
   std::vector<std::string> types;
   std::vector<std::string> input_names;
+  std::string shapes;  // the last hsdag_ov_model_op_output_shapes answer
 };
 
 struct hsdag_ov_compiled {
@@ -243,6 +244,25 @@ const char* hsdag_ov_model_op_name(hsdag_ov_model* model, int i) {
 
 const char* hsdag_ov_model_op_type(hsdag_ov_model* model, int i) {
   return model && in_range(i, model->types.size()) ? model->types[i].c_str() : "";
+}
+
+int hsdag_ov_model_op_input_count(hsdag_ov_model* model, int i) {
+  if (!model || !in_range(i, model->ops.size())) return fail(HSDAG_OV_BAD_ARGUMENT, "no such op");
+  return static_cast<int>(model->ops[i]->get_input_size());
+}
+
+const char* hsdag_ov_model_op_output_shapes(hsdag_ov_model* model, int i) {
+  if (!model || !in_range(i, model->ops.size())) return "";
+  try {
+    std::string joined;
+    for (const auto& out : model->ops[i]->outputs()) {
+      joined += (joined.empty() ? "" : ";") + out.get_partial_shape().to_string();
+    }
+    model->shapes = joined;
+  } catch (...) {
+    model->shapes = "";
+  }
+  return model->shapes.c_str();
 }
 
 int hsdag_ov_model_input_count(hsdag_ov_model* model) {

@@ -77,6 +77,10 @@ void hsdag_ov_model_free(hsdag_ov_model* model);
 int hsdag_ov_model_op_count(hsdag_ov_model* model);
 const char* hsdag_ov_model_op_name(hsdag_ov_model* model, int i); /* friendly name */
 const char* hsdag_ov_model_op_type(hsdag_ov_model* model, int i); /* type name, e.g. "Constant" */
+/* Inputs of op i (each is one edge of the IR), or a negative code. */
+int hsdag_ov_model_op_input_count(hsdag_ov_model* model, int i);
+/* Output shapes of op i as OpenVINO inferred them, e.g. "[1,64,56,56];[?,128]" ("" for no outputs). */
+const char* hsdag_ov_model_op_output_shapes(hsdag_ov_model* model, int i);
 /* Model inputs (Parameters), their names and whether their shape is dynamic. */
 int hsdag_ov_model_input_count(hsdag_ov_model* model);
 const char* hsdag_ov_model_input_name(hsdag_ov_model* model, int i);

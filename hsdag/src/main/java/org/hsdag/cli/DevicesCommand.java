@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.sim.DeviceModel;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.SimBackend;
@@ -63,6 +64,9 @@ public final class DevicesCommand implements Callable<Integer> {
     s.put("backend", backend.name());
     s.put("profile", backend.profile());
     s.put("simulated", backend.simulated());
+    if (!backend.simulated()) {
+      s.put("runtime", OpenVinoAvailability.runtimeSource());
+    }
     List<Map<String, Object>> devices = new ArrayList<>();
     for (DeviceInfo d : backend.devices()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -88,6 +92,10 @@ public final class DevicesCommand implements Callable<Integer> {
     } else {
       out.printf("backend  %s (hardware)%n", backend.name());
       out.printf("machine  %s%n", backend.profile());
+      String source = OpenVinoAvailability.runtimeSource();
+      if (!source.isEmpty()) {
+        out.printf("runtime  %s%n", source);
+      }
     }
     out.printf("%-7s %-6s %s%n", "DEVICE", "KIND", "FULL NAME");
     for (DeviceInfo d : backend.devices()) {

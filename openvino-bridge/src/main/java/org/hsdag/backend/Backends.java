@@ -94,7 +94,7 @@ public final class Backends {
 
   /**
    * The real OpenVINO backend. The single place where it is created; unavailable (with the reason
-   * and the fix) unless the native library was built with the openvino-native profile and loads.
+   * and the fix) unless the native library was built (native/provision.sh) and loads.
    *
    * @throws BackendUnavailableException when the native OpenVINO backend cannot run here
    */

@@ -4,7 +4,6 @@ import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,7 +11,8 @@ import java.util.regex.Pattern;
 /**
  * Whether the native OpenVINO backend can run in this JVM, and if not, exactly why and how to
  * fix it. The checks, in order: the JavaCPP runtime is on the class path; the JNI library was
- * built (the {@code openvino-native} Maven profile ran); it loads together with {@code libopenvino};
+ * built ({@code native/provision.sh} ran, in the build or through {@code ./hsdag.sh openvino install}); it
+ * loads together with {@code libopenvino};
  * the runtime is OpenVINO {@value #MINIMUM_MAJOR}.0 or newer (HETERO manual affinities).
  *
  * @param status the outcome
@@ -39,7 +39,7 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     AVAILABLE,
     /** {@code org.bytedeco:javacpp} is missing from the class path. */
     NO_JAVACPP,
-    /** The JNI library is not in the build: the native Maven profile did not run. */
+    /** The JNI library is not in the build: provisioning did not run or could not. */
     NOT_BUILT,
     /** The JNI library exists but it or {@code libopenvino} does not load. */
     LIBRARY_NOT_FOUND,
@@ -98,9 +98,9 @@ public record OpenVinoAvailability(Status status, String version, String reason,
   }
 
   static OpenVinoAvailability probe(Probe p) {
-    String buildHint = "install OpenVINO " + MINIMUM_MAJOR + ".0 or newer, run 'source <openvino>/setupvars.sh' "
-        + "(or pass -Dopenvino.home=<openvino dir>), then rebuild with 'mvn -DskipTests install' so the "
-        + "openvino-native profile compiles the shim (README, section Real hardware)";
+    String buildHint = "run './hsdag.sh openvino install' (it installs the pinned OpenVINO wheel from PyPI into a private "
+        + "venv and builds the shim against it; --python PY uses the OpenVINO of your own Python instead; README, "
+        + "section Real hardware)";
     if (!p.javacppPresent()) {
       return new OpenVinoAvailability(Status.NO_JAVACPP, "",
           "the JavaCPP runtime (org.bytedeco:javacpp) is not on the class path",
@@ -109,7 +109,7 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     String platform = p.platform();
     if (!p.jniLibraryPresent(platform)) {
       return new OpenVinoAvailability(Status.NOT_BUILT, "",
-          "hsdag was built without the openvino-native Maven profile (no " + System.mapLibraryName(JNI_LIBRARY)
+          "hsdag was built without its native OpenVINO part (no " + System.mapLibraryName(JNI_LIBRARY)
               + " for " + platform + " in the build)",
           buildHint);
     }
@@ -119,8 +119,7 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     } catch (Throwable t) {
       return new OpenVinoAvailability(Status.LIBRARY_NOT_FOUND, "",
           "the native backend is built but does not load (" + describe(t) + ")",
-          "run 'source <openvino>/setupvars.sh' in this shell so " + libraryPathVariable()
-              + " contains <openvino>/runtime/lib/intel64 (libopenvino and TBB), using the OpenVINO the shim was built against");
+          "the OpenVINO it was built against moved or was removed: run './hsdag.sh openvino install' again");
     }
     int major = majorVersion(version);
     if (major > 0 && major < MINIMUM_MAJOR) {
@@ -154,6 +153,27 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     }
   }
 
+  /**
+   * Where the OpenVINO the native library was built against came from, as {@code native/provision.sh}
+   * recorded it beside the library (e.g. {@code pinned wheel openvino==2026.4.1 in hsdag's private
+   * venv …}), or empty when there is no record.
+   */
+  public static String runtimeSource() {
+    String platform = system().platform();
+    String resource = SHIM_CLASS.substring(0, SHIM_CLASS.lastIndexOf('.')).replace('.', '/') + "/" + platform
+        + "/openvino-runtime.properties";
+    try (java.io.InputStream in = OpenVinoAvailability.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        return "";
+      }
+      java.util.Properties p = new java.util.Properties();
+      p.load(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
+      return p.getProperty("source", "");
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
   /** The year-based major version of an OpenVINO build string ({@code 2025.1.0-18503-…} → 2025), or -1. */
   static int majorVersion(String version) {
     Matcher m = VERSION.matcher(version == null ? "" : version);
@@ -167,11 +187,6 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     }
     String msg = root.getMessage();
     return root.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.replaceAll("\\s+", " ").trim());
-  }
-
-  private static String libraryPathVariable() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    return os.contains("win") ? "PATH" : os.contains("mac") ? "DYLD_LIBRARY_PATH" : "LD_LIBRARY_PATH";
   }
 
   static Probe system() {

@@ -62,6 +62,12 @@ public interface OpenVinoRuntime extends AutoCloseable {
     /** OpenVINO type names of the ops, aligned with {@link #opNames()}. */
     List<String> opTypes();
 
+    /**
+     * Every op as OpenVINO read it, aligned with {@link #opNames()}: its input count (one IR edge
+     * each) and its inferred output shapes, e.g. {@code [1,64,56,56]} or {@code [?,128]}.
+     */
+    List<ModelOp> ops();
+
     /** Names of the model inputs. */
     List<String> inputNames();
 
@@ -100,6 +106,20 @@ public interface OpenVinoRuntime extends AutoCloseable {
 
     @Override
     void close();
+  }
+
+  /**
+   * One op of a model as OpenVINO read it.
+   *
+   * @param name friendly name
+   * @param type OpenVINO type name ({@code Constant}, {@code Relu}, …)
+   * @param inputs number of inputs
+   * @param outputShapes inferred output shapes, OpenVINO's notation ({@code [1,3,224,224]}, {@code ?} dynamic)
+   */
+  record ModelOp(String name, String type, int inputs, List<String> outputShapes) {
+    public ModelOp {
+      outputShapes = List.copyOf(outputShapes);
+    }
   }
 
   /** A compiled model with one infer request. */

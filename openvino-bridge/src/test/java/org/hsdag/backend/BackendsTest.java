@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 
@@ -20,19 +22,33 @@ class BackendsTest {
   }
 
   @Test
-  void autoFallsBackToSimAndSaysSo() {
+  void autoUsesTheSimulatorWhenARequestedDeviceIsMissingAndSaysSo() {
     List<String> notices = new ArrayList<>();
-    LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, notices::add);
+    LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of("CPU", "GPU.1"),
+        notices::add);
     assertEquals("sim", b.name());
     assertEquals("paper", b.profile());
     assertEquals(1, notices.size());
-    assertTrue(notices.get(0).contains("sim") && notices.get(0).contains("openvino"), notices.get(0));
+    assertTrue(notices.get(0).contains("simulat"), notices.get(0));
   }
 
   @Test
-  void openvinoWithoutNativeBuildIsAClearError() {
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> Backends.open("openvino", null));
-    assertTrue(e.getMessage().contains("native"), e.getMessage());
+  void autoUsesOpenVinoWhenItLoadsAndHasEveryRequestedDevice() {
+    boolean available = OpenVinoBackend.availability().available();
+    List<String> notices = new ArrayList<>();
+    try (LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of("CPU"),
+        notices::add)) {
+      assertEquals(available ? "openvino" : "sim", b.name(), notices.toString());
+      assertEquals(1, notices.size());
+    }
+  }
+
+  @Test
+  void openvinoThatCannotRunIsAClearErrorAndUnknownNamesAreRefused() {
+    if (!OpenVinoBackend.availability().available()) {
+      BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> Backends.open("openvino", null));
+      assertTrue(e.getMessage().contains("native"), e.getMessage());
+    }
     assertThrows(IllegalArgumentException.class, () -> Backends.open("cuda", null));
   }
 }

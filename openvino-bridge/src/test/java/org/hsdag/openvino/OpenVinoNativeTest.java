@@ -3,7 +3,6 @@ package org.hsdag.openvino;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -14,13 +13,14 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The native backend on real OpenVINO. Runs only where the openvino-native profile built the JNI
+ * The native backend on real OpenVINO. Runs only where native/provision.sh built the JNI
  * library and OpenVINO loads; elsewhere every test is skipped with the availability reason.
  */
 @Tag("openvino")
@@ -29,8 +29,7 @@ class OpenVinoNativeTest {
 
   @BeforeEach
   void requireOpenVino() {
-    availability = OpenVinoBackend.availability();
-    assumeTrue(availability.available(), "skipped: " + availability.oneLine());
+    availability = RealOpenVino.require();
   }
 
   @Test

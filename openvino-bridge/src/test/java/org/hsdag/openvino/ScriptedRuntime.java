@@ -71,6 +71,11 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       }
 
       @Override
+      public List<ModelOp> ops() {
+        throw new UnsupportedOperationException("the scripted runtime reads no model");
+      }
+
+      @Override
       public List<String> inputNames() {
         return List.of("input");
       }

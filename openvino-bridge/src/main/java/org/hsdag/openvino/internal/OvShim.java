@@ -10,9 +10,9 @@ import org.bytedeco.javacpp.annotation.Opaque;
 import org.bytedeco.javacpp.annotation.Platform;
 
 /**
- * Hand-written JavaCPP mapping of {@code src/main/cpp/hsdag_ov_shim.h} (no header parsing). The
- * {@code openvino-native} Maven profile compiles the shim and this class's JNI glue into
- * {@code libjniOvShim.so}, linked against {@code libopenvino}; without that profile the class
+ * Hand-written JavaCPP mapping of {@code src/main/cpp/hsdag_ov_shim.h} (no header parsing).
+ * {@code native/provision.sh} has JavaCPP generate this class's JNI glue and compiles it with the shim into
+ * {@code libjniOvShim.so}, linked against {@code libopenvino} (the {@code link} below is not used); without it the class
  * compiles but its static initialiser throws {@link UnsatisfiedLinkError} — callers go through
  * {@link org.hsdag.openvino.OpenVinoAvailability}, which explains why.
  *
@@ -97,6 +97,10 @@ public final class OvShim {
   public static native @Cast("const char*") BytePointer hsdag_ov_model_op_name(ModelHandle model, int i);
 
   public static native @Cast("const char*") BytePointer hsdag_ov_model_op_type(ModelHandle model, int i);
+
+  public static native int hsdag_ov_model_op_input_count(ModelHandle model, int i);
+
+  public static native @Cast("const char*") BytePointer hsdag_ov_model_op_output_shapes(ModelHandle model, int i);
 
   public static native int hsdag_ov_model_input_count(ModelHandle model);
 

@@ -1,0 +1,70 @@
+package org.hsdag.testkit;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.hsdag.openvino.OpenVinoAvailability;
+import org.hsdag.openvino.OpenVinoBackend;
+
+/**
+ * The real OpenVINO runtime for tests. In CI ({@code CI=true}) a test that needs it and cannot
+ * have it fails, so a broken provisioning can never pass as a row of skips; elsewhere it is
+ * skipped with the reason.
+ */
+public final class RealOpenVino {
+  private RealOpenVino() {}
+
+  /** The available runtime, or the test is failed (CI) or skipped (elsewhere) with the reason. */
+  public static OpenVinoAvailability require() {
+    OpenVinoAvailability a = OpenVinoBackend.availability();
+    if (!a.available()) {
+      unavailable(a.oneLine());
+    }
+    return a;
+  }
+
+  /** The Python of the OpenVINO the native library was built against (its {@code openvino} package imports). */
+  public static Path python() {
+    require();
+    String python = record().getProperty("python", "");
+    if (python.isEmpty() || !Files.isExecutable(Path.of(python))) {
+      unavailable("no Python with the openvino package recorded by native/provision.sh (" + python + ")");
+    }
+    return Path.of(python);
+  }
+
+  /** A console script of that Python's environment, e.g. {@code benchmark_app}. */
+  public static Path script(String name) {
+    Path p = python().resolveSibling(name);
+    if (!Files.isExecutable(p)) {
+      unavailable(name + " is not installed beside " + python());
+    }
+    return p;
+  }
+
+  private static Properties record() {
+    Properties p = new Properties();
+    String resource = "org/hsdag/openvino/internal/linux-x86_64/openvino-runtime.properties";
+    try (InputStream in = RealOpenVino.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in != null) {
+        p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      unavailable("cannot read " + resource + ": " + e.getMessage());
+    }
+    return p;
+  }
+
+  private static void unavailable(String why) {
+    if ("true".equals(System.getenv("CI"))) {
+      fail("CI=true, so the real OpenVINO runtime must run here: " + why);
+    }
+    assumeTrue(false, "skipped: " + why);
+  }
+}
