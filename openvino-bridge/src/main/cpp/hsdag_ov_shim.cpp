@@ -213,6 +213,14 @@ int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int t
   });
 }
 
+int hsdag_ov_core_set_property(hsdag_ov_core* core, const char* device, const char* key, const char* value) {
+  if (!core || !device || !key || !value) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  return guarded([&] {
+    core->core.set_property(std::string(device), ov::AnyMap{{std::string(key), std::string(value)}});
+    return HSDAG_OV_OK;
+  });
+}
+
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path) {
   if (!core || !xml_path) {
     last_error = "null core or model path";
@@ -455,13 +463,13 @@ int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed) {
       } else if (type == ov::element::f64) {
         fill_real<double>(t, rng);
       } else if (type == ov::element::i64) {
-        fill_int<int64_t>(t, rng, 10);
+        fill_int<int64_t>(t, rng, 2);
       } else if (type == ov::element::i32) {
-        fill_int<int32_t>(t, rng, 10);
+        fill_int<int32_t>(t, rng, 2);
       } else if (type == ov::element::i8) {
-        fill_int<int8_t>(t, rng, 10);
+        fill_int<int8_t>(t, rng, 2);
       } else if (type == ov::element::u8) {
-        fill_int<uint8_t>(t, rng, 10);
+        fill_int<uint8_t>(t, rng, 2);
       } else if (type == ov::element::boolean) {
         fill_int<char>(t, rng, 2);
       } else {

@@ -69,6 +69,12 @@ const char* hsdag_ov_library_dir(void);
  */
 int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int threads);
 
+/*
+ * core.set_property(device, {key: value}) with the value given as text, as OpenVINO's own string
+ * form of the property (e.g. "INFERENCE_PRECISION_HINT", "f32").
+ */
+int hsdag_ov_core_set_property(hsdag_ov_core* core, const char* device, const char* key, const char* value);
+
 /* ---- model ---- */
 /* Reads model.xml (+ bin; NULL or "" means "<same name>.bin"). */
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path);
@@ -127,8 +133,9 @@ int hsdag_ov_compiled_submodels(hsdag_ov_compiled* compiled, uint64_t* count);
 const char* hsdag_ov_compiled_execution_devices(hsdag_ov_compiled* compiled);
 /*
  * Fills every input with seeded random data of its element type and (static) shape: floats
- * uniform in [-1, 1), integers in [0, 10), booleans 0/1. Fails naming the input if its shape
- * is still dynamic.
+ * uniform in [-1, 1), integers and booleans 0 or 1 (valid token ids, attention masks and flags
+ * alike: a mask of 9 turns BERT's (1 - mask) x float-min into inf). Fails naming the input if its
+ * shape is still dynamic.
  */
 int hsdag_ov_fill_inputs(hsdag_ov_compiled* compiled, int64_t seed);
 /* Elements of input i (static shape), or a negative code (dynamic shape, no such input). */

@@ -48,6 +48,12 @@ public interface OpenVinoRuntime extends AutoCloseable {
    */
   void registerTestDevice(TestDevice device);
 
+  /**
+   * Sets a property of {@code device} on every core, in OpenVINO's string form (e.g. {@code
+   * INFERENCE_PRECISION_HINT} = {@code f32}); it applies to models compiled afterwards.
+   */
+  void setProperty(String device, String key, String value);
+
   /** Reads {@code model.xml} and its {@code .bin} (same name). */
   Model readModel(Path xml);
 

@@ -51,6 +51,11 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   }
 
   @Override
+  public void setProperty(String device, String key, String value) {
+    calls.add("set " + device + " " + key + "=" + value);
+  }
+
+  @Override
   public void registerTestDevice(TestDevice device) {
     calls.add("register " + device);
     registered.add(device);

@@ -88,6 +88,8 @@ public final class OvShim {
 
   public static native int hsdag_ov_core_register_cpu_twin(CoreHandle core, String name, int threads);
 
+  public static native int hsdag_ov_core_set_property(CoreHandle core, String device, String key, String value);
+
   public static native ModelHandle hsdag_ov_model_read(CoreHandle core, String xmlPath, String binPath);
 
   public static native void hsdag_ov_model_free(ModelHandle model);

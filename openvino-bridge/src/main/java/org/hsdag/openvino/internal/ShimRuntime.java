@@ -26,6 +26,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
   private CoreHandle core;
   private CoreHandle automaticCore;
   private final List<TestDevice> testDevices = new ArrayList<>();
+  private final List<String[]> properties = new ArrayList<>();
 
   /** Creates the OpenVINO core; loads the JNI library on first use. */
   public ShimRuntime() {
@@ -67,6 +68,20 @@ public final class ShimRuntime implements OpenVinoRuntime {
       register(automaticCore, device);
     }
     testDevices.add(device);
+  }
+
+  @Override
+  public synchronized void setProperty(String device, String key, String value) {
+    String[] p = {device, key, value};
+    apply(live(), p);
+    if (automaticCore != null) {
+      apply(automaticCore, p);
+    }
+    properties.add(p);
+  }
+
+  private static void apply(CoreHandle c, String[] p) {
+    check(hsdag_ov_core_set_property(c, p[0], p[1], p[2]), "setting " + p[1] + "=" + p[2] + " on " + p[0]);
   }
 
   private static void register(CoreHandle c, TestDevice device) {
@@ -112,6 +127,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
       }
       automaticCore = c;
       testDevices.forEach(d -> register(c, d));
+      properties.forEach(p -> apply(c, p));
     }
     return automaticCore;
   }
