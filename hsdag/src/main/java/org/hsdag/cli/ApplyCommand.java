@@ -17,6 +17,8 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
@@ -118,7 +120,7 @@ public final class ApplyCommand implements Callable<Integer> {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
             toJson(backend, ds, placement, fin)));
       } else {
-        printText(out, backend, ds, placement, fin);
+        printText(out, backend, ds, placement, fin, movedByHetero(graph, placement));
       }
       out.flush();
       if (!mine.ok()) {
@@ -204,7 +206,7 @@ public final class ApplyCommand implements Callable<Integer> {
     return m;
   }
 
-  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin) {
+  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin, int moved) {
     List<Candidate> results = fin.candidates();
     Candidate mine = results.get(0);
     String nums = (backend.simulated() ? "simulated, " : "") + backend.name() + "/" + backend.profile();
@@ -216,6 +218,12 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.append(d == 0 ? "" : ", ").append(ds.name(d)).append(' ').append(counts[d]).append(" ops");
     }
     out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
+    if (moved > 0) {
+      // What was measured and what the printed code compiles must be the same split.
+      out.println("note: " + moved + (moved == 1 ? " node" : " nodes") + " (constants, Parameters or Results) placed away from "
+          + "their neighbours were measured on their neighbours' device, as hsdag always places them; the code below "
+          + "sets the file's affinities as they are, so write the file from a tune run (best.json) to get what was measured");
+    }
     out.printf(Locale.ROOT, "%d interleaved rounds of %s%s; latency = median of rounds (ms, %s)%n", rounds,
         protocolOptions.protocol().describe(), SearchEngine.racedRoundsNote(rounds), nums);
     for (Candidate r : results) {
@@ -240,19 +248,40 @@ public final class ApplyCommand implements Callable<Integer> {
     String hetero = ds.heteroString();
     out.println();
     out.println("Use it with OpenVINO:");
+    List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     out.println("    import json, openvino as ov");
     out.println("    core = ov.Core(); model = core.read_model(\"" + xml + "\")");
+    for (TestDevice t : tests) {
+      // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
+      out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
+          + "\"libopenvino_intel_cpu_plugin.so\"), \"" + t.name() + "\")  # " + t.describe());
+      out.println("    core.set_property(\"" + t.name() + "\", {\"INFERENCE_NUM_THREADS\": " + t.threads() + "})");
+    }
     out.println("    affinity = json.load(open(\"" + json + "\"))");
     out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
     out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
     out.println("    OpGraph graph = new IrReader().read(Path.of(\"" + xml + "\"));");
     out.println("    Placement p = PlacementFiles.read(Path.of(\"" + json + "\"), graph, DeviceSet.parse(\"" + ds + "\"));");
-    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(graph, Path.of(\"" + xml + "\"))) {");
+    String options = tests.isEmpty() ? "OpenVinoOptions.DEFAULT"
+        : "OpenVinoOptions.DEFAULT.withTestDevices(List.of(" + String.join(", ",
+            tests.stream().map(t -> "TestDevice.parse(\"" + t + "\")").toList()) + "))";
+    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of(\"" + xml + "\"))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
-    out.println("  or from the shell: " + CommandName.current() + " apply " + xml + " " + json + " --backend openvino");
+    out.println("  or from the shell: " + CommandName.current() + " apply " + xml + " " + json + " --backend openvino"
+        + (tests.isEmpty() ? "" : " --test-device " + String.join(",", tests.stream().map(TestDevice::toString).toList())));
+  }
+
+  /** Nodes whose device {@link HeteroAffinity} changes: what the file says differs from what is measured. */
+  private static int movedByHetero(OpGraph graph, Placement p) {
+    int[] resolved = new HeteroAffinity(graph).resolve(p);
+    int moved = 0;
+    for (int v = 0; v < resolved.length; v++) {
+      moved += resolved[v] != p.deviceOf(v) ? 1 : 0;
+    }
+    return moved;
   }
 
   private static Double nanToNull(double x) {

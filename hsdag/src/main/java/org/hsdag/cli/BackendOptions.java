@@ -1,6 +1,5 @@
 package org.hsdag.cli;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.hsdag.backend.BackendUnavailableException; // javadoc
@@ -12,6 +11,7 @@ import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,19 +40,11 @@ public final class BackendOptions {
       description = "Seed of the --mismatch perturbation. Default: ${DEFAULT-VALUE}.")
   long mismatchSeed = 1;
 
-  @Option(names = "--test-device", paramLabel = "NAME[:threads=N]", split = ",",
-      description = "openvino only: register OpenVINO's CPU plugin again under NAME (it must contain CPU, e.g. CPU2), "
-          + "with N inference threads (default 1), as a second real device for HETERO on a machine without a GPU. "
-          + "Devices, reports and apply name it as a test device.")
-  List<String> testDevices = new ArrayList<>();
+  @Mixin TestDeviceOptions testDeviceOptions = new TestDeviceOptions();
 
   /** The {@code --test-device} entries, parsed. */
   public List<TestDevice> testDevices() {
-    try {
-      return testDevices.stream().map(TestDevice::parse).toList();
-    } catch (IllegalArgumentException e) {
-      throw new UserInputException("--test-device: " + e.getMessage());
-    }
+    return testDeviceOptions.testDevices();
   }
 
   /** The {@code --mismatch} amplitude (0: none). */

@@ -22,6 +22,7 @@ import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.ShapeAssumption;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -61,6 +62,8 @@ public final class CalibrateCommand implements Callable<Integer> {
 
   @Option(names = "--from-records", paramLabel = "FILE", description = "Fit saved measurements instead of measuring (no OpenVINO needed).")
   Path fromRecords;
+
+  @Mixin TestDeviceOptions testDeviceOptions;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per wall latency (default: ${DEFAULT-VALUE}).")
   int runs;
@@ -128,6 +131,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         throw new UserInputException("--input-shape: " + e.getMessage());
       }
       try (OpenVinoRuntime rt = availability.openRuntime()) {
+        testDeviceOptions.registerOn(rt);
         recs = run.measure(rt, graph, model, deviceSet.names(), base, shapes);
       } catch (org.hsdag.openvino.OpenVinoException e) {
         err.println("hsdag: calibration failed: " + e.getMessage());

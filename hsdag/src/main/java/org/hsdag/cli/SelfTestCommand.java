@@ -14,6 +14,7 @@ import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.SelfTest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -28,6 +29,8 @@ import picocli.CommandLine.Spec;
       "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "
           + "and prints the timings. Exit 0 when everything matches."})
 public final class SelfTestCommand implements Callable<Integer> {
+  @Mixin TestDeviceOptions testDeviceOptions;
+
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per target (default: ${DEFAULT-VALUE}).")
   int runs;
 
@@ -59,6 +62,7 @@ public final class SelfTestCommand implements Callable<Integer> {
     Path dir = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("hsdag-selftest");
     SelfTest.Report report;
     try (OpenVinoRuntime rt = availability.openRuntime()) {
+      testDeviceOptions.registerOn(rt);
       report = SelfTest.run(rt, dir, runs, tolerance, seed);
     } finally {
       if (keep == null) {

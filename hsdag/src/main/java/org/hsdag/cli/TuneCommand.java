@@ -23,7 +23,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -233,6 +235,7 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.resolution().inputs(),
                 shapes.resolution().assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
+        saveCostModelMeasurements(folder, backend, graph);
         return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
       }
     } finally {
@@ -289,7 +292,7 @@ public final class TuneCommand implements Callable<Integer> {
       backendOptions.mismatch = r.mismatch();
       backendOptions.mismatchSeed = r.mismatchSeed();
       RunManifest mf = r.manifest();
-      backendOptions.testDevices = mf.deviceInfos().stream()
+      backendOptions.testDeviceOptions.testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapeOptions.Resolved shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
       LatencyBackend backend = openBackend(mf.config().seed(), shapes, mf.config().devices());
@@ -299,11 +302,38 @@ public final class TuneCommand implements Callable<Integer> {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
               + backend.name() + " now reports " + backend.profile());
         }
+        reuseCostModelMeasurements(folder, backend, r.graph());
         Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), backend, r.graph(), new DeviceSet(mf.config().devices()),
             shapes);
         return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy(), runProxy);
       } finally {
         closeBackend(backend);
+      }
+    }
+  }
+
+  /** The run's file of what a measured cost model was built from ({@link CostModelSource#costModelMeasurements}). */
+  static final String COST_MODEL_MEASUREMENTS = "cost-model-measurements.json";
+
+  /** Saves what the backend measured to build the cost model, so that a resume plans on the same numbers. */
+  private static void saveCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph) throws IOException {
+    var source = backend.capability(CostModelSource.class);
+    if (source.isPresent()) {
+      var saved = source.get().costModelMeasurements(graph);
+      if (saved.isPresent()) {
+        AtomicFiles.writeString(folder.dir().resolve(COST_MODEL_MEASUREMENTS), saved.get());
+      }
+    }
+  }
+
+  private static void reuseCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph) throws IOException {
+    Path file = folder.dir().resolve(COST_MODEL_MEASUREMENTS);
+    var source = backend.capability(CostModelSource.class);
+    if (Files.exists(file) && source.isPresent()) {
+      try {
+        source.get().reuseCostModelMeasurements(graph, Files.readString(file));
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException(file + ": " + e.getMessage());
       }
     }
   }

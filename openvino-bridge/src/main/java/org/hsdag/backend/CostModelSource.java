@@ -1,5 +1,6 @@
 package org.hsdag.backend;
 
+import java.util.Optional;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.sim.HeteroCostModel;
 
@@ -12,4 +13,21 @@ import org.hsdag.sim.HeteroCostModel;
 public interface CostModelSource {
   /** The cost model of {@code graph} on every device the backend has. */
   HeteroCostModel costModel(OpGraph graph);
+
+  /**
+   * The measurements {@code graph}'s cost model was built from, as text to save with a run, when
+   * they are measurements (the real backend profiles the model); empty when the model is computed
+   * (the simulator), which a resumed run computes again exactly.
+   */
+  default Optional<String> costModelMeasurements(OpGraph graph) {
+    return Optional.empty();
+  }
+
+  /**
+   * Builds {@code graph}'s cost model from saved {@link #costModelMeasurements} instead of
+   * measuring again, so that a resumed run plans on the numbers the interrupted one planned on.
+   *
+   * @throws IllegalArgumentException when the text does not fit this graph and these devices
+   */
+  default void reuseCostModelMeasurements(OpGraph graph, String measurements) {}
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +22,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
@@ -61,6 +63,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
+  private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private ExecutorService worker;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -68,7 +71,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
     this.runtime = runtime;
     this.options = options;
     options.testDevices().forEach(runtime::registerTestDevice);
-    this.devices = runtime.devices().stream().map(d -> markTestDevice(d, options.testDevices())).toList();
+    this.devices = List.copyOf(runtime.devices());
     this.profile = describeMachine(runtime.version(), devices);
   }
 
@@ -235,6 +238,39 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
     if (cached != null) {
       return cached;
     }
+    ProfiledKernels k = kernels.computeIfAbsent(graph, this::profileKernels);
+    DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
+    List<HeteroDevice> hetero = new ArrayList<>();
+    for (DeviceInfo d : devices) {
+      DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
+      hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
+    }
+    CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
+    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
+        KernelTimes.byNode(k.micros(), null, k.supported()));
+    costModels.put(graph, model);
+    return model;
+  }
+
+  @Override
+  public synchronized Optional<String> costModelMeasurements(OpGraph graph) {
+    ProfiledKernels k = kernels.get(graph);
+    return Optional.ofNullable(k).map(ProfiledKernels::toJson);
+  }
+
+  @Override
+  public synchronized void reuseCostModelMeasurements(OpGraph graph, String measurements) {
+    ProfiledKernels k = ProfiledKernels.fromJson(measurements);
+    if (!k.fits(graph, devices.stream().map(DeviceInfo::name).toList())) {
+      throw new IllegalArgumentException("the saved kernel times are of another model or other devices ("
+          + String.join(",", k.devices()) + ")");
+    }
+    kernels.put(graph, k);
+    costModels.remove(graph);
+  }
+
+  /** Per-node kernel times and support on every device, from one profiled single-device inference each. */
+  private ProfiledKernels profileKernels(OpGraph graph) {
     OpenVinoRuntime.Model m = model(graph);
     Set<String> opNames = new java.util.HashSet<>(m.opNames());
     Map<String, Integer> runtimeIndex = indexByName(m.opNames());
@@ -261,17 +297,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
         micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
       }
     }
-    DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
-    List<HeteroDevice> hetero = new ArrayList<>();
-    for (DeviceInfo d : devices) {
-      DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
-      hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
-    }
-    CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
-    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
-        KernelTimes.byNode(micros, null, supported));
-    costModels.put(graph, model);
-    return model;
+    return new ProfiledKernels(devices.stream().map(DeviceInfo::name).toList(),
+        graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
   }
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
@@ -312,16 +339,6 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
       m.putIfAbsent(names.get(i), i);
     }
     return m;
-  }
-
-  /** A registered test device's full name says what it is, so no report can pass it off as another chip. */
-  static DeviceInfo markTestDevice(DeviceInfo d, List<TestDevice> testDevices) {
-    for (TestDevice t : testDevices) {
-      if (t.name().equals(d.name())) {
-        return new DeviceInfo(d.name(), t.mark(d.fullName()));
-      }
-    }
-    return d;
   }
 
   /** {@code OpenVINO 2025.1.0 on CPU=Intel(R) Core(TM) i9-12900K, GPU.1=Intel(R) Data Center GPU Flex 170}. */

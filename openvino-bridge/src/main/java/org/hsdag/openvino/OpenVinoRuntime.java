@@ -39,7 +39,7 @@ public interface OpenVinoRuntime extends AutoCloseable {
   /** The runtime build string, e.g. {@code 2025.1.0-18503-…}. */
   String version();
 
-  /** Available devices with their full names, in OpenVINO's order. */
+  /** Available devices with their full names, in OpenVINO's order; a test device's full name is {@linkplain TestDevice#mark marked}. */
   List<DeviceInfo> devices();
 
   /**

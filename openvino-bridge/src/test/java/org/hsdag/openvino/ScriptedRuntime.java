@@ -46,7 +46,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   @Override
   public List<DeviceInfo> devices() {
     List<DeviceInfo> all = new ArrayList<>(devices);
-    registered.forEach(t -> all.add(new DeviceInfo(t.name(), "Test CPU")));
+    registered.forEach(t -> all.add(new DeviceInfo(t.name(), t.mark("Test CPU"))));
     return all;
   }
 

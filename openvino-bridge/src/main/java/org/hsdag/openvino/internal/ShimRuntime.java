@@ -56,7 +56,13 @@ public final class ShimRuntime implements OpenVinoRuntime {
     int n = check(hsdag_ov_core_device_count(live()), "listing devices");
     List<DeviceInfo> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      out.add(new DeviceInfo(str(hsdag_ov_core_device_name(core, i)), str(hsdag_ov_core_device_full_name(core, i))));
+      String name = str(hsdag_ov_core_device_name(core, i));
+      String fullName = str(hsdag_ov_core_device_full_name(core, i));
+      // A test device's full name says what it is, so no report can pass it off as another chip.
+      for (TestDevice t : testDevices) {
+        fullName = t.name().equals(name) ? t.mark(fullName) : fullName;
+      }
+      out.add(new DeviceInfo(name, fullName));
     }
     return List.copyOf(out);
   }

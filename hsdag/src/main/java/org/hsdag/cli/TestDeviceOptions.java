@@ -1,0 +1,34 @@
+package org.hsdag.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.openvino.OpenVinoRuntime;
+import org.hsdag.openvino.TestDevice;
+import picocli.CommandLine.Option;
+
+/** The {@code --test-device} picocli mixin: OpenVINO's CPU plugin registered again as a second real device. */
+public final class TestDeviceOptions {
+  @Option(names = "--test-device", paramLabel = "NAME[:threads=N]", split = ",",
+      description = "openvino only: register OpenVINO's CPU plugin again under NAME (it must contain CPU, e.g. CPU2), "
+          + "with N inference threads (default 1), as a second real device for HETERO on a machine without a GPU. "
+          + "Devices, reports and apply name it as a test device.")
+  List<String> testDevices = new ArrayList<>();
+
+  /**
+   * The {@code --test-device} entries, parsed.
+   *
+   * @throws UserInputException naming what is wrong with an entry
+   */
+  public List<TestDevice> testDevices() {
+    try {
+      return testDevices.stream().map(TestDevice::parse).toList();
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException("--test-device: " + e.getMessage());
+    }
+  }
+
+  /** Registers every test device on {@code runtime}. */
+  public void registerOn(OpenVinoRuntime runtime) {
+    testDevices().forEach(runtime::registerTestDevice);
+  }
+}

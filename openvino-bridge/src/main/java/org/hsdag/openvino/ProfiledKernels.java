@@ -1,0 +1,60 @@
+package org.hsdag.openvino;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.hsdag.ir.OpGraph;
+
+/**
+ * What the OpenVINO backend measured to build a graph's cost model: per-node kernel time and
+ * support on each device. Saved with a run, so that a resumed run plans on the same numbers as
+ * the interrupted one did (profiling again would give other numbers, so the warm start would
+ * propose other placements than the log holds).
+ *
+ * @param devices device names, in the backend's order
+ * @param nodes the graph's node names, in node order (to refuse a table of another model)
+ * @param micros {@code micros[d][v]}: kernel time of node v on device d, µs
+ * @param supported {@code supported[d][v]}: whether device d runs node v
+ */
+public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  public ProfiledKernels {
+    devices = List.copyOf(devices);
+    nodes = List.copyOf(nodes);
+    if (micros.length != devices.size() || supported.length != devices.size()) {
+      throw new IllegalArgumentException("profiled kernels: one row per device expected");
+    }
+    for (int d = 0; d < micros.length; d++) {
+      if (micros[d].length != nodes.size() || supported[d].length != nodes.size()) {
+        throw new IllegalArgumentException("profiled kernels: one value per node expected");
+      }
+    }
+  }
+
+  /** Whether these were measured on {@code graph} with exactly {@code deviceNames}. */
+  public boolean fits(OpGraph graph, List<String> deviceNames) {
+    return devices.equals(deviceNames) && nodes.equals(graph.nodes().stream().map(n -> n.name()).toList());
+  }
+
+  public String toJson() {
+    try {
+      return JSON.writeValueAsString(this);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Parses {@link #toJson()}'s output.
+   *
+   * @throws IllegalArgumentException when the text is not such a table
+   */
+  public static ProfiledKernels fromJson(String json) {
+    try {
+      return JSON.readValue(json, ProfiledKernels.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not a profiled-kernel table: " + e.getOriginalMessage());
+    }
+  }
+}
