@@ -70,6 +70,12 @@ elif [[ -n "${INTEL_OPENVINO_DIR:-}" && -f "$INTEL_OPENVINO_DIR/runtime/include/
   source_desc="archive install at $INTEL_OPENVINO_DIR (setupvars.sh)"
 else
   venv="$cache_root/openvino-$OPENVINO_PIN/venv"
+  failed_marker="$cache_root/openvino-$OPENVINO_PIN/install-failed"
+  # A build without PyPI should not wait for pip on every rebuild: after a failure, automatic builds
+  # skip the install for a day; ./hsdag.sh openvino install (required) always tries again.
+  if [[ "$mode" == auto && ! -f "$venv/.complete" && -n "$(find "$failed_marker" -mmin -1440 2>/dev/null)" ]]; then
+    give_up "$(cat "$failed_marker"); ./hsdag.sh openvino install tries again"
+  fi
   # .complete marks a venv whose pip install finished: an interrupted one is made again.
   if [[ ! -f "$venv/.complete" ]]; then
     command -v python3 >/dev/null || give_up "python3 is missing; install it (apt-get install python3 python3-venv)"
@@ -80,8 +86,11 @@ else
     python3 -m venv "$venv" >/dev/null 2>&1 || give_up "python3 -m venv failed; install python3-venv"
     if ! log="$("$venv/bin/pip" install --disable-pip-version-check -q "openvino==$OPENVINO_PIN" 2>&1)"; then
       rm -rf "$venv"
-      give_up "pip could not install openvino==$OPENVINO_PIN from PyPI ($(echo "$log" | grep -m1 -iE 'error' | cut -c1-160))"
+      why="pip could not install openvino==$OPENVINO_PIN: is PyPI reachable? ($(echo "$log" | grep -m1 -iE 'error' | cut -c1-140))"
+      mkdir -p "$(dirname "$failed_marker")" && echo "$why" >"$failed_marker"
+      give_up "$why"
     fi
+    rm -f "$failed_marker"
     touch "$venv/.complete"
   fi
   ov_pkg="$("$venv/bin/python" -c 'import openvino, os; print(os.path.dirname(openvino.__file__))')"
