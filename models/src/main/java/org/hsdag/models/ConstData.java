@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.hsdag.ir.Half;
 
 /**
  * The bytes of one Const region in a generated {@code .bin}: either literal values (shapes, axes,

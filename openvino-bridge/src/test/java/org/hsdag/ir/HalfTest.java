@@ -1,4 +1,4 @@
-package org.hsdag.models;
+package org.hsdag.ir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
