@@ -163,6 +163,10 @@ public final class ModelsCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       Path bin = output != null ? output : IrReader.defaultBinPath(xml);
+      if (Files.isDirectory(bin) || bin.toAbsolutePath().normalize().equals(xml.toAbsolutePath().normalize())) {
+        throw new UserInputException(bin + " cannot be the weights file: it is " + (Files.isDirectory(bin)
+            ? "a folder" : "the model XML itself"));
+      }
       if (Files.exists(bin) && !force) {
         throw new UserInputException(bin + " exists; pass --force to replace it");
       }

@@ -96,7 +96,7 @@ final class ShapeConstants {
   private final Map<Integer, double[]> floats = new HashMap<>();
   private final List<SyntheticWeights.Note> notes = new ArrayList<>();
   /** Const nodes by their .bin region, to see values a sibling sharing the bytes was given. */
-  private final Map<Long, List<Integer>> byRegion = new HashMap<>();
+  private final Map<List<Long>, List<Integer>> byRegion = new HashMap<>();
 
   private ShapeConstants(OpGraph g) {
     this.g = g;
@@ -109,7 +109,7 @@ final class ShapeConstants {
       Arrays.fill(src[v], -1);
       OpNode node = g.node(v);
       if (node.isConstant()) {
-        byRegion.computeIfAbsent(node.constOffset() * 31 + node.constSize(), k -> new ArrayList<>()).add(v);
+        byRegion.computeIfAbsent(List.of(node.constOffset(), node.constSize()), k -> new ArrayList<>()).add(v);
       }
     }
     for (Edge e : g.edges()) {
@@ -148,7 +148,7 @@ final class ShapeConstants {
       for (Rule r : rules.get(v)) {
         int p = src[v][r.input];
         if (p >= 0 && g.node(p).isConstant()) {
-          addRequirement(p, r.alternatives, r.why);
+          addRequirement(p, r.alternatives(), r.why);
         }
       }
     }
@@ -206,7 +206,7 @@ final class ShapeConstants {
   private List<Requirement> requirementsOnBytes(int constNode) {
     List<Requirement> all = new ArrayList<>();
     OpNode n = g.node(constNode);
-    for (int sib : byRegion.getOrDefault(n.constOffset() * 31 + n.constSize(), List.of(constNode))) {
+    for (int sib : byRegion.getOrDefault(List.of(n.constOffset(), n.constSize()), List.of(constNode))) {
       if (constType(g.node(sib)) == constType(n)) {
         all.addAll(reqs.getOrDefault(sib, List.of()));
       }
@@ -239,7 +239,12 @@ final class ShapeConstants {
   // ---------------------------------------------------------------- rules: what an input must hold
 
   /** One shape-like input of an op and the values it may hold, best first. */
-  private record Rule(int input, List<Need> needs, List<long[]> alternatives, String why) {}
+  private record Rule(int input, List<Need> needs, String why) {
+    /** The values a Const on this input may hold. */
+    List<long[]> alternatives() {
+      return needs.stream().map(Need::materialize).toList();
+    }
+  }
 
   private List<Rule> rules(int v) {
     OpNode n = g.node(v);
@@ -265,9 +270,12 @@ final class ShapeConstants {
       case "Tile" -> tile(in, o, n, out);
       case "Pad" -> pad(in, o, n, out);
       case "TopK" -> topK(n, in, o, out);
-      case "Range" -> rule(out, n, 0, List.of(Need.of(0)), n.inputs().size() > 2 ? List.of(
-          new Rule(1, List.of(Need.of(Math.max(o.length == 1 ? o[0] : 1, 1))), List.of(), why(n, 1)),
-          new Rule(2, List.of(Need.of(1)), List.of(), why(n, 2))) : List.of());
+      case "Range" -> {
+        // start 0, stop = the length, step 1 (integer Ranges only: a float Const gets random values).
+        long length = o.length == 1 && o[0] >= 0 ? o[0] : 1;
+        rule(out, n, 0, List.of(Need.of(0)), List.of(new Rule(1, List.of(Need.of(length)), why(n, 1)),
+            new Rule(2, List.of(Need.of(1)), why(n, 2))));
+      }
       default -> {
         if (REDUCE.contains(type) && n.inputs().size() > 1) {
           reduce(n, in, o, out);
@@ -297,18 +305,11 @@ final class ShapeConstants {
   }
 
   private void rule(List<Rule> out, OpNode n, int input, List<Need> needs, List<Rule> more) {
-    if (input < n.inputs().size() && !needs.isEmpty()) {
-      List<long[]> alts = new ArrayList<>();
-      needs.forEach(x -> alts.add(x.materialize()));
-      out.add(new Rule(input, needs, alts, why(n, input)));
+    if (!needs.isEmpty()) {
+      out.add(new Rule(input, needs, why(n, input)));
     }
-    for (Rule r : more) {
-      if (r.input < n.inputs().size()) {
-        List<long[]> alts = new ArrayList<>();
-        r.needs.forEach(x -> alts.add(x.materialize()));
-        out.add(new Rule(r.input, r.needs, alts, r.why));
-      }
-    }
+    out.addAll(more);
+    out.removeIf(r -> r.input >= n.inputs().size());
   }
 
   private static List<Need> concrete(List<long[]> values) {
@@ -545,16 +546,21 @@ final class ShapeConstants {
         v[i] = -1;
         needs.add(Need.of(v));
       }
-      more.add(new Rule(2, needs, List.of(), why(n, 2)));
+      more.add(new Rule(2, needs, why(n, 2)));
     }
     rule(out, n, 1, signed(new long[] {axis}, in.length), more);
   }
 
   private void interpolate(OpNode n, long[] in, long[] o, List<Rule> out) {
     boolean v11 = "opset11".equals(n.version()) || n.inputs().size() == 3 && !"opset4".equals(n.version());
-    int axesInput = v11 ? 2 : 3;
+    boolean v1 = "opset1".equals(n.version());
+    // Inputs: opset1 (data, sizes) with an axes attribute; opset4 (data, sizes, scales, axes?);
+    // opset11 (data, scales or sizes, axes?).
+    int axesInput = v1 ? 2 : v11 ? 2 : 3;
     long[] axes;
-    if (axesInput < n.inputs().size()) {
+    if (v1) {
+      axes = Shapes.parseLongs(n.attribute("axes"));
+    } else if (axesInput < n.inputs().size()) {
       axes = changedAxes(in, o, (int) Math.max(1, Shapes.elementCount(n.inputs().get(axesInput).dims())), false);
     } else {
       axes = new long[in.length];
@@ -569,7 +575,7 @@ final class ShapeConstants {
     }
     List<Rule> more = new ArrayList<>();
     if (axesInput < n.inputs().size()) {
-      more.add(new Rule(axesInput, List.of(Need.of(axes)), List.of(), why(n, axesInput)));
+      more.add(new Rule(axesInput, List.of(Need.of(axes)), why(n, axesInput)));
     }
     // Float scales go straight to the Const; integer inputs (sizes) through the rules.
     for (int k = 1; k < Math.min(axesInput, n.inputs().size()); k++) {
@@ -578,7 +584,7 @@ final class ShapeConstants {
       if (p >= 0 && g.node(p).isConstant() && !isInteger(t)) {
         floats.put(p, scales);
       } else {
-        more.add(new Rule(k, List.of(Need.of(sizes)), List.of(), why(n, k)));
+        more.add(new Rule(k, List.of(Need.of(sizes)), why(n, k)));
       }
     }
     rule(out, n, 0, List.of(), more);
@@ -596,7 +602,6 @@ final class ShapeConstants {
       return;
     }
     int count = (int) Math.max(1, Shapes.elementCount(n.inputs().get(1).dims()));
-    long[] beginMask = mask(n, "begin_mask", count);
     long[] endMask = mask(n, "end_mask", count);
     for (String m : List.of("new_axis_mask", "shrink_axis_mask", "ellipsis_mask")) {
       if (Arrays.stream(mask(n, m, count)).anyMatch(x -> x != 0)) {
@@ -618,10 +623,9 @@ final class ShapeConstants {
       boolean ignored = endMask[i] != 0 || i >= o.length;
       want[i] = ignored ? 0 : o[i] < 0 ? DYN : o[i];
       fill[i] = ignored ? 0 : o[i] < 0 ? TO_END : o[i];
-      begin[i] = beginMask[i] != 0 ? 0 : 0;
     }
-    List<Rule> more = List.of(new Rule(2, List.of(new Need(want, fill, pos)), List.of(), why(n, 2)),
-        new Rule(3, List.of(Need.of(stride)), List.of(), why(n, 3)));
+    List<Rule> more = List.of(new Rule(2, List.of(new Need(want, fill, pos)), why(n, 2)),
+        new Rule(3, List.of(Need.of(stride)), why(n, 3)));
     rule(out, n, 1, List.of(Need.of(begin)), more);
   }
 
@@ -648,9 +652,9 @@ final class ShapeConstants {
       fill[i] = o[ax] < 0 ? TO_END : o[ax];
     }
     List<Rule> more = new ArrayList<>();
-    more.add(new Rule(2, List.of(new Need(want, fill, pos)), List.of(), why(n, 2)));
-    more.add(new Rule(3, List.of(Need.of(ones)), List.of(), why(n, 3)));
-    more.add(new Rule(4, signed(axes, in.length), List.of(), why(n, 4)));
+    more.add(new Rule(2, List.of(new Need(want, fill, pos)), why(n, 2)));
+    more.add(new Rule(3, List.of(Need.of(ones)), why(n, 3)));
+    more.add(new Rule(4, signed(axes, in.length), why(n, 4)));
     rule(out, n, 1, List.of(Need.of(zeros)), more);
   }
 
@@ -692,7 +696,7 @@ final class ShapeConstants {
     if (Arrays.stream(begin).anyMatch(x -> x != 0)) {
       note(n, 1, "the XML gives only the total padding per axis; split as evenly as possible");
     }
-    rule(out, n, 1, List.of(Need.of(begin)), List.of(new Rule(2, List.of(Need.of(end)), List.of(), why(n, 2))));
+    rule(out, n, 1, List.of(Need.of(begin)), List.of(new Rule(2, List.of(Need.of(end)), why(n, 2))));
   }
 
   private void topK(OpNode n, long[] in, long[] o, List<Rule> out) {

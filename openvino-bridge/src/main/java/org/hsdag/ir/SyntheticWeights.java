@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import org.hsdag.io.AtomicFiles;
 
@@ -28,7 +29,7 @@ public final class SyntheticWeights {
   private static final int CHUNK = 1 << 15;
 
   /** How a random float region is drawn, chosen from its first consumer. */
-  enum FloatRole {
+  public enum FloatRole {
     /** Ordinary weights: uniform ±0.05. */
     SMALL(-0.05, 0.05),
     /** A divisor: uniform [1, 2), never near zero. */
@@ -57,7 +58,27 @@ public final class SyntheticWeights {
    * @param fixed derived bytes, or null
    * @param role the random draw for a float region without fixed bytes, or null (then zeros or random integers)
    */
-  record Region(long offset, long size, ElementType type, byte[] fixed, FloatRole role) {}
+  public record Region(long offset, long size, ElementType type, byte[] fixed, FloatRole role) {
+    public Region {
+      fixed = fixed == null ? null : fixed.clone();
+    }
+
+    @Override
+    public byte[] fixed() {
+      return fixed == null ? null : fixed.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Region r && offset == r.offset && size == r.size && type == r.type
+          && Arrays.equals(fixed, r.fixed) && role == r.role;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(offset, size, type, Arrays.hashCode(fixed), role);
+    }
+  }
 
   /**
    * A value that could not be derived, or a compromise, and what was written instead.
@@ -178,6 +199,10 @@ public final class SyntheticWeights {
         writeRegion(r, seed, skip, out);
       }
       pos = Math.max(pos, r.offset() + r.size());
+    }
+    // An empty Const may point past every region; the file still has to reach it.
+    for (long gap = plan.bytes() - pos; gap > 0; gap -= CHUNK) {
+      out.write(zeros, 0, (int) Math.min(CHUNK, gap));
     }
   }
 

@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SyntheticWeightsTest {
   /** A tensor of the hand-made net: the producing layer's output port. */
@@ -288,5 +291,41 @@ class SyntheticWeightsTest {
     }
     assertTrue(weights.stream().allMatch(f -> Math.abs(f) <= 0.05f), "small FP16 weights: " + weights);
     assertNotEquals(1, weights.stream().distinct().count(), "random, not constant");
+  }
+
+  /**
+   * The real samples: every shape input is derived (no "not derivable", no disagreeing shared
+   * region), and the plan covers max(offset + size). OpenVINO itself was run on these by hand.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"resnet-50.xml", "inception-v3.xml", "distilbert-base-uncased-sst2.xml", "roberta-base-cola.xml",
+      "mobilenet-v2.xml", "alexnet.xml", "ssd-inception-v2.xml", "yolo11n.xml", "yolo11n-int8.xml"})
+  void realSamplesNeedNoCompromiseOnShapeInputs(String file) {
+    OpGraph g = new IrReader().read(Samples.irSample(file), null);
+
+    SyntheticWeights.Plan plan = SyntheticWeights.plan(g);
+
+    assertEquals(Weights.requiredBytes(g), plan.bytes());
+    assertEquals(Weights.usedBytes(g), plan.regions().stream().mapToLong(SyntheticWeights.Region::size).sum());
+    for (SyntheticWeights.Note note : plan.notes()) {
+      assertFalse(note.message().contains("not derivable through") || note.what().startsWith("shared"), note.toString());
+    }
+  }
+
+  @Test
+  void distilbertHeadSplitTargetIsBatchSeqTwelveSixtyFour() {
+    OpGraph g = new IrReader().read(Samples.irSample("distilbert-base-uncased-sst2.xml"), null);
+
+    SyntheticWeights.Plan plan = SyntheticWeights.plan(g);
+
+    // Reshape [?, ?, 768] -> [?, ?, 12, 64] with the target Concat(Gather(ShapeOf), c1, c2, c3) and special_zero false.
+    String prefix = "__module.distilbert.transformer.layer.0.attention/prim::ListConstruct_7/Reshape_";
+    long[] pieces = new long[3];
+    for (int i = 0; i < 3; i++) {
+      OpNode c = g.node(g.indexOf(prefix + i));
+      SyntheticWeights.Region r = plan.regions().stream().filter(x -> x.offset() == c.constOffset()).findFirst().orElseThrow();
+      pieces[i] = ByteBuffer.wrap(r.fixed()).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+    assertArrayEquals(new long[] {-1, 12, 64}, pieces, "the second dynamic dim is inferred; the head dims are literal");
   }
 }
