@@ -1162,10 +1162,13 @@ final class ShapeConstants {
             + "took its last " + m + " entries");
         return;
       }
-      if ((t.equals("Divide") || t.equals("Mod") || t.equals("FloorMod")) && e.targetInput() == 1) {
+      boolean divisor = (t.equals("Divide") || t.equals("Mod") || t.equals("FloorMod")) && e.targetInput() == 1;
+      boolean stride = (t.equals("StridedSlice") || t.equals("Slice")) && e.targetInput() == 3;
+      if (divisor || stride) {
+        // Zero would divide by zero or make an invalid slice; one is safe.
         long[] ones = new long[(int) constCount(g.node(v))];
         Arrays.fill(ones, 1);
-        addRequirement(v, List.of(ones), why(cn, 1) + " (divisor)");
+        addRequirement(v, List.of(ones), why(cn, e.targetInput()) + (divisor ? " (divisor)" : " (stride)"));
         return;
       }
     }

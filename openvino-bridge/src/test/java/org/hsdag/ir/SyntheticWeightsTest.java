@@ -254,6 +254,26 @@ class SyntheticWeightsTest {
     assertTrue(note.message().contains("[2, 3]") && note.message().contains("[3, 2]"), note.message());
   }
 
+  /** A slice whose masks are not handled keeps safe defaults (stride 1, never 0) and says so. */
+  @Test
+  void underivedSliceBoundsStaySafeAndAreNoted(@TempDir Path dir) throws IOException {
+    Net n = new Net();
+    T x = n.parameter("f32", 4, 5);
+    T begin = n.constant("i64", 0, 2);
+    T end = n.constant("i64", 16, 2);
+    T strides = n.constant("i64", 32, 2);
+    n.result(n.op1("StridedSlice", "begin_mask=\"0, 0\" end_mask=\"0, 0\" shrink_axis_mask=\"1, 0\"",
+        List.of(x, begin, end, strides), "FP32", 5));
+    OpGraph g = n.read(dir);
+    Path bin = dir.resolve("net.bin");
+
+    SyntheticWeights.Written w = SyntheticWeights.write(g, 1, bin);
+
+    assertArrayEquals(new long[] {1, 1}, ints(g, bin, name(strides)));
+    assertTrue(w.plan().notes().stream().anyMatch(note -> note.what().equals("StridedSlice input 1")
+        && note.message().contains("shrink_axis_mask")), w.plan().notes().toString());
+  }
+
   @Test
   void sizeIsTheLargestRegionEndAndTheSameSeedGivesTheSameBytes(@TempDir Path dir) throws IOException {
     Net n = new Net();
