@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.SyntheticWeights;
 import org.hsdag.models.GeneratedModel;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.models.ModelSpec;
@@ -27,13 +29,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "models", mixinStandardHelpOptions = true,
     description = "The bundled benchmark models (ResNet-50, Inception-V3, BERT-base) and tiny test models.",
-    subcommands = {ModelsCommand.Build.class, ModelsCommand.ListModels.class})
+    subcommands = {ModelsCommand.Build.class, ModelsCommand.ListModels.class, ModelsCommand.SynthWeights.class})
 public final class ModelsCommand implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: build or list");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: build, list or weights");
   }
 
   static List<ModelSpec> select(List<String> names) {
@@ -132,6 +134,51 @@ public final class ModelsCommand implements Runnable {
             g.binSize(), state, m.description());
       }
       out.printf("models folder: %s (write missing weights with: %s models build NAME)%n", root, CommandName.current());
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code hsdag models weights IR.xml}: stand-in weights for an IR that came without its {@code .bin}. */
+  @Command(name = "weights", mixinStandardHelpOptions = true,
+      description = {"Write seeded stand-in weights for an IR whose .bin is missing: every Const region gets bytes of "
+          + "its size, float weights small random values, and integer constants feeding shape inputs (Reshape targets, "
+          + "Transpose orders, axes, split lengths, slice bounds) values derived from the XML's port dims, so OpenVINO "
+          + "reproduces the XML's shapes. The same seed gives a byte-identical file, written atomically."})
+  static final class SynthWeights implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "IR.xml", description = "The IR XML.")
+    Path xml;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT.bin", description = "Where to write (default: the .bin beside the XML).")
+    Path output;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Weights seed (default: ${DEFAULT-VALUE}).")
+    long seed = ModelCatalog.DEFAULT_SEED;
+
+    @Option(names = "--force", description = "Replace an existing .bin.")
+    boolean force;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      Path bin = output != null ? output : IrReader.defaultBinPath(xml);
+      if (Files.isDirectory(bin) || bin.toAbsolutePath().normalize().equals(xml.toAbsolutePath().normalize())) {
+        throw new UserInputException(bin + " cannot be the weights file: it is " + (Files.isDirectory(bin)
+            ? "a folder" : "the model XML itself"));
+      }
+      if (Files.exists(bin) && !force) {
+        throw new UserInputException(bin + " exists; pass --force to replace it");
+      }
+      // Read without the sibling .bin: it is the file being replaced.
+      OpGraph graph = new IrReader().read(xml, null);
+      SyntheticWeights.Written w = SyntheticWeights.write(graph, seed, bin);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("%s: %,d bytes, %d regions, %d shape constants derived, seed %d, sha256 %s%n", bin, w.plan().bytes(),
+          w.plan().regions().size(), w.plan().derived(), seed, w.sha256().substring(0, 16));
+      for (String note : SyntheticWeights.summarize(w.plan().notes())) {
+        out.println("note: " + note);
+      }
       out.flush();
       return ExitCodes.OK;
     }

@@ -56,4 +56,39 @@ class ModelsCommandTest {
   void modelsWithoutSubcommandIsUsageError() {
     assertEquals(ExitCodes.BAD_INPUT, CliRun.of("models").exitCode());
   }
+
+  @Test
+  void weightsSynthesisesAMissingBinAndRefusesToOverwriteIt(@TempDir Path dir) throws IOException {
+    assertEquals(0, CliRun.of("models", "build", "tiny_transformer", "--dir", dir.toString()).exitCode());
+    Path xml = dir.resolve("tiny_transformer").resolve("tiny_transformer.xml");
+    Path bin = dir.resolve("tiny_transformer").resolve("tiny_transformer.bin");
+    Files.delete(bin);
+
+    CliRun r = CliRun.of("models", "weights", xml.toString(), "--seed", "3");
+    assertEquals(0, r.exitCode(), r.err());
+    OpGraph g = new IrReader().read(xml);
+    assertEquals(Weights.requiredBytes(g), Files.size(bin));
+    assertTrue(r.out().contains("sha256"), r.out());
+    byte[] first = Files.readAllBytes(bin);
+
+    CliRun refused = CliRun.of("models", "weights", xml.toString(), "--seed", "3");
+    assertEquals(ExitCodes.BAD_INPUT, refused.exitCode());
+    assertTrue(refused.err().contains("exists") && refused.err().contains("--force"), refused.err());
+    assertEquals(1, refused.err().strip().lines().count(), refused.err());
+
+    assertEquals(0, CliRun.of("models", "weights", xml.toString(), "--seed", "3", "--force").exitCode());
+    assertEquals(-1, java.util.Arrays.mismatch(first, Files.readAllBytes(bin)), "same seed, same bytes");
+    Path other = dir.resolve("other.bin");
+    assertEquals(0, CliRun.of("models", "weights", xml.toString(), "-o", other.toString(), "--seed", "4").exitCode());
+    assertEquals(Files.size(bin), Files.size(other));
+    assertTrue(java.util.Arrays.mismatch(first, Files.readAllBytes(other)) >= 0, "another seed, other weights");
+  }
+
+  @Test
+  void weightsOfAMissingModelIsBadInputWithOneLine(@TempDir Path dir) {
+    CliRun r = CliRun.of("models", "weights", dir.resolve("nope.xml").toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
+    assertTrue(r.err().contains("nope.xml"), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+  }
 }

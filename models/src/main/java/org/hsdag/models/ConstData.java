@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.hsdag.ir.Half;
+import org.hsdag.ir.SyntheticWeights;
 
 /**
  * The bytes of one Const region in a generated {@code .bin}: either literal values (shapes, axes,
@@ -63,7 +65,7 @@ public sealed interface ConstData permits ConstData.Literal, ConstData.RandomHal
 
     @Override
     public void writeTo(OutputStream out, long seed) throws IOException {
-      SplittableRandom rnd = new SplittableRandom(mix(seed, stream));
+      SplittableRandom rnd = new SplittableRandom(SyntheticWeights.streamSeed(seed, stream));
       byte[] buf = new byte[CHUNK * 2];
       double lo = init.center() - init.halfWidth();
       double width = 2.0 * init.halfWidth();
@@ -71,8 +73,7 @@ public sealed interface ConstData permits ConstData.Literal, ConstData.RandomHal
       while (left > 0) {
         int n = (int) Math.min(CHUNK, left);
         for (int i = 0; i < n; i++) {
-          // 53 random bits to [0, 1) by hand: the bytes must not depend on the JDK's bounded-double code.
-          double u = (rnd.nextLong() >>> 11) * 0x1.0p-53;
+          double u = SyntheticWeights.unit(rnd);
           float v = (float) (lo + width * u);
           short h = Half.fromFloat(v);
           buf[2 * i] = (byte) h;
@@ -81,14 +82,6 @@ public sealed interface ConstData permits ConstData.Literal, ConstData.RandomHal
         out.write(buf, 0, 2 * n);
         left -= n;
       }
-    }
-
-    private static long mix(long seed, long stream) {
-      // SplitMix64 finaliser over seed and stream: distinct, well-spread per-tensor seeds.
-      long z = seed + 0x9E3779B97F4A7C15L * (stream + 1);
-      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-      return z ^ (z >>> 31);
     }
   }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.ElementType;
+import org.hsdag.ir.Half;
 import org.hsdag.ir.IrException;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;

@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.ElementType;
+import org.hsdag.ir.Half;
 import org.hsdag.ir.IrWriter;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -146,37 +147,6 @@ public final class SelfTestModel {
     return new Port(-1, t, dims(d), null, null);
   }
 
-  /** IEEE 754 binary16 bits of {@code f} (round to nearest even), for the FP16 weights. */
-  static short toHalf(float f) {
-    int bits = Float.floatToIntBits(f);
-    int sign = (bits >>> 16) & 0x8000;
-    int exp = ((bits >>> 23) & 0xff) - 127 + 15;
-    int mant = bits & 0x7fffff;
-    if (exp >= 31) {
-      return (short) (sign | 0x7c00);
-    }
-    if (exp <= 0) {
-      if (exp < -10) {
-        return (short) sign;
-      }
-      mant |= 0x800000;
-      int shift = 14 - exp;
-      int half = mant >> shift;
-      int rest = mant & ((1 << shift) - 1);
-      int mid = 1 << (shift - 1);
-      if (rest > mid || (rest == mid && (half & 1) == 1)) {
-        half++;
-      }
-      return (short) (sign | half);
-    }
-    int half = (exp << 10) | (mant >> 13);
-    int rest = mant & 0x1fff;
-    if (rest > 0x1000 || (rest == 0x1000 && (half & 1) == 1)) {
-      half++;
-    }
-    return (short) (sign | half);
-  }
-
   /** Numbers ports per layer (inputs then outputs) and lays weights out in the .bin. */
   private static final class Builder {
     final OpGraph.Builder graph = OpGraph.builder();
@@ -221,7 +191,7 @@ public final class SelfTestModel {
       int n = (int) count(shape);
       ByteBuffer buf = ByteBuffer.allocate(2 * n).order(ByteOrder.LITTLE_ENDIAN);
       for (int i = 0; i < n; i++) {
-        buf.putShort(toHalf((float) (rng.nextDouble() - 0.5) * 0.5f));
+        buf.putShort(Half.fromFloat((float) (rng.nextDouble() - 0.5) * 0.5f));
       }
       return constant(name, ElementType.F16, buf.array(), shape);
     }

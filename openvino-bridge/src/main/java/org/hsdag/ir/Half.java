@@ -1,4 +1,4 @@
-package org.hsdag.models;
+package org.hsdag.ir;
 
 /**
  * IEEE 754 binary16 conversion (Java 17 has no {@code Float.floatToFloat16}). Rounds to nearest,
