@@ -3,6 +3,8 @@ package org.hsdag.realruntime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,17 +15,20 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
+import org.hsdag.ir.SyntheticWeights;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.testkit.RealOpenVino;
+import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every bundled model, read by hsdag and by real OpenVINO: the same ops (names and types), the
- * same edges and the same output shapes, and OpenVINO compiles and runs it on CPU.
+ * Every bundled model and every real IR sample of {@code ../shared/ir-samples} (with synthesised
+ * weights), read by hsdag and by real OpenVINO: the same ops (names and types), the same edges and
+ * the same output shapes, and OpenVINO compiles and runs it on CPU.
  */
 @Tag("openvino")
 class RealIrTest {
@@ -44,35 +49,82 @@ class RealIrTest {
     OpGraph graph = new IrReader().read(xml);
     try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model model = rt.readModel(xml)) {
       assertSameGraph(graph, model.ops());
-      List<String> inputs = model.inputNames();
-      for (int i = 0; i < inputs.size(); i++) {
-        if (model.inputIsDynamic(i)) {
-          model.setInputShape(i, new long[] {1, 8});
-        }
+      compileAndRun(name, model);
+    }
+  }
+
+  static Stream<String> irSamples() throws IOException {
+    Path dir = Samples.sharedDir().resolve("ir-samples");
+    if (!Files.isDirectory(dir)) {
+      return Stream.of("(absent)");
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".xml")).sorted().toList().stream();
+    }
+  }
+
+  /**
+   * Nodes OpenVINO 2026.4.1 merges while reading a sample (the duplicates are dropped), by sample:
+   * ssd-inception-v2 holds six identical ShapeOf(image)→StridedSlice chains for its PriorBoxClustered
+   * layers and OpenVINO keeps the first (seen by running it; every other sample reads node for node).
+   */
+  private static final Map<String, Integer> MERGED_WHILE_READING = Map.of("ssd-inception-v2.xml", 25);
+
+  @ParameterizedTest
+  @MethodSource("irSamples")
+  void openVinoReadsEachRealSampleWithSynthesisedWeightsAsHsdagDoesAndRunsIt(String file, @TempDir Path dir)
+      throws Exception {
+    var availability = RealOpenVino.require();
+    Path xml = dir.resolve(file);
+    Files.copy(Samples.irSample(file), xml);
+    OpGraph graph = new IrReader().read(xml);
+    SyntheticWeights.write(graph, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
+    try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model model = rt.readModel(xml)) {
+      assertSameGraph(graph, model.ops(), MERGED_WHILE_READING.getOrDefault(file, 0));
+      compileAndRun(file, model);
+    }
+  }
+
+  /** Compiles on CPU (dynamic inputs as [1, 8]), runs once, and checks the outputs are finite. */
+  private static void compileAndRun(String name, OpenVinoRuntime.Model model) {
+    List<String> inputs = model.inputNames();
+    for (int i = 0; i < inputs.size(); i++) {
+      if (model.inputIsDynamic(i)) {
+        model.setInputShape(i, new long[] {1, 8});
       }
-      try (OpenVinoRuntime.Compiled c = model.compile("CPU", null, false)) {
-        c.fillInputs(1);
-        c.inferTimed(0, 1);
-        for (float[] out : c.outputs()) {
-          for (float v : out) {
-            assertTrue(Float.isFinite(v), name + ": a non-finite output");
-          }
+    }
+    try (OpenVinoRuntime.Compiled c = model.compile("CPU", null, false)) {
+      c.fillInputs(1);
+      c.inferTimed(0, 1);
+      for (float[] out : c.outputs()) {
+        for (float v : out) {
+          assertTrue(Float.isFinite(v), name + ": a non-finite output");
         }
       }
     }
   }
 
-  /** Asserts hsdag's graph and OpenVINO's ops agree: names, types, edge count, output shapes. */
   static void assertSameGraph(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops) {
-    assertEquals(graph.nodeCount(), ops.size(), graph.name() + ": node count");
+    assertSameGraph(graph, ops, 0);
+  }
+
+  /**
+   * Asserts hsdag's graph and OpenVINO's ops agree: names, types, edge count, output shapes;
+   * {@code merged} nodes of the graph are absent from OpenVINO's model (merged while reading).
+   */
+  static void assertSameGraph(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops, int merged) {
+    assertEquals(graph.nodeCount() - merged, ops.size(), graph.name() + ": node count");
     Map<String, OpenVinoRuntime.ModelOp> byName = new HashMap<>();
     ops.forEach(op -> byName.put(op.name(), op));
-    assertEquals(graph.edgeCount(), ops.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).sum(), graph.name() + ": edges");
+    if (merged == 0) {
+      assertEquals(graph.edgeCount(), ops.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).sum(), graph.name() + ": edges");
+    }
     List<String> problems = new ArrayList<>();
+    int absent = 0;
     for (OpNode node : graph.nodes()) {
       OpenVinoRuntime.ModelOp op = byName.get(node.name());
       if (op == null) {
-        problems.add(node.name() + ": not in OpenVINO's model");
+        absent++;
         continue;
       }
       if (!IR_SPELLING.getOrDefault(node.type(), node.type()).equals(op.type())) {
@@ -87,6 +139,7 @@ class RealIrTest {
         }
       }
     }
+    assertEquals(merged, absent, graph.name() + ": nodes absent from OpenVINO's model");
     assertTrue(problems.isEmpty(), graph.name() + ": " + problems.size() + " differences, e.g. "
         + problems.subList(0, Math.min(5, problems.size())));
   }

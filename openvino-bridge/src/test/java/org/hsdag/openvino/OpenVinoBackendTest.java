@@ -230,4 +230,20 @@ class OpenVinoBackendTest {
     }
     throw new AssertionError(name + " is not a kernel of the cost model");
   }
+
+  @Test
+  void nodesOpenVinoMergedWhileReadingGetNoAffinityButAnotherModelIsNotHidden() {
+    Map<String, String> placed = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 20; i++) {
+      placed.put("n" + i, i < 10 ? "CPU" : "GPU.1");
+    }
+    List<String> runtime = placed.keySet().stream().filter(n -> !n.equals("n3") && !n.equals("n12")).toList();
+    Map<String, String> kept = OpenVinoBackend.withoutMergedNodes(placed, runtime);
+    assertEquals(18, kept.size());
+    assertFalse(kept.containsKey("n3") || kept.containsKey("n12"));
+    assertEquals("GPU.1", kept.get("n13"));
+    List<String> other = List.of("n0", "n1", "x", "y");
+    assertEquals(placed, OpenVinoBackend.withoutMergedNodes(placed, other), "most names missing: left for the check to refuse");
+    assertFalse(HeteroAffinity.checkAgainstModel(OpenVinoBackend.withoutMergedNodes(placed, other), other).isEmpty());
+  }
 }
