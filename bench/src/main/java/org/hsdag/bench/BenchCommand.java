@@ -155,7 +155,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < graphs.size(); i++) {
       BenchRunner.NamedGraph model = graphs.get(i);
       boolean first = i == 0;
-      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), deviceOptions.requested(), notice -> {
+      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), deviceOptions.requested(), 2, notice -> {
         if (first) {
           err.println("hsdag: " + notice);
           err.flush();

@@ -85,7 +85,7 @@ public final class ApplyCommand implements Callable<Integer> {
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
     List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, notice -> {
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, 1, notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();

@@ -75,15 +75,16 @@ public final class BackendOptions {
    * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
    */
   public LatencyBackend open(long seed, Consumer<String> notices) {
-    return open(seed, InputShapeOptions.NONE, List.of(), notices);
+    return open(seed, InputShapeOptions.NONE, List.of(), 0, notices);
   }
 
   /**
    * {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says;
-   * {@code auto} takes OpenVINO only if it has every device of {@code requestedDevices}.
+   * {@code auto} takes OpenVINO only if it has every device of {@code requestedDevices} and at
+   * least {@code minimumDevices} devices.
    */
   public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, List<String> requestedDevices,
-      Consumer<String> notices) {
+      int minimumDevices, Consumer<String> notices) {
     List<TestDevice> tests = testDevices();
     if (!tests.isEmpty() && backend.equals("sim")) {
       throw new UserInputException("--test-device registers a device with real OpenVINO; it needs --backend openvino or auto");
@@ -105,7 +106,8 @@ public final class BackendOptions {
     }
     try {
       return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()),
-          OpenVinoOptions.DEFAULT.withInputShapes(shapes.given()).withTestDevices(tests), requestedDevices, notices);
+          OpenVinoOptions.DEFAULT.withInputShapes(shapes.given()).withTestDevices(tests), requestedDevices, minimumDevices,
+          notices);
     } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }

@@ -76,7 +76,7 @@ public final class PlanCommand implements Callable<Integer> {
         err.flush();
       }
     };
-    try (LatencyBackend backend = backendOptions.open(0, shapes, deviceOptions.requested(), notices)) {
+    try (LatencyBackend backend = backendOptions.open(0, shapes, deviceOptions.requested(), 2, notices)) {
       String shapeNotice = shapes.resolution().notice();
       if (shapeNotice != null) {
         notices.accept(shapeNotice);

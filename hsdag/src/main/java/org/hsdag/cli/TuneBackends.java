@@ -22,8 +22,8 @@ final class TuneBackends {
    * sized as {@code shapes} says; a dynamic model's sizes are announced once through {@code notices}.
    */
   static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
-      List<String> requestedDevices, Consumer<String> notices) {
-    LatencyBackend backend = options.open(seed, shapes, requestedDevices, notices);
+      List<String> requestedDevices, int minimumDevices, Consumer<String> notices) {
+    LatencyBackend backend = options.open(seed, shapes, requestedDevices, minimumDevices, notices);
     String shapeNotice = shapes.resolution().notice();
     if (shapeNotice != null) {
       notices.accept(shapeNotice);

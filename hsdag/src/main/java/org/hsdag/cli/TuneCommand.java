@@ -581,7 +581,7 @@ public final class TuneCommand implements Callable<Integer> {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, notice -> {
+    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, 2, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();

@@ -44,20 +44,21 @@ public final class Backends {
    */
   public static LatencyBackend open(String backend, String profile, SimOptions simOptions,
       Map<String, long[]> openVinoInputShapes, Consumer<String> notices) {
-    return open(backend, profile, simOptions, OpenVinoOptions.DEFAULT.withInputShapes(openVinoInputShapes), List.of(),
+    return open(backend, profile, simOptions, OpenVinoOptions.DEFAULT.withInputShapes(openVinoInputShapes), List.of(), 0,
         notices);
   }
 
   /**
    * Opens {@code backend}; {@code auto} takes OpenVINO only when it loads and has every device of
-   * {@code requestedDevices} (after registering {@code openVino}'s test devices), else the
-   * simulator, and says why.
+   * {@code requestedDevices} and at least {@code minimumDevices} devices (after registering {@code
+   * openVino}'s test devices), else the simulator, and says why.
    *
    * @param openVino settings of the real backend (input shapes, test devices)
    * @param requestedDevices the devices the command will place on (empty: no requirement)
+   * @param minimumDevices the fewest devices the command works with (splitting needs 2)
    */
   public static LatencyBackend open(String backend, String profile, SimOptions simOptions, OpenVinoOptions openVino,
-      List<String> requestedDevices, Consumer<String> notices) {
+      List<String> requestedDevices, int minimumDevices, Consumer<String> notices) {
     String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
     String p = profile == null ? DEFAULT_PROFILE : profile;
     switch (b) {
@@ -78,14 +79,16 @@ public final class Backends {
         }
         List<String> have = ov.devices().stream().map(DeviceInfo::name).toList();
         List<String> missing = requestedDevices.stream().filter(d -> !have.contains(d)).toList();
-        if (missing.isEmpty()) {
+        if (missing.isEmpty() && have.size() >= minimumDevices) {
           notices.accept("backend auto: using openvino (" + ov.profile() + ")");
           return ov;
         }
         ov.close();
         LatencyBackend sim = SimBackend.open(p, simOptions);
-        notices.accept("backend auto: OpenVINO here has " + String.join(", ", have) + " but not " + String.join(", ", missing)
-            + ", so the simulator answers (sim/" + sim.profile() + "; every number is simulated)");
+        String lacking = missing.isEmpty() ? "only " + String.join(", ", have) + " (this needs " + minimumDevices + " devices)"
+            : String.join(", ", have) + " but not " + String.join(", ", missing);
+        notices.accept("backend auto: OpenVINO here has " + lacking + ", so the simulator answers (sim/" + sim.profile()
+            + "; every number is simulated; --test-device CPU2 adds a second real device)");
         return sim;
       default:
         throw new IllegalArgumentException("unknown backend '" + backend + "' (expected auto, sim or openvino)");

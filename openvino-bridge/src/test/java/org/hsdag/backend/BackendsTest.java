@@ -25,7 +25,7 @@ class BackendsTest {
   void autoUsesTheSimulatorWhenARequestedDeviceIsMissingAndSaysSo() {
     List<String> notices = new ArrayList<>();
     LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of("CPU", "GPU.1"),
-        notices::add);
+        2, notices::add);
     assertEquals("sim", b.name());
     assertEquals("paper", b.profile());
     assertEquals(1, notices.size());
@@ -36,10 +36,16 @@ class BackendsTest {
   void autoUsesOpenVinoWhenItLoadsAndHasEveryRequestedDevice() {
     boolean available = OpenVinoBackend.availability().available();
     List<String> notices = new ArrayList<>();
-    try (LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of("CPU"),
+    try (LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of("CPU"), 1,
         notices::add)) {
       assertEquals(available ? "openvino" : "sim", b.name(), notices.toString());
       assertEquals(1, notices.size());
+    }
+    notices.clear();
+    // Nothing requested, but a split needs two devices: one CPU is not enough.
+    try (LatencyBackend b = Backends.open("auto", null, SimOptions.DEFAULT, OpenVinoOptions.DEFAULT, List.of(), 64,
+        notices::add)) {
+      assertEquals("sim", b.name(), notices.toString());
     }
   }
 
