@@ -146,6 +146,18 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void inputSizesBeyondTheReadersTensorBoundAreOneLineExitTwoAndWriteNothing() {
+    Path bert = org.hsdag.testkit.Samples.irSample("distilbert-base-uncased-sst2.xml");
+    Path out = tmp.resolve("huge");
+    CliRun r = CliRun.of("tune", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "3",
+        "--input-shape", "input_ids=1,100000000", "--out", out.toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("more than 2^36 elements"), r.err());
+    assertFalse(Files.exists(out), "nothing written");
+  }
+
+  @Test
   void theInputSizesOfADynamicModelAreSaidOnceRecordedAndKeptOnResume() throws IOException {
     Path bert = org.hsdag.testkit.Samples.irSample("distilbert-base-uncased-sst2.xml");
     Path out = tmp.resolve("bert");

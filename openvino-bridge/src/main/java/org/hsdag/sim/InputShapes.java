@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
+import org.hsdag.ir.Shapes;
 
 /**
  * What the user said about the shapes of a model's dynamic inputs ({@code --input-shape
@@ -135,7 +136,29 @@ public record InputShapes(Map<String, long[]> given) {
       assumed |= !chosen.containsKey(p);
       inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     }
+    checkTensorBound(graph, shapes, inputs);
     return new Resolution(shapes, inputs, assumed, note);
+  }
+
+  /** The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the sizes given. */
+  private static void checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
+    for (OpNode n : graph.nodes()) {
+      for (Port out : n.outputs()) {
+        if (!out.isDynamic()) {
+          continue; // the reader checked it
+        }
+        long[] dims = out.dims();
+        long[] resolved = new long[dims.length];
+        for (int a = 0; a < dims.length; a++) {
+          resolved[a] = shapes.resolve(dims[a], a);
+        }
+        String problem = Shapes.boundProblem(resolved);
+        if (problem != null) {
+          throw new IllegalArgumentException("--input-shape: with " + String.join(", ", inputs) + " the output of layer '"
+              + n.name() + "' (" + n.type() + ") " + problem);
+        }
+      }
+    }
   }
 
   private static Set<String> tensorNames(OpNode parameter) {
