@@ -32,6 +32,7 @@ import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.UserInputException;
+import org.hsdag.io.AtomicFiles;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
@@ -131,6 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (Files.exists(dir.resolve(BenchReport.RESULTS_FILE))) {
       throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
     }
+    checkWritable(dir);
     MeasurementProtocol protocol = protocolOptions.protocol();
     String proxyChoice = proxyOptions.choice(backendOptions);
     if (!proxyChoice.equals(TuneConfig.PROXY_AUTO) && !proxyChoice.equals(TuneConfig.PROXY_NONE)) {
@@ -186,11 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
         results = results == null ? one : results.withModels(concat(results.models(), one.models()));
       }
     }
-    try {
-      Files.createDirectories(dir);
-    } catch (FileSystemException e) {
-      throw new UserInputException("--out " + dir + ": cannot create the folder (" + IoErrors.describe(e) + ")");
-    }
+    checkWritable(dir); // again: the bench may have run for hours
     List<Path> written = new BenchReport(results).writeAll(dir);
     if (json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
@@ -202,6 +200,14 @@ public final class BenchCommand implements Callable<Integer> {
     }
     o.flush();
     return ExitCodes.OK;
+  }
+
+  private static void checkWritable(Path dir) throws java.io.IOException {
+    try {
+      AtomicFiles.checkWritableFolder(dir);
+    } catch (FileSystemException e) {
+      throw new UserInputException("--out " + dir + ": cannot write there (" + IoErrors.describe(e) + ")");
+    }
   }
 
   private static <T> List<T> concat(List<T> a, List<T> b) {

@@ -79,6 +79,18 @@ class BenchCommandTest {
     assertEquals(results, Files.readString(out.resolve("results.json")));
   }
 
+  /** An --out that cannot be written is refused before the bench runs, not after. */
+  @Test
+  void anUnwritableOutIsRefusedBeforeAnythingRuns() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", "random", "--budget", "4", "--seeds", "1",
+        "--reference-factor", "0", "--final-rounds", "1", "--backend", "sim", "--out", file.resolve("out").toString());
+    assertEquals(2, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("--out " + file.resolve("out")), r.err());
+    assertEquals("", r.out(), "nothing ran");
+  }
+
   @Test
   void badInputExitsWithTwoAndOneLine() throws Exception {
     Files.writeString(dir.resolve("a-file"), "x");
