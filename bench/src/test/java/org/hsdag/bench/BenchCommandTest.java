@@ -79,6 +79,18 @@ class BenchCommandTest {
     assertEquals(results, Files.readString(out.resolve("results.json")));
   }
 
+  @Test
+  void aModelWithNoLayersIsRefusedAndNothingWritten() throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty.xml"),
+        "<?xml version=\"1.0\"?>\n<net name=\"empty\" version=\"11\">\n  <layers>\n  </layers>\n  <edges>\n  </edges>\n</net>\n");
+    Path out = dir.resolve("b");
+    CliRun r = CliRun.of("bench", empty.toString(), "--methods", "random", "--budget", "4", "--seeds", "1",
+        "--reference-factor", "0", "--backend", "sim", "--out", out.toString());
+    assertEquals(2, r.exitCode(), r.err());
+    assertEquals("hsdag: " + empty + ": model has no layers", r.err().strip());
+    assertFalse(Files.exists(out), "nothing written");
+  }
+
   /** An --out that cannot be written is refused before the bench runs, not after. */
   @Test
   void anUnwritableOutIsRefusedBeforeAnythingRuns() throws Exception {

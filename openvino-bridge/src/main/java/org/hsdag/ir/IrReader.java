@@ -186,6 +186,9 @@ public final class IrReader {
       if (!sawLayers) {
         throw error("no <layers> block");
       }
+      if (builder.nodeCount() == 0) {
+        throw new IrException(source + ": model has no layers"); // nothing to place, inspect or time
+      }
       resolveEdges(rawEdges, edgeLines);
       try {
         return builder.build();
