@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -248,18 +249,22 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience")) {
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
       }
     }
     try (RunFolder folder = lock(out)) {
+      OptionalInt completed = RunStart.completedMeasurements(out);
+      // A completed run continues only when a new limit lets it measure more: a budget above what it measured, or a time.
+      boolean nothingToDo = completed.isPresent() && (budget == null ? time == null : budget <= completed.getAsInt());
       RunStart.Resumption r = RunStart.resume(folder, new RunStart.ResumeRequest(
           model == null ? null : ModelArgument.resolve(model),
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
-          budget, time == null ? null : Math.max(1, time.toSeconds()), inputShapeOptions.text()));
-      if (budget == null && time == null && RunStart.completed(out)) {
+          nothingToDo ? null : budget, nothingToDo || time == null ? null : Math.max(1, time.toSeconds()),
+          inputShapeOptions.text()));
+      if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {
@@ -271,7 +276,7 @@ public final class TuneCommand implements Callable<Integer> {
         } else {
           stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
               + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.current() + " tune --resume --out "
-              + out + " --budget N (more than " + r.manifest().config().budget() + ")");
+              + out + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
         }
         stdout.flush();
         return ExitCodes.OK;

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
@@ -159,15 +160,21 @@ public final class RunStart {
         source == null ? 1 : source.mismatchSeed());
   }
 
-  /** Whether the run's last session completed (its log ends with a completed footer). */
-  public static boolean completed(Path dir) throws IOException {
+  /**
+   * The search measurements of a run whose last session completed (its log ends with a completed
+   * footer), or empty when it did not complete.
+   */
+  public static OptionalInt completedMeasurements(Path dir) throws IOException {
     Path log = dir.resolve(Tuner.LOG_FILE);
     if (!Files.isRegularFile(log)) {
-      return false;
+      return OptionalInt.empty();
     }
     List<LogRecord> records = RunLog.read(log).records();
     LogRecord last = records.isEmpty() ? null : records.get(records.size() - 1);
-    return last != null && LogRecord.FOOTER.equals(last.type()) && RunStatus.COMPLETED.label().equals(last.status());
+    if (last == null || !LogRecord.FOOTER.equals(last.type()) || !RunStatus.COMPLETED.label().equals(last.status())) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(last.info().get("measurements") instanceof Number n ? n.intValue() : 0);
   }
 
   /** The {@code --profile} to reopen the run's backend with. */

@@ -277,6 +277,23 @@ class RunFolderRulesTest {
     assertTrue(again.out().contains("is a completed run; nothing changed"), again.out());
     assertEquals(log, Files.readString(out.resolve("log.jsonl")));
     assertEquals(bestTime, Files.getLastModifiedTime(out.resolve("best.json")));
+    // A budget the run has already spent continues nothing either.
+    String manifest = Files.readString(out.resolve("manifest.json"));
+    CliRun smaller = tune(out, "--resume", "--budget", "4");
+    assertEquals(ExitCodes.OK, smaller.exitCode(), smaller.err());
+    assertTrue(smaller.out().contains("is a completed run; nothing changed"), smaller.out());
+    assertTrue(smaller.out().contains("--budget N (more than 6)"), smaller.out());
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+    assertEquals(manifest, Files.readString(out.resolve("manifest.json")));
+  }
+
+  @Test
+  void mismatchOnResumeIsSaidToBeIgnored() throws IOException {
+    Path out = tmp.resolve("mm");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "4", "--mismatch", "0.2").exitCode());
+    CliRun r = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "6", "--mismatch", "0.3");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.err().lines().anyMatch(l -> l.contains("ignored:") && l.contains("--mismatch")), r.err());
   }
 
   @Test
