@@ -84,7 +84,9 @@ public final class PlanCommand implements Callable<Integer> {
       DeviceSet ds = deviceSet(backend);
       Proxies.Resolved resolved;
       try {
-        resolved = Proxies.resolve(backend, graph, ds, proxyProfile, shapes.resolution().shapes());
+        // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
+        String costModel = proxyProfile != null ? proxyProfile : backendOptions.mismatch() != 0 ? backendOptions.profile() : null;
+        resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.resolution().shapes());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }

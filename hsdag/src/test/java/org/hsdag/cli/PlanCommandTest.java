@@ -79,6 +79,20 @@ class PlanCommandTest {
     assertNotEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
   }
 
+  /** As in tune, --mismatch perturbs only the measured machine: the cost model stays --profile. */
+  @Test
+  void withMismatchThePlanStaysOnTheProfilesCostModel() throws IOException {
+    CliRun own = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json");
+    CliRun perturbed = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json",
+        "--mismatch", "0.3");
+    assertEquals(ExitCodes.OK, perturbed.exitCode(), perturbed.err());
+    JsonNode a = JSON.readTree(own.out());
+    JsonNode b = JSON.readTree(perturbed.out());
+    assertEquals(a.get("best"), b.get("best"));
+    assertEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
+    assertEquals("cost model of profile paper", b.get("estimates_from").asText());
+  }
+
   @Test
   void badInputIsOneLineAndExitTwo() throws IOException {
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"), "at least 2 devices");
