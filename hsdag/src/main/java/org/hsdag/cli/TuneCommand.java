@@ -206,6 +206,7 @@ public final class TuneCommand implements Callable<Integer> {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
+    RunStart.checkNewRunFolder(dir);
     InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
     LatencyBackend backend = openBackend(seed, shapes);
     try {

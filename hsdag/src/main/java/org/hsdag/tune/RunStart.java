@@ -59,6 +59,26 @@ public final class RunStart {
   }
 
   /**
+   * Refuses {@code dir} for a new run when it holds files but no run: they are the user's (a
+   * {@code best.json} of theirs would be overwritten). Checked before the folder is locked, so
+   * nothing is added to it.
+   */
+  public static void checkNewRunFolder(Path dir) throws IOException {
+    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
+      return; // a new folder, or a run that begin() refuses with its own reason
+    }
+    try (var entries = Files.list(dir)) {
+      List<String> names = entries.map(p -> p.getFileName().toString()).filter(n -> !n.equals(RunFolder.LOCK_FILE)).sorted()
+          .toList();
+      if (!names.isEmpty()) {
+        throw new RunRefusedException("--out " + dir + " is not empty and holds no run (" + String.join(", ",
+            names.subList(0, Math.min(3, names.size()))) + (names.size() > 3 ? ", ..." : "")
+            + "); choose a new or empty folder");
+      }
+    }
+  }
+
+  /**
    * How a run sizes the model's dynamic inputs.
    *
    * @param given {@code --input-shape} as given, or null

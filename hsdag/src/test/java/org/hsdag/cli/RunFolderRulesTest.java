@@ -288,6 +288,20 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void aNonEmptyFolderThatHoldsNoRunIsRefusedAndKeptAsItWas() throws IOException {
+    Path mine = Files.createDirectories(tmp.resolve("mine"));
+    Files.writeString(mine.resolve("best.json"), "{\"my\": \"own\"}");
+    CliRun r = tune(mine, "--budget", "4");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains(mine + " is not empty and holds no run"), r.err());
+    assertEquals("{\"my\": \"own\"}", Files.readString(mine.resolve("best.json")));
+    try (var files = Files.list(mine)) {
+      assertEquals(List.of(mine.resolve("best.json")), files.toList(), "nothing added");
+    }
+  }
+
+  @Test
   void mismatchOnResumeIsSaidToBeIgnored() throws IOException {
     Path out = tmp.resolve("mm");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "4", "--mismatch", "0.2").exitCode());
