@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
@@ -241,17 +242,17 @@ public final class ApplyCommand implements Callable<Integer> {
     out.println("Use it with OpenVINO:");
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     out.println("    import json, openvino as ov");
-    out.println("    core = ov.Core(); model = core.read_model(\"" + xml + "\")");
-    out.println("    affinity = json.load(open(\"" + json + "\"))");
+    out.println("    core = ov.Core(); model = core.read_model(" + Pasteable.python(xml) + ")");
+    out.println("    affinity = json.load(open(" + Pasteable.python(json) + "))");
     out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
     out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
-    out.println("    OpGraph graph = new IrReader().read(Path.of(\"" + xml + "\"));");
-    out.println("    Placement p = PlacementFiles.read(Path.of(\"" + json + "\"), graph, DeviceSet.parse(\"" + ds + "\"));");
-    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(graph, Path.of(\"" + xml + "\"))) {");
+    out.println("    OpGraph graph = new IrReader().read(Path.of(" + Pasteable.java(xml) + "));");
+    out.println("    Placement p = PlacementFiles.read(Path.of(" + Pasteable.java(json) + "), graph, DeviceSet.parse(\"" + ds + "\"));");
+    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(graph, Path.of(" + Pasteable.java(xml) + "))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
-    out.println("  or from the shell: " + CommandName.current() + " apply " + xml + " " + json + " --backend openvino");
+    out.println("  or from the shell: " + CommandName.line("apply", xml, json, "--backend", "openvino"));
   }
 
   private static Double nanToNull(double x) {

@@ -78,8 +78,7 @@ public final class ExportCommand implements Callable<Integer> {
       PlacementFiles.write(out, graph, p);
       String measured = found.succeeded() ? String.format(Locale.ROOT, "%.3f ms during the search (%s%s/%s)",
           found.latencyMs(), mf.simulated() ? "simulated, " : "", mf.backend(), mf.profile()) : "failed: " + found.reason();
-      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: " + CommandName.current()
-          + " apply " + mf.modelPath() + " " + out);
+      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: " + CommandName.line("apply", mf.modelPath(), out));
     }
     stdout.flush();
     return ExitCodes.OK;

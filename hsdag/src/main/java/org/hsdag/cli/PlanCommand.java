@@ -177,12 +177,11 @@ public final class PlanCommand implements Callable<Integer> {
     o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
-    String cmd = CommandName.current();
     if (out != null) {
       o.println("-> " + out);
-      o.println("next: " + cmd + " apply " + model + " " + out + "    # measure it against the single devices");
+      o.println("next: " + CommandName.line("apply", model, out) + "    # measure it against the single devices");
     } else {
-      o.println("next: add -o plan.json to save it, or " + cmd + " tune " + model + " to measure and refine it");
+      o.println("next: add -o plan.json to save it, or " + CommandName.line("tune", model) + " to measure and refine it");
     }
   }
 }

@@ -192,7 +192,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Integer newRun() throws Exception {
     if (model == null) {
-      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.current() + " tune --resume --out runs/<name>)");
+      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
     }
     Path modelPath = ModelArgument.resolve(model);
     OpGraph graph = new IrReader().read(modelPath);
@@ -276,8 +276,8 @@ public final class TuneCommand implements Callable<Integer> {
           stdout.println(new ObjectMapper().writeValueAsString(m));
         } else {
           stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
-              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.current() + " tune --resume --out "
-              + out + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
+              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.line("tune", "--resume", "--out", out)
+              + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
         }
         stdout.flush();
         return ExitCodes.OK;
@@ -394,7 +394,7 @@ public final class TuneCommand implements Callable<Integer> {
           report = new ReportWriter(dir, "dot", CommandName.current()).write();
         } catch (IOException | RuntimeException e) {
           reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
-              + CommandName.current() + " report " + dir;
+              + CommandName.line("report", dir);
         }
       }
       PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
@@ -455,8 +455,8 @@ public final class TuneCommand implements Callable<Integer> {
       PlannerEstimate estimate) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
-      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s tune --resume --out %s%n",
-          r.measurements(), r.elapsedSeconds(), CommandName.current(), dir);
+      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
+          r.measurements(), r.elapsedSeconds(), CommandName.line("tune", "--resume", "--out", dir));
       return;
     }
     if (r.status() == RunStatus.FAILED) {
@@ -520,7 +520,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: " + CommandName.current() + " apply " + mf.modelPath() + " " + dir.resolve(Tuner.BEST_FILE));
+      out.println("next: " + CommandName.line("apply", mf.modelPath(), dir.resolve(Tuner.BEST_FILE)));
     }
   }
 

@@ -68,6 +68,26 @@ class ApplyAndReportCommandTest {
     assertTrue(r.out().contains("OpenVinoBackend.open"), r.out());
   }
 
+  /** A path with a space and a quote: the shell line, the Python and the Java lines hsdag prints still paste. */
+  @Test
+  void printedCommandsQuotePathsForTheShellAndEscapeThemForEachLanguage() throws IOException {
+    Path odd = Files.createDirectories(tmp.resolve("my \"odd\" dir"));
+    Path m = Files.copy(model, odd.resolve("model.xml"));
+    Path p = Files.writeString(odd.resolve("half.json"), Files.readString(placement("half.json", halfAndHalf())));
+    CliRun r = CliRun.of("apply", m.toString(), p.toString(), "--backend", "sim", "--rounds", "2");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    String escaped = m.toString().replace("\"", "\\\"");
+    assertTrue(r.out().contains("core.read_model(\"" + escaped + "\")"), r.out());
+    assertTrue(r.out().contains("new IrReader().read(Path.of(\"" + escaped + "\"))"), r.out());
+    assertTrue(r.out().contains(" apply '" + m + "' '" + p + "' --backend openvino"), r.out());
+
+    Path out = odd.resolve("run");
+    CliRun t = CliRun.of("tune", m.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", out.toString());
+    assertEquals(ExitCodes.OK, t.exitCode(), t.err());
+    assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")), t.out());
+  }
+
   @Test
   void applyJsonCarriesTheMeasurementForScripts() throws IOException {
     Path p = placement("half.json", halfAndHalf());
