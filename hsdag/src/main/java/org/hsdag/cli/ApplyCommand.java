@@ -175,7 +175,8 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("ci95_ms", mine.ok() ? List.of(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
-    m.put("statistic", "median of " + rounds + " rounds of " + protocolOptions.protocol().describe());
+    // Rounds may exceed --rounds: candidates within noise of the fastest get more.
+    m.put("statistic", "median of " + mine.roundsMs().length + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -183,8 +184,16 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.put(ds.name(d), counts[d]);
     }
     m.put("ops_per_device", ops);
-    m.put("decision", fin.verdict().decision().name().toLowerCase(Locale.ROOT));
-    m.put("decision_text", fin.verdict().text());
+    if (p.isSingleDevice()) {
+      // The placement is one of the baselines: there is no split to decide on.
+      String device = p.deviceName(0);
+      m.put("decision", "single_device");
+      m.put("decision_text", "every op is on " + device + ", so the placement is the " + Finalist.baselineLabel(device)
+          + " baseline");
+    } else {
+      m.put("decision", fin.verdict().decision().name().toLowerCase(Locale.ROOT));
+      m.put("decision_text", fin.verdict().text());
+    }
     if (mine.reason() != null) {
       m.put("reason", mine.reason());
     }

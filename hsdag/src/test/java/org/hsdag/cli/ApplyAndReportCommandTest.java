@@ -88,6 +88,22 @@ class ApplyAndReportCommandTest {
     assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")), t.out());
   }
 
+  /** A single-device placement is that device's baseline: no split decision; the statistic counts the rounds it holds. */
+  @Test
+  void applyJsonOfASingleDevicePlacementMakesNoSplitDecisionAndCountsItsRounds() throws IOException {
+    Map<String, String> allCpu = new LinkedHashMap<>();
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      allCpu.put(graph.node(v).name(), "CPU");
+    }
+    CliRun r = CliRun.of("apply", model.toString(), placement("cpu.json", allCpu).toString(), "--devices", "CPU,GPU.1",
+        "--backend", "sim", "--rounds", "3", "--json");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    JsonNode n = JSON.readTree(r.out());
+    assertEquals("single_device", n.get("decision").asText(), r.out());
+    assertTrue(n.get("decision_text").asText().contains("CPU-only"), r.out());
+    assertTrue(n.get("statistic").asText().startsWith("median of " + n.get("rounds_ms").size() + " rounds"), r.out());
+  }
+
   @Test
   void applyJsonCarriesTheMeasurementForScripts() throws IOException {
     Path p = placement("half.json", halfAndHalf());
