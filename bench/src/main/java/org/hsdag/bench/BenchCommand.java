@@ -28,6 +28,7 @@ import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
@@ -116,10 +117,10 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter progress = json ? err : o;
-    requireAtLeast("--budget", budget, 1);
-    requireAtLeast("--seeds", seeds, 1);
-    requireAtLeast("--reference-factor", referenceFactor, 0);
-    requireAtLeast("--final-rounds", finalRounds, 1);
+    OptionRules.requireAtLeast("--budget", budget, 1);
+    OptionRules.requireAtLeast("--seeds", seeds, 1);
+    OptionRules.requireAtLeast("--reference-factor", referenceFactor, 0);
+    OptionRules.requireAtLeast("--final-rounds", finalRounds, 1);
     if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
       throw new UserInputException("--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
     }
@@ -214,12 +215,6 @@ public final class BenchCommand implements Callable<Integer> {
     List<T> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
-  }
-
-  private static void requireAtLeast(String option, int value, int min) {
-    if (value < min) {
-      throw new UserInputException(option + " must be at least " + min + " (got " + value + ")");
-    }
   }
 
   private static Path defaultOutDir() {

@@ -74,9 +74,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (rounds < 1) {
-      throw new UserInputException("--rounds must be at least 1 (got " + rounds + ")");
-    }
+    OptionRules.requireAtLeast("--rounds", rounds, 1);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     model = ModelArgument.resolve(model);

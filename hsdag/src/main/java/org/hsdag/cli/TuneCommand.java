@@ -194,6 +194,7 @@ public final class TuneCommand implements Callable<Integer> {
     if (model == null) {
       throw new UserInputException("missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
     }
+    checkCounts();
     Path modelPath = ModelArgument.resolve(model);
     OpGraph graph = new IrReader().read(modelPath);
     Strategies.Entry entry = Strategies.get(strategy);
@@ -239,6 +240,23 @@ public final class TuneCommand implements Callable<Integer> {
     } finally {
       closeBackend(backend);
     }
+  }
+
+  /** The count options of a new run, each named with its own bound (the config would only say which field broke). */
+  private void checkCounts() {
+    if (budget != null) {
+      OptionRules.requireAtLeast("--budget", budget, 1);
+    }
+    if (episodes != null) {
+      OptionRules.requireAtLeast("--episodes", episodes, 1);
+    }
+    if (steps != null) {
+      OptionRules.requireAtLeast("--steps", steps, 1);
+    }
+    OptionRules.requireAtLeast("--top-k", topK, 0);
+    OptionRules.requireAtLeast("--final-rounds", finalRounds, 0);
+    OptionRules.requireAtLeast("--patience", patience, 0);
+    OptionRules.requireAtLeast("--checkpoint-every", checkpointEvery, 1);
   }
 
   private Integer resumeRun() throws Exception {
