@@ -221,7 +221,7 @@ public final class TuneCommand implements Callable<Integer> {
       TuneConfig config;
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
-            time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
+            time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
             checkpointEvery, patience, proxyOptions.choice(backendOptions));
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
@@ -240,6 +240,15 @@ public final class TuneCommand implements Callable<Integer> {
     } finally {
       closeBackend(backend);
     }
+  }
+
+  /** {@code --time} in whole seconds; below one second it would be rounded up (or mean "no limit"), so it is refused. */
+  private long timeLimitSeconds() {
+    if (time.toMillis() < 1000) {
+      throw new UserInputException("--time must be at least 1s (got "
+          + spec.commandLine().getParseResult().matchedOption("--time").stringValues().get(0) + ")");
+    }
+    return time.toSeconds();
   }
 
   /** The count options of a new run, each named with its own bound (the config would only say which field broke). */
@@ -281,7 +290,7 @@ public final class TuneCommand implements Callable<Integer> {
           model == null ? null : ModelArgument.resolve(model),
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
-          nothingToDo ? null : budget, nothingToDo || time == null ? null : Math.max(1, time.toSeconds()),
+          nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),
           inputShapeOptions.text()));
       if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.

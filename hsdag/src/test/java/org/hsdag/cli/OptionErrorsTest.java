@@ -45,6 +45,12 @@ class OptionErrorsTest {
   }
 
   @Test
+  void aTimeLimitBelowOneSecondIsRefusedNotRoundedUp() {
+    assertUserTerms(tune("--time", "0s"), "--time must be at least 1s (got 0s)");
+    assertUserTerms(tune("--time", "500ms"), "--time must be at least 1s (got 500ms)");
+  }
+
+  @Test
   void aProtocolIsJudgedInItsOwnSyntax() {
     assertUserTerms(tune("--protocol", "0+0:median"), "--protocol 0+0:median: RUNS (in WARMUP+RUNS) must be at least 1");
     assertUserTerms(tune("--protocol", "1+4:mean-of-last-9"),
