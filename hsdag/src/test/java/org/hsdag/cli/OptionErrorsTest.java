@@ -45,6 +45,15 @@ class OptionErrorsTest {
   }
 
   @Test
+  void anEmptyDeviceNameIsRefused() {
+    CliRun r = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,,GPU.1", "--budget", "3",
+        "--out", tmp.resolve("run").toString());
+    assertUserTerms(r, "--devices: an empty device name in 'CPU,,GPU.1'");
+    assertUserTerms(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1,"),
+        "--devices: an empty device name in 'CPU,GPU.1,'");
+  }
+
+  @Test
   void aTimeLimitBelowOneSecondIsRefusedNotRoundedUp() {
     assertUserTerms(tune("--time", "0s"), "--time must be at least 1s (got 0s)");
     assertUserTerms(tune("--time", "500ms"), "--time must be at least 1s (got 500ms)");
