@@ -120,6 +120,16 @@ class ApplyAndReportCommandTest {
   }
 
   @Test
+  void aNodeNamedTwiceInAPlacementFileIsRefusedWithItsLine() throws IOException {
+    String name = graph.node(2).name();
+    Path twice = Files.writeString(tmp.resolve("twice.json"), Files.readString(placement("t.json", halfAndHalf()))
+        .replaceFirst("\\{", java.util.regex.Matcher.quoteReplacement("{\n  \"" + name + "\" : \"GPU.1\",")));
+    CliRun r = CliRun.of("apply", model.toString(), twice.toString(), "--backend", "sim");
+    assertOneLineError(r, "node \"" + name + "\" is placed twice");
+    assertTrue(r.err().startsWith("hsdag: " + twice + ":"), r.err());
+  }
+
+  @Test
   void applyRejectsPlacementsThatDoNotFitModelOrDevices() throws IOException {
     Map<String, String> unknownNode = halfAndHalf();
     unknownNode.put("no_such_layer", "CPU");
