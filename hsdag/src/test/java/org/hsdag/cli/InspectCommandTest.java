@@ -35,6 +35,21 @@ class InspectCommandTest {
     assertEquals(2, j.get("parameters").size());
   }
 
+  /** A name of a million characters is the model's business; the terminal gets its start and its length. */
+  @Test
+  void aHugeNameIsClippedInTheTextAndKeptInTheJson(@TempDir Path dir) throws IOException {
+    Path model = org.hsdag.tune.TestModels.chain(dir);
+    String huge = "n".repeat(1_000_000);
+    Path big = Files.writeString(dir.resolve("big.xml"), Files.readString(model).replaceFirst("<net name=\"[^\"]*\"",
+        "<net name=\"" + huge + "\""));
+    CliRun r = CliRun.of("inspect", big.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    String line = r.out().lines().filter(l -> l.startsWith("model")).findFirst().orElseThrow();
+    assertTrue(line.length() < 200 && line.contains("(1,000,000 characters)"), line.substring(0, Math.min(300, line.length())));
+    CliRun json = CliRun.of("inspect", "--json", big.toString());
+    assertEquals(huge, new ObjectMapper().readTree(json.out()).get("name").asText());
+  }
+
   @Test
   void badInputExitsTwoWithOneLine(@TempDir Path dir) throws IOException {
     CliRun missing = CliRun.of("inspect", dir.resolve("none.xml").toString());
