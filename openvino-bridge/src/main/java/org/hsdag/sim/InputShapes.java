@@ -57,11 +57,21 @@ public record InputShapes(Map<String, long[]> given) {
       if (inputs.isEmpty()) {
         return null;
       }
-      String what = String.join(", ", inputs);
+      String what = summary(inputs);
       String line = assumed ? "the model has dynamic inputs; assumed " + what + " (set --input-shape NAME=D1,D2,...)"
           : "dynamic inputs measured as " + what;
       return note == null ? line : line + "; " + note;
     }
+  }
+
+  private static final int INPUTS_NAMED = 3;
+
+  /** The first few inputs by name, then how many more (a model may have hundreds). */
+  private static String summary(List<String> inputs) {
+    if (inputs.size() <= INPUTS_NAMED + 1) {
+      return String.join(", ", inputs);
+    }
+    return String.join(", ", inputs.subList(0, INPUTS_NAMED)) + " and " + (inputs.size() - INPUTS_NAMED) + " more";
   }
 
   /**
@@ -154,7 +164,7 @@ public record InputShapes(Map<String, long[]> given) {
         }
         String problem = Shapes.boundProblem(resolved);
         if (problem != null) {
-          throw new IllegalArgumentException("--input-shape: with " + String.join(", ", inputs) + " the output of layer '"
+          throw new IllegalArgumentException("--input-shape: with " + summary(inputs) + " the output of layer '"
               + n.name() + "' (" + n.type() + ") " + problem);
         }
       }
