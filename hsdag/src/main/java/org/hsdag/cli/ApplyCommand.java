@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
             + "single-device baselines, and print how to use it with OpenVINO."},
     footerHeading = "%nExamples:%n",
     footer = {
-        "  hsdag apply models/resnet50/resnet50.xml runs/resnet50-20260101-120000/best.json",
+        "  hsdag apply resnet50 runs/resnet50-20260101-120000/best.json",
         "  hsdag apply model.xml best.json --backend openvino --json"})
 public final class ApplyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml).")

@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code hsdag export RUN --step N}: any measured search step of a run as a placement file, not only the best. */
 @Command(name = "export", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
-    description = {"Write the placement a run measured at one search step as a placement file "
-        + "({friendly_name: device}, the same format as best.json), e.g. to apply a runner-up."},
+    description = {"Write the placement a run measured at one search step to a placement file, "
+        + "{friendly_name: device} like best.json, e.g. to apply a runner-up."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  hsdag export runs/resnet50-20260101-120000 --step 98 -o step98.json",

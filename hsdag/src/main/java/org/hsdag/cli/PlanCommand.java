@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
         + "in well under a second and without measuring; tune starts from these candidates.",
     footer = {"%nExamples:",
         "  hsdag plan models/resnet50/resnet50.xml --devices CPU,GPU.1 -o plan.json",
-        "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json   # a calibrated cost model"})
+        "  # on a calibrated cost model:",
+        "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json"})
 public final class PlanCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
   Path model;
@@ -52,7 +53,7 @@ public final class PlanCommand implements Callable<Integer> {
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
   String proxyProfile;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (the best.json format).")
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (in the format of a run's best.json).")
   Path out;
 
   @Option(names = "--json", description = "Print the plan as JSON on stdout.")

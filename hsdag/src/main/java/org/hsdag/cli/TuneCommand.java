@@ -71,7 +71,7 @@ import picocli.CommandLine.Spec;
     footer = {
         "  hsdag tune models/resnet50/resnet50.xml --devices CPU,GPU.1",
         "  hsdag tune model.xml --budget 500 --time 10m --out runs/mine",
-        "  hsdag tune --resume --out runs/mine          # continue after Ctrl-C or a crash"})
+        "  hsdag tune --resume --out runs/mine      # continue after Ctrl-C or a crash"})
 public final class TuneCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL.xml",
       description = "OpenVINO IR model (.xml). Optional with --resume (the run remembers it).")
