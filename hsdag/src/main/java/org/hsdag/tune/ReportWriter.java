@@ -409,7 +409,7 @@ public final class ReportWriter {
     if (Double.isNaN(v)) {
       return "–";
     }
-    return String.format(Locale.ROOT, v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f", v);
+    return String.format(Locale.ROOT, "%.3f", v); // as the terminal prints it, so the two can be compared
   }
 
   static String x(double v) {

@@ -104,6 +104,23 @@ class ApplyAndReportCommandTest {
     assertTrue(n.get("statistic").asText().startsWith("median of " + n.get("rounds_ms").size() + " rounds"), r.out());
   }
 
+  /** The report prints a latency as the terminal does (three decimals), whatever its size. */
+  @Test
+  void theReportShowsLatenciesWithTheTerminalsDecimals() throws IOException {
+    Path out = tmp.resolve("fake-run");
+    java.io.StringWriter text = new java.io.StringWriter();
+    picocli.CommandLine cl = new picocli.CommandLine(new TuneCommand(new org.hsdag.tune.FakeBackend()));
+    cl.setOut(new java.io.PrintWriter(text, true));
+    cl.setErr(new java.io.PrintWriter(new java.io.StringWriter(), true));
+    assertEquals(ExitCodes.OK, cl.execute(model.toString(), "--devices", "CPU,GPU.1", "--strategy", "random", "--budget",
+        "3", "--top-k", "1", "--final-rounds", "1", "--out", out.toString()), text.toString());
+    String cpuLine = text.toString().lines().filter(l -> l.trim().startsWith("CPU-only")).findFirst().orElseThrow();
+    String cpuMs = java.util.Arrays.stream(cpuLine.trim().split("\\s+")).filter(w -> w.matches("\\d+\\.\\d{3}")).findFirst()
+        .orElseThrow();
+    assertTrue(Double.parseDouble(cpuMs) >= 10, "a latency of two integer digits: " + cpuLine);
+    assertTrue(Files.readString(out.resolve("report.md")).contains(cpuMs), cpuMs + " not in the report");
+  }
+
   @Test
   void applyJsonCarriesTheMeasurementForScripts() throws IOException {
     Path p = placement("half.json", halfAndHalf());
