@@ -28,6 +28,7 @@ import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.ModelNotes;
 import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
@@ -170,6 +171,7 @@ public final class BenchCommand implements Callable<Integer> {
           progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
         }
+        ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).resolution().notice();
         if (shapeNotice != null) {
           progress.println(model.name() + ": " + shapeNotice);

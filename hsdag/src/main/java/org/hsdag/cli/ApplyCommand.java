@@ -81,14 +81,16 @@ public final class ApplyCommand implements Callable<Integer> {
     long seed = seedOptions.seed();
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), notice -> {
+    java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    });
+    };
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), notices);
     try {
       TuneBackends.bind(backend, graph, model);
+      ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend, raw);
       Placement placement;
       try {

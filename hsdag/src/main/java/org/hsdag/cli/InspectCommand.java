@@ -94,7 +94,8 @@ public final class InspectCommand implements Callable<Integer> {
   @SuppressWarnings("unchecked")
   private static void printText(PrintWriter out, Map<String, Object> s) {
     out.printf("model          %s%n", clip(s.get("name")));
-    out.printf("IR version     %s%n", s.get("ir_version"));
+    String versionNote = ModelNotes.irVersionNote((Integer) s.get("ir_version"));
+    out.printf("IR version     %s%s%n", s.get("ir_version"), versionNote == null ? "" : " (note: " + versionNote + ")");
     out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"), (Double) s.get("average_degree"));
     out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n", (Long) s.get("constant_bytes"));
     out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");

@@ -82,6 +82,7 @@ public final class PlanCommand implements Callable<Integer> {
       if (shapeNotice != null) {
         notices.accept(shapeNotice);
       }
+      ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend);
       Proxies.Resolved resolved;
       try {

@@ -212,6 +212,7 @@ public final class TuneCommand implements Callable<Integer> {
     LatencyBackend backend = openBackend(seed, shapes);
     try {
       TuneBackends.bind(backend, graph, modelPath);
+      ModelNotes.announce(graph, backend, this::notice);
       DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
       checkSupport(graph, backend, ds);
       if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
@@ -325,6 +326,7 @@ public final class TuneCommand implements Callable<Integer> {
       LatencyBackend backend = openBackend(mf.config().seed(), shapes);
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
+        ModelNotes.announce(r.graph(), backend, this::notice);
         if (!backend.profile().equals(mf.profile())) {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
               + backend.name() + " now reports " + backend.profile());

@@ -45,6 +45,26 @@ class QuietOutputTest {
     return err;
   }
 
+  /** The simulator's word about an op type it has no formula for reads like every other hsdag line. */
+  @Test
+  void theUnknownOpNoteIsInHsdagsOwnStyle() throws Exception {
+    Path model = tmp.resolve("odd.xml");
+    TinyModels.chain().writeTo(tmp.resolve("chain.xml"), 3);
+    Files.writeString(model, Files.readString(tmp.resolve("chain.xml")).replaceFirst("type=\"ReLU\"", "type=\"FancyOp\""));
+    Path stderr = tmp.resolve("plan.err");
+    Process p = new ProcessBuilder(CliChild.command(List.of(), List.of("plan", model.toString(), "--backend", "sim",
+        "--devices", "CPU,GPU.1"))).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
+    try {
+      assertTrue(p.waitFor(PATIENCE_S, TimeUnit.SECONDS), "the plan child did not finish");
+    } finally {
+      p.destroyForcibly();
+    }
+    String err = Files.readString(stderr);
+    assertEquals(0, p.exitValue(), err);
+    assertEquals(1, err.lines().filter(l -> l.startsWith("hsdag: ") && l.contains("op type 'FancyOp' (1 op)")).count(), err);
+    assertFalse(err.contains("WARN"), err);
+  }
+
   @Test
   void aQuietTunePrintsNoEngineOrLogLines() throws Exception {
     String err = tuneStderr("quiet", "--quiet");

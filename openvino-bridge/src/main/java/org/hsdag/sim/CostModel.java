@@ -181,11 +181,27 @@ public final class CostModel {
     return kernel;
   }
 
+  /**
+   * The op types of {@code g} that run as kernels ({@link #kernels}) but have no formula here
+   * (costed as a copy), with how many nodes each; empty when every kernel has a formula.
+   */
+  public static java.util.SortedMap<String, Integer> unknownOpTypes(org.hsdag.ir.OpGraph g) {
+    boolean[] kernel = kernels(g);
+    java.util.SortedMap<String, Integer> unknown = new java.util.TreeMap<>();
+    for (int v = 0; v < kernel.length; v++) {
+      if (kernel[v] && classOf(g.node(v).type()) == OpClass.OTHER) {
+        unknown.merge(g.node(v).type(), 1, Integer::sum);
+      }
+    }
+    return java.util.Collections.unmodifiableSortedMap(unknown);
+  }
+
   /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}). */
   public OpCost cost(OpNode node) {
     OpClass cls = classOf(node.type());
     if (cls == OpClass.OTHER && warned.add(node.type())) {
-      LOG.warn("sim cost model: unknown op type '{}' (first seen at '{}'): costed as a copy "
+      // Commands say this to the user once per model (the CLI's ModelNotes); here it is only hsdag's log.
+      LOG.info("sim cost model: unknown op type '{}' (first seen at '{}'): costed as a copy "
           + "(1 FLOP per output element, input + output bytes)", node.type(), node.name());
     }
     boolean dynamic = false;
