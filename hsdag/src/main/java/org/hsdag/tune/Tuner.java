@@ -183,7 +183,7 @@ public final class Tuner {
       log = opened;
       long sessionStart = opened.size();
       try {
-        return session(resume, prior, headers, priorBaselines, priorSearch, priorFinal, strategySeed, finalSeed);
+        return session(resume, new History(prior, headers, priorBaselines, priorSearch, priorFinal), strategySeed, finalSeed);
       } catch (ResumeMismatchException e) {
         opened.cutBackTo(sessionStart);
         throw e;
@@ -193,12 +193,24 @@ public final class Tuner {
     }
   }
 
-  /** One session on the open log: header, baselines, search (replaying {@code priorSearch} first), final rounds. */
-  private TuneResult session(boolean resume, RunLog.Contents prior, int headers, Map<String, LogRecord> priorBaselines,
-      List<SearchStep> priorSearch, Map<SearchEngine.RoundKey, Measurement> priorFinal, long strategySeed, long finalSeed)
-      throws IOException {
+  /**
+   * What the log holds from earlier sessions.
+   *
+   * @param log the log as read
+   * @param sessions session headers in it
+   * @param baselines logged baseline measurements by label
+   * @param search logged search steps in order
+   * @param finals logged final-round measurements
+   */
+  private record History(RunLog.Contents log, int sessions, Map<String, LogRecord> baselines, List<SearchStep> search,
+      Map<SearchEngine.RoundKey, Measurement> finals) {}
+
+  /** One session on the open log: header, baselines, search (replaying the logged steps first), final rounds. */
+  private TuneResult session(boolean resume, History history, long strategySeed, long finalSeed) throws IOException {
+    RunLog.Contents prior = history.log();
+    List<SearchStep> priorSearch = history.search();
     Map<String, Object> info = new LinkedHashMap<>();
-    info.put("session", headers + 1);
+    info.put("session", history.sessions() + 1);
     info.put("resumed", resume && !prior.records().isEmpty());
     info.put("prior_search_steps", priorSearch.size());
     info.put("torn_bytes_dropped", prior.tornBytes());
@@ -214,7 +226,7 @@ public final class Tuner {
       listener.note("dropped a torn last log line (" + prior.tornBytes() + " bytes) left by the interrupted run");
     }
 
-    runBaselines(priorBaselines);
+    runBaselines(history.baselines());
     strategy.init(engine.context(config.budget(), strategySeed));
     lastCheckpoint = restore(priorSearch.size(), strategySeed);
     if (!priorSearch.isEmpty()) {
@@ -243,7 +255,7 @@ public final class Tuner {
     for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
-    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, priorFinal, remeasureListener());
+    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(), remeasureListener());
     if (fin.interrupted()) {
       return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
     }
