@@ -24,7 +24,10 @@ if [[ "${1:-}" == "install" ]]; then
   "$root/hsdag.sh" generate-completion > "$completion_dir/hsdag.tmp" && mv "$completion_dir/hsdag.tmp" "$completion_dir/hsdag" \
     || { echo "hsdag: cannot write the completion script $completion_dir/hsdag" >&2; exit 1; }
   echo "installed: $bin_dir/hsdag (runs $root/hsdag.sh)"
-  echo "installed: bash completion $completion_dir/hsdag (new shells; zsh: autoload bashcompinit && bashcompinit && source it)"
+  # That folder is read only by the bash-completion package's loader: say so, and give the line that works without it.
+  echo "installed: bash completion $completion_dir/hsdag"
+  echo "  new shells load it through the bash-completion package (apt-get install bash-completion); without that package,"
+  echo "  add this line to ~/.bashrc: source $(printf %q "$completion_dir/hsdag")   (zsh: autoload bashcompinit && bashcompinit first)"
   case ":$PATH:" in
     *":$bin_dir:"*) ;;
     *) echo "note: $bin_dir is not on your PATH; add it: export PATH=\"$bin_dir:\$PATH\"" ;;

@@ -28,10 +28,13 @@ import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.ModelNotes;
+import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.UserInputException;
+import org.hsdag.io.AtomicFiles;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
@@ -115,10 +118,10 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter progress = json ? err : o;
-    requireAtLeast("--budget", budget, 1);
-    requireAtLeast("--seeds", seeds, 1);
-    requireAtLeast("--reference-factor", referenceFactor, 0);
-    requireAtLeast("--final-rounds", finalRounds, 1);
+    OptionRules.requireAtLeast("--budget", budget, 1);
+    OptionRules.requireAtLeast("--seeds", seeds, 1);
+    OptionRules.requireAtLeast("--reference-factor", referenceFactor, 0);
+    OptionRules.requireAtLeast("--final-rounds", finalRounds, 1);
     if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
       throw new UserInputException("--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
     }
@@ -131,6 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (Files.exists(dir.resolve(BenchReport.RESULTS_FILE))) {
       throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
     }
+    checkWritable(dir);
     MeasurementProtocol protocol = protocolOptions.protocol();
     String proxyChoice = proxyOptions.choice(backendOptions);
     if (!proxyChoice.equals(TuneConfig.PROXY_AUTO) && !proxyChoice.equals(TuneConfig.PROXY_NONE)) {
@@ -167,6 +171,7 @@ public final class BenchCommand implements Callable<Integer> {
           progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
         }
+        ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).resolution().notice();
         if (shapeNotice != null) {
           progress.println(model.name() + ": " + shapeNotice);
@@ -186,11 +191,7 @@ public final class BenchCommand implements Callable<Integer> {
         results = results == null ? one : results.withModels(concat(results.models(), one.models()));
       }
     }
-    try {
-      Files.createDirectories(dir);
-    } catch (FileSystemException e) {
-      throw new UserInputException("--out " + dir + ": cannot create the folder (" + IoErrors.describe(e) + ")");
-    }
+    checkWritable(dir); // again: the bench may have run for hours
     List<Path> written = new BenchReport(results).writeAll(dir);
     if (json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
@@ -204,16 +205,18 @@ public final class BenchCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  private static void checkWritable(Path dir) throws java.io.IOException {
+    try {
+      AtomicFiles.checkWritableFolder(dir);
+    } catch (FileSystemException e) {
+      throw new UserInputException("--out " + dir + ": cannot write there (" + IoErrors.describe(e) + ")");
+    }
+  }
+
   private static <T> List<T> concat(List<T> a, List<T> b) {
     List<T> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
-  }
-
-  private static void requireAtLeast(String option, int value, int min) {
-    if (value < min) {
-      throw new UserInputException(option + " must be at least " + min + " (got " + value + ")");
-    }
   }
 
   private static Path defaultOutDir() {

@@ -80,6 +80,30 @@ class BenchCommandTest {
   }
 
   @Test
+  void aModelWithNoLayersIsRefusedAndNothingWritten() throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty.xml"),
+        "<?xml version=\"1.0\"?>\n<net name=\"empty\" version=\"11\">\n  <layers>\n  </layers>\n  <edges>\n  </edges>\n</net>\n");
+    Path out = dir.resolve("b");
+    CliRun r = CliRun.of("bench", empty.toString(), "--methods", "random", "--budget", "4", "--seeds", "1",
+        "--reference-factor", "0", "--backend", "sim", "--out", out.toString());
+    assertEquals(2, r.exitCode(), r.err());
+    assertEquals("hsdag: " + empty + ": model has no layers", r.err().strip());
+    assertFalse(Files.exists(out), "nothing written");
+  }
+
+  /** An --out that cannot be written is refused before the bench runs, not after. */
+  @Test
+  void anUnwritableOutIsRefusedBeforeAnythingRuns() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", "random", "--budget", "4", "--seeds", "1",
+        "--reference-factor", "0", "--final-rounds", "1", "--backend", "sim", "--out", file.resolve("out").toString());
+    assertEquals(2, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("--out " + file.resolve("out")), r.err());
+    assertEquals("", r.out(), "nothing ran");
+  }
+
+  @Test
   void badInputExitsWithTwoAndOneLine() throws Exception {
     Files.writeString(dir.resolve("a-file"), "x");
     assertEquals(2, CliRun.of("bench", "tiny_chain", "--methods", "scotch", "--out", dir.toString()).exitCode());

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
@@ -45,7 +46,7 @@ import picocli.CommandLine.Spec;
             + "single-device baselines, and print how to use it with OpenVINO."},
     footerHeading = "%nExamples:%n",
     footer = {
-        "  hsdag apply models/resnet50/resnet50.xml runs/resnet50-20260101-120000/best.json",
+        "  hsdag apply resnet50 runs/resnet50-20260101-120000/best.json",
         "  hsdag apply model.xml best.json --backend openvino --json"})
 public final class ApplyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml).")
@@ -75,9 +76,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (rounds < 1) {
-      throw new UserInputException("--rounds must be at least 1 (got " + rounds + ")");
-    }
+    OptionRules.requireAtLeast("--rounds", rounds, 1);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     model = ModelArgument.resolve(model);
@@ -85,14 +84,16 @@ public final class ApplyCommand implements Callable<Integer> {
     OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
     Map<String, String> raw = PlacementFiles.readMap(placementFile);
     List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, 1, notice -> {
+    java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    });
+    };
+    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, 1, notices);
     try {
       TuneBackends.bind(backend, graph, model);
+      ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend, raw);
       Placement placement;
       try {
@@ -177,7 +178,8 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("ci95_ms", mine.ok() ? List.of(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
-    m.put("statistic", "median of " + rounds + " rounds of " + protocolOptions.protocol().describe());
+    // Rounds may exceed --rounds: candidates within noise of the fastest get more.
+    m.put("statistic", "median of " + mine.roundsMs().length + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -185,8 +187,16 @@ public final class ApplyCommand implements Callable<Integer> {
       ops.put(ds.name(d), counts[d]);
     }
     m.put("ops_per_device", ops);
-    m.put("decision", fin.verdict().decision().name().toLowerCase(Locale.ROOT));
-    m.put("decision_text", fin.verdict().text());
+    if (p.isSingleDevice()) {
+      // The placement is one of the baselines: there is no split to decide on.
+      String device = p.deviceName(0);
+      m.put("decision", "single_device");
+      m.put("decision_text", "every op is on " + device + ", so the placement is the " + Finalist.baselineLabel(device)
+          + " baseline");
+    } else {
+      m.put("decision", fin.verdict().decision().name().toLowerCase(Locale.ROOT));
+      m.put("decision_text", fin.verdict().text());
+    }
     if (mine.reason() != null) {
       m.put("reason", mine.reason());
     }
@@ -251,27 +261,30 @@ public final class ApplyCommand implements Callable<Integer> {
     List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     out.println("    import json, openvino as ov");
-    out.println("    core = ov.Core(); model = core.read_model(\"" + xml + "\")");
+    out.println("    core = ov.Core(); model = core.read_model(" + Pasteable.python(xml) + ")");
     for (TestDevice t : tests) {
       // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
       out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
           + "\"libopenvino_intel_cpu_plugin.so\"), \"" + t.name() + "\")  # " + t.describe());
       out.println("    core.set_property(\"" + t.name() + "\", {\"INFERENCE_NUM_THREADS\": " + t.threads() + "})");
     }
-    out.println("    affinity = json.load(open(\"" + json + "\"))");
+    out.println("    affinity = json.load(open(" + Pasteable.python(json) + "))");
     out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
     out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
-    out.println("    OpGraph graph = new IrReader().read(Path.of(\"" + xml + "\"));");
-    out.println("    Placement p = PlacementFiles.read(Path.of(\"" + json + "\"), graph, DeviceSet.parse(\"" + ds + "\"));");
+    out.println("    OpGraph graph = new IrReader().read(Path.of(" + Pasteable.java(xml) + "));");
+    out.println("    Placement p = PlacementFiles.read(Path.of(" + Pasteable.java(json) + "), graph, DeviceSet.parse(\"" + ds + "\"));");
     String options = tests.isEmpty() ? "OpenVinoOptions.DEFAULT"
         : "OpenVinoOptions.DEFAULT.withTestDevices(List.of(" + String.join(", ",
             tests.stream().map(t -> "TestDevice.parse(\"" + t + "\")").toList()) + "))";
-    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of(\"" + xml + "\"))) {");
+    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of(" + Pasteable.java(xml) + "))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
-    out.println("  or from the shell: " + CommandName.current() + " apply " + xml + " " + json + " --backend openvino"
-        + (tests.isEmpty() ? "" : " --test-device " + String.join(",", tests.stream().map(TestDevice::toString).toList())));
+    List<Object> shell = new ArrayList<>(List.of("apply", xml, json, "--backend", "openvino"));
+    if (!tests.isEmpty()) {
+      shell.addAll(List.of("--test-device", String.join(",", tests.stream().map(TestDevice::toString).toList())));
+    }
+    out.println("  or from the shell: " + CommandName.line(shell.toArray()));
   }
 
   /** Nodes whose device {@link HeteroAffinity} changes: what the file says differs from what is measured. */

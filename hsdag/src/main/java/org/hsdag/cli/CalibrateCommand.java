@@ -47,7 +47,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Devices to profile, e.g. CPU,GPU.1 (default: ${DEFAULT-VALUE}).")
   String devices;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "PROFILE.json", required = true, description = "Profile file to write.")
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE", required = true, description = "Profile file (.json) to write.")
   Path output;
 
   @Option(names = "--name", paramLabel = "NAME", description = "Profile name (default: the output file name without .json).")

@@ -8,7 +8,7 @@ import picocli.CommandLine;
 
 /** Parses durations such as {@code 90s}, {@code 10m}, {@code 1h30m}, {@code 45} (seconds) or ISO {@code PT10M}. */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-  private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|m|s|ms)");
+  private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
 
   @Override
   public Duration convert(String value) {

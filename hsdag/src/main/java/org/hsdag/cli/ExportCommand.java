@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code hsdag export RUN --step N}: any measured search step of a run as a placement file, not only the best. */
 @Command(name = "export", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
-    description = {"Write the placement a run measured at one search step as a placement file "
-        + "({friendly_name: device}, the same format as best.json), e.g. to apply a runner-up."},
+    description = {"Write the placement a run measured at one search step to a placement file, "
+        + "{friendly_name: device} like best.json, e.g. to apply a runner-up."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  hsdag export runs/resnet50-20260101-120000 --step 98 -o step98.json",
@@ -78,8 +78,7 @@ public final class ExportCommand implements Callable<Integer> {
       PlacementFiles.write(out, graph, p);
       String measured = found.succeeded() ? String.format(Locale.ROOT, "%.3f ms during the search (%s%s/%s)",
           found.latencyMs(), mf.simulated() ? "simulated, " : "", mf.backend(), mf.profile()) : "failed: " + found.reason();
-      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: " + CommandName.current()
-          + " apply " + mf.modelPath() + " " + out);
+      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: " + CommandName.line("apply", mf.modelPath(), out));
     }
     stdout.flush();
     return ExitCodes.OK;

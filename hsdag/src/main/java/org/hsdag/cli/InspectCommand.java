@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -88,25 +89,35 @@ public final class InspectCommand implements Callable<Integer> {
     return s;
   }
 
+  private static final int MAX_SHOWN = 120;
+
   @SuppressWarnings("unchecked")
   private static void printText(PrintWriter out, Map<String, Object> s) {
-    out.printf("model          %s%n", s.get("name"));
-    out.printf("IR version     %s%n", s.get("ir_version"));
+    out.printf("model          %s%n", clip(s.get("name")));
+    String versionNote = ModelNotes.irVersionNote((Integer) s.get("ir_version"));
+    out.printf("IR version     %s%s%n", s.get("ir_version"), versionNote == null ? "" : " (note: " + versionNote + ")");
     out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"), (Double) s.get("average_degree"));
     out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n", (Long) s.get("constant_bytes"));
     out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");
     out.println("inputs:");
     for (Map<String, Object> p : (List<Map<String, Object>>) s.get("parameters")) {
-      out.printf("  %-30s %-6s [%s]%n", p.get("name"), p.get("element_type"), p.get("shape"));
+      out.printf("  %-30s %-6s [%s]%n", clip(p.get("name")), p.get("element_type"), clip(p.get("shape")));
     }
     out.println("outputs:");
     for (Map<String, Object> r : (List<Map<String, Object>>) s.get("results")) {
-      out.printf("  %-30s %-6s [%s]%n", r.get("name"), r.get("element_type"), r.get("shape"));
+      out.printf("  %-30s %-6s [%s]%n", clip(r.get("name")), r.get("element_type"), clip(r.get("shape")));
     }
     out.println("op types:");
     Map<String, Integer> hist = (Map<String, Integer>) s.get("op_types");
     hist.entrySet().stream()
         .sorted((a, b) -> b.getValue() != a.getValue().intValue() ? b.getValue() - a.getValue() : a.getKey().compareTo(b.getKey()))
-        .forEach(e -> out.printf("  %-24s %5d%n", e.getKey(), e.getValue()));
+        .forEach(e -> out.printf("  %-24s %5d%n", clip(e.getKey()), e.getValue()));
+  }
+
+  /** A name as the terminal shows it: a name of any length stays one readable line (the JSON keeps it whole). */
+  private static String clip(Object value) {
+    String text = String.valueOf(value);
+    return text.length() <= MAX_SHOWN ? text
+        : String.format(Locale.ROOT, "%s… (%,d characters)", text.substring(0, MAX_SHOWN - 40), text.length());
   }
 }

@@ -52,7 +52,7 @@ public final class ModelArgument {
   static OpGraph readWithPlacement(Path model, Path placement, String command) {
     if (ModelFormat.detect(model) == ModelFormat.JSON && ModelFormat.detect(placement) == ModelFormat.IR_XML) {
       throw new UserInputException("the arguments are swapped: " + model + " is a placement (JSON) and " + placement
-          + " the model; run: " + CommandName.current() + " " + command + " " + placement + " " + model);
+          + " the model; run: " + CommandName.line(command, placement, model));
     }
     return read(model);
   }

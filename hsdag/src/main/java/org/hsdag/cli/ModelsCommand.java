@@ -133,7 +133,7 @@ public final class ModelsCommand implements Runnable {
         out.printf("%-17s %5d %5d %,13d  %-7s %s%n", m.name(), g.graph().nodeCount(), g.graph().edgeCount(),
             g.binSize(), state, m.description());
       }
-      out.printf("models folder: %s (write missing weights with: %s models build NAME)%n", root, CommandName.current());
+      out.printf("models folder: %s (write missing weights with: %s NAME)%n", root, CommandName.line("models", "build"));
       out.flush();
       return ExitCodes.OK;
     }

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
         + "in well under a second and without measuring; tune starts from these candidates.",
     footer = {"%nExamples:",
         "  hsdag plan models/resnet50/resnet50.xml --devices CPU,GPU.1 -o plan.json",
-        "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json   # a calibrated cost model"})
+        "  # on a calibrated cost model:",
+        "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json"})
 public final class PlanCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
   Path model;
@@ -52,7 +53,7 @@ public final class PlanCommand implements Callable<Integer> {
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
   String proxyProfile;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (the best.json format).")
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (in the format of a run's best.json).")
   Path out;
 
   @Option(names = "--json", description = "Print the plan as JSON on stdout.")
@@ -81,10 +82,13 @@ public final class PlanCommand implements Callable<Integer> {
       if (shapeNotice != null) {
         notices.accept(shapeNotice);
       }
+      ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend);
       Proxies.Resolved resolved;
       try {
-        resolved = Proxies.resolve(backend, graph, ds, proxyProfile, shapes.resolution().shapes());
+        // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
+        String costModel = proxyProfile != null ? proxyProfile : backendOptions.mismatch() != 0 ? backendOptions.profile() : null;
+        resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.resolution().shapes());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -175,12 +179,11 @@ public final class PlanCommand implements Callable<Integer> {
     o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
-    String cmd = CommandName.current();
     if (out != null) {
       o.println("-> " + out);
-      o.println("next: " + cmd + " apply " + model + " " + out + "    # measure it against the single devices");
+      o.println("next: " + CommandName.line("apply", model, out) + "    # measure it against the single devices");
     } else {
-      o.println("next: add -o plan.json to save it, or " + cmd + " tune " + model + " to measure and refine it");
+      o.println("next: add -o plan.json to save it, or " + CommandName.line("tune", model) + " to measure and refine it");
     }
   }
 }

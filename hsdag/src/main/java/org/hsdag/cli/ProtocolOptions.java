@@ -43,6 +43,16 @@ public final class ProtocolOptions {
     int runs = Integer.parseInt(m.group(2));
     String stat = m.group(3);
     String arg = m.group(4);
+    // The protocol's own checks speak of its fields; say it in the spec's syntax.
+    if (runs < 1) {
+      throw new UserInputException("--protocol " + spec + ": RUNS (in WARMUP+RUNS) must be at least 1");
+    }
+    if (stat.equals("mean-of-last") && arg != null && !(Double.parseDouble(arg) >= 1 && Double.parseDouble(arg) <= runs)) {
+      throw new UserInputException("--protocol " + spec + ": K of mean-of-last-K must be between 1 and RUNS (" + runs + ")");
+    }
+    if (stat.equals("trimmed-mean") && arg != null && !(Double.parseDouble(arg) < 0.5)) {
+      throw new UserInputException("--protocol " + spec + ": F of trimmed-mean-F must be at least 0 and below 0.5");
+    }
     try {
       return switch (stat) {
         case "median" -> {

@@ -17,8 +17,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code hsdag report runs/<name>}: (re)writes a run's report.md, report.html and plots from its folder. */
 @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class,
-    description = {"Write report.md and a self-contained report.html (with latency.png/.svg and, when Graphviz is "
-        + "installed, placement.svg) for a run folder; works for unfinished runs too."})
+    description = {"Write report.md, a self-contained report.html and the latency plot (PNG and SVG; the placement "
+        + "graph too when Graphviz is installed) for a run folder, finished or not."})
 public final class ReportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "RUN_DIR", description = "A run folder written by 'hsdag tune'.")
   Path runDir;

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,7 @@ import picocli.CommandLine.Spec;
     footer = {
         "  hsdag tune models/resnet50/resnet50.xml --devices CPU,GPU.1",
         "  hsdag tune model.xml --budget 500 --time 10m --out runs/mine",
-        "  hsdag tune --resume --out runs/mine          # continue after Ctrl-C or a crash"})
+        "  hsdag tune --resume --out runs/mine      # continue after Ctrl-C or a crash"})
 public final class TuneCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL.xml",
       description = "OpenVINO IR model (.xml). Optional with --resume (the run remembers it).")
@@ -194,8 +195,9 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Integer newRun() throws Exception {
     if (model == null) {
-      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.current() + " tune --resume --out runs/<name>)");
+      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
     }
+    checkCounts();
     Path modelPath = ModelArgument.resolve(model);
     OpGraph graph = new IrReader().read(modelPath);
     Strategies.Entry entry = Strategies.get(strategy);
@@ -208,10 +210,12 @@ public final class TuneCommand implements Callable<Integer> {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
+    RunStart.checkNewRunFolder(dir);
     InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
     LatencyBackend backend = openBackend(seed, shapes, deviceOptions.requested());
     try {
       TuneBackends.bind(backend, graph, modelPath);
+      ModelNotes.announce(graph, backend, this::notice);
       DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
       checkSupport(graph, backend, ds);
       if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
@@ -221,7 +225,7 @@ public final class TuneCommand implements Callable<Integer> {
       TuneConfig config;
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
-            time == null ? 0 : Math.max(1, time.toSeconds()), seed, protocolOptions.protocol(), topK, finalRounds,
+            time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
             checkpointEvery, patience, proxyOptions.choice(backendOptions));
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
@@ -243,6 +247,32 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
+  /** {@code --time} in whole seconds; below one second it would be rounded up (or mean "no limit"), so it is refused. */
+  private long timeLimitSeconds() {
+    if (time.toMillis() < 1000) {
+      throw new UserInputException("--time must be at least 1s (got "
+          + spec.commandLine().getParseResult().matchedOption("--time").stringValues().get(0) + ")");
+    }
+    return time.toSeconds();
+  }
+
+  /** The count options of a new run, each named with its own bound (the config would only say which field broke). */
+  private void checkCounts() {
+    if (budget != null) {
+      OptionRules.requireAtLeast("--budget", budget, 1);
+    }
+    if (episodes != null) {
+      OptionRules.requireAtLeast("--episodes", episodes, 1);
+    }
+    if (steps != null) {
+      OptionRules.requireAtLeast("--steps", steps, 1);
+    }
+    OptionRules.requireAtLeast("--top-k", topK, 0);
+    OptionRules.requireAtLeast("--final-rounds", finalRounds, 0);
+    OptionRules.requireAtLeast("--patience", patience, 0);
+    OptionRules.requireAtLeast("--checkpoint-every", checkpointEvery, 1);
+  }
+
   private Integer resumeRun() throws Exception {
     if (out == null) {
       throw new UserInputException("--resume needs --out <run folder> (the folder of the run to continue)");
@@ -252,18 +282,22 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience")) {
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
       }
     }
     try (RunFolder folder = lock(out)) {
+      OptionalInt completed = RunStart.completedMeasurements(out);
+      // A completed run continues only when a new limit lets it measure more: a budget above what it measured, or a time.
+      boolean nothingToDo = completed.isPresent() && (budget == null ? time == null : budget <= completed.getAsInt());
       RunStart.Resumption r = RunStart.resume(folder, new RunStart.ResumeRequest(
           model == null ? null : ModelArgument.resolve(model),
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
-          budget, time == null ? null : Math.max(1, time.toSeconds()), inputShapeOptions.text()));
-      if (budget == null && time == null && RunStart.completed(out)) {
+          nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),
+          inputShapeOptions.text()));
+      if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {
@@ -274,8 +308,8 @@ public final class TuneCommand implements Callable<Integer> {
           stdout.println(new ObjectMapper().writeValueAsString(m));
         } else {
           stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
-              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.current() + " tune --resume --out "
-              + out + " --budget N (more than " + r.manifest().config().budget() + ")");
+              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.line("tune", "--resume", "--out", out)
+              + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
         }
         stdout.flush();
         return ExitCodes.OK;
@@ -298,6 +332,7 @@ public final class TuneCommand implements Callable<Integer> {
       LatencyBackend backend = openBackend(mf.config().seed(), shapes, mf.config().devices());
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
+        ModelNotes.announce(r.graph(), backend, this::notice);
         if (!backend.profile().equals(mf.profile())) {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
               + backend.name() + " now reports " + backend.profile());
@@ -421,7 +456,7 @@ public final class TuneCommand implements Callable<Integer> {
           report = new ReportWriter(dir, "dot", CommandName.current()).write();
         } catch (IOException | RuntimeException e) {
           reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
-              + CommandName.current() + " report " + dir;
+              + CommandName.line("report", dir);
         }
       }
       PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
@@ -482,8 +517,8 @@ public final class TuneCommand implements Callable<Integer> {
       PlannerEstimate estimate) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
-      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s tune --resume --out %s%n",
-          r.measurements(), r.elapsedSeconds(), CommandName.current(), dir);
+      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
+          r.measurements(), r.elapsedSeconds(), CommandName.line("tune", "--resume", "--out", dir));
       return;
     }
     if (r.status() == RunStatus.FAILED) {
@@ -547,7 +582,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: " + CommandName.current() + " apply " + mf.modelPath() + " " + dir.resolve(Tuner.BEST_FILE));
+      out.println("next: " + CommandName.line("apply", mf.modelPath(), dir.resolve(Tuner.BEST_FILE)));
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.search.Checkpointable;
@@ -19,10 +20,14 @@ import org.hsdag.search.Checkpointable;
  * {@code step-NNNNNN} folder, and only then does {@code latest.json} (replaced atomically) point to
  * it; older folders are removed afterwards. A kill at any moment leaves {@code latest.json} naming
  * a complete checkpoint, or no checkpoint at all (resume then replays the log from the start).
+ * {@code latest.json} also holds the SHA-256 of every file of the checkpoint: a file changed on
+ * disk (one flipped bit restores silently into a different policy) makes the checkpoint unusable,
+ * and resume replays the log instead.
  */
 public final class Checkpoints {
   static final String DIR = "checkpoint";
   static final String LATEST = "latest.json";
+  private static final String CHECKSUMS = "sha256";
 
   private Checkpoints() {}
 
@@ -61,6 +66,7 @@ public final class Checkpoints {
     latest.put("step", step);
     latest.put("dir", name);
     latest.put("strategy", strategyName);
+    latest.put(CHECKSUMS, checksums(target));
     AtomicFiles.writeString(root.resolve(LATEST), RunLog.JSON.writeValueAsString(latest) + "\n");
     try (Stream<Path> old = Files.list(root)) {
       for (Path p : (Iterable<Path>) old::iterator) {
@@ -91,7 +97,39 @@ public final class Checkpoints {
     if (!Files.isDirectory(dir)) {
       return Optional.empty();
     }
+    verify(file, n.get(CHECKSUMS), dir);
     return Optional.of(new Checkpoint(n.get("step").asInt(), dir, n.path("strategy").asText("")));
+  }
+
+  /** SHA-256 of every file under {@code dir}, by path relative to it (sorted, so the JSON is stable). */
+  private static Map<String, String> checksums(Path dir) throws IOException {
+    Map<String, String> sums = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        sums.put(dir.relativize(f).toString().replace('\\', '/'), RunManifest.sha256(f));
+      }
+    }
+    return sums;
+  }
+
+  /** Refuses a checkpoint whose files are not the ones {@code latest.json} recorded. */
+  private static void verify(Path latestFile, JsonNode recorded, Path dir) throws IOException {
+    if (recorded == null || !recorded.isObject()) {
+      throw new DamagedRunFileException(latestFile, "has no checksums of the checkpoint's files (written by an older hsdag)");
+    }
+    Map<String, String> actual = checksums(dir);
+    for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) recorded::fields) {
+      String sum = actual.remove(e.getKey());
+      if (sum == null) {
+        throw new DamagedRunFileException(dir.resolve(e.getKey()), "is missing from the checkpoint");
+      }
+      if (!sum.equals(e.getValue().asText())) {
+        throw new DamagedRunFileException(dir.resolve(e.getKey()), "was changed after it was written (its checksum does not match)");
+      }
+    }
+    if (!actual.isEmpty()) {
+      throw new DamagedRunFileException(dir.resolve(actual.keySet().iterator().next()), "was not part of the checkpoint");
+    }
   }
 
   static void deleteTree(Path p) throws IOException {

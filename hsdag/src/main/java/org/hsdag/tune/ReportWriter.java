@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.search.SearchEngine;
@@ -151,7 +152,7 @@ public final class ReportWriter {
     if (mf.simulated()) {
       doc.para("**All latencies in this report are simulated** by the `" + mf.backend() + "` backend with profile `"
           + mf.profile() + "`, a model of that machine; they are not hardware measurements. Check a placement on "
-          + "real hardware with `" + hsdagCommand + " apply --backend openvino`.");
+          + "real hardware with `" + Pasteable.shell(hsdagCommand) + " apply --backend openvino`.");
     } else {
       doc.para("Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
     }
@@ -193,7 +194,7 @@ public final class ReportWriter {
       doc.para(sb.toString());
     } else {
       doc.para("The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
-          + "`" + hsdagCommand + " tune --resume --out " + runDir + "`; the figures below show the search so far.");
+          + "`" + Pasteable.shellLine(hsdagCommand, "tune", "--resume", "--out", runDir) + "`; the figures below show the search so far.");
     }
 
     if (result != null) {
@@ -298,7 +299,7 @@ public final class ReportWriter {
     doc.para("`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
         + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
     String model = mf.modelPath();
-    doc.code(hsdagCommand + " apply " + model + " " + runDir.resolve(Tuner.BEST_FILE) + " --backend openvino");
+    doc.code(Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
 
     doc.heading(2, "Run details");
     List<String> details = new ArrayList<>();
@@ -355,7 +356,7 @@ public final class ReportWriter {
     if (!Files.isRegularFile(dot)) {
       return new GraphResult(false, null, "No `placement.dot` yet (the run has not completed).");
     }
-    String hint = "Render it with `dot -Tsvg " + dot + " -o placement.svg`.";
+    String hint = "Render it with `" + Pasteable.shellLine("dot", "-Tsvg", dot, "-o", "placement.svg") + "`.";
     try {
       Path tmp = Files.createTempFile(runDir, ".placement", ".svg");
       try {
@@ -408,7 +409,7 @@ public final class ReportWriter {
     if (Double.isNaN(v)) {
       return "–";
     }
-    return String.format(Locale.ROOT, v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f", v);
+    return String.format(Locale.ROOT, "%.3f", v); // as the terminal prints it, so the two can be compared
   }
 
   static String x(double v) {

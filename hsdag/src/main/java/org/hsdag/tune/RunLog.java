@@ -199,6 +199,17 @@ public final class RunLog implements Closeable {
     }
   }
 
+  /** The log's length now, a point {@link #cutBackTo} can return to. */
+  public long size() throws IOException {
+    return channel.size();
+  }
+
+  /** Drops everything appended after {@code size} (a session that was refused leaves the log as it found it). */
+  public void cutBackTo(long size) throws IOException {
+    channel.truncate(size);
+    channel.force(true);
+  }
+
   @Override
   public void close() throws IOException {
     channel.close();

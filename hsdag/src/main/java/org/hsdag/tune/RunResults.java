@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.sim.CostModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Candidate;
 
@@ -88,15 +89,18 @@ public final class RunResults {
     return m;
   }
 
-  /** Operations per device, leaving out constants, Parameters and Results (they follow their neighbours). */
+  /**
+   * Kernels per device ({@link CostModel#kernels}, as {@code plan} counts them), leaving out
+   * constants, constant-folded ops, Parameters and Results (they follow their neighbours).
+   */
   static Map<String, Integer> computeOpsPerDevice(OpGraph graph, Placement p) {
     Map<String, Integer> m = new LinkedHashMap<>();
     for (String d : p.devices().names()) {
       m.put(d, 0);
     }
+    boolean[] kernel = CostModel.kernels(graph);
     for (int v = 0; v < p.size(); v++) {
-      var n = graph.node(v);
-      if (!n.isConstant() && !n.isParameter() && !n.isResult()) {
+      if (kernel[v]) {
         m.merge(p.deviceName(v), 1, Integer::sum);
       }
     }

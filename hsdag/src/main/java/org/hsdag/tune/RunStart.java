@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
@@ -55,6 +56,26 @@ public final class RunStart {
         shapes.assumed(), config, software.commandLine());
     manifest.write(folder.dir());
     return manifest;
+  }
+
+  /**
+   * Refuses {@code dir} for a new run when it holds files but no run: they are the user's (a
+   * {@code best.json} of theirs would be overwritten). Checked before the folder is locked, so
+   * nothing is added to it.
+   */
+  public static void checkNewRunFolder(Path dir) throws IOException {
+    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
+      return; // a new folder, or a run that begin() refuses with its own reason
+    }
+    try (var entries = Files.list(dir)) {
+      List<String> names = entries.map(p -> p.getFileName().toString()).filter(n -> !n.equals(RunFolder.LOCK_FILE)).sorted()
+          .toList();
+      if (!names.isEmpty()) {
+        throw new RunRefusedException("--out " + dir + " is not empty and holds no run (" + String.join(", ",
+            names.subList(0, Math.min(3, names.size()))) + (names.size() > 3 ? ", ..." : "")
+            + "); choose a new or empty folder");
+      }
+    }
   }
 
   /**
@@ -159,15 +180,21 @@ public final class RunStart {
         source == null ? 1 : source.mismatchSeed());
   }
 
-  /** Whether the run's last session completed (its log ends with a completed footer). */
-  public static boolean completed(Path dir) throws IOException {
+  /**
+   * The search measurements of a run whose last session completed (its log ends with a completed
+   * footer), or empty when it did not complete.
+   */
+  public static OptionalInt completedMeasurements(Path dir) throws IOException {
     Path log = dir.resolve(Tuner.LOG_FILE);
     if (!Files.isRegularFile(log)) {
-      return false;
+      return OptionalInt.empty();
     }
     List<LogRecord> records = RunLog.read(log).records();
     LogRecord last = records.isEmpty() ? null : records.get(records.size() - 1);
-    return last != null && LogRecord.FOOTER.equals(last.type()) && RunStatus.COMPLETED.label().equals(last.status());
+    if (last == null || !LogRecord.FOOTER.equals(last.type()) || !RunStatus.COMPLETED.label().equals(last.status())) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(last.info().get("measurements") instanceof Number n ? n.intValue() : 0);
   }
 
   /** The {@code --profile} to reopen the run's backend with. */

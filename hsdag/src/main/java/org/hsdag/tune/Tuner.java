@@ -181,65 +181,90 @@ public final class Tuner {
 
     try (RunLog opened = RunLog.openForAppend(logFile, prior.validBytes())) {
       log = opened;
-      Map<String, Object> info = new LinkedHashMap<>();
-      info.put("session", headers + 1);
-      info.put("resumed", resume && !prior.records().isEmpty());
-      info.put("prior_search_steps", priorSearch.size());
-      info.put("torn_bytes_dropped", prior.tornBytes());
-      info.put("strategy", strategy.name());
-      info.put("seed", config.seed());
-      info.put("budget", config.budget());
-      info.put("devices", config.devices());
-      info.put("backend", backend.name());
-      info.put("profile", backend.profile());
-      info.put("simulated", backend.simulated());
-      log.append(LogRecord.header(now(), elapsed(), info));
-      if (prior.tornBytes() > 0) {
-        listener.note("dropped a torn last log line (" + prior.tornBytes() + " bytes) left by the interrupted run");
+      long sessionStart = opened.size();
+      try {
+        return session(resume, new History(prior, headers, priorBaselines, priorSearch, priorFinal), strategySeed, finalSeed);
+      } catch (ResumeMismatchException e) {
+        opened.cutBackTo(sessionStart);
+        throw e;
       }
-
-      runBaselines(priorBaselines);
-      strategy.init(engine.context(config.budget(), strategySeed));
-      lastCheckpoint = restore(priorSearch.size(), strategySeed);
-      if (!priorSearch.isEmpty()) {
-        listener.note("resumed after " + priorSearch.size() + " logged steps ("
-            + (lastCheckpoint > 0 ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
-                : "replayed all")
-            + ")");
-      }
-      int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
-      listener.searchStarted(progress(new SearchProgress(priorSearch.size(), priorMeasurements, 0, 0, Double.NaN)));
-
-      SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),
-          searchListener());
-      if (outcome.atBatchBoundary() && outcome.steps().size() > lastCheckpoint) {
-        checkpoint(outcome.steps().size());
-      }
-      if (outcome.stop() == StopReason.INTERRUPTED) {
-        return finish(RunStatus.INTERRUPTED, outcome, "interrupted", null);
-      }
-      if (outcome.stop().failed()) {
-        return finish(RunStatus.FAILED, outcome, outcome.stopText(), null);
-      }
-      List<Finalist> finalists = new ArrayList<>(baselines);
-      Set<Placement> exclude = new HashSet<>();
-      baselines.forEach(b -> exclude.add(b.placement()));
-      for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
-        finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
-      }
-      FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, priorFinal, remeasureListener());
-      if (fin.interrupted()) {
-        return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
-      }
-      Candidate best = fin.verdict().winner();
-      if (best != null) {
-        PlacementFiles.write(runDir.resolve(BEST_FILE), graph, best.placement());
-        PlacementDot.write(runDir.resolve(DOT_FILE), graph, best.placement(), backend.name(), backend.profile());
-      }
-      return finish(RunStatus.COMPLETED, outcome, outcome.stopText(), fin);
     } finally {
       log = null;
     }
+  }
+
+  /**
+   * What the log holds from earlier sessions.
+   *
+   * @param log the log as read
+   * @param sessions session headers in it
+   * @param baselines logged baseline measurements by label
+   * @param search logged search steps in order
+   * @param finals logged final-round measurements
+   */
+  private record History(RunLog.Contents log, int sessions, Map<String, LogRecord> baselines, List<SearchStep> search,
+      Map<SearchEngine.RoundKey, Measurement> finals) {}
+
+  /** One session on the open log: header, baselines, search (replaying the logged steps first), final rounds. */
+  private TuneResult session(boolean resume, History history, long strategySeed, long finalSeed) throws IOException {
+    RunLog.Contents prior = history.log();
+    List<SearchStep> priorSearch = history.search();
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("session", history.sessions() + 1);
+    info.put("resumed", resume && !prior.records().isEmpty());
+    info.put("prior_search_steps", priorSearch.size());
+    info.put("torn_bytes_dropped", prior.tornBytes());
+    info.put("strategy", strategy.name());
+    info.put("seed", config.seed());
+    info.put("budget", config.budget());
+    info.put("devices", config.devices());
+    info.put("backend", backend.name());
+    info.put("profile", backend.profile());
+    info.put("simulated", backend.simulated());
+    log.append(LogRecord.header(now(), elapsed(), info));
+    if (prior.tornBytes() > 0) {
+      listener.note("dropped a torn last log line (" + prior.tornBytes() + " bytes) left by the interrupted run");
+    }
+
+    runBaselines(history.baselines());
+    strategy.init(engine.context(config.budget(), strategySeed));
+    lastCheckpoint = restore(priorSearch.size(), strategySeed);
+    if (!priorSearch.isEmpty()) {
+      listener.note("resumed after " + priorSearch.size() + " logged steps ("
+          + (lastCheckpoint > 0 ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
+              : "replayed all")
+          + ")");
+    }
+    int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
+    listener.searchStarted(progress(new SearchProgress(priorSearch.size(), priorMeasurements, 0, 0, Double.NaN)));
+
+    SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),
+        searchListener());
+    if (outcome.atBatchBoundary() && outcome.steps().size() > lastCheckpoint) {
+      checkpoint(outcome.steps().size());
+    }
+    if (outcome.stop() == StopReason.INTERRUPTED) {
+      return finish(RunStatus.INTERRUPTED, outcome, "interrupted", null);
+    }
+    if (outcome.stop().failed()) {
+      return finish(RunStatus.FAILED, outcome, outcome.stopText(), null);
+    }
+    List<Finalist> finalists = new ArrayList<>(baselines);
+    Set<Placement> exclude = new HashSet<>();
+    baselines.forEach(b -> exclude.add(b.placement()));
+    for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
+      finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
+    }
+    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(), remeasureListener());
+    if (fin.interrupted()) {
+      return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
+    }
+    Candidate best = fin.verdict().winner();
+    if (best != null) {
+      PlacementFiles.write(runDir.resolve(BEST_FILE), graph, best.placement());
+      PlacementDot.write(runDir.resolve(DOT_FILE), graph, best.placement(), backend.name(), backend.profile());
+    }
+    return finish(RunStatus.COMPLETED, outcome, outcome.stopText(), fin);
   }
 
   private void runBaselines(Map<String, LogRecord> prior) throws IOException {

@@ -68,6 +68,59 @@ class ApplyAndReportCommandTest {
     assertTrue(r.out().contains("OpenVinoBackend.open"), r.out());
   }
 
+  /** A path with a space and a quote: the shell line, the Python and the Java lines hsdag prints still paste. */
+  @Test
+  void printedCommandsQuotePathsForTheShellAndEscapeThemForEachLanguage() throws IOException {
+    Path odd = Files.createDirectories(tmp.resolve("my \"odd\" dir"));
+    Path m = Files.copy(model, odd.resolve("model.xml"));
+    Path p = Files.writeString(odd.resolve("half.json"), Files.readString(placement("half.json", halfAndHalf())));
+    CliRun r = CliRun.of("apply", m.toString(), p.toString(), "--backend", "sim", "--rounds", "2");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    String escaped = m.toString().replace("\"", "\\\"");
+    assertTrue(r.out().contains("core.read_model(\"" + escaped + "\")"), r.out());
+    assertTrue(r.out().contains("new IrReader().read(Path.of(\"" + escaped + "\"))"), r.out());
+    assertTrue(r.out().contains(" apply '" + m + "' '" + p + "' --backend openvino"), r.out());
+
+    Path out = odd.resolve("run");
+    CliRun t = CliRun.of("tune", m.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", out.toString());
+    assertEquals(ExitCodes.OK, t.exitCode(), t.err());
+    assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")), t.out());
+  }
+
+  /** A single-device placement is that device's baseline: no split decision; the statistic counts the rounds it holds. */
+  @Test
+  void applyJsonOfASingleDevicePlacementMakesNoSplitDecisionAndCountsItsRounds() throws IOException {
+    Map<String, String> allCpu = new LinkedHashMap<>();
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      allCpu.put(graph.node(v).name(), "CPU");
+    }
+    CliRun r = CliRun.of("apply", model.toString(), placement("cpu.json", allCpu).toString(), "--devices", "CPU,GPU.1",
+        "--backend", "sim", "--rounds", "3", "--json");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    JsonNode n = JSON.readTree(r.out());
+    assertEquals("single_device", n.get("decision").asText(), r.out());
+    assertTrue(n.get("decision_text").asText().contains("CPU-only"), r.out());
+    assertTrue(n.get("statistic").asText().startsWith("median of " + n.get("rounds_ms").size() + " rounds"), r.out());
+  }
+
+  /** The report prints a latency as the terminal does (three decimals), whatever its size. */
+  @Test
+  void theReportShowsLatenciesWithTheTerminalsDecimals() throws IOException {
+    Path out = tmp.resolve("fake-run");
+    java.io.StringWriter text = new java.io.StringWriter();
+    picocli.CommandLine cl = new picocli.CommandLine(new TuneCommand(new org.hsdag.tune.FakeBackend()));
+    cl.setOut(new java.io.PrintWriter(text, true));
+    cl.setErr(new java.io.PrintWriter(new java.io.StringWriter(), true));
+    assertEquals(ExitCodes.OK, cl.execute(model.toString(), "--devices", "CPU,GPU.1", "--strategy", "random", "--budget",
+        "3", "--top-k", "1", "--final-rounds", "1", "--out", out.toString()), text.toString());
+    String cpuLine = text.toString().lines().filter(l -> l.trim().startsWith("CPU-only")).findFirst().orElseThrow();
+    String cpuMs = java.util.Arrays.stream(cpuLine.trim().split("\\s+")).filter(w -> w.matches("\\d+\\.\\d{3}")).findFirst()
+        .orElseThrow();
+    assertTrue(Double.parseDouble(cpuMs) >= 10, "a latency of two integer digits: " + cpuLine);
+    assertTrue(Files.readString(out.resolve("report.md")).contains(cpuMs), cpuMs + " not in the report");
+  }
+
   @Test
   void applyJsonCarriesTheMeasurementForScripts() throws IOException {
     Path p = placement("half.json", halfAndHalf());
@@ -81,6 +134,16 @@ class ApplyAndReportCommandTest {
     assertEquals("paper", n.get("profile").asText());
     assertTrue(n.get("sub_models").asInt() >= 2, "a split placement has several sub-models");
     assertTrue(n.get("baselines").get("CPU-only").get("speedup").asDouble() > 0);
+  }
+
+  @Test
+  void aNodeNamedTwiceInAPlacementFileIsRefusedWithItsLine() throws IOException {
+    String name = graph.node(2).name();
+    Path twice = Files.writeString(tmp.resolve("twice.json"), Files.readString(placement("t.json", halfAndHalf()))
+        .replaceFirst("\\{", java.util.regex.Matcher.quoteReplacement("{\n  \"" + name + "\" : \"GPU.1\",")));
+    CliRun r = CliRun.of("apply", model.toString(), twice.toString(), "--backend", "sim");
+    assertOneLineError(r, "node \"" + name + "\" is placed twice");
+    assertTrue(r.err().startsWith("hsdag: " + twice + ":"), r.err());
   }
 
   @Test

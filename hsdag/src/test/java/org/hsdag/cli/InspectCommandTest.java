@@ -35,6 +35,34 @@ class InspectCommandTest {
     assertEquals(2, j.get("parameters").size());
   }
 
+  /** A name of a million characters is the model's business; the terminal gets its start and its length. */
+  @Test
+  void aHugeNameIsClippedInTheTextAndKeptInTheJson(@TempDir Path dir) throws IOException {
+    Path model = org.hsdag.tune.TestModels.chain(dir);
+    String huge = "n".repeat(1_000_000);
+    Path big = Files.writeString(dir.resolve("big.xml"), Files.readString(model).replaceFirst("<net name=\"[^\"]*\"",
+        "<net name=\"" + huge + "\""));
+    CliRun r = CliRun.of("inspect", big.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    String line = r.out().lines().filter(l -> l.startsWith("model")).findFirst().orElseThrow();
+    assertTrue(line.length() < 200 && line.contains("(1,000,000 characters)"), line.substring(0, Math.min(300, line.length())));
+    CliRun json = CliRun.of("inspect", "--json", big.toString());
+    assertEquals(huge, new ObjectMapper().readTree(json.out()).get("name").asText());
+  }
+
+  @Test
+  void anIrVersionHsdagDoesNotKnowIsNoted(@TempDir Path dir) throws IOException {
+    Path model = org.hsdag.tune.TestModels.chain(dir);
+    Path v99 = Files.writeString(dir.resolve("v99.xml"), Files.readString(model).replaceFirst("version=\"11\"", "version=\"99\""));
+    CliRun inspect = CliRun.of("inspect", v99.toString());
+    assertEquals(0, inspect.exitCode(), inspect.err());
+    assertTrue(inspect.out().contains("IR version     99 (note: the model says IR version 99; hsdag was written for "
+        + "versions 10 and 11"), inspect.out());
+    CliRun plan = CliRun.of("plan", v99.toString(), "--backend", "sim", "--devices", "CPU,GPU.1");
+    assertEquals(0, plan.exitCode(), plan.err());
+    assertTrue(plan.err().lines().anyMatch(l -> l.startsWith("hsdag: the model says IR version 99")), plan.err());
+  }
+
   @Test
   void badInputExitsTwoWithOneLine(@TempDir Path dir) throws IOException {
     CliRun missing = CliRun.of("inspect", dir.resolve("none.xml").toString());

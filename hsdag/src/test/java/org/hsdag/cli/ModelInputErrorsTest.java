@@ -65,6 +65,18 @@ class ModelInputErrorsTest {
   }
 
   @Test
+  void aModelWithNoLayersIsRefusedByEveryCommandAndNothingIsWritten() throws IOException {
+    Path empty = Files.writeString(tmp.resolve("empty.xml"),
+        "<?xml version=\"1.0\"?>\n<net name=\"empty\" version=\"11\">\n  <layers>\n  </layers>\n  <edges>\n  </edges>\n</net>\n");
+    Path out = tmp.resolve("run");
+    assertDiagnosis(run("inspect", empty.toString()), empty, ": model has no layers");
+    assertDiagnosis(run("tune", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--out", out.toString()),
+        empty, ": model has no layers");
+    assertFalse(Files.exists(out), "nothing written");
+    assertDiagnosis(run("plan", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1"), empty, ": model has no layers");
+  }
+
+  @Test
   void randomBytesAreOneLine() throws IOException {
     byte[] noise = new byte[2048];
     new SplittableRandom(15).nextBytes(noise);

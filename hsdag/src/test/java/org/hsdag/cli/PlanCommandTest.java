@@ -79,6 +79,42 @@ class PlanCommandTest {
     assertNotEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
   }
 
+  /** As in tune, --mismatch perturbs only the measured machine: the cost model stays --profile. */
+  @Test
+  void withMismatchThePlanStaysOnTheProfilesCostModel() throws IOException {
+    CliRun own = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json");
+    CliRun perturbed = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json",
+        "--mismatch", "0.3");
+    assertEquals(ExitCodes.OK, perturbed.exitCode(), perturbed.err());
+    JsonNode a = JSON.readTree(own.out());
+    JsonNode b = JSON.readTree(perturbed.out());
+    assertEquals(a.get("best"), b.get("best"));
+    assertEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
+    assertEquals("cost model of profile paper", b.get("estimates_from").asText());
+  }
+
+  /** "Compute ops" means the same in plan and in a run's results: kernels, not the constant-folded weight Converts. */
+  @Test
+  void planAndTuneCountTheSameComputeOps() throws IOException {
+    Path chain = TestModels.chain(tmp);
+    CliRun plan = CliRun.of("plan", chain.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json");
+    assertEquals(ExitCodes.OK, plan.exitCode(), plan.err());
+    Path out = tmp.resolve("run");
+    CliRun tune = CliRun.of("tune", chain.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+        "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--quiet", "--out", out.toString());
+    assertEquals(ExitCodes.OK, tune.exitCode(), tune.err());
+    int planned = 0;
+    for (JsonNode n : JSON.readTree(plan.out()).at("/best/compute_ops_per_device")) {
+      planned += n.asInt();
+    }
+    int reported = 0;
+    for (JsonNode n : JSON.readTree(out.resolve("result.json").toFile()).at("/best/compute_ops_per_device")) {
+      reported += n.asInt();
+    }
+    assertTrue(planned > 0);
+    assertEquals(planned, reported);
+  }
+
   @Test
   void badInputIsOneLineAndExitTwo() throws IOException {
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"), "at least 2 devices");

@@ -32,17 +32,33 @@ class QuietOutputTest {
     List<String> args = new ArrayList<>(List.of("tune", model.toString(), "--devices", "CPU,GPU.1", "--backend", "sim",
         "--budget", "4", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", tmp.resolve(name).toString()));
     args.addAll(List.of(extra));
+    return childStderr(name, args);
+  }
+
+  /** Runs the CLI with {@code args} in a fresh JVM; its stderr, after checking it exited 0. */
+  private String childStderr(String name, List<String> args) throws IOException, InterruptedException {
     Path stderr = tmp.resolve(name + ".err");
     Process p = new ProcessBuilder(CliChild.command(List.of(), args))
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
     try {
-      assertTrue(p.waitFor(PATIENCE_S, TimeUnit.SECONDS), "the tune child did not finish");
+      assertTrue(p.waitFor(PATIENCE_S, TimeUnit.SECONDS), "the " + args.get(0) + " child did not finish");
     } finally {
       p.destroyForcibly();
     }
     String err = Files.readString(stderr);
     assertEquals(0, p.exitValue(), err);
     return err;
+  }
+
+  /** The simulator's word about an op type it has no formula for reads like every other hsdag line. */
+  @Test
+  void theUnknownOpNoteIsInHsdagsOwnStyle() throws Exception {
+    Path model = tmp.resolve("odd.xml");
+    TinyModels.chain().writeTo(tmp.resolve("chain.xml"), 3);
+    Files.writeString(model, Files.readString(tmp.resolve("chain.xml")).replaceFirst("type=\"ReLU\"", "type=\"FancyOp\""));
+    String err = childStderr("plan", List.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1"));
+    assertEquals(1, err.lines().filter(l -> l.startsWith("hsdag: ") && l.contains("op type 'FancyOp' (1 op)")).count(), err);
+    assertFalse(err.contains("WARN"), err);
   }
 
   @Test

@@ -146,6 +146,18 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void inputSizesBeyondTheReadersTensorBoundAreOneLineExitTwoAndWriteNothing() {
+    Path bert = org.hsdag.testkit.Samples.irSample("distilbert-base-uncased-sst2.xml");
+    Path out = tmp.resolve("huge");
+    CliRun r = CliRun.of("tune", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "3",
+        "--input-shape", "input_ids=1,100000000", "--out", out.toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("more than 2^36 elements"), r.err());
+    assertFalse(Files.exists(out), "nothing written");
+  }
+
+  @Test
   void theInputSizesOfADynamicModelAreSaidOnceRecordedAndKeptOnResume() throws IOException {
     Path bert = org.hsdag.testkit.Samples.irSample("distilbert-base-uncased-sst2.xml");
     Path out = tmp.resolve("bert");
@@ -265,6 +277,37 @@ class RunFolderRulesTest {
     assertTrue(again.out().contains("is a completed run; nothing changed"), again.out());
     assertEquals(log, Files.readString(out.resolve("log.jsonl")));
     assertEquals(bestTime, Files.getLastModifiedTime(out.resolve("best.json")));
+    // A budget the run has already spent continues nothing either.
+    String manifest = Files.readString(out.resolve("manifest.json"));
+    CliRun smaller = tune(out, "--resume", "--budget", "4");
+    assertEquals(ExitCodes.OK, smaller.exitCode(), smaller.err());
+    assertTrue(smaller.out().contains("is a completed run; nothing changed"), smaller.out());
+    assertTrue(smaller.out().contains("--budget N (more than 6)"), smaller.out());
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+    assertEquals(manifest, Files.readString(out.resolve("manifest.json")));
+  }
+
+  @Test
+  void aNonEmptyFolderThatHoldsNoRunIsRefusedAndKeptAsItWas() throws IOException {
+    Path mine = Files.createDirectories(tmp.resolve("mine"));
+    Files.writeString(mine.resolve("best.json"), "{\"my\": \"own\"}");
+    CliRun r = tune(mine, "--budget", "4");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains(mine + " is not empty and holds no run"), r.err());
+    assertEquals("{\"my\": \"own\"}", Files.readString(mine.resolve("best.json")));
+    try (var files = Files.list(mine)) {
+      assertEquals(List.of(mine.resolve("best.json")), files.toList(), "nothing added");
+    }
+  }
+
+  @Test
+  void mismatchOnResumeIsSaidToBeIgnored() throws IOException {
+    Path out = tmp.resolve("mm");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "4", "--mismatch", "0.2").exitCode());
+    CliRun r = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "6", "--mismatch", "0.3");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.err().lines().anyMatch(l -> l.contains("ignored:") && l.contains("--mismatch")), r.err());
   }
 
   @Test

@@ -1,8 +1,13 @@
 package org.hsdag.tune;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,7 +39,33 @@ class HsdagResumeTest {
     stoppedAndResumedEqualsUninterrupted(true, 14);
   }
 
+  /** One flipped byte in a checkpoint file: the resume notices, replays the log and still ends where the uninterrupted run does. */
+  @Test
+  void aFlippedByteInACheckpointFileIsDetectedAndTheLogReplayed() throws IOException {
+    List<String> notes = new ArrayList<>();
+    stoppedAndResumedEqualsUninterrupted(false, 9, dir -> {
+      try (Stream<Path> files = Files.walk(dir.resolve(Checkpoints.DIR))) {
+        Path bin = files.filter(f -> f.getFileName().toString().equals("hsdag-trainer.bin")).findFirst().orElseThrow();
+        byte[] bytes = Files.readAllBytes(bin);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(bin, bytes);
+      }
+    }, notes);
+    assertTrue(notes.stream().anyMatch(n -> n.contains("hsdag-trainer.bin") && n.contains("checksum")
+        && n.contains("replaying the whole log")), notes.toString());
+  }
+
+  /** Changes a stopped run's folder before it resumes. */
+  private interface Damage {
+    void apply(Path runDir) throws IOException;
+  }
+
   private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt) throws IOException {
+    stoppedAndResumedEqualsUninterrupted(warm, stopAt, dir -> { }, new ArrayList<>());
+  }
+
+  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt, Damage damage, List<String> resumeNotes)
+      throws IOException {
     OpGraph graph = TestModels.read(TestModels.twoBranch(tmp));
     DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
     StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
@@ -64,8 +95,14 @@ class HsdagResumeTest {
     assertEquals(RunStatus.INTERRUPTED, t.run(false).status());
     close(first);
 
+    damage.apply(dir);
     SearchStrategy second = c.newStrategy();
-    TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, null, proxy).run(true);
+    TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, new TuneListener() {
+      @Override
+      public void note(String message) {
+        resumeNotes.add(message);
+      }
+    }, proxy).run(true);
     close(second);
     TunerTest.assertSameOutcome(reference, resumed, refDir, dir);
   }

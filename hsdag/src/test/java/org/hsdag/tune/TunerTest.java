@@ -1,5 +1,6 @@
 package org.hsdag.tune;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -225,9 +226,11 @@ class TunerTest {
   void resumingWithAnotherSeedIsRefusedInsteadOfMixingTwoSearches() throws IOException {
     Path dir = tmp.resolve("seed");
     stopAt(8, config(20, 2, 2, 4, 0, 1), dir);
+    byte[] log = Files.readAllBytes(dir.resolve(Tuner.LOG_FILE));
     ResumeMismatchException e = assertThrows(ResumeMismatchException.class,
         () -> run(new FakeBackend(), config(20, 2, 2, 4, 0, 2), new RandomSearchStrategy(), dir, true, null));
     assertTrue(e.getMessage().contains("step"), e.getMessage());
+    assertArrayEquals(log, Files.readAllBytes(dir.resolve(Tuner.LOG_FILE)), "a refused resume appends nothing to the log");
   }
 
   @Test

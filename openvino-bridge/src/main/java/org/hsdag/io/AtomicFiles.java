@@ -77,6 +77,26 @@ public final class AtomicFiles {
     Files.setPosixFilePermissions(tmp, perms);
   }
 
+  /**
+   * Creates {@code dir} if needed and checks that files can be written into it the way
+   * {@link #write} does (before hours of work whose results would go there).
+   *
+   * @throws IOException naming the folder when it cannot be created or written
+   */
+  public static void checkWritableFolder(Path dir) throws IOException {
+    Path tmp = null;
+    try {
+      Files.createDirectories(dir);
+      tmp = Files.createTempFile(dir, ".hsdag-write-check.", ".tmp");
+    } catch (IOException e) {
+      throw IoErrors.naming(dir, e);
+    } finally {
+      if (tmp != null) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
   public static void writeString(Path target, String text) throws IOException {
     write(target, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
   }

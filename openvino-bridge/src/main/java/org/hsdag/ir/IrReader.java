@@ -159,7 +159,7 @@ public final class IrReader {
     }
 
     OpGraph net() throws XMLStreamException {
-      r.nextTag();
+      rootElement();
       if (!"net".equals(r.getLocalName())) {
         throw error("expected <net> as the root element (got <" + r.getLocalName() + ">)");
       }
@@ -186,11 +186,31 @@ public final class IrReader {
       if (!sawLayers) {
         throw error("no <layers> block");
       }
+      if (builder.nodeCount() == 0) {
+        throw new IrException(source + ": model has no layers"); // nothing to place, inspect or time
+      }
       resolveEdges(rawEdges, edgeLines);
       try {
         return builder.build();
       } catch (IrException e) {
         throw new IrException(source + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** Advances to the root element, refusing a DTD by name (nextTag would call it "found: DTD"). */
+    private void rootElement() throws XMLStreamException {
+      while (r.next() != XMLStreamConstants.START_ELEMENT) {
+        switch (r.getEventType()) {
+          case XMLStreamConstants.DTD -> throw error("has a document type declaration (<!DOCTYPE ...>), which an OpenVINO IR "
+              + "never has");
+          case XMLStreamConstants.SPACE, XMLStreamConstants.COMMENT, XMLStreamConstants.PROCESSING_INSTRUCTION -> { }
+          case XMLStreamConstants.CHARACTERS -> {
+            if (!r.isWhiteSpace()) {
+              throw error("text before the root element");
+            }
+          }
+          default -> throw error("no root element");
+        }
       }
     }
 

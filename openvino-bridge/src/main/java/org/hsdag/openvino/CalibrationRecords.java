@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Objects;
 import org.hsdag.io.AtomicFiles;
 
 /**
@@ -28,7 +27,7 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   public CalibrationRecords {
-    Objects.requireNonNull(model, "model");
+    requireField(model, "model");
     source = source == null ? "" : source;
     devices = devices == null ? List.of() : List.copyOf(devices);
     splits = splits == null ? List.of() : List.copyOf(splits);
@@ -44,7 +43,7 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
    */
   public record DeviceRun(String device, String fullName, double latencyMillis, List<ProfilingRecord> records) {
     public DeviceRun {
-      Objects.requireNonNull(device, "device");
+      requireField(device, "device");
       fullName = fullName == null ? device : fullName;
       records = records == null ? List.of() : List.copyOf(records);
       if (!(latencyMillis > 0)) {
@@ -63,10 +62,17 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
    */
   public record SplitRun(String device, int prefixKernels, double latencyMillis) {
     public SplitRun {
-      Objects.requireNonNull(device, "device");
+      requireField(device, "device");
       if (prefixKernels < 0 || !(latencyMillis > 0)) {
         throw new IllegalArgumentException("split run on " + device + ": need prefixKernels >= 0 and latencyMillis > 0");
       }
+    }
+  }
+
+  /** A field a records file must have; the reader reports the message as the file's problem. */
+  private static void requireField(Object value, String field) {
+    if (value == null) {
+      throw new IllegalArgumentException("no \"" + field + "\" field");
     }
   }
 

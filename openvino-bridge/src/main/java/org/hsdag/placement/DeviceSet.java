@@ -44,13 +44,14 @@ public record DeviceSet(List<String> names) {
   /** Parses {@code "CPU,GPU.1"} (case-insensitive, spaces allowed). */
   public static DeviceSet parse(String commaSeparated) {
     List<String> out = new ArrayList<>();
-    for (String s : commaSeparated.split(",")) {
-      if (!s.isBlank()) {
-        out.add(canonical(s));
-      }
-    }
-    if (out.isEmpty()) {
+    if (commaSeparated.isBlank()) {
       throw new InvalidPlacementException("no devices in '" + commaSeparated + "'");
+    }
+    for (String s : commaSeparated.split(",", -1)) {
+      if (s.isBlank()) {
+        throw new InvalidPlacementException("an empty device name in '" + commaSeparated + "'"); // a typo, not a wish
+      }
+      out.add(canonical(s));
     }
     return new DeviceSet(out);
   }

@@ -1,5 +1,6 @@
 package org.hsdag.placement;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +25,8 @@ import org.hsdag.ir.OpGraph;
  */
 public final class PlacementFiles {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final ObjectReader READER = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final ObjectReader READER = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   /** The placement format, as error messages state it. */
   static final String SHAPE = "a JSON object {\"<node friendly name>\": \"<device>\", ...}";
 
@@ -53,6 +55,12 @@ public final class PlacementFiles {
       root = READER.readTree(bytes);
     } catch (JsonProcessingException e) {
       String at = e.getLocation() == null ? "" : ":" + e.getLocation().getLineNr();
+      // Two devices for one node would otherwise be decided silently by the last one.
+      if (e.getProcessor() instanceof JsonParser p && p.getParsingContext().getParent() != null
+          && p.getParsingContext().getParent().inRoot() && e.getOriginalMessage().startsWith("Duplicate field")) {
+        throw new InvalidPlacementException(file + at + ": node \"" + p.getParsingContext().getCurrentName()
+            + "\" is placed twice; each node gets one device (" + SHAPE + ")");
+      }
       throw new InvalidPlacementException(file + at + ": not valid JSON; expected " + SHAPE);
     } catch (IOException e) {
       throw new InvalidPlacementException(file + ": cannot read (" + IoErrors.reason(e) + ")");

@@ -148,29 +148,60 @@ public final class CostModel {
    * time and reported as {@link OpClass#CONSTANT} with no cost.
    */
   public OpCost[] costs(org.hsdag.ir.OpGraph g) {
+    boolean[] kernel = kernels(g);
+    OpCost[] costs = new OpCost[g.nodeCount()];
+    for (int v = 0; v < costs.length; v++) {
+      OpCost c = cost(g.node(v));
+      costs[v] = !kernel[v] && c.opClass().isCompute() ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
+    }
+    return costs;
+  }
+
+  /**
+   * Which nodes of {@code g} run as kernels: ops of a compute class, less those constant folding
+   * computes at compile time (every input from a constant or a folded op). What hsdag calls the
+   * model's "compute ops" everywhere.
+   */
+  public static boolean[] kernels(org.hsdag.ir.OpGraph g) {
     int n = g.nodeCount();
-    OpCost[] costs = new OpCost[n];
+    boolean[] kernel = new boolean[n];
     boolean[] folded = new boolean[n];
     for (int v : g.topologicalOrder()) {
-      OpCost c = cost(g.node(v));
-      boolean constant = c.opClass() == OpClass.CONSTANT;
-      if (!constant && g.inDegree(v) > 0 && c.opClass().isCompute()) {
+      OpClass cls = classOf(g.node(v).type());
+      boolean constant = cls == OpClass.CONSTANT;
+      if (!constant && g.inDegree(v) > 0 && cls.isCompute()) {
         constant = true;
         for (int j = 0; j < g.inDegree(v) && constant; j++) {
           constant = folded[g.predecessor(v, j)];
         }
       }
       folded[v] = constant;
-      costs[v] = constant && c.opClass() != OpClass.CONSTANT ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
+      kernel[v] = cls.isCompute() && !constant;
     }
-    return costs;
+    return kernel;
+  }
+
+  /**
+   * The op types of {@code g} that run as kernels ({@link #kernels}) but have no formula here
+   * (costed as a copy), with how many nodes each; empty when every kernel has a formula.
+   */
+  public static java.util.SortedMap<String, Integer> unknownOpTypes(org.hsdag.ir.OpGraph g) {
+    boolean[] kernel = kernels(g);
+    java.util.SortedMap<String, Integer> unknown = new java.util.TreeMap<>();
+    for (int v = 0; v < kernel.length; v++) {
+      if (kernel[v] && classOf(g.node(v).type()) == OpClass.OTHER) {
+        unknown.merge(g.node(v).type(), 1, Integer::sum);
+      }
+    }
+    return java.util.Collections.unmodifiableSortedMap(unknown);
   }
 
   /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}). */
   public OpCost cost(OpNode node) {
     OpClass cls = classOf(node.type());
     if (cls == OpClass.OTHER && warned.add(node.type())) {
-      LOG.warn("sim cost model: unknown op type '{}' (first seen at '{}'): costed as a copy "
+      // Commands say this to the user once per model (the CLI's ModelNotes); here it is only hsdag's log.
+      LOG.info("sim cost model: unknown op type '{}' (first seen at '{}'): costed as a copy "
           + "(1 FLOP per output element, input + output bytes)", node.type(), node.name());
     }
     boolean dynamic = false;

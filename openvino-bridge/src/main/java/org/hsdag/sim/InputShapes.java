@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
+import org.hsdag.ir.Shapes;
 
 /**
  * What the user said about the shapes of a model's dynamic inputs ({@code --input-shape
@@ -56,11 +57,21 @@ public record InputShapes(Map<String, long[]> given) {
       if (inputs.isEmpty()) {
         return null;
       }
-      String what = String.join(", ", inputs);
+      String what = summary(inputs);
       String line = assumed ? "the model has dynamic inputs; assumed " + what + " (set --input-shape NAME=D1,D2,...)"
           : "dynamic inputs measured as " + what;
       return note == null ? line : line + "; " + note;
     }
+  }
+
+  private static final int INPUTS_NAMED = 3;
+
+  /** The first few inputs by name, then how many more (a model may have hundreds). */
+  private static String summary(List<String> inputs) {
+    if (inputs.size() <= INPUTS_NAMED + 1) {
+      return String.join(", ", inputs);
+    }
+    return String.join(", ", inputs.subList(0, INPUTS_NAMED)) + " and " + (inputs.size() - INPUTS_NAMED) + " more";
   }
 
   /**
@@ -135,7 +146,29 @@ public record InputShapes(Map<String, long[]> given) {
       assumed |= !chosen.containsKey(p);
       inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     }
+    checkTensorBound(graph, shapes, inputs);
     return new Resolution(shapes, inputs, assumed, note);
+  }
+
+  /** The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the sizes given. */
+  private static void checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
+    for (OpNode n : graph.nodes()) {
+      for (Port out : n.outputs()) {
+        if (!out.isDynamic()) {
+          continue; // the reader checked it
+        }
+        long[] dims = out.dims();
+        long[] resolved = new long[dims.length];
+        for (int a = 0; a < dims.length; a++) {
+          resolved[a] = shapes.resolve(dims[a], a);
+        }
+        String problem = Shapes.boundProblem(resolved);
+        if (problem != null) {
+          throw new IllegalArgumentException("--input-shape: with " + summary(inputs) + " the output of layer '"
+              + n.name() + "' (" + n.type() + ") " + problem);
+        }
+      }
+    }
   }
 
   private static Set<String> tensorNames(OpNode parameter) {

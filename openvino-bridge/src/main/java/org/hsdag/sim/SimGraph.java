@@ -1,9 +1,7 @@
 package org.hsdag.sim;
 
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -71,15 +69,9 @@ public final class SimGraph {
    * has a formula. Unknown ops folded into constants cost nothing and are not listed.
    */
   public SortedMap<String, Integer> unknownOpTypes() {
-    SortedMap<String, Integer> unknown = new TreeMap<>();
-    for (int i = 0; i < model.opCount(); i++) {
-      int v = model.node(i);
-      if (costs[v].opClass() == OpClass.OTHER) {
-        unknown.merge(graph.node(v).type(), 1, Integer::sum);
-      }
-    }
-    return Collections.unmodifiableSortedMap(unknown);
+    return CostModel.unknownOpTypes(graph);
   }
+
 
   /** Whether node {@code v} is a kernel (false for constants, folded ops, Parameters, Results). */
   public boolean isCompute(int v) {
