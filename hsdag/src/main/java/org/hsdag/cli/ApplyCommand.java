@@ -281,8 +281,8 @@ public final class ApplyCommand implements Callable<Integer> {
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
     List<Object> shell = new ArrayList<>(List.of("apply", xml, json, "--backend", "openvino"));
-    if (!tests.isEmpty()) {
-      shell.addAll(List.of("--test-device", String.join(",", tests.stream().map(TestDevice::toString).toList())));
+    for (TestDevice t : tests) {
+      shell.addAll(List.of("--test-device", t.toString()));
     }
     out.println("  or from the shell: " + CommandName.line(shell.toArray()));
   }

@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
       "Profiling needs the native openvino backend; measurements saved earlier with --records can be fitted anywhere "
           + "(--from-records)."})
 public final class CalibrateCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model to profile (its .bin next to it).")
+  @Parameters(index = "0", paramLabel = "MODEL", description = "OpenVINO IR model (.xml) to profile, its .bin next to it.")
   Path model;
 
   @Option(names = "--devices", paramLabel = "LIST", defaultValue = "CPU",
