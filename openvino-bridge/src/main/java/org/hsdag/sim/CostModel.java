@@ -150,18 +150,10 @@ public final class CostModel {
   public OpCost[] costs(org.hsdag.ir.OpGraph g) {
     int n = g.nodeCount();
     OpCost[] costs = new OpCost[n];
-    boolean[] folded = new boolean[n];
-    for (int v : g.topologicalOrder()) {
+    boolean[] folded = org.hsdag.placement.HeteroRules.constantOnlyNodes(g);
+    for (int v = 0; v < n; v++) {
       OpCost c = cost(g.node(v));
-      boolean constant = c.opClass() == OpClass.CONSTANT;
-      if (!constant && g.inDegree(v) > 0 && c.opClass().isCompute()) {
-        constant = true;
-        for (int j = 0; j < g.inDegree(v) && constant; j++) {
-          constant = folded[g.predecessor(v, j)];
-        }
-      }
-      folded[v] = constant;
-      costs[v] = constant && c.opClass() != OpClass.CONSTANT ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
+      costs[v] = folded[v] && c.opClass() != OpClass.CONSTANT ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
     }
     return costs;
   }
