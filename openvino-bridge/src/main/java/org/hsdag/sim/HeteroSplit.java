@@ -15,7 +15,8 @@ import org.hsdag.placement.HeteroRules;
  * <p>The rules are those of OpenVINO's HETERO subgraph collector ({@code
  * src/plugins/hetero/src/subgraph_collector.cpp}, the version with the subgraph-level SCC fallback
  * whose assertion messages the 2026.4.1 wheel's {@code libopenvino_hetero_plugin.so} carries),
- * re-implemented here:
+ * re-implemented here and checked against that wheel's {@code HETERO_NUMBER_OF_SUBMODELS} on the
+ * bundled models and on random DAGs:
  *
  * <ol>
  *   <li>Every node has a device: ops their placement's, other nodes by {@link HeteroRules}. An
@@ -28,8 +29,8 @@ import org.hsdag.placement.HeteroRules;
  *       (data that left v's subgraph and came back), every v with Y(v) non-empty makes an input
  *       edge from s a boundary when Y(v) and Y(s) are disjoint and S(s) meets the boundaries that
  *       the returning data and the re-entry points depend on (unless s is a lone single-consumer
- *       op fed only by Parameters/Constants). In a residual chain this cuts at every block below
- *       the first foreign op.
+ *       op fed only by Parameters/Constants). Skip connections make this cut long same-device
+ *       runs into many pieces (a resnet50 placement of a few runs compiles to 23 sub-models).
  *   <li>While the subgraph graph still has a cycle: in one of its non-trivial strongly connected
  *       components, the best-ranked node (a cycle re-entry, then a shared source, …) has all its
  *       same-subgraph inputs made boundaries.
@@ -361,138 +362,170 @@ final class HeteroSplit {
 
   /** Whether the graph of subgraphs (edges: boundaries between different subgraphs) is acyclic (Kahn). */
   private boolean acyclic(int[] comp, boolean[] boundary) {
+    int[] start = new int[n + 1];
+    int[] to = subgraphAdjacency(comp, boundary, start);
     int[] indeg = new int[n];
-    int[][] adj = subgraphAdjacency(comp, boundary);
+    for (int d : to) {
+      indeg[d]++;
+    }
     int nodes = 0;
+    int[] queue = new int[n];
+    int tail = 0;
     for (int c = 0; c < n; c++) {
       if (comp[c] == c) {
         nodes++;
-        for (int d : adj[c]) {
-          indeg[d]++;
+        if (indeg[c] == 0) {
+          queue[tail++] = c;
         }
       }
     }
-    int[] queue = new int[nodes];
-    int head = 0;
-    int tail = 0;
-    for (int c = 0; c < n; c++) {
-      if (comp[c] == c && indeg[c] == 0) {
-        queue[tail++] = c;
-      }
-    }
-    while (head < tail) {
-      for (int d : adj[queue[head++]]) {
-        if (--indeg[d] == 0) {
-          queue[tail++] = d;
+    for (int head = 0; head < tail; head++) {
+      int c = queue[head];
+      for (int j = start[c]; j < start[c + 1]; j++) {
+        if (--indeg[to[j]] == 0) {
+          queue[tail++] = to[j];
         }
       }
     }
     return tail == nodes;
   }
 
-  /** Successor subgraphs of every subgraph root, one entry per boundary edge between two subgraphs (empty for non-roots). */
-  private int[][] subgraphAdjacency(int[] comp, boolean[] boundary) {
-    int[] count = new int[n];
+  /**
+   * Successor subgraphs of every subgraph root, one entry per boundary edge between two subgraphs:
+   * those of root c are {@code to[start[c] .. start[c + 1])} ({@code start} has n + 1 entries, filled here).
+   */
+  private int[] subgraphAdjacency(int[] comp, boolean[] boundary, int[] start) {
+    Arrays.fill(start, 0);
     for (int p = 0; p < n; p++) {
       for (int k = inStart[p]; k < inStart[p + 1]; k++) {
         if (boundary[k] && comp[inSrc[k]] != comp[p]) {
-          count[comp[inSrc[k]]]++;
+          start[comp[inSrc[k]] + 1]++;
         }
       }
     }
-    int[][] adj = new int[n][];
     for (int c = 0; c < n; c++) {
-      adj[c] = new int[count[c]];
-      count[c] = 0;
+      start[c + 1] += start[c];
     }
+    int[] to = new int[start[n]];
+    int[] fill = Arrays.copyOf(start, n);
     for (int p = 0; p < n; p++) {
       for (int k = inStart[p]; k < inStart[p + 1]; k++) {
         int a = comp[inSrc[k]];
         if (boundary[k] && a != comp[p]) {
-          adj[a][count[a]++] = comp[p];
+          to[fill[a]++] = comp[p];
         }
       }
     }
-    return adj;
+    return to;
   }
 
-  /** Step 3: boundary dependency sets as bitsets over the current boundaries, repeated to a fixed point. */
+  /**
+   * The dependency bitsets of one cycle-splitting step. Bits: one per boundary edge and one per
+   * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
+   * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
+   */
+  private record Deps(int w, int[] owner, int[] source, int[] producerSg, long[] entry, long[] traced, long[] own,
+      long[] cyc) {}
+
+  private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
+    int[] bitOfInput = new int[inSrc.length];
+    int[] bitOfNode = new int[n];
+    int[] owner = new int[n + inSrc.length];
+    int[] source = new int[owner.length];
+    int s = 0;
+    for (int p = 0; p < n; p++) {
+      bitOfNode[p] = -1;
+      if (graphInput(p) && inputsOf[comp[p]]) {
+        bitOfNode[p] = s;
+        owner[s] = p;
+        source[s++] = -1;
+      }
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        bitOfInput[k] = -1;
+        if (boundary[k]) {
+          bitOfInput[k] = s;
+          owner[s] = p;
+          source[s++] = inSrc[k];
+        }
+      }
+    }
+    int w = Math.max(1, (s + 63) >>> 6);
+    int[] producerSg = new int[s];
+    // Entries: boundary edges into a subgraph from another one. Traced: boundary edges whose source is no graph input.
+    long[] entry = new long[w];
+    long[] traced = new long[w];
+    // Per subgraph root: the bits it owns and the boundary edges it produces, so that a node's
+    // own/cyclic dependencies are two word-wise ANDs.
+    long[] ownedBy = new long[n * w];
+    long[] producedBy = new long[n * w];
+    for (int b = 0; b < s; b++) {
+      producerSg[b] = source[b] < 0 ? -1 : comp[source[b]];
+      set(ownedBy, comp[owner[b]] * w, b);
+      if (source[b] >= 0) {
+        set(producedBy, producerSg[b] * w, b);
+        if (producerSg[b] != comp[owner[b]]) {
+          set(entry, 0, b);
+        }
+        if (!graphInput(source[b])) {
+          set(traced, 0, b);
+        }
+      }
+    }
+    long[] deps = new long[n * w];
+    for (int p = 0; p < n; p++) {
+      if (bitOfNode[p] >= 0) {
+        set(deps, p * w, bitOfNode[p]);
+      }
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (bitOfInput[k] >= 0) {
+          set(deps, p * w, bitOfInput[k]);
+        }
+        or(deps, p * w, deps, inSrc[k] * w, w);
+      }
+    }
+    long[] own = new long[n * w];
+    long[] cyc = new long[n * w];
+    for (int p = 0; p < n; p++) {
+      int c = comp[p] * w;
+      for (int i = 0; i < w; i++) {
+        own[p * w + i] = deps[p * w + i] & ownedBy[c + i];
+        cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
+      }
+    }
+    return new Deps(w, owner, source, producerSg, entry, traced, own, cyc);
+  }
+
+  /**
+   * Step 3, repeated to a fixed point. Only nodes with cyclic dependencies cut, and only inputs from
+   * their own subgraph, so a first pass over the boundary edges alone finds the subgraphs that can
+   * cut; the Parameter/Constant bits of the other subgraphs could never meet and are left out.
+   */
   private void splitCycles(boolean[] boundary) {
     for (int step = 0;; step++) {
       if (step >= n) {
         throw new IllegalStateException("HETERO split: cycles not resolved after " + n + " steps");
       }
       int[] comp = components(boundary);
-      // Bits: one per Parameter/Constant (its own boundary), one per boundary edge.
-      int[] bitOfInput = new int[inSrc.length];
-      Arrays.fill(bitOfInput, -1);
-      int[] bitOfNode = new int[n];
-      Arrays.fill(bitOfNode, -1);
-      List<int[]> bits = new ArrayList<>();
+      Deps edgesOnly = dependencies(comp, boundary, new boolean[n]);
+      boolean[] cutting = new boolean[n];
+      boolean anyCutting = false;
       for (int p = 0; p < n; p++) {
-        if (graphInput(p)) {
-          bitOfNode[p] = bits.size();
-          bits.add(new int[] {p, -1});
-        }
-        for (int k = inStart[p]; k < inStart[p + 1]; k++) {
-          if (boundary[k]) {
-            bitOfInput[k] = bits.size();
-            bits.add(new int[] {p, inSrc[k]});
-          }
+        if (any(edgesOnly.cyc(), p * edgesOnly.w(), edgesOnly.w())) {
+          cutting[comp[p]] = true;
+          anyCutting = true;
         }
       }
-      int s = bits.size();
-      int w = (s + 63) >>> 6;
-      int[] owner = new int[s];
-      int[] source = new int[s];
-      int[] ownerSg = new int[s];
-      int[] producerSg = new int[s];
-      for (int b = 0; b < s; b++) {
-        owner[b] = bits.get(b)[0];
-        source[b] = bits.get(b)[1];
-        ownerSg[b] = comp[owner[b]];
-        producerSg[b] = source[b] < 0 ? -1 : comp[source[b]];
+      if (!anyCutting) {
+        return;
       }
-      // Entries: boundary edges into a subgraph from another one. Traced: boundary edges whose source is no graph input.
-      long[] entry = new long[w];
-      long[] traced = new long[w];
-      for (int b = 0; b < s; b++) {
-        if (source[b] >= 0 && producerSg[b] != ownerSg[b]) {
-          set(entry, 0, b);
-        }
-        if (source[b] >= 0 && !graphInput(source[b])) {
-          set(traced, 0, b);
-        }
-      }
-      long[] deps = new long[n * w];
-      for (int p = 0; p < n; p++) {
-        if (bitOfNode[p] >= 0) {
-          set(deps, p * w, bitOfNode[p]);
-        }
-        for (int k = inStart[p]; k < inStart[p + 1]; k++) {
-          if (bitOfInput[k] >= 0) {
-            set(deps, p * w, bitOfInput[k]);
-          }
-          or(deps, p * w, deps, inSrc[k] * w, w);
-        }
-      }
-      long[] own = new long[n * w];
-      long[] cyc = new long[n * w];
-      for (int p = 0; p < n; p++) {
-        for (int i = 0; i < w; i++) {
-          long word = deps[p * w + i];
-          while (word != 0) {
-            int b = (i << 6) + Long.numberOfTrailingZeros(word);
-            word &= word - 1;
-            if (ownerSg[b] == comp[p]) {
-              set(own, p * w, b);
-            }
-            if (source[b] >= 0 && producerSg[b] == comp[p]) {
-              set(cyc, p * w, b);
-            }
-          }
-        }
-      }
+      Deps d = dependencies(comp, boundary, cutting);
+      int w = d.w();
+      int[] owner = d.owner();
+      int[] source = d.source();
+      long[] entry = d.entry();
+      long[] traced = d.traced();
+      long[] own = d.own();
+      long[] cyc = d.cyc();
       boolean added = false;
       long[] reach = new long[w];
       for (int p = 0; p < n; p++) {
@@ -536,7 +569,9 @@ final class HeteroSplit {
    * same-subgraph input of its best-ranked node. Returns false when there is no such component.
    */
   private boolean isolateOneSccNode(int[] comp, boolean[] boundary) {
-    boolean[] member = cyclicSubgraphs(comp, subgraphAdjacency(comp, boundary));
+    int[] start = new int[n + 1];
+    int[] to = subgraphAdjacency(comp, boundary, start);
+    boolean[] member = cyclicSubgraphs(comp, start, to);
     int target = -1;
     long targetRank = Long.MAX_VALUE;
     for (int p = 0; p < n; p++) {
@@ -594,7 +629,7 @@ final class HeteroSplit {
   }
 
   /** Subgraph roots in a strongly connected component of more than one subgraph (iterative Tarjan). */
-  private boolean[] cyclicSubgraphs(int[] comp, int[][] adj) {
+  private boolean[] cyclicSubgraphs(int[] comp, int[] start, int[] to) {
     boolean[] member = new boolean[n];
     int[] index = new int[n];
     int[] low = new int[n];
@@ -605,20 +640,20 @@ final class HeteroSplit {
     int[] callNode = new int[n];
     int[] callNext = new int[n];
     int next = 0;
-    for (int start = 0; start < n; start++) {
-      if (comp[start] != start || index[start] >= 0) {
+    for (int root = 0; root < n; root++) {
+      if (comp[root] != root || index[root] >= 0) {
         continue;
       }
       int depth = 0;
-      callNode[0] = start;
+      callNode[0] = root;
       callNext[0] = 0;
-      index[start] = low[start] = next++;
-      stack[sp++] = start;
-      onStack[start] = true;
+      index[root] = low[root] = next++;
+      stack[sp++] = root;
+      onStack[root] = true;
       while (depth >= 0) {
         int v = callNode[depth];
-        if (callNext[depth] < adj[v].length) {
-          int u = adj[v][callNext[depth]++];
+        if (start[v] + callNext[depth] < start[v + 1]) {
+          int u = to[start[v] + callNext[depth]++];
           if (index[u] < 0) {
             index[u] = low[u] = next++;
             stack[sp++] = u;
