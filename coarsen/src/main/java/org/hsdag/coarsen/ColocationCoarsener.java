@@ -3,7 +3,7 @@ package org.hsdag.coarsen;
 import java.util.Arrays;
 import java.util.Objects;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.OpNode;
+import org.hsdag.placement.HeteroRules;
 
 /**
  * Co-location coarsening of an {@link OpGraph} into a {@link Coarsening} with an acyclic quotient.
@@ -86,30 +86,19 @@ public final class ColocationCoarsener {
     return neighbours[0];
   }
 
-  /** Constants, ops computed only from constants, and Parameters. */
+  /** Constants, ops computed only from constants ({@link HeteroRules}), and Parameters. */
   static boolean[] followers(OpGraph g) {
-    int n = g.nodeCount();
-    boolean[] constant = new boolean[n];
-    for (int v : g.topologicalOrder()) {
-      OpNode node = g.node(v);
-      if (node.isConstant()) {
-        constant[v] = true;
-      } else if (g.inDegree(v) > 0 && !node.isParameter()) {
-        boolean all = true;
-        for (int j = 0; j < g.inDegree(v) && all; j++) {
-          all = constant[g.predecessor(v, j)];
-        }
-        constant[v] = all;
-      }
-    }
-    boolean[] follower = new boolean[n];
-    for (int v = 0; v < n; v++) {
-      follower[v] = constant[v] || g.node(v).isParameter();
+    boolean[] follower = HeteroRules.constantOnlyNodes(g);
+    for (int v = 0; v < follower.length; v++) {
+      follower[v] |= g.node(v).isParameter();
     }
     return follower;
   }
 
-  /** Phase 2: returns a group label per node (not dense). */
+  /**
+   * Phase 2: returns a group label per node (not dense). Followers join their π-first consumer
+   * <em>group</em>, not {@link HeteroRules#leader}'s earliest consumer node: only the group order keeps the quotient acyclic.
+   */
   private static int[] foldFollowers(OpGraph g, IntGraph graph, int[] group, int groupCount) {
     IntGraph q0 = Quotients.of(graph, group, groupCount);
     int[] order = Quotients.topologicalOrder(q0);

@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.coarsen.ColocationCoarsener;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.HeteroRules;
 
 /**
  * How a baseline groups ops into units before searching (see {@link PlacementSpace}). Returns a
@@ -31,7 +32,8 @@ public interface Grouping {
   };
 
   /**
-   * Constant subgraphs (weights and their decompression chains) join their first consumer; every
+   * Constant subgraphs (weights and their decompression chains) join their earliest consumer
+   * ({@link HeteroRules}); every
    * other op is alone. HETERO places constants with their consumer anyway, so searching their
    * device separately only wastes measurements.
    */
@@ -44,27 +46,13 @@ public interface Grouping {
     @Override
     public int[] groupOf(OpGraph graph) {
       int n = graph.nodeCount();
-      boolean[] constLike = new boolean[n];
-      for (int v : graph.topologicalOrder()) {
-        if (graph.node(v).isConstant()) {
-          constLike[v] = true;
-        } else if (!graph.node(v).isParameter() && graph.inDegree(v) > 0) {
-          boolean all = true;
-          for (int p : graph.predecessors(v)) {
-            all &= constLike[p];
-          }
-          constLike[v] = all;
-        }
-      }
+      HeteroRules rules = new HeteroRules(graph);
       int[] g = new int[n];
       int[] order = graph.topologicalOrder();
-      // Reverse topological order: a constant's consumer already has its final group.
+      // Reverse topological order: a constant's consumer (its leader) already has its final group.
       for (int i = n - 1; i >= 0; i--) {
         int v = order[i];
-        g[v] = v;
-        if (constLike[v] && graph.outDegree(v) > 0) {
-          g[v] = g[graph.successor(v, 0)];
-        }
+        g[v] = rules.isConstantOnly(v) && rules.leader(v) >= 0 ? g[rules.leader(v)] : v;
       }
       return g;
     }

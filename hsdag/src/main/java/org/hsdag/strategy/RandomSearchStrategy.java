@@ -10,7 +10,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.OpNode;
+import org.hsdag.placement.HeteroRules;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Checkpointable;
 import org.hsdag.search.SequentialStrategy;
@@ -18,8 +18,8 @@ import org.hsdag.search.SearchContext;
 
 /**
  * Random search: every operation gets a device drawn uniformly from the devices the backend says
- * can run it. Constants and Parameters take the device of their first consumer and Results the
- * device of their producer, as HETERO would make them anyway (a lone Constant on another device
+ * can run it. Constants (with their decompression chains) and Parameters take the device of their
+ * earliest consumer and Results the device of their producer ({@link HeteroRules}), as HETERO would make them anyway (a lone Constant on another device
  * only adds a transfer), so every draw is a placement worth measuring.
  *
  * <p>Proposal {@code i} draws from a generator seeded by (seed, i) alone, so the whole state is the
@@ -68,36 +68,14 @@ public final class RandomSearchStrategy implements SequentialStrategy, Checkpoin
     proposals = 0;
   }
 
-  /** Constants/Parameters follow their first consumer, Results their producer, resolved in a valid order. */
+  /** Constants, constant chains and Parameters follow their earliest consumer, Results their producer ({@link HeteroRules}). */
   private void planFollowers(OpGraph g) {
-    int n = g.nodeCount();
-    followSource = new int[n];
-    java.util.Arrays.fill(followSource, -1);
-    for (int v = 0; v < n; v++) {
-      OpNode node = g.node(v);
-      if ((node.isConstant() || node.isParameter()) && g.outDegree(v) > 0) {
-        followSource[v] = g.successor(v, 0);
-      } else if (node.isResult() && g.inDegree(v) > 0) {
-        followSource[v] = g.predecessor(v, 0);
-      }
+    HeteroRules rules = new HeteroRules(g);
+    followSource = new int[g.nodeCount()];
+    for (int v = 0; v < followSource.length; v++) {
+      followSource[v] = rules.leader(v);
     }
-    // Resolve chains (Const -> Convert is not a follower, but Const -> Const never happens; still
-    // order by dependency): consumers-first for constants, producers-first for results.
-    int[] topo = g.topologicalOrder();
-    int[] order = new int[n];
-    int k = 0;
-    for (int i = topo.length - 1; i >= 0; i--) {
-      int v = topo[i];
-      if (followSource[v] >= 0 && !g.node(v).isResult()) {
-        order[k++] = v;
-      }
-    }
-    for (int v : topo) {
-      if (followSource[v] >= 0 && g.node(v).isResult()) {
-        order[k++] = v;
-      }
-    }
-    followOrder = java.util.Arrays.copyOf(order, k);
+    followOrder = rules.followers();
   }
 
   @Override

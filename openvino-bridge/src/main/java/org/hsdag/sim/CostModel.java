@@ -164,19 +164,11 @@ public final class CostModel {
    */
   public static boolean[] kernels(org.hsdag.ir.OpGraph g) {
     int n = g.nodeCount();
+    // Constant folding computes at compile time what HETERO's rules call constant-only (one definition).
+    boolean[] folded = org.hsdag.placement.HeteroRules.constantOnlyNodes(g);
     boolean[] kernel = new boolean[n];
-    boolean[] folded = new boolean[n];
-    for (int v : g.topologicalOrder()) {
-      OpClass cls = classOf(g.node(v).type());
-      boolean constant = cls == OpClass.CONSTANT;
-      if (!constant && g.inDegree(v) > 0 && cls.isCompute()) {
-        constant = true;
-        for (int j = 0; j < g.inDegree(v) && constant; j++) {
-          constant = folded[g.predecessor(v, j)];
-        }
-      }
-      folded[v] = constant;
-      kernel[v] = cls.isCompute() && !constant;
+    for (int v = 0; v < n; v++) {
+      kernel[v] = classOf(g.node(v).type()).isCompute() && !folded[v];
     }
     return kernel;
   }

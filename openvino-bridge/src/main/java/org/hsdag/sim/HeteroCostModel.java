@@ -20,8 +20,8 @@ import org.hsdag.ir.OpGraph;
  * its consumer ops and the number of Results it feeds. Per device: link latency, inverse link
  * bandwidth and sub-model start cost ({@link HeteroDevice}); per request: a fixed overhead.
  *
- * <p>The evaluator applies HETERO's rules: connected same-device sub-models with cycle-breaking
- * cuts, run one after another; fusion only inside a sub-model; a boundary tensor leaves its
+ * <p>The evaluator applies HETERO's rules: sub-models split as OpenVINO's HETERO plugin splits them
+ * ({@link HeteroSplit}, over every node of the model), run one after another; fusion only inside a sub-model; a boundary tensor leaves its
  * producer's device once and enters each other consumer sub-model once.
  *
  * <p>Built from a graph by {@link #forGraph} (times from any {@link KernelTimes}: a sim profile or
@@ -34,7 +34,8 @@ public final class HeteroCostModel {
   private final int[] node;
   private final int[] predStart;
   private final int[] pred;
-  private final int maxInDegree;
+  /** Where sub-models start and end: over every node OpenVINO sees, not only these ops. */
+  private final HeteroSplit split;
   /** Kernel time in µs, [device * nc + i]. */
   private final double[] time;
   /** Time when fused into {@link #fuseInto}'s kernel, [device * nc + i]. */
@@ -55,7 +56,7 @@ public final class HeteroCostModel {
   private HeteroCostModel(List<HeteroDevice> devices, int nodeCount, int[] node, int[] predStart, int[] pred,
       double[] time, double[] fusedTime, int[] fuseInto, boolean[] supported, int[] tensorProducer,
       double[] tensorBytes, int[] tensorConsumerStart, int[] tensorConsumer, int[] tensorResults,
-      double requestOverhead) {
+      double requestOverhead, HeteroSplit split) {
     this.devices = List.copyOf(devices);
     if (this.devices.isEmpty() || this.devices.size() > 63) {
       throw new IllegalArgumentException("a cost model needs 1 to 63 devices (got " + devices.size() + ")");
@@ -88,19 +89,20 @@ public final class HeteroCostModel {
       linkInvBandwidth[k] = dev.linkMicrosPerByte();
       subModelOverhead[k] = dev.subModelOverheadUs();
     }
-    int maxDeg = 0;
+    if (split.opCount() != nc) {
+      throw new IllegalArgumentException("the split covers " + split.opCount() + " ops, the model " + nc);
+    }
+    this.split = split;
     for (int i = 0; i < nc; i++) {
       for (int j = predStart[i]; j < predStart[i + 1]; j++) {
         if (pred[j] < 0 || pred[j] >= i) {
           throw new IllegalArgumentException("op " + i + " has predecessor " + pred[j] + ": ops must be in topological order");
         }
       }
-      maxDeg = Math.max(maxDeg, predStart[i + 1] - predStart[i]);
       if (fuseInto[i] >= i) {
         throw new IllegalArgumentException("op " + i + " fuses into later op " + fuseInto[i]);
       }
     }
-    maxInDegree = maxDeg;
     for (int t = 0; t < tensorProducer.length; t++) {
       if (tensorProducer[t] < -1 || tensorProducer[t] >= nc || !(tensorBytes[t] >= 0)) {
         throw new IllegalArgumentException("tensor " + t + ": bad producer or bytes");
@@ -239,7 +241,8 @@ public final class HeteroCostModel {
       }
     }
     return new HeteroCostModel(devices, n, computeNode, predStart, pred, time, fusedTime, fuseInto, supported,
-        tensorProducer, tensorBytes, tensorConsumerStart, tensorConsumer, tensorResults, requestOverheadUs);
+        tensorProducer, tensorBytes, tensorConsumerStart, tensorConsumer, tensorResults, requestOverheadUs,
+        HeteroSplit.ofGraph(g, computeIndex, nc));
   }
 
   /** The model of {@code graph} on a sim profile's devices, in profile order. */
@@ -309,7 +312,7 @@ public final class HeteroCostModel {
     }
     return new HeteroCostModel(sub, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
         s, tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(), tensorConsumer.clone(),
-        tensorResults.clone(), requestOverhead);
+        tensorResults.clone(), requestOverhead, split);
   }
 
   /**
@@ -336,7 +339,7 @@ public final class HeteroCostModel {
     }
     return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
         supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(), tensorConsumer.clone(),
-        tensorResults.clone(), requestOverhead);
+        tensorResults.clone(), requestOverhead, split);
   }
 
   /**
@@ -352,14 +355,11 @@ public final class HeteroCostModel {
   /** The {@link Terms} of a placement given as a model device per op (support is not checked). */
   public Terms terms(int[] dc) {
     int[] parent = new int[nc];
-    cluster(dc, parent, new int[nc], new boolean[nc]);
-    double[] op = new double[nc];
     int[] subs = new int[devices.size()];
+    split.split(dc, parent, subs);
+    double[] op = new double[nc];
     for (int i = 0; i < nc; i++) {
       int r = parent[i];
-      if (r == i) {
-        subs[dc[i]]++;
-      }
       int f = fuseInto[i];
       op[i] = f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
     }
@@ -487,7 +487,7 @@ public final class HeteroCostModel {
    */
   public Evaluation evaluate(int[] deviceOfOp) {
     Evaluation failure = unsupported(deviceOfOp);
-    return failure != null ? failure : evaluate(deviceOfOp, new int[nc], new int[nc], new boolean[nc], null);
+    return failure != null ? failure : evaluate(deviceOfOp, new int[nc], new int[devices.size()], null);
   }
 
   /** The failure of the first op its device cannot run, or null. */
@@ -515,7 +515,7 @@ public final class HeteroCostModel {
         return Evaluation.failure(i, dc[i]);
       }
     }
-    return evaluate(dc, new int[nc], new int[nc], new boolean[nc], null);
+    return evaluate(dc, new int[nc], new int[devices.size()], null);
   }
 
   /** A reusable evaluator (work arrays kept between calls; not thread-safe), for search loops. */
@@ -523,15 +523,19 @@ public final class HeteroCostModel {
     return new Evaluator();
   }
 
-  /** The evaluator: split, kernels with fusion, overheads, copies ({@code stamp}: zeroed work array, or null for a fresh one). */
-  private Evaluation evaluate(int[] dc, int[] parent, int[] level, boolean[] hasOut, int[] stamp) {
-    int subModels = cluster(dc, parent, level, hasOut);
+  /**
+   * The evaluator: split, kernels with fusion, overheads, copies ({@code subs}: zeroed per-device
+   * counts; {@code stamp}: zeroed work array, or null for a fresh one).
+   */
+  private Evaluation evaluate(int[] dc, int[] parent, int[] subs, int[] stamp) {
+    int subModels = split.split(dc, parent, subs);
     double total = requestOverhead;
+    // Every sub-model pays its start, those without a kernel (a Result cut from its producer) included.
+    for (int d = 0; d < subs.length; d++) {
+      total += subs[d] * subModelOverhead[d];
+    }
     for (int i = 0; i < nc; i++) {
       int r = parent[i];
-      if (r == i) {
-        total += subModelOverhead[dc[i]];
-      }
       int f = fuseInto[i];
       total += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
     }
@@ -542,126 +546,15 @@ public final class HeteroCostModel {
 
   /**
    * The HETERO sub-model of every op under a placement: {@code root[i]} is the first op of op i's
-   * sub-model. Same splitting as {@link #evaluate}; device support is not checked.
+   * sub-model. Same splitting as {@link #evaluate} ({@link HeteroSplit}); device support is not checked.
    *
-   * @return the number of sub-models
+   * @return the number of sub-models (those without a kernel included)
    */
   public int subModels(int[] deviceOfOp, int[] root) {
-    return cluster(deviceOfOp, root, new int[nc], new boolean[nc]);
-  }
-
-  /**
-   * Splits ops into connected same-device sub-models whose dependency graph is acyclic.
-   * Ops are visited in topological order; each sub-model keeps a level such that every edge
-   * between sub-models goes to a strictly higher level. An op joins a same-device predecessor's
-   * sub-model when that cannot close a cycle: always if the sub-model has no outgoing edge yet,
-   * otherwise only if all its other inputs come from lower levels; else it starts a new sub-model
-   * (HETERO's extra cut). On return {@code parent[i]} is the root of op i's sub-model.
-   *
-   * <p>The level test is sufficient, not necessary: in rare multi-input shapes (an input from an
-   * unrelated higher-level sub-model) it cuts where HETERO's exact cycle check would not, adding
-   * one sub-model. It never produces a cycle (see SubModelSplitTest).
-   */
-  private int cluster(int[] dc, int[] parent, int[] level, boolean[] hasOut) {
-    int subModels = 0;
-    int[] roots = new int[maxInDegree];
-    for (int i = 0; i < nc; i++) {
-      int d = dc[i];
-      int s = predStart[i];
-      int deg = predStart[i + 1] - s;
-      if (deg <= 1) {
-        // Fast path (most ops): a single input joins its sub-model when on the same device.
-        int c = deg == 0 ? -1 : find(parent, pred[s]);
-        if (c >= 0 && dc[c] == d) {
-          parent[i] = c;
-        } else {
-          parent[i] = i;
-          level[i] = c < 0 ? 0 : level[c] + 1;
-          if (c >= 0) {
-            hasOut[c] = true;
-          }
-          subModels++;
-        }
-        continue;
-      }
-      for (int k = 0; k < deg; k++) {
-        roots[k] = find(parent, pred[s + k]);
-      }
-      // Same-device predecessor sub-models without outgoing edges can all merge with this op.
-      int free = -1;
-      boolean merged = false;
-      for (int k = 0; k < deg; k++) {
-        int c = roots[k];
-        if (dc[c] == d && !hasOut[c] && parent[c] == c) {
-          if (free < 0) {
-            free = c;
-          } else if (c != free) {
-            parent[c] = free;
-            level[free] = Math.max(level[free], level[c]);
-            subModels--;
-            merged = true;
-          }
-        }
-      }
-      if (merged) {
-        for (int k = 0; k < deg; k++) {
-          roots[k] = find(parent, roots[k]);
-        }
-      }
-      int target = free;
-      if (target < 0) {
-        // Otherwise join the highest same-device sub-model if every other input comes from below it.
-        int best = -1;
-        for (int k = 0; k < deg; k++) {
-          int c = roots[k];
-          if (dc[c] == d && (best < 0 || level[c] > level[best])) {
-            best = c;
-          }
-        }
-        if (best >= 0) {
-          int external = -1;
-          for (int k = 0; k < deg; k++) {
-            if (roots[k] != best) {
-              external = Math.max(external, level[roots[k]]);
-            }
-          }
-          if (external < level[best]) {
-            target = best;
-          }
-        }
-      }
-      int external = -1;
-      for (int k = 0; k < deg; k++) {
-        int c = roots[k];
-        if (c != target) {
-          external = Math.max(external, level[c]);
-          hasOut[c] = true;
-        }
-      }
-      if (target >= 0) {
-        parent[i] = target;
-        if (!hasOut[target] && external + 1 > level[target]) {
-          level[target] = external + 1;
-        }
-      } else {
-        parent[i] = i;
-        level[i] = external + 1;
-        subModels++;
-      }
+    if (deviceOfOp.length != nc) {
+      throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);
     }
-    for (int i = 0; i < nc; i++) {
-      parent[i] = find(parent, i);
-    }
-    return subModels;
-  }
-
-  private static int find(int[] parent, int x) {
-    // Path halving: every visited op skips to its grandparent.
-    while (parent[x] != x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
+    return split.split(deviceOfOp, root, null);
   }
 
   /**
@@ -723,8 +616,7 @@ public final class HeteroCostModel {
   /** {@link #evaluate} with work arrays reused between calls. Not thread-safe. */
   public final class Evaluator {
     private final int[] parent = new int[nc];
-    private final int[] level = new int[nc];
-    private final boolean[] hasOut = new boolean[nc];
+    private final int[] subs = new int[devices.size()];
     private final int[] stamp = new int[nc];
 
     private Evaluator() {}
@@ -739,9 +631,9 @@ public final class HeteroCostModel {
       if (failure != null) {
         return failure;
       }
-      Arrays.fill(hasOut, false);
+      Arrays.fill(subs, 0);
       Arrays.fill(stamp, 0);
-      return HeteroCostModel.this.evaluate(deviceOfOp, parent, level, hasOut, stamp);
+      return HeteroCostModel.this.evaluate(deviceOfOp, parent, subs, stamp);
     }
 
     /** Latency in µs, or +infinity when a device cannot run its op. */
@@ -873,7 +765,7 @@ public final class HeteroCostModel {
         maxNode = Math.max(maxNode, v);
       }
       return new HeteroCostModel(devices, maxNode + 1, node, predStart, pred, t, f, fuseInto, s, producer, bytes, start,
-          consumers, results, requestOverhead);
+          consumers, results, requestOverhead, HeteroSplit.ofOps(predStart, pred, producer, start, consumers, results));
     }
   }
 }

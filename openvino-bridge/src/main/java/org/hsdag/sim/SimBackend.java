@@ -23,7 +23,7 @@ import org.hsdag.placement.Placement;
 /**
  * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
  * would run it on the machine of a {@link DeviceProfile} — constants with their consumers,
- * connected same-device sub-models with cycle-breaking cuts, sub-models one after another,
+ * sub-models split as HETERO's subgraph collector splits them ({@link HeteroSplit}), run one after another,
  * boundary tensors copied through host memory — with seeded noise ({@link NoiseModel}).
  *
  * <p>Noise: a {@link KeyedMeasurement} draws each measurement's noise from (the seed, the key the

@@ -13,8 +13,9 @@ import org.hsdag.ir.OpGraph;
  * FP16 decompression {@code Convert} chain included) are folded into their consumers and run on
  * the consumer's device at no cost, whatever device a placement names for them; Parameters and
  * Results follow their neighbours (they cost only the host copy of the model's inputs and outputs
- * on a device with a link). Only the remaining "compute" nodes (the model's ops) are split into
- * sub-models.
+ * on a device with a link) ({@link org.hsdag.placement.HeteroRules}). Only the remaining "compute"
+ * nodes (the model's ops) have kernel costs; the sub-model split ({@link HeteroSplit}) sees every
+ * node, as OpenVINO's does.
  */
 public final class SimGraph {
   private final int[] computeIndex;

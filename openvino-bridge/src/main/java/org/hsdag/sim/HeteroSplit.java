@@ -1,0 +1,765 @@
+package org.hsdag.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.hsdag.ir.Edge;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.HeteroRules;
+
+/**
+ * HETERO's split of a placement into sub-models, over every node of the model as OpenVINO sees it
+ * (Parameters, Constants, the constant chains and Results included, not only the kernels): the one
+ * place hsdag decides sub-models. Immutable; {@link #split} allocates its own work arrays.
+ *
+ * <p>The rules are those of OpenVINO's HETERO subgraph collector ({@code
+ * src/plugins/hetero/src/subgraph_collector.cpp}, the version with the subgraph-level SCC fallback
+ * whose assertion messages the 2026.4.1 wheel's {@code libopenvino_hetero_plugin.so} carries),
+ * re-implemented here and checked against that wheel's {@code HETERO_NUMBER_OF_SUBMODELS} on the
+ * bundled models and on random DAGs:
+ *
+ * <ol>
+ *   <li>Every node has a device: ops their placement's, other nodes by {@link HeteroRules}. An
+ *       input edge whose source is on another device is a boundary, except into a Result, which
+ *       takes its producer's device instead. Parameters and Constants are boundaries of their own.
+ *   <li>Subgraphs are the connected components over non-boundary edges (so a Constant shared by
+ *       two same-device consumers joins them, even across a foreign region).
+ *   <li>Cycle splitting, repeated until no edge is added: with D(v) the boundaries upstream of v,
+ *       S(v) those of D(v) owned by v's subgraph and Y(v) those of D(v) produced in v's subgraph
+ *       (data that left v's subgraph and came back), every v with Y(v) non-empty makes an input
+ *       edge from s a boundary when Y(v) and Y(s) are disjoint and S(s) meets the boundaries that
+ *       the returning data and the re-entry points depend on (unless s is a lone single-consumer
+ *       op fed only by Parameters/Constants). Skip connections make this cut long same-device
+ *       runs into many pieces (a resnet50 placement of a few runs compiles to 23 sub-models).
+ *   <li>While the subgraph graph still has a cycle: in one of its non-trivial strongly connected
+ *       components, the best-ranked node (a cycle re-entry, then a shared source, …) has all its
+ *       same-subgraph inputs made boundaries.
+ *   <li>A subgraph is a sub-model when it holds a Parameter, a Result, or an end of an edge
+ *       between subgraphs whose source is not a Constant. So a Result cut from its producer is a
+ *       sub-model of its own, and a Constant-only subgraph is none.
+ * </ol>
+ */
+final class HeteroSplit {
+  private static final byte OP = 0;
+  private static final byte PARAMETER = 1;
+  private static final byte CONSTANT = 2;
+  private static final byte RESULT = 3;
+
+  /** Nodes are positions in a topological order. */
+  private final int n;
+  private final byte[] kind;
+  /** Model op (kernel) index at each position, or -1. */
+  private final int[] opAt;
+  /** Position whose device a non-op takes (by {@link HeteroRules}), or -1 (device 0). */
+  private final int[] leader;
+  private final int[] followOrder;
+  /** Input edges of each position, in port order: source position, and consumers of that source port. */
+  private final int[] inStart;
+  private final int[] inSrc;
+  private final int[] inSrcPortConsumers;
+  private final int[] nonResultConsumers;
+  private final int opCount;
+
+  private HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
+      int[] inSrcPortConsumers, int opCount) {
+    this.n = kind.length;
+    this.kind = kind;
+    this.opAt = opAt;
+    this.leader = leader;
+    this.followOrder = followOrder;
+    this.inStart = inStart;
+    this.inSrc = inSrc;
+    this.inSrcPortConsumers = inSrcPortConsumers;
+    this.opCount = opCount;
+    nonResultConsumers = new int[n];
+    for (int p = 0; p < n; p++) {
+      if (kind[p] != RESULT) {
+        for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+          nonResultConsumers[inSrc[k]]++;
+        }
+      }
+    }
+  }
+
+  /** The split of {@code g} whose kernels are the nodes with {@code opOfNode[v] >= 0}. */
+  static HeteroSplit ofGraph(OpGraph g, int[] opOfNode, int opCount) {
+    int n = g.nodeCount();
+    int[][] inputEdges = inputEdgesByPort(g);
+    int[] topo = openVinoOrder(g, inputEdges);
+    int[] pos = new int[n];
+    for (int r = 0; r < n; r++) {
+      pos[topo[r]] = r;
+    }
+    HeteroRules rules = new HeteroRules(g);
+    byte[] kind = new byte[n];
+    int[] opAt = new int[n];
+    int[] leader = new int[n];
+    int[] inStart = new int[n + 1];
+    for (int r = 0; r < n; r++) {
+      int v = topo[r];
+      kind[r] = g.node(v).isParameter() ? PARAMETER : g.node(v).isConstant() ? CONSTANT
+          : g.node(v).isResult() ? RESULT : OP;
+      opAt[r] = opOfNode[v];
+      leader[r] = opOfNode[v] < 0 && rules.leader(v) >= 0 ? pos[rules.leader(v)] : -1;
+      inStart[r + 1] = inStart[r] + g.inDegree(v);
+    }
+    int[] inSrc = new int[inStart[n]];
+    int[] portConsumers = new int[inStart[n]];
+    for (int r = 0; r < n; r++) {
+      int[] edges = inputEdges[topo[r]];
+      for (int j = 0; j < edges.length; j++) {
+        Edge e = g.edge(edges[j]);
+        inSrc[inStart[r] + j] = pos[e.source()];
+        int consumers = 0;
+        for (int o = 0; o < g.outDegree(e.source()); o++) {
+          consumers += g.edge(g.outEdge(e.source(), o)).sourceOutput() == e.sourceOutput() ? 1 : 0;
+        }
+        portConsumers[inStart[r] + j] = consumers;
+      }
+    }
+    int[] follow = rules.followers();
+    int[] followOrder = new int[follow.length];
+    int k = 0;
+    for (int v : follow) {
+      if (opOfNode[v] < 0) {
+        followOrder[k++] = pos[v];
+      }
+    }
+    return new HeteroSplit(kind, opAt, leader, Arrays.copyOf(followOrder, k), inStart, inSrc, portConsumers, opCount);
+  }
+
+  /** The input edges of every node in input-port order. */
+  private static int[][] inputEdgesByPort(OpGraph g) {
+    int[][] in = new int[g.nodeCount()][];
+    for (int v = 0; v < in.length; v++) {
+      Integer[] edges = new Integer[g.inDegree(v)];
+      for (int j = 0; j < edges.length; j++) {
+        edges[j] = g.inEdge(v, j);
+      }
+      Arrays.sort(edges, (a, b) -> Integer.compare(g.edge(a).targetInput(), g.edge(b).targetInput()));
+      in[v] = Arrays.stream(edges).mapToInt(Integer::intValue).toArray();
+    }
+    return in;
+  }
+
+  /**
+   * The node order of OpenVINO's {@code Model::get_ordered_ops()}, which the subgraph collector
+   * walks and whose positions break its ties (the SCC fallback's "earliest node"): a depth-first
+   * post-order from a stack holding the Results, then the Parameters (so the last Parameter comes
+   * out first), each node's inputs visited from port 0. Checked against {@code get_ordered_ops()}
+   * of the 2026.4.1 wheel on random DAGs.
+   */
+  static int[] openVinoOrder(OpGraph g, int[][] inputEdges) {
+    int n = g.nodeCount();
+    int[] stack = new int[n + g.edgeCount() + 1];
+    int sp = 0;
+    for (int v = 0; v < n; v++) {
+      if (g.node(v).isResult()) {
+        stack[sp++] = v;
+      }
+    }
+    for (int v = 0; v < n; v++) {
+      if (g.node(v).isParameter()) {
+        stack[sp++] = v;
+      }
+    }
+    boolean[] done = new boolean[n];
+    int[] order = new int[n];
+    int k = 0;
+    while (sp > 0) {
+      int v = stack[sp - 1];
+      if (done[v]) {
+        sp--;
+        continue;
+      }
+      boolean ready = true;
+      int[] edges = inputEdges[v];
+      for (int j = edges.length - 1; j >= 0; j--) {
+        int dep = g.edge(edges[j]).source();
+        if (!done[dep]) {
+          ready = false;
+          stack[sp++] = dep;
+        }
+      }
+      if (ready) {
+        sp--;
+        done[v] = true;
+        order[k++] = v;
+      }
+    }
+    // Nodes no Result depends on (OpenVINO would not see them) go last, in topological order.
+    for (int v : g.topologicalOrder()) {
+      if (!done[v]) {
+        order[k++] = v;
+      }
+    }
+    return order;
+  }
+
+  /**
+   * The split of a model given op by op (no graph): a Parameter per model-input tensor before the
+   * ops, a Result per model output after them, every op with one output port. Parameters follow
+   * their earliest consumer, Results their producer.
+   */
+  static HeteroSplit ofOps(int[] predStart, int[] pred, int[] tensorProducer, int[] tensorConsumerStart,
+      int[] tensorConsumer, int[] tensorResults) {
+    int nc = predStart.length - 1;
+    List<int[]> params = new ArrayList<>();
+    int results = 0;
+    for (int t = 0; t < tensorProducer.length; t++) {
+      if (tensorProducer[t] < 0) {
+        params.add(Arrays.copyOfRange(tensorConsumer, tensorConsumerStart[t], tensorConsumerStart[t + 1]));
+      }
+      results += tensorResults[t];
+    }
+    int np = params.size();
+    int n = np + nc + results;
+    byte[] kind = new byte[n];
+    int[] opAt = new int[n];
+    int[] leader = new int[n];
+    Arrays.fill(opAt, -1);
+    Arrays.fill(leader, -1);
+    List<List<Integer>> inputs = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      inputs.add(new ArrayList<>());
+    }
+    for (int i = 0; i < nc; i++) {
+      opAt[np + i] = i;
+      for (int j = predStart[i]; j < predStart[i + 1]; j++) {
+        inputs.get(np + i).add(np + pred[j]);
+      }
+    }
+    List<Integer> follow = new ArrayList<>();
+    for (int q = 0; q < np; q++) {
+      kind[q] = PARAMETER;
+      int earliest = Integer.MAX_VALUE;
+      for (int c : params.get(q)) {
+        inputs.get(np + c).add(q);
+        earliest = Math.min(earliest, c);
+      }
+      if (earliest != Integer.MAX_VALUE) {
+        leader[q] = np + earliest;
+        follow.add(q);
+      }
+    }
+    int r = np + nc;
+    for (int t = 0; t < tensorProducer.length; t++) {
+      for (int k = 0; k < tensorResults[t]; k++, r++) {
+        kind[r] = RESULT;
+        int src = tensorProducer[t] >= 0 ? np + tensorProducer[t] : indexOfParameter(tensorProducer, t);
+        inputs.get(r).add(src);
+        leader[r] = src;
+        follow.add(r);
+      }
+    }
+    for (int p = np; p < np + nc; p++) {
+      kind[p] = OP;
+    }
+    int[] inStart = new int[n + 1];
+    for (int p = 0; p < n; p++) {
+      inStart[p + 1] = inStart[p] + inputs.get(p).size();
+    }
+    int[] inSrc = new int[inStart[n]];
+    int[] outs = new int[n];
+    for (int p = 0; p < n; p++) {
+      for (int j = 0; j < inputs.get(p).size(); j++) {
+        inSrc[inStart[p] + j] = inputs.get(p).get(j);
+        outs[inputs.get(p).get(j)]++;
+      }
+    }
+    int[] portConsumers = new int[inSrc.length];
+    for (int k = 0; k < inSrc.length; k++) {
+      portConsumers[k] = outs[inSrc[k]];
+    }
+    return new HeteroSplit(kind, opAt, leader, follow.stream().mapToInt(Integer::intValue).toArray(), inStart, inSrc,
+        portConsumers, nc);
+  }
+
+  /** Position of the Parameter made for model-input tensor {@code t} (Parameters come first, in tensor order). */
+  private static int indexOfParameter(int[] tensorProducer, int t) {
+    int q = 0;
+    for (int u = 0; u < t; u++) {
+      q += tensorProducer[u] < 0 ? 1 : 0;
+    }
+    return q;
+  }
+
+  private boolean graphInput(int p) {
+    return kind[p] == PARAMETER || kind[p] == CONSTANT;
+  }
+
+  /**
+   * Splits a placement (a model device per op) into sub-models.
+   *
+   * @param rootOfOp filled with the first op of each op's sub-model
+   * @param subModelsByDevice when not null (one entry per device, zeroed), gets the sub-models per device
+   * @return the number of sub-models
+   */
+  int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
+    int[] dev = new int[n];
+    for (int p = 0; p < n; p++) {
+      dev[p] = opAt[p] >= 0 ? deviceOfOp[opAt[p]] : 0;
+    }
+    for (int p : followOrder) {
+      dev[p] = dev[leader[p]];
+    }
+    boolean[] boundary = new boolean[inSrc.length];
+    boolean crossing = false;
+    for (int p = 0; p < n; p++) {
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (dev[inSrc[k]] != dev[p]) {
+          if (kind[p] == RESULT) {
+            dev[p] = dev[inSrc[k]];
+          } else {
+            boundary[k] = true;
+            crossing = true;
+          }
+        }
+      }
+    }
+    int[] comp = components(boundary);
+    // Without a cycle between subgraphs neither the cycle splitting nor the SCC fallback adds a boundary.
+    if (crossing && !acyclic(comp, boundary)) {
+      splitCycles(boundary);
+      comp = components(boundary);
+      while (isolateOneSccNode(comp, boundary)) {
+        comp = components(boundary);
+      }
+    }
+    return collect(comp, dev, rootOfOp, subModelsByDevice);
+  }
+
+  /** Subgraph of each position: the smallest position connected to it over non-boundary edges. */
+  private int[] components(boolean[] boundary) {
+    int[] parent = new int[n];
+    for (int p = 0; p < n; p++) {
+      parent[p] = p;
+    }
+    for (int p = 0; p < n; p++) {
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (!boundary[k]) {
+          int a = find(parent, inSrc[k]);
+          int b = find(parent, p);
+          if (a != b) {
+            parent[Math.max(a, b)] = Math.min(a, b);
+          }
+        }
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      parent[p] = find(parent, p);
+    }
+    return parent;
+  }
+
+  private static int find(int[] parent, int x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  }
+
+  /** Whether the graph of subgraphs (edges: boundaries between different subgraphs) is acyclic (Kahn). */
+  private boolean acyclic(int[] comp, boolean[] boundary) {
+    int[] start = new int[n + 1];
+    int[] to = subgraphAdjacency(comp, boundary, start);
+    int[] indeg = new int[n];
+    for (int d : to) {
+      indeg[d]++;
+    }
+    int nodes = 0;
+    int[] queue = new int[n];
+    int tail = 0;
+    for (int c = 0; c < n; c++) {
+      if (comp[c] == c) {
+        nodes++;
+        if (indeg[c] == 0) {
+          queue[tail++] = c;
+        }
+      }
+    }
+    for (int head = 0; head < tail; head++) {
+      int c = queue[head];
+      for (int j = start[c]; j < start[c + 1]; j++) {
+        if (--indeg[to[j]] == 0) {
+          queue[tail++] = to[j];
+        }
+      }
+    }
+    return tail == nodes;
+  }
+
+  /**
+   * Successor subgraphs of every subgraph root, one entry per boundary edge between two subgraphs:
+   * those of root c are {@code to[start[c] .. start[c + 1])} ({@code start} has n + 1 entries, filled here).
+   */
+  private int[] subgraphAdjacency(int[] comp, boolean[] boundary, int[] start) {
+    Arrays.fill(start, 0);
+    for (int p = 0; p < n; p++) {
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (boundary[k] && comp[inSrc[k]] != comp[p]) {
+          start[comp[inSrc[k]] + 1]++;
+        }
+      }
+    }
+    for (int c = 0; c < n; c++) {
+      start[c + 1] += start[c];
+    }
+    int[] to = new int[start[n]];
+    int[] fill = Arrays.copyOf(start, n);
+    for (int p = 0; p < n; p++) {
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        int a = comp[inSrc[k]];
+        if (boundary[k] && a != comp[p]) {
+          to[fill[a]++] = comp[p];
+        }
+      }
+    }
+    return to;
+  }
+
+  /**
+   * The dependency bitsets of one cycle-splitting step. Bits: one per boundary edge and one per
+   * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
+   * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
+   */
+  private record Deps(int w, int[] owner, int[] source, int[] producerSg, long[] entry, long[] traced, long[] own,
+      long[] cyc) {}
+
+  private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
+    int[] bitOfInput = new int[inSrc.length];
+    int[] bitOfNode = new int[n];
+    int[] owner = new int[n + inSrc.length];
+    int[] source = new int[owner.length];
+    int s = 0;
+    for (int p = 0; p < n; p++) {
+      bitOfNode[p] = -1;
+      if (graphInput(p) && inputsOf[comp[p]]) {
+        bitOfNode[p] = s;
+        owner[s] = p;
+        source[s++] = -1;
+      }
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        bitOfInput[k] = -1;
+        if (boundary[k]) {
+          bitOfInput[k] = s;
+          owner[s] = p;
+          source[s++] = inSrc[k];
+        }
+      }
+    }
+    int w = Math.max(1, (s + 63) >>> 6);
+    int[] producerSg = new int[s];
+    // Entries: boundary edges into a subgraph from another one. Traced: boundary edges whose source is no graph input.
+    long[] entry = new long[w];
+    long[] traced = new long[w];
+    // Per subgraph root: the bits it owns and the boundary edges it produces, so that a node's
+    // own/cyclic dependencies are two word-wise ANDs.
+    long[] ownedBy = new long[n * w];
+    long[] producedBy = new long[n * w];
+    for (int b = 0; b < s; b++) {
+      producerSg[b] = source[b] < 0 ? -1 : comp[source[b]];
+      set(ownedBy, comp[owner[b]] * w, b);
+      if (source[b] >= 0) {
+        set(producedBy, producerSg[b] * w, b);
+        if (producerSg[b] != comp[owner[b]]) {
+          set(entry, 0, b);
+        }
+        if (!graphInput(source[b])) {
+          set(traced, 0, b);
+        }
+      }
+    }
+    long[] deps = new long[n * w];
+    for (int p = 0; p < n; p++) {
+      if (bitOfNode[p] >= 0) {
+        set(deps, p * w, bitOfNode[p]);
+      }
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (bitOfInput[k] >= 0) {
+          set(deps, p * w, bitOfInput[k]);
+        }
+        or(deps, p * w, deps, inSrc[k] * w, w);
+      }
+    }
+    long[] own = new long[n * w];
+    long[] cyc = new long[n * w];
+    for (int p = 0; p < n; p++) {
+      int c = comp[p] * w;
+      for (int i = 0; i < w; i++) {
+        own[p * w + i] = deps[p * w + i] & ownedBy[c + i];
+        cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
+      }
+    }
+    return new Deps(w, owner, source, producerSg, entry, traced, own, cyc);
+  }
+
+  /**
+   * Step 3, repeated to a fixed point. Only nodes with cyclic dependencies cut, and only inputs from
+   * their own subgraph, so a first pass over the boundary edges alone finds the subgraphs that can
+   * cut; the Parameter/Constant bits of the other subgraphs could never meet and are left out.
+   */
+  private void splitCycles(boolean[] boundary) {
+    for (int step = 0;; step++) {
+      if (step >= n) {
+        throw new IllegalStateException("HETERO split: cycles not resolved after " + n + " steps");
+      }
+      int[] comp = components(boundary);
+      Deps edgesOnly = dependencies(comp, boundary, new boolean[n]);
+      boolean[] cutting = new boolean[n];
+      boolean anyCutting = false;
+      for (int p = 0; p < n; p++) {
+        if (any(edgesOnly.cyc(), p * edgesOnly.w(), edgesOnly.w())) {
+          cutting[comp[p]] = true;
+          anyCutting = true;
+        }
+      }
+      if (!anyCutting) {
+        return;
+      }
+      Deps d = dependencies(comp, boundary, cutting);
+      int w = d.w();
+      int[] owner = d.owner();
+      int[] source = d.source();
+      long[] entry = d.entry();
+      long[] traced = d.traced();
+      long[] own = d.own();
+      long[] cyc = d.cyc();
+      boolean added = false;
+      long[] reach = new long[w];
+      for (int p = 0; p < n; p++) {
+        if (!any(cyc, p * w, w)) {
+          continue;
+        }
+        // What the data that left p's subgraph depends on, and what its re-entry points depend on.
+        Arrays.fill(reach, 0);
+        for (int i = 0; i < w; i++) {
+          for (long word = cyc[p * w + i]; word != 0; word &= word - 1) {
+            int b = (i << 6) + Long.numberOfTrailingZeros(word);
+            or(reach, 0, own, source[b] * w, w);
+          }
+          for (long word = own[p * w + i] & entry[i]; word != 0; word &= word - 1) {
+            int b = (i << 6) + Long.numberOfTrailingZeros(word);
+            or(reach, 0, own, owner[b] * w, w);
+          }
+        }
+        for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+          int src = inSrc[k];
+          if (!intersects(cyc, p * w, cyc, src * w, w) && intersects(reach, 0, own, src * w, w)
+              && !singleConsumerLeaf(k, src, own, cyc, w, traced) && !boundary[k]) {
+            boundary[k] = true;
+            added = true;
+          }
+        }
+      }
+      if (!added) {
+        return;
+      }
+    }
+  }
+
+  /** A single-consumer op whose own-subgraph dependencies all come straight from Parameters/Constants: never cut. */
+  private boolean singleConsumerLeaf(int k, int src, long[] own, long[] cyc, int w, long[] traced) {
+    return inSrcPortConsumers[k] == 1 && !graphInput(src) && !any(cyc, src * w, w) && !intersects(own, src * w, traced, 0, w);
+  }
+
+  /**
+   * Step 4: when the subgraph graph has a non-trivial strongly connected component, cuts every
+   * same-subgraph input of its best-ranked node. Returns false when there is no such component.
+   */
+  private boolean isolateOneSccNode(int[] comp, boolean[] boundary) {
+    int[] start = new int[n + 1];
+    int[] to = subgraphAdjacency(comp, boundary, start);
+    boolean[] member = cyclicSubgraphs(comp, start, to);
+    int target = -1;
+    long targetRank = Long.MAX_VALUE;
+    for (int p = 0; p < n; p++) {
+      if (!member[comp[p]]) {
+        continue;
+      }
+      int same = 0;
+      boolean reentry = false;
+      boolean shared = false;
+      boolean leafInput = false;
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        int src = inSrc[k];
+        if (boundary[k]) {
+          reentry |= comp[src] != comp[p] && member[comp[src]];
+        } else if (comp[src] == comp[p]) {
+          same++;
+          shared |= nonResultConsumers[src] > 1;
+          leafInput |= graphInputLeaf(src);
+        }
+      }
+      if (same == 0) {
+        continue;
+      }
+      boolean linear = same == 1 && nonResultConsumers[p] <= 1;
+      // Lexicographic: re-entry first, then shared source, no leaf input, not linear, fewer inputs, earlier.
+      long rank = ((long) (reentry ? 0 : 1) << 62) | ((long) (shared ? 0 : 1) << 61) | ((long) (leafInput ? 1 : 0) << 60)
+          | ((long) (linear ? 1 : 0) << 59) | ((long) Math.min(same, 0xFFFF) << 32) | p;
+      if (rank < targetRank) {
+        targetRank = rank;
+        target = p;
+      }
+    }
+    if (target < 0) {
+      return false;
+    }
+    for (int k = inStart[target]; k < inStart[target + 1]; k++) {
+      if (!boundary[k] && comp[inSrc[k]] == comp[target]) {
+        boundary[k] = true;
+      }
+    }
+    return true;
+  }
+
+  /** An op with one non-Result consumer fed only by Parameters/Constants. */
+  private boolean graphInputLeaf(int p) {
+    if (graphInput(p) || nonResultConsumers[p] != 1) {
+      return false;
+    }
+    for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+      if (!graphInput(inSrc[k])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Subgraph roots in a strongly connected component of more than one subgraph (iterative Tarjan). */
+  private boolean[] cyclicSubgraphs(int[] comp, int[] start, int[] to) {
+    boolean[] member = new boolean[n];
+    int[] index = new int[n];
+    int[] low = new int[n];
+    Arrays.fill(index, -1);
+    boolean[] onStack = new boolean[n];
+    int[] stack = new int[n];
+    int sp = 0;
+    int[] callNode = new int[n];
+    int[] callNext = new int[n];
+    int next = 0;
+    for (int root = 0; root < n; root++) {
+      if (comp[root] != root || index[root] >= 0) {
+        continue;
+      }
+      int depth = 0;
+      callNode[0] = root;
+      callNext[0] = 0;
+      index[root] = low[root] = next++;
+      stack[sp++] = root;
+      onStack[root] = true;
+      while (depth >= 0) {
+        int v = callNode[depth];
+        if (start[v] + callNext[depth] < start[v + 1]) {
+          int u = to[start[v] + callNext[depth]++];
+          if (index[u] < 0) {
+            index[u] = low[u] = next++;
+            stack[sp++] = u;
+            onStack[u] = true;
+            depth++;
+            callNode[depth] = u;
+            callNext[depth] = 0;
+          } else if (onStack[u]) {
+            low[v] = Math.min(low[v], index[u]);
+          }
+        } else {
+          if (low[v] == index[v]) {
+            int size = 0;
+            int top = sp;
+            do {
+              onStack[stack[--sp]] = false;
+              size++;
+            } while (stack[sp] != v);
+            if (size > 1) {
+              for (int i = sp; i < top; i++) {
+                member[stack[i]] = true;
+              }
+            }
+          }
+          depth--;
+          if (depth >= 0) {
+            low[callNode[depth]] = Math.min(low[callNode[depth]], low[v]);
+          }
+        }
+      }
+    }
+    return member;
+  }
+
+  /** Step 5: the subgraphs that become sub-models; roots per op and counts per device. */
+  private int collect(int[] comp, int[] dev, int[] rootOfOp, int[] subModelsByDevice) {
+    boolean[] sub = new boolean[n];
+    for (int p = 0; p < n; p++) {
+      if (kind[p] == PARAMETER || kind[p] == RESULT) {
+        sub[comp[p]] = true;
+      }
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        int src = inSrc[k];
+        if (kind[src] != CONSTANT && comp[src] != comp[p]) {
+          sub[comp[src]] = true;
+          sub[comp[p]] = true;
+        }
+      }
+    }
+    int[] firstOp = new int[n];
+    Arrays.fill(firstOp, -1);
+    for (int p = 0; p < n; p++) {
+      int i = opAt[p];
+      if (i >= 0) {
+        int c = comp[p];
+        if (firstOp[c] < 0 || i < firstOp[c]) {
+          firstOp[c] = i;
+        }
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      if (opAt[p] >= 0) {
+        rootOfOp[opAt[p]] = firstOp[comp[p]];
+      }
+    }
+    int count = 0;
+    for (int c = 0; c < n; c++) {
+      if (sub[c]) {
+        count++;
+        if (subModelsByDevice != null) {
+          subModelsByDevice[dev[c]]++;
+        }
+      }
+    }
+    return count;
+  }
+
+  int opCount() {
+    return opCount;
+  }
+
+  private static void set(long[] a, int offset, int bit) {
+    a[offset + (bit >>> 6)] |= 1L << (bit & 63);
+  }
+
+  private static void or(long[] a, int aOffset, long[] b, int bOffset, int w) {
+    for (int i = 0; i < w; i++) {
+      a[aOffset + i] |= b[bOffset + i];
+    }
+  }
+
+  private static boolean any(long[] a, int offset, int w) {
+    for (int i = 0; i < w; i++) {
+      if (a[offset + i] != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean intersects(long[] a, int aOffset, long[] b, int bOffset, int w) {
+    for (int i = 0; i < w; i++) {
+      if ((a[aOffset + i] & b[bOffset + i]) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
