@@ -38,7 +38,8 @@ import org.hsdag.search.SearchStrategy;
  * cancels) is not measured: the learned strategy is told the model's estimate instead, on the
  * measured scale, so REINFORCE still learns that it is slow, for free. When
  * {@value #IDLE_LIMIT} proposals in a row were vetoed or measured before, nothing the policy finds
- * is worth a measurement any more and the strategy finishes.
+ * is worth a measurement any more and the strategy finishes (in a run that may stop early, {@link
+ * SearchContext#stopsEarly()}; otherwise the veto pauses there and the budget is spent).
  */
 public final class WarmStartStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final String PLANNER_FILE = "planner-phase.json";
@@ -147,9 +148,9 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
           results[k] = estimate;
           vetoed++;
         } else {
-          // Measured before: the engine answers from its cache, for free, but it is nothing new either.
           pass.add(p);
         }
+        // A placement measured before is answered from the engine's cache, free, but it is nothing new either.
         idle = estimate == null && !measured.containsKey(p) ? 0 : idle + 1;
       }
       if (!pass.isEmpty()) {
