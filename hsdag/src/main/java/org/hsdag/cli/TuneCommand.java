@@ -145,10 +145,13 @@ public final class TuneCommand implements Callable<Integer> {
       description = "Further strategy options, passed through (repeatable).")
   Map<String, String> extraOptions = new LinkedHashMap<>();
 
-  @Option(names = "--patience", paramLabel = "N", defaultValue = "" + TuneConfig.DEFAULT_PATIENCE,
-      description = "Stop when this many proposals in a row were placements already measured (converged); 0: never. "
-          + "Default: ${DEFAULT-VALUE}.")
-  int patience;
+  @Option(names = "--patience", paramLabel = "N",
+      description = "Stop when this many distinct measurements in a row brought no improvement of 1 % or more of the best "
+          + "(re-proposed placements cost nothing and count for nothing), or when the warm-started policy's last 50 "
+          + "proposals were all predicted hopeless by the corrected cost model or measured before; 0: neither, the "
+          + "budget decides. Default: " + TuneConfig.DEFAULT_PATIENCE + " for a search that plans on a cost model "
+          + "(the default), 0 for a cold start (it has no model to tell what cannot pay).")
+  Integer patience;
 
   @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "25",
       description = "Search steps between checkpoints. Default: ${DEFAULT-VALUE}.")
@@ -222,16 +225,18 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
             + ", which is not among " + ds);
       }
+      String proxyChoice = proxyOptions.choice(backendOptions);
+      Proxies.Resolved runProxy = resolveProxy(proxyChoice, backend, graph, ds, shapes);
+      int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, patience, proxyOptions.choice(backendOptions));
+            checkpointEvery, effectivePatience, proxyChoice);
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
       SearchStrategy strategyImpl = config.newStrategy();
-      Proxies.Resolved runProxy = resolveProxy(config.proxy(), backend, graph, ds, shapes);
       try (RunFolder folder = lock(dir)) {
         RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
             injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(backendOptions.profile(),
@@ -269,7 +274,9 @@ public final class TuneCommand implements Callable<Integer> {
     }
     OptionRules.requireAtLeast("--top-k", topK, 0);
     OptionRules.requireAtLeast("--final-rounds", finalRounds, 0);
-    OptionRules.requireAtLeast("--patience", patience, 0);
+    if (patience != null) {
+      OptionRules.requireAtLeast("--patience", patience, 0);
+    }
     OptionRules.requireAtLeast("--checkpoint-every", checkpointEvery, 1);
   }
 

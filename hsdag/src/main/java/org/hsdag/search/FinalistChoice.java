@@ -16,13 +16,14 @@ import org.hsdag.plan.PlacementProxy;
  * Which measured placements go on to the final re-measurement. Ranking by one noisy measurement
  * alone suffers the winner's curse: among many near ties the luckiest measurements win, and one
  * unlucky measurement of the best placement keeps it out of the race. So the slots go in turn to
- * the fastest measured, the strategy's own favourites ({@link SearchStrategy#favourites}, e.g. by a
- * latency model fitted to all its measurements), the fastest by the cost model corrected on every
- * measurement of the run ({@link CostCorrection}) and by the cost model as given (a correction can
- * fit one bad measurement) when there is one, and the placements the search proposed again, most
- * often first (a learned policy that keeps returning to a placement despite its measurement has
- * evidence from its neighbours). Each placement gets in on any of these; the race itself decides on
- * measurements only.
+ * the fastest measured, the fastest by the median of its runs (robust to one outlier run), the
+ * strategy's own favourites ({@link SearchStrategy#favourites}, e.g. by a latency model fitted to
+ * all its measurements), the fastest by the cost model corrected on every measurement of the run
+ * ({@link CostCorrection}) and by the cost model as given (a correction can fit one bad
+ * measurement) when there is one, and the placements the search proposed again, most often first (a
+ * learned policy that keeps returning to a placement despite its measurement has evidence from its
+ * neighbours). Each placement gets in on any of these; the race decides on measurements, with the
+ * corrected model weighing in only on near ties ({@link #prediction}).
  */
 public final class FinalistChoice {
   private FinalistChoice() {}
@@ -34,8 +35,8 @@ public final class FinalistChoice {
 
   /**
    * Up to {@code k} distinct measured placements, leaving out {@code exclude}: in turn the next
-   * fastest measured, the next of the strategy's {@code favourites} (best first; those never measured
-   * are skipped), by the corrected and by the given {@code costModel} (when not null) and the next
+   * fastest measured, by the median of its runs, the next of the strategy's {@code favourites} (best
+   * first; those never measured are skipped), by the corrected and by the given {@code costModel} (when not null) and the next
    * most often proposed of those proposed more than once.
    */
   public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel,
@@ -43,6 +44,10 @@ public final class FinalistChoice {
     List<SearchStep> measured = outcome.ranked();
     List<List<SearchStep>> sources = new ArrayList<>();
     sources.add(measured);
+    // The median of a measurement's runs: one outlier run (an OS hiccup) can make the protocol's
+    // mean of the best placement look 5-30 % slower and keep it out of every other source.
+    sources.add(rankedBy(measured, s -> s.measurement().samplesMillis().length == 0 ? s.latencyMillis()
+        : SearchEngine.median(s.measurement().samplesMillis())));
     if (!favourites.isEmpty()) {
       Map<Placement, SearchStep> byPlacement = new HashMap<>();
       for (SearchStep s : measured) {
@@ -58,11 +63,7 @@ public final class FinalistChoice {
       sources.add(fav);
     }
     if (costModel != null) {
-      CostCorrection correction = new CostCorrection(costModel);
-      for (SearchStep s : measured) {
-        correction.observe(s.placement(), s.latencyMillis());
-      }
-      PlacementProxy corrected = correction.corrected();
+      PlacementProxy corrected = corrected(outcome, costModel);
       sources.add(rankedBy(measured, s -> corrected.latencyMicros(s.placement())));
       sources.add(rankedBy(measured, s -> costModel.latencyMicros(s.placement())));
     }
@@ -89,6 +90,44 @@ public final class FinalistChoice {
       }
     }
     return out;
+  }
+
+  /** {@code costModel} corrected by every successful measurement of the search ({@link CostCorrection}). */
+  public static PlacementProxy corrected(SearchOutcome outcome, PlacementProxy costModel) {
+    CostCorrection correction = new CostCorrection(costModel);
+    for (SearchStep s : outcome.ranked()) {
+      correction.observe(s.placement(), s.latencyMillis());
+    }
+    return correction.corrected();
+  }
+
+  /**
+   * {@link #corrected} as a {@link Prediction}. Its typical error is the root mean square of its
+   * leave-one-out log errors on the run's measurements (each predicted by the model corrected on all
+   * the others): with about as many measurements as multipliers, the model fits its own data almost
+   * exactly, so only an error on data it has not seen says how far to trust it. Unknown with fewer
+   * than 3 measurements.
+   */
+  public static Prediction prediction(SearchOutcome outcome, PlacementProxy costModel) {
+    List<SearchStep> measured = outcome.ranked();
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < measured.size() && measured.size() >= 3; i++) {
+      CostCorrection others = new CostCorrection(costModel);
+      for (int j = 0; j < measured.size(); j++) {
+        if (j != i) {
+          others.observe(measured.get(j).placement(), measured.get(j).latencyMillis());
+        }
+      }
+      SearchStep s = measured.get(i);
+      double r = Math.log(s.latencyMillis() * 1000 / others.corrected().latencyMicros(s.placement()));
+      if (Double.isFinite(r)) {
+        sum += r * r;
+        n++;
+      }
+    }
+    double error = n >= 3 ? Math.sqrt(sum / n) : Double.POSITIVE_INFINITY;
+    return new Prediction(corrected(outcome, costModel)::latencyMicros, error > 0 ? error : Double.MIN_NORMAL);
   }
 
   /** {@code steps} ordered by {@code key}, then by measured latency (they come fastest first; the sort is stable). */

@@ -22,6 +22,7 @@ public final class SearchContext {
   private final MeasurementProtocol protocol;
   private final String backendName;
   private final PlacementProxy proxy;
+  private final boolean stopsEarly;
 
   private SearchContext(Builder b) {
     graph = Objects.requireNonNull(b.graph, "graph");
@@ -36,6 +37,7 @@ public final class SearchContext {
     protocol = b.protocol;
     backendName = b.backendName;
     proxy = b.proxy;
+    stopsEarly = b.stopsEarly;
   }
 
   /** A context for {@code graph} on {@code devices} with the backend's {@code support}. */
@@ -89,6 +91,15 @@ public final class SearchContext {
     return Optional.ofNullable(proxy);
   }
 
+  /**
+   * Whether the run may end before its budget when further measurements cannot pay (a patience is
+   * set): a strategy may then finish when it has nothing worth measuring; otherwise the budget is to
+   * be spent.
+   */
+  public boolean stopsEarly() {
+    return stopsEarly;
+  }
+
   /** Collects the fields of a {@link SearchContext}. */
   public static final class Builder {
     private final OpGraph graph;
@@ -99,6 +110,7 @@ public final class SearchContext {
     private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
     private String backendName = "";
     private PlacementProxy proxy;
+    private boolean stopsEarly = true;
 
     private Builder(OpGraph graph, DeviceSet devices, SupportMatrix support) {
       this.graph = graph;
@@ -129,6 +141,12 @@ public final class SearchContext {
     /** The cost model strategies may consult (null: none). */
     public Builder proxy(PlacementProxy v) {
       proxy = v;
+      return this;
+    }
+
+    /** Whether the run may end before its budget ({@link SearchContext#stopsEarly()}; default true). */
+    public Builder stopsEarly(boolean v) {
+      stopsEarly = v;
       return this;
     }
 

@@ -99,10 +99,15 @@ public final class SearchEngine {
     return stopRequested;
   }
 
-  /** The context a strategy gets for a search of {@code budget} measurements. */
+  /** The context a strategy gets for a search of {@code budget} measurements that may stop early. */
   public SearchContext context(int budget, long strategySeed) {
-    return SearchContext.builder(graph, devices, support).budget(budget).seed(strategySeed).protocol(protocol)
-        .backendName(backend.name()).proxy(proxy).build();
+    return context(SearchLimits.of(budget).withPatience(1), strategySeed);
+  }
+
+  /** The context a strategy gets for a search under {@code limits} (it may stop early when they have a patience). */
+  public SearchContext context(SearchLimits limits, long strategySeed) {
+    return SearchContext.builder(graph, devices, support).budget(limits.budget()).seed(strategySeed).protocol(protocol)
+        .backendName(backend.name()).proxy(proxy).stopsEarly(limits.patience() > 0).build();
   }
 
   /**
@@ -138,7 +143,7 @@ public final class SearchEngine {
   /** Initialises {@code strategy} for {@code limits} with {@code strategySeed} and runs a new search. */
   public SearchOutcome run(SearchStrategy strategy, SearchLimits limits, long strategySeed, SearchListener listener)
       throws IOException {
-    strategy.init(context(limits.budget(), strategySeed));
+    strategy.init(context(limits, strategySeed));
     return search(strategy, limits, Replay.NONE, listener);
   }
 
@@ -165,7 +170,8 @@ public final class SearchEngine {
     private int measurements;
     private int cacheHits;
     private int failures;
-    private int consecutiveHits;
+    // Distinct measurements since the best last improved meaningfully (the patience counter).
+    private int sinceImprovement;
     private int consecutiveFailures;
     private double bestMillis = Double.NaN;
     private String lastFailure;
@@ -267,7 +273,7 @@ public final class SearchEngine {
       if (steps.size() >= limits.maxProposals()) {
         return StopReason.TOO_MANY_PROPOSALS;
       }
-      if (limits.patience() > 0 && consecutiveHits >= limits.patience()) {
+      if (limits.patience() > 0 && sinceImprovement >= limits.patience()) {
         return StopReason.CONVERGED;
       }
       return null;
@@ -279,10 +285,11 @@ public final class SearchEngine {
       cache.putIfAbsent(p, m);
       if (cached) {
         cacheHits++;
-        consecutiveHits++;
       } else {
         measurements++;
-        consecutiveHits = 0;
+        boolean meaningful = m.ok() && (Double.isNaN(bestMillis)
+            || m.latencyMillis() < bestMillis * (1 - SearchLimits.MEANINGFUL_IMPROVEMENT_PERCENT / 100));
+        sinceImprovement = meaningful ? 0 : sinceImprovement + 1;
         if (m.ok()) {
           consecutiveFailures = 0;
         } else {
@@ -305,8 +312,10 @@ public final class SearchEngine {
       String text = switch (stop) {
         case BUDGET_SPENT -> "budget of " + limits.budget() + " measurements spent";
         case TIME_LIMIT -> "time limit of " + limits.timeLimitSeconds() + " s reached";
-        case STRATEGY_FINISHED -> "strategy finished";
-        case CONVERGED -> "converged: the last " + consecutiveHits + " proposals were all placements already measured";
+        case STRATEGY_FINISHED -> strategy.finishedReason().isEmpty() ? "strategy finished"
+            : "strategy finished: " + strategy.finishedReason();
+        case CONVERGED -> "converged: the last " + sinceImprovement + " measurements brought no improvement of "
+            + SearchLimits.MEANINGFUL_IMPROVEMENT_PERCENT + " % or more";
         case TOO_MANY_PROPOSALS -> "stopped after " + steps.size()
             + " proposals (the strategy keeps proposing measured placements)";
         case GAVE_UP -> "gave up after " + consecutiveFailures + " failed measurements in a row (last: " + lastFailure + ")";
@@ -333,6 +342,15 @@ public final class SearchEngine {
    */
   public FinalResult remeasure(List<Finalist> finalists, int rounds, long orderSeed, Map<RoundKey, Measurement> prior,
       RemeasureListener listener) throws IOException {
+    return remeasure(finalists, rounds, orderSeed, prior, listener, null);
+  }
+
+  /**
+   * {@link #remeasure(List, int, long, Map, RemeasureListener)}, with finalists within noise of the
+   * fastest weighed with {@code predicted} ({@link Verdict#of(List, Prediction)}; null: by medians alone).
+   */
+  public FinalResult remeasure(List<Finalist> finalists, int rounds, long orderSeed, Map<RoundKey, Measurement> prior,
+      RemeasureListener listener, Prediction predicted) throws IOException {
     RemeasureListener l = listener == null ? RemeasureListener.NONE : listener;
     int n = finalists.size();
     List<List<Double>> roundValues = new ArrayList<>();
@@ -420,7 +438,7 @@ public final class SearchEngine {
       out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
           pooled, subModels[i], failReason[i]));
     }
-    return new FinalResult(out, Verdict.of(out), false);
+    return new FinalResult(out, Verdict.of(out, predicted), false);
   }
 
   /** Below this many rounds an interval of the median is the sample range: too wide to race on. */

@@ -5,7 +5,8 @@ package org.hsdag.search;
  *
  * @param budget distinct placements measured (cache hits are free, failed measurements count)
  * @param timeLimitSeconds wall-clock limit, 0 for none
- * @param patience stop after this many proposals in a row were placements already measured; 0 never
+ * @param patience stop after this many distinct measurements in a row brought no meaningful improvement (none
+ *     {@value #MEANINGFUL_IMPROVEMENT_PERCENT} % faster than the best so far); 0 never
  * @param maxProposals proposals allowed in total (cache hits included), so a strategy that keeps
  *     re-proposing measured placements still stops
  * @param maxConsecutiveFailures failed measurements in a row after which the search gives up
@@ -13,6 +14,12 @@ package org.hsdag.search;
 public record SearchLimits(int budget, long timeLimitSeconds, int patience, long maxProposals, int maxConsecutiveFailures) {
   /** Consecutive failed measurements after which the search gives up. */
   public static final int DEFAULT_MAX_CONSECUTIVE_FAILURES = 50;
+
+  /**
+   * An improvement smaller than this (percent of the best so far) does not reset the patience: it is
+   * within the noise of one measurement (the simulator's 2 % per run, averaged over 5 runs).
+   */
+  public static final double MEANINGFUL_IMPROVEMENT_PERCENT = 1.0;
 
   /** Proposals allowed per budgeted measurement. */
   public static final int PROPOSALS_PER_MEASUREMENT = 10;
@@ -36,7 +43,7 @@ public record SearchLimits(int budget, long timeLimitSeconds, int patience, long
     return new SearchLimits(budget, seconds, patience, maxProposals, maxConsecutiveFailures);
   }
 
-  public SearchLimits withPatience(int proposals) {
-    return new SearchLimits(budget, timeLimitSeconds, proposals, maxProposals, maxConsecutiveFailures);
+  public SearchLimits withPatience(int measurements) {
+    return new SearchLimits(budget, timeLimitSeconds, measurements, maxProposals, maxConsecutiveFailures);
   }
 }

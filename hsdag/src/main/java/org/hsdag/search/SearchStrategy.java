@@ -54,4 +54,9 @@ public interface SearchStrategy {
   default boolean finished() {
     return false;
   }
+
+  /** Why it {@link #finished()}, in words for the run's stop reason; "" when there is nothing to add. */
+  default String finishedReason() {
+    return "";
+  }
 }

@@ -8,7 +8,7 @@ public enum StopReason {
   TIME_LIMIT,
   /** The strategy has nothing more to propose. */
   STRATEGY_FINISHED,
-  /** {@code patience} proposals in a row were placements already measured. */
+  /** {@code patience} distinct measurements in a row brought no meaningful improvement. */
   CONVERGED,
   /** Ten times the budget in proposals without spending it: the strategy keeps re-proposing. */
   TOO_MANY_PROPOSALS,

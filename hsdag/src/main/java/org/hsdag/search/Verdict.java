@@ -13,34 +13,89 @@ import java.util.Locale;
  * @param text one line for humans
  */
 public record Verdict(Decision decision, Candidate winner, String text) {
-  /** The verdict over {@code candidates}. */
+  /** The verdict over {@code candidates}, on their medians alone. */
   public static Verdict of(List<Candidate> candidates) {
-    Candidate fastest = null;
+    return of(candidates, null);
+  }
+
+  /**
+   * The verdict over {@code candidates}. Among those within noise of the lowest median (their 95 %
+   * intervals overlap), the fastest is the one with the lowest blend of its median and {@code
+   * predicted}'s latency, each relative to the leader's and weighted by the inverse of its variance
+   * (the median's from its interval, the prediction's from its typical error): a near tie the race
+   * cannot settle goes to a cost model corrected by every measurement of the run, while a model
+   * less sure than the race defers to the medians.
+   *
+   * @param predicted the corrected cost model, or null to go by medians alone
+   */
+  public static Verdict of(List<Candidate> candidates, Prediction predicted) {
+    Candidate leader = null;
     Candidate bestBaseline = null;
     for (Candidate c : candidates) {
-      if (c.ok() && (fastest == null || c.finalMs() < fastest.finalMs())) {
-        fastest = c;
+      if (c.ok() && (leader == null || c.finalMs() < leader.finalMs())) {
+        leader = c;
       }
       if (c.ok() && c.baseline() && (bestBaseline == null || c.finalMs() < bestBaseline.finalMs())) {
         bestBaseline = c;
       }
     }
-    if (fastest == null) {
+    if (leader == null) {
       return new Verdict(Decision.NOTHING_RAN, null, "no candidate ran");
     }
+    Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted);
+    String tie = fastest == leader ? "" : String.format(Locale.ROOT,
+        " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(), leader.finalMs());
     if (fastest.baseline()) {
-      return new Verdict(Decision.SINGLE_DEVICE_FASTEST, fastest, fastest.label() + " is the fastest");
+      return new Verdict(Decision.SINGLE_DEVICE_FASTEST, fastest, fastest.label() + " is the fastest" + tie);
     }
     if (bestBaseline == null) {
-      return new Verdict(Decision.SPLIT_WINS, fastest, fastest.label() + " is the fastest (no single device ran)");
+      return new Verdict(Decision.SPLIT_WINS, fastest, fastest.label() + " is the fastest (no single device ran)" + tie);
     }
     if (fastest.clearlyFasterThan(bestBaseline)) {
       return new Verdict(Decision.SPLIT_WINS, fastest, String.format(Locale.ROOT,
-          "%s measured %.3f ms, clearly faster than %s (%.3f ms; the 95%% intervals do not overlap)",
-          fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs()));
+          "%s measured %.3f ms, clearly faster than %s (%.3f ms; the 95%% intervals do not overlap)%s",
+          fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs(), tie));
     }
     return new Verdict(Decision.SPLIT_WITHIN_NOISE, bestBaseline, String.format(Locale.ROOT,
         "%s measured %.3f ms, within the noise of %s (%.3f ms; the 95%% intervals overlap), so the single device is kept",
         fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs()));
+  }
+
+  /** The candidate within noise of {@code leader} with the lowest inverse-variance blend of median and prediction. */
+  private static Candidate blendedFastest(List<Candidate> candidates, Candidate leader, Prediction predicted) {
+    double leaderPrediction = predicted.latency().applyAsDouble(leader.placement());
+    double modelVariance = predicted.relativeError() * predicted.relativeError();
+    Candidate fastest = leader;
+    double best = 0;
+    for (Candidate c : candidates) {
+      if (c == leader || !c.ok() || leader.clearlyFasterThan(c)) {
+        continue;
+      }
+      double p = predicted.latency().applyAsDouble(c.placement());
+      // The variance of the difference of two medians, from their 95 % intervals (relative).
+      double raceVariance = relativeVariance(c) + relativeVariance(leader);
+      if (!(raceVariance > 0) || !Double.isFinite(p) || !(leaderPrediction > 0)) {
+        continue;
+      }
+      double measured = Math.log(c.finalMs() / leader.finalMs());
+      double model = Math.log(p / leaderPrediction);
+      // The model's errors on two similar placements are not independent; one variance for the difference.
+      double score = (measured / raceVariance + model / modelVariance) / (1 / raceVariance + 1 / modelVariance);
+      if (score < best) {
+        best = score;
+        fastest = c;
+      }
+    }
+    return fastest;
+  }
+
+  /**
+   * The relative variance of a candidate's median from the fast half of its 95 % interval (NaN
+   * without one): timing outliers are only ever slow, and a round hit by one widens the slow half
+   * without making the median any less sure.
+   */
+  private static double relativeVariance(Candidate c) {
+    double sd = (c.finalMs() - c.ciLowMs()) / 1.96 / c.finalMs();
+    return sd * sd;
   }
 }

@@ -28,6 +28,14 @@ public sealed interface StrategyConfig {
   /** A new, uninitialised strategy called {@code name} (the method name, e.g. {@code gpu0}). */
   SearchStrategy create(String name);
 
+  /**
+   * Whether the strategy plans on the run's cost model when there is one: then {@code tune} stops
+   * early by default, when the corrected model says further measurements cannot pay.
+   */
+  default boolean plansOnCostModel() {
+    return false;
+  }
+
   /** Everything on one device ({@link SingleDeviceStrategy}). */
   record SingleDevice(String device) implements StrategyConfig {
     public SingleDevice {
@@ -147,6 +155,11 @@ public sealed interface StrategyConfig {
     }
 
     @Override
+    public boolean plansOnCostModel() {
+      return warmStart;
+    }
+
+    @Override
     public SearchStrategy create(String name) {
       HsdagStrategy hsdag = new HsdagStrategy(settings);
       return warmStart ? new WarmStartStrategy(new PlannerStrategy("planner"), hsdag, pretrainEpisodes) : hsdag;
@@ -155,6 +168,11 @@ public sealed interface StrategyConfig {
 
   /** The cost-model planner, corrected by measurements ({@link PlannerStrategy}); no settings. */
   record Planner() implements StrategyConfig {
+    @Override
+    public boolean plansOnCostModel() {
+      return true;
+    }
+
     @Override
     public SearchStrategy create(String name) {
       return new PlannerStrategy(name);

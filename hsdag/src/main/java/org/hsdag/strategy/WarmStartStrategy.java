@@ -5,11 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.hsdag.backend.Measurement;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.plan.CostCorrection;
+import org.hsdag.plan.PlacementProxy;
 import org.hsdag.search.Checkpointable;
+import org.hsdag.search.Estimate;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
 
@@ -23,16 +31,51 @@ import org.hsdag.search.SearchStrategy;
  * engine keeps the best of both, so the result is never worse than the planner's. Without a cost
  * model ({@code --proxy none}, or a backend that has none) it is the learned strategy alone, cold
  * as published.
+ *
+ * <p>The veto: the cost model corrected by every measurement of the run ({@link CostCorrection})
+ * screens the learned strategy's proposals. One it predicts more than {@value #VETO_MARGIN_PERCENT}
+ * % slower than the best measured placement (model against model, so a bias of the whole model
+ * cancels) is not measured: the learned strategy is told the model's estimate instead, on the
+ * measured scale, so REINFORCE still learns that it is slow, for free. When
+ * {@value #IDLE_LIMIT} proposals in a row were vetoed or measured before, nothing the policy finds
+ * is worth a measurement any more and the strategy finishes (in a run that may stop early, {@link
+ * SearchContext#stopsEarly()}; otherwise the veto pauses there and the budget is spent).
  */
 public final class WarmStartStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final String PLANNER_FILE = "planner-phase.json";
+  private static final String VETO_FILE = "veto.json";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** How much slower than the best (percent, by the corrected model) a proposal may be and still be measured. */
+  static final double VETO_MARGIN_PERCENT = 5.0;
+  /** Proposals in a row not worth measuring after which the learned phase ends. */
+  static final int IDLE_LIMIT = 50;
 
   private final PlannerStrategy planner;
   private final SearchStrategy then;
   private boolean warm;
+  private boolean stopsEarly;
+  private DeviceSet devices;
 
   private final int pretrainEpisodes;
+
+  // Every measurement told (both phases), in order: the correction is rebuilt from it on restore.
+  private final List<Observed> observed = new ArrayList<>();
+  private final Map<Placement, Double> measured = new HashMap<>();
+  private CostCorrection correction;
+  private PlacementProxy corrected;
+  private double referenceMicros;
+  private double bestMs;
+  private int idle;
+  private int vetoed;
+  // The learned strategy's batch being measured: the placements passed to the engine and the estimates of the vetoed.
+  private List<Placement> pendingBatch;
+  private Measurement[] pendingResults;
+
+  /** One measurement told: the placement's device per node and its latency (null: failed). */
+  record Observed(int[] placement, Double ms) {}
+
+  /** The veto's state in a checkpoint. */
+  record VetoState(List<Observed> observed, int idle, int vetoed) {}
 
   /** {@code then} after {@code planner}; an HSDAG {@code then} is first trained {@code pretrainEpisodes} episodes on the cost model. */
   public WarmStartStrategy(PlannerStrategy planner, SearchStrategy then, int pretrainEpisodes) {
@@ -49,6 +92,17 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   @Override
   public void init(SearchContext context) {
     warm = context.proxy().isPresent();
+    devices = context.devices();
+    stopsEarly = context.stopsEarly();
+    observed.clear();
+    measured.clear();
+    correction = warm ? new CostCorrection(context.proxy().get()) : null;
+    corrected = null;
+    bestMs = Double.POSITIVE_INFINITY;
+    idle = 0;
+    vetoed = 0;
+    pendingBatch = null;
+    pendingResults = null;
     if (warm) {
       planner.init(context);
     }
@@ -77,22 +131,116 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
         return batch;
       }
     }
-    return then.ask(limit);
+    if (!warm) {
+      return then.ask(limit);
+    }
+    while (!idleTooLong()) {
+      List<Placement> batch = then.ask(limit);
+      if (batch.isEmpty()) {
+        return batch;
+      }
+      Measurement[] results = new Measurement[batch.size()];
+      List<Placement> pass = new ArrayList<>();
+      for (int k = 0; k < batch.size(); k++) {
+        Placement p = batch.get(k);
+        Measurement estimate = measured.containsKey(p) ? null : vetoEstimate(p);
+        if (estimate != null) {
+          results[k] = estimate;
+          vetoed++;
+        } else {
+          pass.add(p);
+        }
+        // A placement measured before is answered from the engine's cache, free, but it is nothing new either.
+        idle = estimate == null && !measured.containsKey(p) ? 0 : idle + 1;
+      }
+      if (!pass.isEmpty()) {
+        pendingBatch = batch;
+        pendingResults = results;
+        return pass;
+      }
+      then.tell(batch, Arrays.asList(results));
+    }
+    return List.of();
+  }
+
+  /** Whether the learned phase is over: too long without a proposal worth measuring, in a run that may stop early. */
+  private boolean idleTooLong() {
+    return stopsEarly && idle >= IDLE_LIMIT;
+  }
+
+  /**
+   * The corrected model's estimate for {@code p} when it predicts {@code p} hopeless, else null. A
+   * run that must spend its budget stops vetoing once the idle limit is reached: it measures what
+   * the policy proposes rather than proposing forever.
+   */
+  private Measurement vetoEstimate(Placement p) {
+    if (measured.isEmpty() || idle >= IDLE_LIMIT) {
+      return null;
+    }
+    if (corrected == null) {
+      corrected = correction.corrected();
+      referenceMicros = Double.POSITIVE_INFINITY;
+      for (Map.Entry<Placement, Double> e : measured.entrySet()) {
+        if (e.getValue() != null) {
+          referenceMicros = Math.min(referenceMicros, corrected.latencyMicros(e.getKey()));
+        }
+      }
+    }
+    double predicted = corrected.latencyMicros(p);
+    if (!Double.isFinite(predicted) || !Double.isFinite(referenceMicros) || !Double.isFinite(bestMs)
+        || predicted <= referenceMicros * (1 + VETO_MARGIN_PERCENT / 100)) {
+      return null;
+    }
+    return Estimate.of(bestMs * predicted / referenceMicros);
   }
 
   @Override
   public void tell(List<Placement> batch, List<Measurement> results) {
+    for (int k = 0; k < batch.size(); k++) {
+      Measurement m = results.get(k);
+      observe(batch.get(k).deviceOf(), m.ok() ? m.latencyMillis() : null);
+    }
     // A batch comes from one phase: the planner's while it still proposes, then the learned strategy's.
     if (inPlannerPhase()) {
       planner.tell(batch, results);
+    } else if (pendingBatch != null) {
+      int next = 0;
+      for (int k = 0; k < pendingResults.length; k++) {
+        if (pendingResults[k] == null) {
+          pendingResults[k] = results.get(next++);
+        }
+      }
+      then.tell(pendingBatch, Arrays.asList(pendingResults));
+      pendingBatch = null;
+      pendingResults = null;
     } else {
       then.tell(batch, results);
     }
   }
 
+  private void observe(int[] deviceOf, Double ms) {
+    if (!warm) {
+      return;
+    }
+    Placement p = new Placement(devices, deviceOf);
+    observed.add(new Observed(deviceOf, ms));
+    measured.putIfAbsent(p, ms);
+    if (ms != null) {
+      correction.observe(p, ms);
+      bestMs = Math.min(bestMs, ms);
+      corrected = null;
+    }
+  }
+
   @Override
   public boolean finished() {
-    return !inPlannerPhase() && then.finished();
+    return !inPlannerPhase() && (then.finished() || (warm && idleTooLong()));
+  }
+
+  @Override
+  public String finishedReason() {
+    return warm && idleTooLong() ? "the last " + idle + " proposals were measured before or predicted by the corrected "
+        + "cost model to be more than " + VETO_MARGIN_PERCENT + " % slower than the best (" + vetoed + " vetoed in all)" : "";
   }
 
   @Override
@@ -100,11 +248,12 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     return then.favourites(k);
   }
 
-  /** The planner phase's batches (it is rebuilt by replaying them) and the learned strategy's own state. */
+  /** The planner phase's batches (it is rebuilt by replaying them), the veto's state and the learned strategy's own state. */
   @Override
   public void saveState(Path dir) throws IOException {
     Files.createDirectories(dir);
     AtomicFiles.writeBytes(dir.resolve(PLANNER_FILE), JSON.writeValueAsBytes(warm ? planner.history() : List.of()));
+    AtomicFiles.writeBytes(dir.resolve(VETO_FILE), JSON.writeValueAsBytes(new VetoState(observed, idle, vetoed)));
     if (then instanceof Checkpointable c) {
       c.saveState(dir);
     }
@@ -117,12 +266,22 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     }
     List<PlannerStrategy.Told> told = JSON.readValue(Files.readAllBytes(dir.resolve(PLANNER_FILE)),
         new TypeReference<List<PlannerStrategy.Told>>() {});
+    Path vetoFile = dir.resolve(VETO_FILE);
+    if (warm && !Files.isRegularFile(vetoFile)) {
+      throw new IOException(vetoFile + " is missing: a checkpoint from before the veto, the log replays the run instead");
+    }
     if (warm) {
       try {
         planner.replay(told);
       } catch (IllegalStateException e) {
         throw new IOException(e.getMessage(), e);
       }
+      VetoState v = JSON.readValue(Files.readAllBytes(vetoFile), VetoState.class);
+      for (Observed o : v.observed()) {
+        observe(o.placement(), o.ms());
+      }
+      idle = v.idle();
+      vetoed = v.vetoed();
     }
     c.restoreState(dir);
   }

@@ -27,6 +27,7 @@ import org.hsdag.io.DataArrays;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.policy.HsdagPolicy.Decision;
+import org.hsdag.search.Estimate;
 import org.hsdag.search.FailurePenalty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,7 +132,8 @@ public final class ReinforceTrainer implements AutoCloseable {
       LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(), r);
     }
     Decision taken = pending.pollFirst();
-    if (config.imitationWeight() > 0 && FailurePenalty.usable(m) && r > bestReward) {
+    // Self-imitation follows measurements: an estimate told for a vetoed proposal is never the best.
+    if (config.imitationWeight() > 0 && FailurePenalty.usable(m) && !Estimate.is(m) && r > bestReward) {
       keepBest(taken, r);
     }
     buffer.add(taken);

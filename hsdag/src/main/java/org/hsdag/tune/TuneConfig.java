@@ -23,8 +23,8 @@ import org.hsdag.strategy.Strategies;
  * @param topK search candidates re-measured at the end
  * @param finalRounds interleaved re-measurement rounds at the end (0 skips the re-measurement)
  * @param checkpointEvery steps between strategy checkpoints
- * @param patience stop the search after this many proposals in a row were placements already
- *     measured (the strategy has converged); 0 disables
+ * @param patience stop the search after this many distinct measurements in a row brought no meaningful
+ *     improvement of the best ({@link SearchLimits#patience()}); 0 disables
  * @param proxy the cost model strategies may plan with: {@value #PROXY_AUTO} (the backend's own, or
  *     none when it has none), {@value #PROXY_NONE} (a cold search), or a simulator profile name or
  *     file ({@code --proxy-profile})
@@ -52,8 +52,17 @@ public record TuneConfig(
   /** Default search budget: enough for the simulator to show a clear best in well under a minute. */
   public static final int DEFAULT_BUDGET = 120;
 
-  /** Default patience: proposals in a row that were all measured before. */
-  public static final int DEFAULT_PATIENCE = 40;
+  /** Default patience: distinct measurements in a row without a meaningful improvement of the best. */
+  public static final int DEFAULT_PATIENCE = 20;
+
+  /**
+   * The patience of a run that does not name one: {@link #DEFAULT_PATIENCE} for a strategy that plans
+   * on the run's cost model, which can tell when further measurements cannot pay; 0 (the budget
+   * decides) for a cold start, which has no such model.
+   */
+  public static int defaultPatience(StrategyConfig strategy, boolean hasCostModel) {
+    return hasCostModel && strategy.plansOnCostModel() ? DEFAULT_PATIENCE : 0;
+  }
 
   public TuneConfig {
     devices = List.copyOf(devices);

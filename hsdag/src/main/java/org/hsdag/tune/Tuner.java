@@ -227,7 +227,7 @@ public final class Tuner {
     }
 
     runBaselines(history.baselines());
-    strategy.init(engine.context(config.budget(), strategySeed));
+    strategy.init(engine.context(config.limits(), strategySeed));
     lastCheckpoint = restore(priorSearch.size(), strategySeed);
     if (!priorSearch.isEmpty()) {
       listener.note("resumed after " + priorSearch.size() + " logged steps ("
@@ -255,7 +255,9 @@ public final class Tuner {
     for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
-    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(), remeasureListener());
+    // Near ties in the race go to the cost model corrected by the run's measurements (issue 27 §2).
+    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(), remeasureListener(),
+        proxy == null ? null : FinalistChoice.prediction(outcome, proxy));
     if (fin.interrupted()) {
       return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
     }
@@ -314,7 +316,7 @@ public final class Tuner {
       // A checkpoint that does not fit (damaged, other options) is not fatal: replay rebuilds the state.
       listener.note("checkpoint at step " + ck.get().step() + " is unusable (" + e.getMessage()
           + "); replaying the whole log instead");
-      strategy.init(engine.context(config.budget(), strategySeed));
+      strategy.init(engine.context(config.limits(), strategySeed));
       return 0;
     }
   }

@@ -140,7 +140,7 @@ class RealRuntimeCliTest {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-Djava.awt.headless=true", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "tune", model.toString(), "--backend", "openvino", "--test-device", "CPU2",
-        "--devices", "CPU,CPU2", "--budget", "24", "--checkpoint-every", "4", "--seed", "3", "--out", out.toString(),
+        "--devices", "CPU,CPU2", "--budget", "24", "--patience", "0", "--checkpoint-every", "4", "--seed", "3", "--out", out.toString(),
         "--quiet"));
     Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     Path log = out.resolve("log.jsonl");

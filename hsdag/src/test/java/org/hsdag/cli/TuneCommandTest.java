@@ -19,6 +19,7 @@ import org.hsdag.placement.PlacementFiles;
 import org.hsdag.tune.LogRecord;
 import org.hsdag.tune.RunLog;
 import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.TestModels;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -259,5 +260,21 @@ class TuneCommandTest {
     assertOneLineError(tune(tmp.resolve("o2"), "--strategy", "brkga", "-S", "population=few"), 2, "population=few is not a number");
     assertOneLineError(tune(tmp.resolve("o3"), "--strategy", "gpu0"), 2, "needs device GPU.0");
     assertFalse(Files.exists(tmp.resolve("o1")) || Files.exists(tmp.resolve("o2")) || Files.exists(tmp.resolve("o3")));
+  }
+
+  @Test
+  void theDefaultPatienceStopsEarlyOnlyASearchThatPlansOnACostModel() throws IOException {
+    Path warm = tmp.resolve("patience-warm");
+    assertEquals(ExitCodes.OK, tune(warm, "--strategy", "planner", "--quiet").exitCode());
+    assertEquals(TuneConfig.DEFAULT_PATIENCE, RunManifest.read(warm).config().patience());
+    Path cold = tmp.resolve("patience-cold");
+    assertEquals(ExitCodes.OK, tune(cold, "--proxy", "none", "--quiet").exitCode());
+    assertEquals(0, RunManifest.read(cold).config().patience(), "a cold start has no model to tell what cannot pay");
+    Path random = tmp.resolve("patience-random");
+    assertEquals(ExitCodes.OK, tune(random, "--quiet").exitCode());
+    assertEquals(0, RunManifest.read(random).config().patience(), "random search does not plan on the cost model");
+    Path given = tmp.resolve("patience-given");
+    assertEquals(ExitCodes.OK, tune(given, "--proxy", "none", "--patience", "7", "--quiet").exitCode());
+    assertEquals(7, RunManifest.read(given).config().patience());
   }
 }

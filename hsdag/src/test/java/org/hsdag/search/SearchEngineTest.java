@@ -117,27 +117,52 @@ class SearchEngineTest {
 
   @Test
   void stopRulesFireAtTheSameProposalHoweverTheStrategyBatches() throws IOException {
-    Placement a = mixed(3);
-    Placement b = mixed(4);
-    List<Placement> seq = new ArrayList<>(List.of(a, b));
-    for (int i = 0; i < 12; i++) {
-      seq.add(i % 2 == 0 ? a : b);
+    // All on GPU.1 is the fastest (FakeBackend: no cuts, half the CPU's time); every split is slower.
+    Placement best = Placement.allOn(DEVICES, graph.nodeCount(), "GPU.1");
+    List<Placement> seq = new ArrayList<>(List.of(best));
+    for (int v = 3; v < 12; v++) {
+      seq.add(mixed(v));
+      seq.add(best);
     }
-    seq.add(mixed(5));
     List<String> reference = null;
     for (int batch : new int[] {1, 3, 7, 20}) {
       SearchOutcome o = engine(new FakeBackend()).run(new Fixed(seq, batch), SearchLimits.of(10).withPatience(5), 1,
           SearchListener.NONE);
       assertEquals(StopReason.CONVERGED, o.stop(), "batch " + batch);
+      assertEquals(1 + 5, o.measurements(), "batch " + batch + ": the best, then 5 measurements without improvement");
       List<String> steps = o.steps().stream().map(s -> s.index() + ":" + s.placement().hashHex() + ":" + s.cached()).toList();
-      assertEquals(2 + 5, steps.size(), "batch " + batch);
+      assertEquals(2 * 5, steps.size(), "batch " + batch + ": the repeats of the best cost no patience");
       if (reference == null) {
         reference = steps;
       }
       assertEquals(reference, steps, "batch " + batch);
-      // The 8th proposal is refused: at a batch boundary when batches of 1 or 7 end there.
-      assertEquals(batch == 1 || batch == 7, o.atBatchBoundary(), "batch " + batch);
+      // The 11th proposal is refused: at a batch boundary when a batch ends there (of 1, or of 20 cut to the budget of 10).
+      assertEquals(batch == 1 || batch == 20, o.atBatchBoundary(), "batch " + batch);
     }
+  }
+
+  @Test
+  void aSearchThatKeepsImprovingMeaningfullyIsNotStoppedByPatience() throws IOException {
+    // Placements with the first k nodes on GPU.1, slowest first, each kept only when 1 % or more faster than the last.
+    List<Placement> pool = new ArrayList<>();
+    for (int k = 0; k <= graph.nodeCount(); k++) {
+      int[] a = new int[graph.nodeCount()];
+      java.util.Arrays.fill(a, 0, k, 1);
+      pool.add(new Placement(DEVICES, a));
+    }
+    pool.sort(java.util.Comparator.comparingDouble((Placement p) -> -FakeBackend.latency(graph, p)));
+    List<Placement> improving = new ArrayList<>();
+    for (Placement p : pool) {
+      if (improving.isEmpty()
+          || FakeBackend.latency(graph, p) < 0.99 * FakeBackend.latency(graph, improving.get(improving.size() - 1))) {
+        improving.add(p);
+      }
+    }
+    assertTrue(improving.size() >= 3, "a test of several improvements");
+    SearchOutcome o = engine(new FakeBackend()).run(new Fixed(improving, 1), SearchLimits.of(100).withPatience(1), 1,
+        SearchListener.NONE);
+    assertEquals(StopReason.STRATEGY_FINISHED, o.stop(), o.stopText());
+    assertEquals(improving.size(), o.measurements(), "patience 1, and yet every placement measured");
   }
 
   @Test

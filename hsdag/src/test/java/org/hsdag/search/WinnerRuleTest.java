@@ -65,4 +65,25 @@ class WinnerRuleTest {
     assertEquals(Decision.NOTHING_RAN, none.decision());
     assertNull(none.winner());
   }
+
+  @Test
+  void aNearTieGoesToTheCorrectedCostModelUnlessItIsLessSureThanTheRace() {
+    DeviceSet two = DeviceSet.of("CPU", "GPU.1");
+    Placement a = Placement.allOn(two, 2, "CPU");
+    Placement b = Placement.allOn(two, 2, "GPU.1");
+    Placement c = new Placement(two, new int[] {0, 1});
+    Candidate leader = new Candidate("step 1", false, a, 1, 10.0, 10.0, 9.9, 10.1, new double[] {10, 10, 10}, 30, 1, null);
+    Candidate rival = new Candidate("step 2", false, b, 2, 10.0, 10.02, 9.92, 10.12, new double[] {10, 10, 10}, 30, 1, null);
+    Candidate slow = new Candidate("step 3", false, c, 3, 10.0, 10.5, 10.4, 10.6, new double[] {10, 10, 10}, 30, 1, null);
+    List<Candidate> all = List.of(leader, rival, slow);
+    java.util.function.ToDoubleFunction<Placement> model = p -> p.equals(a) ? 1000 : p.equals(b) ? 980 : 900;
+
+    assertSame(leader, Verdict.of(all).winner(), "by medians alone");
+    Verdict sure = Verdict.of(all, new Prediction(model, 0.001));
+    assertSame(rival, sure.winner(), "within noise of the leader, and the model ranks it 2 % faster");
+    assertTrue(sure.text().contains("within noise of step 1"), sure.text());
+    assertSame(leader, Verdict.of(all, new Prediction(model, 0.5)).winner(), "a model off by 50 % defers to the race");
+    assertSame(leader, Verdict.of(List.of(leader, slow), new Prediction(model, 0.001)).winner(),
+        "clearly slower in the race: the model cannot bring it back");
+  }
 }

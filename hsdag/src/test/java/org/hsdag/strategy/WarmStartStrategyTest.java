@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.Map;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
@@ -12,6 +13,14 @@ import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.search.SearchLimits;
+import org.hsdag.search.SearchListener;
+import org.hsdag.search.SearchOutcome;
+import org.hsdag.search.SearchStep;
+import org.hsdag.search.StopReason;
+import org.hsdag.sim.ProfileMismatch;
+import org.hsdag.tune.TuneConfig;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
@@ -59,5 +68,47 @@ class WarmStartStrategyTest {
     SearchConfigException cold = assertThrows(SearchConfigException.class,
         () -> Strategies.configure("hsdag-paper", Map.of("pretrain", "50")));
     assertTrue(cold.getMessage().contains("starts cold"), cold.getMessage());
+  }
+
+  /** The default tune search (strategy, budget, patience) on resnet50 with the simulator's noise on, planning with {@code proxy}. */
+  private static SearchOutcome defaultSearch(DeviceProfile target, PlacementProxy proxy, long seed) throws IOException {
+    SimBackend noisy = new SimBackend(target, SimOptions.DEFAULT.withSeed(seed));
+    SearchEngine engine = SearchEngine.builder(noisy, RESNET, DEVICES).seed(seed).proxy(proxy).build();
+    try (WarmStartStrategy s = (WarmStartStrategy) Strategies.create("hsdag")) {
+      return engine.run(s, SearchLimits.of(TuneConfig.DEFAULT_BUDGET).withPatience(TuneConfig.DEFAULT_PATIENCE), seed,
+          SearchListener.NONE);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void theDefaultSearchStopsEarlyWhenThePlannersPlacementIsOptimal() throws IOException {
+    DeviceProfile paper = DeviceProfile.load("paper");
+    PlacementProxy exact = PlacementProxy.ofSim(new SimBackend(paper, SimOptions.exact()), RESNET, DEVICES);
+    SearchOutcome o = defaultSearch(paper, exact, 1007);
+
+    assertTrue(o.stop() == StopReason.CONVERGED || o.stop() == StopReason.STRATEGY_FINISHED, o.stopText());
+    assertTrue(o.measurements() <= 40, o.measurements() + " measurements of " + TuneConfig.DEFAULT_BUDGET + ": " + o.stopText());
+    double optimum = exact.latencyMicros(o.steps().get(0).placement());
+    int plannersOwn = new org.hsdag.plan.Planner().plan(exact).candidates().size();
+    for (SearchStep s : o.steps().subList(plannersOwn, o.steps().size())) {
+      // After the planner's own candidates, the corrections and the veto keep what is measured near the best.
+      assertTrue(exact.latencyMicros(s.placement()) <= 1.10 * optimum, "step " + s.index() + " measured a hopeless placement");
+    }
+  }
+
+  @Test
+  void aSearchWithRoomToImproveKeepsGoing() throws IOException {
+    // The target is the profile perturbed by 30 %: the planner's first placement on the unperturbed one is not the best.
+    DeviceProfile paper = DeviceProfile.load("paper");
+    DeviceProfile target = ProfileMismatch.named(0.3, 1).apply(paper);
+    PlacementProxy wrong = PlacementProxy.ofSim(new SimBackend(paper, SimOptions.exact()), RESNET, DEVICES);
+    SearchOutcome o = defaultSearch(target, wrong, 1007);
+
+    double first = o.steps().get(0).latencyMillis();
+    double best = o.ranked().get(0).latencyMillis();
+    assertTrue(best < 0.99 * first, "improved on the planner's first placement: " + first + " -> " + best + " ms");
+    assertTrue(o.measurements() > TuneConfig.DEFAULT_PATIENCE, o.measurements() + " measurements: " + o.stopText());
   }
 }

@@ -21,6 +21,7 @@ import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.StopReason;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.strategy.StrategyConfig;
 
@@ -43,7 +44,7 @@ class HsdagResumeTest {
   @Test
   void aFlippedByteInACheckpointFileIsDetectedAndTheLogReplayed() throws IOException {
     List<String> notes = new ArrayList<>();
-    stoppedAndResumedEqualsUninterrupted(false, 9, dir -> {
+    stoppedAndResumedEqualsUninterrupted(false, 9, 0, dir -> {
       try (Stream<Path> files = Files.walk(dir.resolve(Checkpoints.DIR))) {
         Path bin = files.filter(f -> f.getFileName().toString().equals("hsdag-trainer.bin")).findFirst().orElseThrow();
         byte[] bytes = Files.readAllBytes(bin);
@@ -60,18 +61,27 @@ class HsdagResumeTest {
     void apply(Path runDir) throws IOException;
   }
 
-  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt) throws IOException {
-    stoppedAndResumedEqualsUninterrupted(warm, stopAt, dir -> { }, new ArrayList<>());
+  /**
+   * Warm with a patience: the veto's state (the corrected model's measurements, the idle count) is
+   * checkpointed, and a resumed run stops where the uninterrupted one does.
+   */
+  @Test
+  void warmStartedRunWithItsStopRulesResumesIdentically() throws IOException {
+    stoppedAndResumedEqualsUninterrupted(true, 14, 8, dir -> { }, new ArrayList<>());
   }
 
-  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt, Damage damage, List<String> resumeNotes)
-      throws IOException {
+  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt) throws IOException {
+    stoppedAndResumedEqualsUninterrupted(warm, stopAt, 0, dir -> { }, new ArrayList<>());
+  }
+
+  private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt, int patience, Damage damage,
+      List<String> resumeNotes) throws IOException {
     OpGraph graph = TestModels.read(TestModels.twoBranch(tmp));
     DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
     StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
         "pretrain", warm ? "5" : "0"));
     TuneConfig c = new TuneConfig(devices.names(), "hsdag", options, 24, 0, 3,
-        MeasurementProtocol.PAPER, 2, 2, 5, 0);
+        MeasurementProtocol.PAPER, 2, 2, 5, patience);
     PlacementProxy proxy = warm ? PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), graph, devices)
         : null;
 
@@ -79,6 +89,11 @@ class HsdagResumeTest {
     SearchStrategy strategy = c.newStrategy();
     TuneResult reference = new Tuner(new FakeBackend(), graph, c, strategy, refDir, null, proxy).run(false);
     close(strategy);
+    assertTrue(reference.steps() > stopAt, "the run goes past the interruption: " + reference.stopReason());
+    if (patience > 0) {
+      assertTrue(reference.stop() == StopReason.CONVERGED || reference.stop() == StopReason.STRATEGY_FINISHED,
+          "it stops by its stop rules: " + reference.stopReason());
+    }
 
     Path dir = tmp.resolve("resumed");
     AtomicReference<Tuner> ref = new AtomicReference<>();

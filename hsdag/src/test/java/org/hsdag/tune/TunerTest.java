@@ -110,23 +110,28 @@ class TunerTest {
   }
 
   @Test
-  void aPlacementProposedAgainIsMeasuredOnceAndPatienceStopsAConvergedSearch() throws IOException {
+  void aPlacementProposedAgainIsMeasuredOnceAndPatienceCountsDistinctMeasurements() throws IOException {
     FakeBackend backend = new FakeBackend();
+    // All on GPU.1 is the fastest (FakeBackend: no cuts, half the CPU's time); every split is slower.
+    Placement best = Placement.allOn(DEVICES, graph.nodeCount(), "GPU.1");
     Placement a = mixed(3, 4, 5);
     Placement b = mixed(6, 7);
-    ScriptedStrategy s = new ScriptedStrategy(ctx -> List.of(a, b));
+    Placement c = mixed(3);
+    ScriptedStrategy s = new ScriptedStrategy(ctx -> List.of(a, best, a, best, b, best, c, mixed(4), mixed(5)));
     Path dir = tmp.resolve("cache");
-    TuneResult r = run(backend, config(10, 2, 0, 5, 6, 1), s, dir, false, null);
+    TuneResult r = run(backend, config(50, 2, 0, 5, 3, 1), s, dir, false, null);
 
-    assertEquals(2, r.measurements());
-    assertEquals(2 + 6, r.steps(), "stops after 6 proposals in a row were cache hits");
-    assertEquals(6, r.cacheHits());
     assertEquals(StopReason.CONVERGED, r.stop(), r.stopReason());
+    // best is the GPU.1-only baseline, measured before the search: a cache hit from its first proposal.
+    assertEquals(4, r.measurements(), "a, then b, c and mixed(4) bring no improvement on best: 3 measurements of patience");
+    assertEquals(8, r.steps(), "the repeated proposals cost neither budget nor patience");
+    assertEquals(4, r.cacheHits());
     assertEquals(1, backend.calls(a));
-    assertEquals(1, backend.calls(b));
+    assertEquals(1, backend.calls(best));
     assertEquals(8, s.observed.size(), "the strategy still observes every proposal");
     assertEquals(s.observed.get(0).latencyMillis(), s.observed.get(2).latencyMillis());
-    assertEquals(6, search(dir).stream().filter(x -> Boolean.TRUE.equals(x.cached())).count());
+    assertEquals(4, search(dir).stream().filter(x -> Boolean.TRUE.equals(x.cached())).count());
+    assertTrue(r.stopReason().contains("3 measurements"), r.stopReason());
   }
 
   @Test

@@ -33,6 +33,8 @@ import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.Strategies;
+import org.hsdag.strategy.StrategyConfig;
+import org.hsdag.tune.TuneConfig;
 
 /**
  * Time to the optimum on the simulator: for each model, device set, proxy setting and seed, every
@@ -46,10 +48,15 @@ import org.hsdag.strategy.Strategies;
  * strategies plan with the unperturbed profile), {@code cold} (no cost model at all). Method
  * {@code planner-only} is the planner's own candidates measured and nothing more.
  *
+ * <p>Each search stops as {@code tune}'s does (budget default 120, {@code --patience} default as
+ * tune's: 20 for a strategy planning on a cost model, 0 cold), and the table gives the measurements
+ * each used; the summary counts, per setting, how often the returned placement is slower than the
+ * best one measured. {@code --no-tie-break} picks the winner on medians alone.
+ *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.plan.WarmStartExperiment [--budget 200] [--seeds 3]
+ * ./hsdag.sh run-class org.hsdag.bench.plan.WarmStartExperiment [--budget 120] [--patience N] [--seeds 3]
  *     [--setting exact|mismatch|cold]... [--mismatch 0.3] [--devices CPU,GPU.1]...
- *     [--methods planner,hsdag,...] [-S key=value]... [--profile paper] [--no-samples] [models ...]
+ *     [--methods planner,hsdag,...] [-S key=value]... [--profile paper] [--no-samples] [--no-tie-break] [models ...]
  * </pre>
  * {@code -S} passes a strategy option to the HSDAG methods (as {@code tune -S}), e.g. {@code -S
  * pretrain=200}.
@@ -58,11 +65,13 @@ public final class WarmStartExperiment {
   private WarmStartExperiment() {}
 
   public static void main(String[] args) throws IOException {
-    int budget = 200;
+    int budget = TuneConfig.DEFAULT_BUDGET;
+    int patience = -1;
     int seeds = 3;
     double mismatch = 0.3;
     String profileName = "paper";
     boolean samples = true;
+    boolean tieBreak = true;
     java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
     List<String> settings = new ArrayList<>();
     List<DeviceSet> deviceSets = new ArrayList<>();
@@ -71,6 +80,7 @@ public final class WarmStartExperiment {
     for (int k = 0; k < args.length; k++) {
       switch (args[k]) {
         case "--budget" -> budget = Integer.parseInt(args[++k]);
+        case "--patience" -> patience = Integer.parseInt(args[++k]);
         case "--seeds" -> seeds = Integer.parseInt(args[++k]);
         case "--mismatch" -> mismatch = Double.parseDouble(args[++k]);
         case "--profile" -> profileName = args[++k];
@@ -78,6 +88,7 @@ public final class WarmStartExperiment {
         case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
         case "--methods" -> methods.addAll(Arrays.asList(args[++k].split(",")));
         case "--no-samples" -> samples = false;
+        case "--no-tie-break" -> tieBreak = false;
         case "-S" -> {
           String[] kv = args[++k].split("=", 2);
           options.put(kv[0], kv.length > 1 ? kv[1] : "");
@@ -105,11 +116,14 @@ public final class WarmStartExperiment {
     }
     DeviceProfile profile = DeviceProfile.load(profileName);
     System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
-        + "budget %d measurements, %d seeds; gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties, best median) "
-        + "vs the target's best known (planner + annealing on its own cost model); m1/m2 = measurements until the "
-        + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n", budget, seeds);
-    System.out.println("| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | m1 per seed | m2 per seed |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+        + "budget %d measurements, patience %s, %d seeds (the stop rules of tune); gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties) "
+        + "vs the target's best known (planner + annealing on its own cost model); used = measurements the search spent; m1/m2 = measurements until the "
+        + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n",
+        budget, patience >= 0 ? String.valueOf(patience) : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
+        seeds);
+    System.out.println("| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    List<Run> runs = new ArrayList<>();
     for (String m : models) {
       OpGraph g = m.endsWith(".xml") ? new IrReader().read(Path.of(m)) : ModelCatalog.get(m).build().graph();
       String label = m.endsWith(".xml") ? Path.of(m).getFileName().toString() : m;
@@ -129,21 +143,23 @@ public final class WarmStartExperiment {
             StringBuilder m1 = new StringBuilder();
             StringBuilder m2 = new StringBuilder();
             StringBuilder seen = new StringBuilder();
+            StringBuilder used = new StringBuilder();
             for (int s = 1; s <= seeds; s++) {
               long seed = 1000L * s + 7;
               SimBackend noisy = new SimBackend(targetProfile, SimOptions.DEFAULT.withSeed(seed));
               // planner-only: the planner's own candidates measured, nothing more.
               boolean plannerOnly = method.equals("planner-only");
               String name = plannerOnly ? "planner" : method;
-              SearchStrategy strategy = name.startsWith("hsdag") ? Strategies.configure(name, options).create(name)
-                  : Strategies.create(name);
+              StrategyConfig config = Strategies.configure(name, name.startsWith("hsdag") ? options : Map.of());
+              SearchStrategy strategy = config.create(name);
+              int runPatience = patience >= 0 ? patience : TuneConfig.defaultPatience(config, proxy != null);
               int limit = plannerOnly && proxy != null ? new Planner().plan(proxy).candidates().size() : budget;
               SearchOutcome out;
               Placement returned;
               try {
                 SearchEngine engine = SearchEngine.builder(noisy, g, ds).seed(seed).proxy(proxy).build();
-                out = engine.run(strategy, SearchLimits.of(limit), seed, SearchListener.NONE);
-                returned = returned(engine, out, seed, proxy, strategy.favourites(5));
+                out = engine.run(strategy, SearchLimits.of(limit).withPatience(runPatience), seed, SearchListener.NONE);
+                returned = returned(engine, out, seed, proxy, strategy.favourites(5), tieBreak);
               } finally {
                 if (strategy instanceof AutoCloseable c) {
                   try {
@@ -155,23 +171,56 @@ public final class WarmStartExperiment {
               }
               int[] reach = reach(out, target, known);
               double gap = returned == null ? Double.NaN : 100 * (target.latencyMicros(returned) / 1000.0 / known - 1);
+              double seenGap = 100 * (bestSeen(out, target) / known - 1);
+              runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap));
               gaps.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", gap));
               m1.append(s > 1 ? " / " : "").append(reach[0] < 0 ? "-" : reach[0]);
               m2.append(s > 1 ? " / " : "").append(reach[1] < 0 ? "-" : reach[1]);
-              seen.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", 100 * (bestSeen(out, target) / known - 1)));
+              seen.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", seenGap));
+              used.append(s > 1 ? " / " : "").append(out.measurements());
             }
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s |%n", label, String.join("+", ds.names()),
-                setting, method, known, gaps, seen, m1, m2);
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s |%n", label, String.join("+", ds.names()),
+                setting, method, known, gaps, seen, used, m1, m2);
             System.out.flush();
           }
         }
       }
     }
+    summarise(runs);
+  }
+
+  /** One search: its setting, devices, method, measurements spent, gap of the returned and of the best measured placement (%). */
+  private record Run(String setting, String devices, String method, int used, double gap, double seenGap) {}
+
+  /**
+   * Per setting and method: measurements used (median, mean, max), gaps (max, mean, runs within 1 % and 2 %), and how
+   * often the returned placement is slower (noise-free, by more than 0.05 %) than the best one measured.
+   */
+  private static void summarise(List<Run> runs) {
+    System.out.printf(Locale.ROOT, "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured |%n");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    Map<String, List<Run>> groups = new java.util.TreeMap<>();
+    for (Run r : runs) {
+      groups.computeIfAbsent(r.setting() + " | " + r.method(), k -> new ArrayList<>()).add(r);
+    }
+    for (Map.Entry<String, List<Run>> e : groups.entrySet()) {
+      List<Run> rs = e.getValue();
+      double[] used = rs.stream().mapToDouble(Run::used).sorted().toArray();
+      double median = used.length % 2 == 1 ? used[used.length / 2] : (used[used.length / 2 - 1] + used[used.length / 2]) / 2;
+      double maxGap = rs.stream().mapToDouble(Run::gap).max().orElse(Double.NaN);
+      double meanGap = rs.stream().mapToDouble(Run::gap).average().orElse(Double.NaN);
+      long in1 = rs.stream().filter(r -> r.gap() <= 1.0).count();
+      long in2 = rs.stream().filter(r -> r.gap() <= 2.0).count();
+      long notBest = rs.stream().filter(r -> r.gap() > r.seenGap() + 0.05).count();
+      System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.0f | %+.2f %% | %+.2f %% | %d/%d | %d/%d | %d/%d |%n", e.getKey(), rs.size(),
+          median, Arrays.stream(used).average().orElse(Double.NaN), used[used.length - 1], maxGap, meanGap, in1, rs.size(), in2,
+          rs.size(), notBest, rs.size());
+    }
   }
 
   /** What tune returns: the best of 5 finalists ({@link FinalistChoice}) after 5 interleaved rounds of re-measurement (median; near ties race on). */
   private static Placement returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy,
-      List<Placement> favourites) throws IOException {
+      List<Placement> favourites, boolean tieBreak) throws IOException {
     List<Finalist> finalists = new ArrayList<>();
     for (SearchStep s : FinalistChoice.choose(out, 5, Set.of(), proxy, favourites)) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
@@ -179,12 +228,8 @@ public final class WarmStartExperiment {
     if (finalists.isEmpty()) {
       return null;
     }
-    Candidate best = null;
-    for (Candidate c : engine.remeasure(finalists, 5, seed, Map.of(), RemeasureListener.NONE).candidates()) {
-      if (c.ok() && (best == null || c.finalMs() < best.finalMs())) {
-        best = c;
-      }
-    }
+    Candidate best = engine.remeasure(finalists, 5, seed, Map.of(), RemeasureListener.NONE,
+        proxy == null || !tieBreak ? null : FinalistChoice.prediction(out, proxy)).verdict().winner();
     return best == null ? null : best.placement();
   }
 
