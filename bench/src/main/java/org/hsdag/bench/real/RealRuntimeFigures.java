@@ -387,6 +387,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       List<Double> compile = new ArrayList<>();
       List<Double> infer = new ArrayList<>();
       List<Double> total = new ArrayList<>();
+      List<Double> release = new ArrayList<>();
       List<Double> miss = new ArrayList<>();
       List<Double> hit = new ArrayList<>();
       List<Double> hitTotal = new ArrayList<>();
@@ -411,6 +412,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
             compile.add(a.compileMillis());
             infer.add(a.inferMillis());
             total.add(aWall);
+            release.add(aWall - a.prepareMillis() - a.compileMillis() - a.inferMillis());
           }
           (r == 0 ? miss : hit).add(b.compileMillis());
           (r == 0 ? missInfer : hitInfer).add(b.inferMillis());
@@ -430,6 +432,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           hit.isEmpty() ? "-" : Spread.of(hit).format(1));
       out.printf("| inputs + 10 inferences | %s | %s | %s |%n", Spread.of(infer).format(1), Spread.of(missInfer).format(1),
           hitInfer.isEmpty() ? "-" : Spread.of(hitInfer).format(1));
+      out.printf("| releasing the compiled model (the rest of the call) | %s | | |%n", Spread.of(release).format(1));
       out.printf("| whole measure call | %s | | %s |%n%n", Spread.of(total).format(1), hitTotal.isEmpty() ? "-" : Spread.of(hitTotal).format(1));
       double[] share = new double[compile.size()];
       for (int i = 0; i < share.length; i++) {
@@ -439,6 +442,15 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           + "sub-model count differed between cached and uncached compiles of the same placement %d times of %d%n%n",
           Spread.of(share).format(2), hit.isEmpty() ? Double.NaN : Spread.of(hit).median() / Spread.of(compile).median(),
           subModelMismatches, rounds * ps.size());
+      try (var files = Files.walk(cache)) {
+        List<Path> blobs = files.filter(Files::isRegularFile).toList();
+        long bytes = 0;
+        for (Path f : blobs) {
+          bytes += Files.size(f);
+        }
+        out.printf(Locale.ROOT, "the cache folder held %d files, %.1f MB, at the end (what OpenVINO wrote for these compiles)%n%n",
+            blobs.size(), bytes / 1e6);
+      }
     } finally {
       deleteTree(cache);
     }
@@ -472,20 +484,26 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           .map(i -> java.time.Duration.between(i, java.time.Instant.now()).toMillis() / 1e3).orElse(Double.NaN);
       long t0 = System.nanoTime();
       int code = cl.execute(args.toArray(String[]::new));
-      double wallMs = (System.nanoTime() - t0) / 1e6;
+      long t1 = System.nanoTime();
+      double wallMs = (t1 - t0) / 1e6;
       TimedBackend.Totals t = timed.totals();
-      double openVino = t.compileMs() + t.inferMs() + t.costModelMs() + t.supportsMs();
+      double openVino = t.compileMs() + t.inferMs() + t.releaseMs() + t.costModelMs() + t.supportsMs();
       double hsdag = wallMs - openVino;
+      double headMs = (t.firstCallNs() - t0) / 1e6;
+      double tailMs = (t1 - t.lastReturnNs()) / 1e6;
       out.printf("## A default real tune: %s on %s (tune %s, in this JVM, backend openvino through TuneCommand)%n%n", m.label(),
           String.join(",", pair.names()), String.join(" ", args));
-      out.printf(Locale.ROOT, "exit %d; wall %.1f s; %d measure calls: OpenVINO compile %.1f s + inputs/inference %.1f s; cost model "
-          + "(read, profiling compiles and runs per device, then hsdag's tables) %.1f s; query_model %.1f s; hsdag prepare inside "
-          + "measure calls %.1f s, releasing compiled models %.1f s%n", code, wallMs / 1e3, t.measurements(), t.compileMs() / 1e3,
-          t.inferMs() / 1e3, t.costModelMs() / 1e3, t.supportsMs() / 1e3, t.prepareMs() / 1e3,
-          (t.measureMs() - t.prepareMs() - t.compileMs() - t.inferMs()) / 1e3);
-      out.printf(Locale.ROOT, "hsdag's own share = (wall - OpenVINO compile, inference, cost-model profiling and query_model) / wall = "
-          + "%.1f s / %.1f s = %.1f %% (goal <= 5 %%: %s); counting the whole cost-model build as hsdag's: %.1f %%.%n", hsdag / 1e3, wallMs / 1e3, 100 * hsdag / wallMs,
-          hsdag / wallMs <= 0.05 ? "met" : "MISSED", 100 * (hsdag + t.costModelMs()) / wallMs);
+      out.printf(Locale.ROOT, "exit %d; wall %.1f s. Inside the backend: %d measure calls = OpenVINO compile %.1f s + inputs and "
+          + "inference %.1f s + releasing the compiled models (OpenVINO's destructors) %.1f s + hsdag's prepare (placement, names, "
+          + "affinities, first read_model) %.1f s; cost model (read, profiling compiles and runs per device, then hsdag's tables) "
+          + "%.1f s; query_model %.1f s.%n", code, wallMs / 1e3, t.measurements(), t.compileMs() / 1e3, t.inferMs() / 1e3,
+          t.releaseMs() / 1e3, t.prepareMs() / 1e3, t.costModelMs() / 1e3, t.supportsMs() / 1e3);
+      out.printf(Locale.ROOT, "hsdag's own share = (wall - OpenVINO's compile, inference, release, cost-model profiling and query_model) "
+          + "/ wall = %.1f s / %.1f s = %.1f %% (goal <= 5 %%: %s); of it: prepare inside measure calls %.1f s, before the first "
+          + "backend call (set-up) %.1f s, between backend calls (search strategy, logging) %.1f s, after the last (final choice, "
+          + "report, charts) %.1f s; counting the whole cost-model build as hsdag's: %.1f %%.%n", hsdag / 1e3, wallMs / 1e3,
+          100 * hsdag / wallMs, hsdag / wallMs <= 0.05 ? "met" : "MISSED", t.prepareMs() / 1e3, headMs / 1e3,
+          (hsdag - t.prepareMs() - headMs - tailMs) / 1e3, tailMs / 1e3, 100 * (hsdag + t.costModelMs()) / wallMs);
       out.printf(Locale.ROOT, "before the tune began, %.1f s had passed since this JVM started (JVM start-up, opening OpenVINO and "
           + "registering %s, reading the model%s)%n%n", sinceJvmStartS, pair.name(1),
           sections.stream().anyMatch(x -> SECTIONS.indexOf(x) < SECTIONS.indexOf("tune")) ? ", and the earlier sections of this run" : "");

@@ -30,6 +30,8 @@ final class TimedBackend implements LatencyBackend {
   private double costModelMs;
   private double supportsMs;
   private int measurements;
+  private long firstCallNs = Long.MIN_VALUE;
+  private long lastReturnNs = Long.MIN_VALUE;
 
   TimedBackend(OpenVinoBackend delegate) {
     this.delegate = delegate;
@@ -45,12 +47,19 @@ final class TimedBackend implements LatencyBackend {
    * @param costModelMs building the cost model (profiling compiles and runs on each device, then hsdag's tables)
    * @param supportsMs query_model per device
    * @param measurements measure calls
+   * @param firstCallNs {@link System#nanoTime} when the first backend call began ({@code Long.MIN_VALUE}: none yet)
+   * @param lastReturnNs {@link System#nanoTime} when the last backend call returned
    */
   record Totals(double measureMs, double prepareMs, double compileMs, double inferMs, double costModelMs, double supportsMs,
-      int measurements) {}
+      int measurements, long firstCallNs, long lastReturnNs) {
+    /** The rest of the measure calls: releasing each compiled model (OpenVINO's destructors) after its runs. */
+    double releaseMs() {
+      return measureMs - prepareMs - compileMs - inferMs;
+    }
+  }
 
   synchronized Totals totals() {
-    return new Totals(measureMs, prepareMs, compileMs, inferMs, costModelMs, supportsMs, measurements);
+    return new Totals(measureMs, prepareMs, compileMs, inferMs, costModelMs, supportsMs, measurements, firstCallNs, lastReturnNs);
   }
 
   @Override
@@ -79,7 +88,8 @@ final class TimedBackend implements LatencyBackend {
     try {
       return delegate.supports(graph, devices);
     } finally {
-      add(() -> supportsMs += (System.nanoTime() - t) / 1e6);
+      long end = System.nanoTime();
+      add(t, end, () -> supportsMs += (end - t) / 1e6);
     }
   }
 
@@ -87,8 +97,9 @@ final class TimedBackend implements LatencyBackend {
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
     long t = System.nanoTime();
     OpenVinoBackend.MeasurementCost c = delegate.measureWithCost(graph, placement, protocol);
-    double wall = (System.nanoTime() - t) / 1e6;
-    add(() -> {
+    long end = System.nanoTime();
+    double wall = (end - t) / 1e6;
+    add(t, end, () -> {
       measureMs += wall;
       prepareMs += c.prepareMillis();
       compileMs += c.compileMillis();
@@ -106,7 +117,8 @@ final class TimedBackend implements LatencyBackend {
         try {
           return delegate.costModel(graph);
         } finally {
-          add(() -> costModelMs += (System.nanoTime() - t) / 1e6);
+          long end = System.nanoTime();
+          add(t, end, () -> costModelMs += (end - t) / 1e6);
         }
       };
       return Optional.of(type.cast(timed));
@@ -114,7 +126,11 @@ final class TimedBackend implements LatencyBackend {
     return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
   }
 
-  private synchronized void add(Runnable update) {
+  private synchronized void add(long start, long end, Runnable update) {
+    if (firstCallNs == Long.MIN_VALUE) {
+      firstCallNs = start;
+    }
+    lastReturnNs = end;
     update.run();
   }
 
