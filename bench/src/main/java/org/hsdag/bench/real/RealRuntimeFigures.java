@@ -117,7 +117,6 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements and input data. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  private final Map<String, double[]> realCpuMs = new LinkedHashMap<>();
   private PrintWriter out;
 
   public static void main(String[] args) {
@@ -231,7 +230,6 @@ public final class RealRuntimeFigures implements Callable<Integer> {
             minRatio[r] = java.util.Arrays.stream(matchedRun.samplesMillis()).min().orElseThrow() / run.minMs();
           }
         }
-        realCpuMs.put(m.label(), hm);
         Spread rm = ratios(hm, ba);
         out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", m.label(), Spread.of(ba).format(2),
             Spread.of(baMean).format(2), Spread.of(hm).format(2), Spread.of(hp).format(2), Spread.of(plain).format(2), rm.format(3),
@@ -267,32 +265,39 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     out.printf(Locale.ROOT, "## Simulator calibrated on %s (hsdag calibrate's CalibrationRun + CalibrationFit, CPU only, %.0f s) vs real CPU-only latency%n%n",
         base.label(), (System.nanoTime() - t0) / 1e9);
     double calibratedWall = recs.run("CPU").latencyMillis();
-    out.printf(Locale.ROOT, "sim backend, profile %s (noise off) vs openvino backend '%s', %d rounds (taken from the cpu section when it "
-        + "ran); error = sim / real - 1. The fit reproduces the wall latency it measured on %s (%.2f ms, median of 20 runs, a few "
-        + "seconds of this shared machine), so a busy moment during calibration shifts every prediction alike: 'error vs held-in' "
-        + "divides that out, (sim / real) / (sim / real of %s) - 1. Goal: within 15 %% on the models it was not calibrated on.%n%n",
-        profile.name(), matched().describe(), rounds, base.label(), calibratedWall, base.label());
+    out.printf(Locale.ROOT, "sim backend, profile %s (noise off) vs openvino backend '%s' on HETERO:%s with every op on CPU, %d rounds, "
+        + "each round measuring every model once in a rotating order (so no model gets a quieter minute than another); error = "
+        + "sim / real - 1. The fit is anchored to the wall latency it measured on %s (%.2f ms, median of 20 runs, a few seconds of "
+        + "this shared machine), so a busy moment during calibration shifts every prediction alike: 'error vs held-in' divides that "
+        + "out, (sim / real) / (sim / real of %s) - 1. Goal: within 15 %% on the models it was not calibrated on.%n%n",
+        profile.name(), matched().describe(), String.join(",", pair.names()), rounds, base.label(), calibratedWall, base.label());
     out.println("| model | calibrated on it | simulated CPU ms | real CPU ms | error | error vs held-in | goal within 15 % |");
     out.println("|---|---|---|---|---|---|---|");
-    Map<String, double[]> rows = new LinkedHashMap<>();
+    List<Model> ms = new ArrayList<>();
     for (String name : models) {
-      Model m = model(backend, name);
-      double[] real = realCpuMs.get(m.label());
-      if (real == null) {
-        Placement cpu = Placement.allOn(pair, m.graph().nodeCount(), "CPU");
-        real = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-          real[r] = ok(backend.measure(m.graph(), cpu, matched()), m.label() + " CPU").latencyMillis();
-        }
-        realCpuMs.put(m.label(), real);
+      ms.add(model(backend, name));
+    }
+    double[][] real = new double[ms.size()][rounds];
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < ms.size(); k++) {
+        int i = (k + r) % ms.size();
+        Model m = ms.get(i);
+        real[i][r] = ok(backend.measure(m.graph(), Placement.allOn(pair, m.graph().nodeCount(), "CPU"), matched()), m.label() + " CPU")
+            .latencyMillis();
       }
+    }
+    Map<String, double[]> rows = new LinkedHashMap<>();
+    Map<String, Spread> realByModel = new LinkedHashMap<>();
+    for (int i = 0; i < ms.size(); i++) {
+      Model m = ms.get(i);
       double simulated = sim.latencyMillis(m.graph(), Placement.allOn(sim.deviceSet(), m.graph().nodeCount(), "CPU"));
-      rows.put(m.label(), new double[] {simulated, Spread.of(real).median()});
+      realByModel.put(m.label(), Spread.of(real[i]));
+      rows.put(m.label(), new double[] {simulated, realByModel.get(m.label()).median()});
     }
     double[] held = rows.get(base.label());
     for (Map.Entry<String, double[]> e : rows.entrySet()) {
       double simulated = e.getValue()[0];
-      Spread rs = Spread.of(realCpuMs.get(e.getKey()));
+      Spread rs = realByModel.get(e.getKey());
       double err = simulated / rs.median() - 1;
       double relative = held == null ? Double.NaN : (simulated / rs.median()) / (held[0] / held[1]) - 1;
       boolean heldIn = e.getKey().equals(base.label());
