@@ -174,8 +174,12 @@ public final class TuneCommand implements Callable<Integer> {
     this(null);
   }
 
-  /** A command that measures with {@code backend} instead of opening one (tests, embedding). */
-  TuneCommand(LatencyBackend backend) {
+  /**
+   * A command that measures with {@code backend} instead of opening one (tests, embedding: the
+   * real-runtime figures time a default tune through a decorator). A real backend must already be
+   * bound to the model file.
+   */
+  public TuneCommand(LatencyBackend backend) {
     this.injectedBackend = backend;
   }
 

@@ -152,9 +152,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
     if (options.timeout() == null) {
-      synchronized (this) {
-        return measureNow(graph, placement, protocol);
-      }
+      return measureWithCost(graph, placement, protocol).measurement();
     }
     Future<Measurement> f;
     synchronized (this) {
@@ -167,7 +165,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
       }
       f = worker.submit(() -> {
         synchronized (OpenVinoBackend.this) {
-          return measureNow(graph, placement, protocol);
+          return measureNow(graph, placement, protocol).measurement();
         }
       });
     }
@@ -183,39 +181,73 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
     }
   }
 
-  private Measurement measureNow(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+  /**
+   * Where the wall time of one measurement went, in milliseconds (0 for a phase it never reached):
+   * {@code prepareMillis} is hsdag's own work before OpenVINO compiles (resolving the placement,
+   * checking names, reading the model on first use, setting every node's affinity),
+   * {@code compileMillis} OpenVINO's {@code compile_model} on HETERO with its infer request,
+   * {@code inferMillis} filling the inputs plus the warm-up and timed inferences.
+   */
+  public record MeasurementCost(Measurement measurement, double prepareMillis, double compileMillis, double inferMillis) {}
+
+  /**
+   * {@link #measure} without a timeout, also saying where its time went: the figures of what a real
+   * measurement costs ({@code bench}) use the same path as every tuning measurement.
+   */
+  public synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return measureNow(graph, placement, protocol);
+  }
+
+  private MeasurementCost measureNow(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    long t0 = System.nanoTime();
     Map<String, String> affinities;
     try {
       affinities = new HeteroAffinity(graph).nameMap(placement);
     } catch (InvalidPlacementException e) {
-      return failed(e.getMessage());
+      return costOf(failed(e.getMessage()), t0, NOT_REACHED, NOT_REACHED);
     }
     Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
     for (String used : new LinkedHashSet<>(affinities.values())) {
       if (!available.contains(used)) {
-        return failed("device " + used + " is not available on this machine (available: " + String.join(",", available) + ")");
+        return costOf(failed("device " + used + " is not available on this machine (available: " + String.join(",", available) + ")"),
+            t0, NOT_REACHED, NOT_REACHED);
       }
     }
+    long compiling = NOT_REACHED;
+    long inferring = NOT_REACHED;
     try {
       OpenVinoRuntime.Model m = model(graph);
       affinities = withoutMergedNodes(affinities, m.opNames());
       List<String> problems = HeteroAffinity.checkAgainstModel(affinities, m.opNames());
       if (!problems.isEmpty()) {
-        return failed(String.join("; ", problems));
+        return costOf(failed(String.join("; ", problems)), t0, NOT_REACHED, NOT_REACHED);
       }
       m.setAffinities(affinities);
+      compiling = System.nanoTime();
       try (OpenVinoRuntime.Compiled c = m.compile(placement.devices().heteroString(), options.cacheDir(), false)) {
+        inferring = System.nanoTime();
         c.fillInputs(options.seed());
         double[] samples = c.inferTimed(protocol.warmupRuns(), protocol.runs());
-        return Measurement.of(samples, protocol, SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
-            NAME, profile);
+        return costOf(Measurement.of(samples, protocol, SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
+            NAME, profile), t0, compiling, inferring);
       }
     } catch (OpenVinoException | IllegalStateException e) {
-      return failed(e.getMessage());
+      return costOf(failed(e.getMessage()), t0, compiling, inferring);
     } catch (RuntimeException e) {
       // Never let one placement kill a tuning run.
-      return failed("unexpected error: " + e);
+      return costOf(failed("unexpected error: " + e), t0, compiling, inferring);
     }
+  }
+
+  private static final long NOT_REACHED = Long.MIN_VALUE;
+
+  /** The cost of a measurement started at {@code start} whose compile and inference started as given ({@link #NOT_REACHED}: never). */
+  private static MeasurementCost costOf(Measurement m, long start, long compiling, long inferring) {
+    long end = System.nanoTime();
+    double prepare = ((compiling == NOT_REACHED ? end : compiling) - start) / 1e6;
+    double compile = compiling == NOT_REACHED ? 0 : ((inferring == NOT_REACHED ? end : inferring) - compiling) / 1e6;
+    double infer = inferring == NOT_REACHED ? 0 : (end - inferring) / 1e6;
+    return new MeasurementCost(m, prepare, compile, infer);
   }
 
   /** Timed runs (after one warm-up) of each single-device profiling compile; the last one's records count. */
