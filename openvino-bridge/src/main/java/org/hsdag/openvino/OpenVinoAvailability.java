@@ -159,19 +159,32 @@ public record OpenVinoAvailability(Status status, String version, String reason,
    * venv …}), or empty when there is no record.
    */
   public static String runtimeSource() {
+    return runtimeRecord().getProperty("source", "");
+  }
+
+  /**
+   * The Python whose {@code openvino} package the native library was built against (its console
+   * scripts, e.g. {@code benchmark_app}, sit beside it), or empty for an archive install or no record.
+   */
+  public static java.util.Optional<Path> runtimePython() {
+    String python = runtimeRecord().getProperty("python", "");
+    return python.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Path.of(python));
+  }
+
+  /** What {@code native/provision.sh} recorded beside the library (empty when there is no record). */
+  private static java.util.Properties runtimeRecord() {
     String platform = system().platform();
     String resource = SHIM_CLASS.substring(0, SHIM_CLASS.lastIndexOf('.')).replace('.', '/') + "/" + platform
         + "/openvino-runtime.properties";
+    java.util.Properties p = new java.util.Properties();
     try (java.io.InputStream in = OpenVinoAvailability.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        return "";
+      if (in != null) {
+        p.load(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
       }
-      java.util.Properties p = new java.util.Properties();
-      p.load(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
-      return p.getProperty("source", "");
     } catch (java.io.IOException e) {
-      return "";
+      return new java.util.Properties();
     }
+    return p;
   }
 
   /** The year-based major version of an OpenVINO build string ({@code 2025.1.0-18503-…} → 2025), or -1. */

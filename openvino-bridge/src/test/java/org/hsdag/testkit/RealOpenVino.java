@@ -3,12 +3,8 @@ package org.hsdag.testkit;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.openvino.OpenVinoBackend;
 
@@ -32,11 +28,11 @@ public final class RealOpenVino {
   /** The Python of the OpenVINO the native library was built against (its {@code openvino} package imports). */
   public static Path python() {
     require();
-    String python = record().getProperty("python", "");
-    if (python.isEmpty() || !Files.isExecutable(Path.of(python))) {
+    Path python = OpenVinoAvailability.runtimePython().orElse(null);
+    if (python == null || !Files.isExecutable(python)) {
       unavailable("no Python with the openvino package recorded by native/provision.sh (" + python + ")");
     }
-    return Path.of(python);
+    return python;
   }
 
   /** A console script of that Python's environment, e.g. {@code benchmark_app}. */
@@ -44,19 +40,6 @@ public final class RealOpenVino {
     Path p = python().resolveSibling(name);
     if (!Files.isExecutable(p)) {
       unavailable(name + " is not installed beside " + python());
-    }
-    return p;
-  }
-
-  private static Properties record() {
-    Properties p = new Properties();
-    String resource = "org/hsdag/openvino/internal/linux-x86_64/openvino-runtime.properties";
-    try (InputStream in = RealOpenVino.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in != null) {
-        p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-      }
-    } catch (IOException e) {
-      unavailable("cannot read " + resource + ": " + e.getMessage());
     }
     return p;
   }

@@ -93,9 +93,16 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   String testDevice;
 
   @Option(names = "--benchmark-app", paramLabel = "PATH",
-      defaultValue = "${sys:user.home}/.cache/hsdag/openvino-2026.4.1/venv/bin/benchmark_app",
-      description = "OpenVINO's benchmark_app (default: the one in hsdag's provisioned venv, ${DEFAULT-VALUE}).")
+      description = "OpenVINO's benchmark_app (default: the one beside the Python whose OpenVINO hsdag was built against).")
   Path benchmarkApp;
+
+  private Path benchmarkApp() {
+    if (benchmarkApp != null) {
+      return benchmarkApp;
+    }
+    return OpenVinoAvailability.runtimePython().map(p -> p.resolveSibling("benchmark_app"))
+        .orElseThrow(() -> new IllegalStateException("no benchmark_app known: pass --benchmark-app PATH"));
+  }
 
   @Option(names = "--calibrate-on", defaultValue = "resnet50", description = "Model the sim section calibrates on. Default: ${DEFAULT-VALUE}.")
   String calibrateOn;
@@ -212,7 +219,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
             boolean baFirst = r % 2 == 0;
             BenchmarkAppRun run = null;
             if (baFirst) {
-              run = BenchmarkAppRun.run(benchmarkApp, m.xml(), "CPU", iterations);
+              run = BenchmarkAppRun.run(benchmarkApp(), m.xml(), "CPU", iterations);
             }
             Measurement matchedRun = ok(backend.measure(m.graph(), cpu, matched()), m.label() + " CPU");
             hm[r] = matchedRun.latencyMillis();
@@ -222,7 +229,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
               plain[r] = matched().reduce(c.inferTimed(matched().warmupRuns(), matched().runs()));
             }
             if (!baFirst) {
-              run = BenchmarkAppRun.run(benchmarkApp, m.xml(), "CPU", iterations);
+              run = BenchmarkAppRun.run(benchmarkApp(), m.xml(), "CPU", iterations);
             }
             ba[r] = run.medianMs();
             baMean[r] = run.averageMs();
