@@ -93,7 +93,8 @@ else
     rm -f "$failed_marker"
     touch "$venv/.complete"
   fi
-  ov_pkg="$("$venv/bin/python" -c 'import openvino, os; print(os.path.dirname(openvino.__file__))')"
+  ov_pkg="$("$venv/bin/python" -c 'import openvino, os; print(os.path.dirname(openvino.__file__))' 2>/dev/null)" \
+    || { rm -f "$venv/.complete"; give_up "the venv $venv is broken; run ./hsdag.sh openvino install to make it again"; }
   include="$ov_pkg/include" libs="$ov_pkg/libs" cmake_dir="$ov_pkg/cmake"
   python="$venv/bin/python"
   source_desc="pinned wheel openvino==$OPENVINO_PIN in hsdag's private venv $venv"
@@ -111,7 +112,7 @@ version="$(sed -n 's/.*OPENVINO_VERSION_MAJOR \([0-9]*\).*/\1/p;s/.*OPENVINO_VER
 # --- 2. build the JNI library, or take it from the cache ---
 command -v g++ >/dev/null || give_up "g++ is missing; install it (apt-get install g++)"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-platform="$("$java_bin" -cp "$classpath" org.bytedeco.javacpp.tools.Builder -print platform 2>/dev/null | tail -1)"
+platform="$("$java_bin" -cp "$classpath" org.bytedeco.javacpp.tools.Builder -print platform 2>/dev/null | tail -1 || true)"
 [[ -n "$platform" ]] || give_up "JavaCPP is not on the class path given to provision.sh"
 shim_class="$out/org/hsdag/openvino/internal/OvShim.class"
 [[ -f "$shim_class" ]] || give_up "compile the Java sources first (no $shim_class)"
