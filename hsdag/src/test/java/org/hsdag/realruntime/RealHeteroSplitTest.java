@@ -16,6 +16,7 @@ import org.hsdag.openvino.SubModelCount;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
+import org.hsdag.placement.SplitPlacements;
 import org.hsdag.sim.CostModel;
 import org.hsdag.sim.DeviceProfile;
 import org.hsdag.sim.HeteroCostModel;
@@ -51,7 +52,7 @@ class RealHeteroSplitTest {
     HeteroCostModel predictor = HeteroCostModel.forProfile(graph, DeviceProfile.load("paper"),
         new CostModel(ShapeAssumption.DEFAULT));
     int[] deviceIndex = {predictor.indexOf("CPU"), predictor.indexOf("GPU.1")};
-    SplittableRandom rng = new SplittableRandom(name.hashCode());
+    List<Placement> placements = randomSplits(graph, PLACEMENTS, name.hashCode());
     List<String> mismatches = new ArrayList<>();
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       rt.registerTestDevice(CPU2);
@@ -68,7 +69,7 @@ class RealHeteroSplitTest {
           reference = c.outputs();
         }
         for (int k = 0; k < PLACEMENTS; k++) {
-          Placement p = randomSplit(graph, rng);
+          Placement p = placements.get(k);
           int[] resolved = affinity.resolve(p);
           int[] deviceOfOp = new int[predictor.opCount()];
           for (int i = 0; i < deviceOfOp.length; i++) {
@@ -94,29 +95,27 @@ class RealHeteroSplitTest {
   }
 
   /**
-   * A placement of a few long same-device runs along the topological order (how good placements
-   * look: HETERO runs sub-models one after another), with a few single nodes flipped anywhere,
-   * constants, Parameters and Results included.
+   * Placements of a few long same-device runs along the topological order (how good placements
+   * look: HETERO runs sub-models one after another, {@link SplitPlacements}), each with up to three
+   * single nodes flipped anywhere, constants, Parameters and Results included.
    */
-  static Placement randomSplit(OpGraph graph, SplittableRandom rng) {
+  static List<Placement> randomSplits(OpGraph graph, int count, long seed) {
     int n = graph.nodeCount();
     int[] topo = graph.topologicalOrder();
-    int[] device = new int[n];
-    int changes = 1 + rng.nextInt(6);
-    int[] cuts = rng.ints(changes, 1, n).sorted().toArray();
-    int current = rng.nextInt(2);
-    for (int r = 0, c = 0; r < n; r++) {
-      while (c < cuts.length && cuts[c] == r) {
-        current = 1 - current;
-        c++;
+    SplittableRandom rng = new SplittableRandom(seed);
+    List<Placement> out = new ArrayList<>();
+    for (int[] runs : SplitPlacements.generate(n, count, 0, 6, seed)) {
+      int[] device = new int[n];
+      for (int r = 0; r < n; r++) {
+        device[topo[r]] = runs[r];
       }
-      device[topo[r]] = current;
+      for (int flips = rng.nextInt(4); flips > 0; flips--) {
+        int v = rng.nextInt(n);
+        device[v] = 1 - device[v];
+      }
+      out.add(new Placement(DEVICES, device));
     }
-    for (int flips = rng.nextInt(4); flips > 0; flips--) {
-      int v = rng.nextInt(n);
-      device[v] = 1 - device[v];
-    }
-    return new Placement(DEVICES, device);
+    return out;
   }
 
   /** Each output equals the reference up to float rounding (f32 kernels fused differently). */

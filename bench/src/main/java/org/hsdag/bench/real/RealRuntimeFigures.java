@@ -29,6 +29,7 @@ import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.TestDevice;
+import org.hsdag.placement.SplitPlacements;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;

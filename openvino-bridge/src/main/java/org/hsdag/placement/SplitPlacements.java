@@ -1,4 +1,4 @@
-package org.hsdag.bench.real;
+package org.hsdag.placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * Two-device placements of a cost model's ops (in topological order) for checking its predictions
- * against real measurements: mostly a few contiguous runs along the topological order (1 to
+ * Two-device placements of ops in topological order, for checking predictions (sub-model counts,
+ * cost models) against the real runtime: mostly a few contiguous runs along the topological order (1 to
  * {@code maxChanges} device changes), plus single-op flips of a one-device placement. Not
  * independent coin flips per op: HETERO would cut those into hundreds of sub-models, whose start
  * costs would swamp everything the comparison is meant to show.
