@@ -9,8 +9,10 @@ import picocli.CommandLine.Option;
 /** The {@code --test-device} picocli mixin: OpenVINO's CPU plugin registered again as a second real device. */
 public final class TestDeviceOptions {
   @Option(names = "--test-device", paramLabel = "DEVICE",
-      description = "openvino only: NAME[:threads=N] registers OpenVINO's CPU plugin again as device NAME (it must contain CPU, e.g. CPU2), "
-          + "with N inference threads (default 1), as a second real device for HETERO on a machine without a GPU. "
+      description = "openvino only: NAME[:threads=N][:precision=f32|bf16|f16] registers OpenVINO's CPU plugin again as "
+          + "device NAME (it must contain CPU, e.g. CPU2), with N inference threads (default 1) and that inference "
+          + "precision, as a second real device for HETERO on a machine without a GPU (inside a split only the "
+          + "precision makes it differ: README, Real hardware). "
           + "Repeat for more. Devices, reports and apply name it as a test device.")
   List<String> testDevices = new ArrayList<>();
 

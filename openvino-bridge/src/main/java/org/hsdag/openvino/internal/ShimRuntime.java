@@ -93,6 +93,9 @@ public final class ShimRuntime implements OpenVinoRuntime {
   private static void register(CoreHandle c, TestDevice device) {
     check(hsdag_ov_core_register_cpu_twin(c, device.name(), device.threads()),
         "registering the CPU plugin (in " + str(hsdag_ov_library_dir()) + ") again as " + device.name());
+    if (!device.precision().isEmpty()) {
+      apply(c, new String[] {device.name(), "INFERENCE_PRECISION_HINT", device.precision()});
+    }
   }
 
   @Override
