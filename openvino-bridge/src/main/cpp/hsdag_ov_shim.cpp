@@ -202,13 +202,12 @@ const char* hsdag_ov_library_dir(void) {
   return dir.c_str();
 }
 
-int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int threads) {
+int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name) {
   if (!core || !name || !*name) return fail(HSDAG_OV_BAD_ARGUMENT, "null core or empty device name");
   std::string dir = hsdag_ov_library_dir();
   if (dir.empty()) return fail(HSDAG_OV_ERROR, "cannot find the folder of libopenvino (dladdr failed)");
   return guarded([&] {
     core->core.register_plugin(dir + "/libopenvino_intel_cpu_plugin.so", std::string(name));
-    if (threads > 0) core->core.set_property(std::string(name), ov::inference_num_threads(threads));
     return HSDAG_OV_OK;
   });
 }

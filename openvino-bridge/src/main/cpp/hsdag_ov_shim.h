@@ -63,11 +63,11 @@ const char* hsdag_ov_core_device_full_name(hsdag_ov_core* core, int i);
 const char* hsdag_ov_library_dir(void);
 /*
  * A test device: registers the CPU plugin's library (libopenvino_intel_cpu_plugin.so beside
- * libopenvino) a second time under `name` (OpenVINO requires it to contain "CPU" and no dot) and,
- * when threads > 0, sets its INFERENCE_NUM_THREADS, so that HETERO can split a model between two
- * real devices on a CPU-only machine.
+ * libopenvino) a second time under `name` (OpenVINO requires it to contain "CPU" and no dot), so
+ * that HETERO can split a model between two real devices on a CPU-only machine. Its settings are
+ * set afterwards with hsdag_ov_core_set_property.
  */
-int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name, int threads);
+int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name);
 
 /*
  * core.set_property(device, {key: value}) with the value given as text, as OpenVINO's own string

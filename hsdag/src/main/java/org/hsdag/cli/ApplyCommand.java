@@ -266,8 +266,8 @@ public final class ApplyCommand implements Callable<Integer> {
       // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
       out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
           + "\"libopenvino_intel_cpu_plugin.so\"), \"" + t.name() + "\")  # " + t.describe());
-      out.println("    core.set_property(\"" + t.name() + "\", {\"INFERENCE_NUM_THREADS\": " + t.threads()
-          + (t.precision().isEmpty() ? "" : ", \"INFERENCE_PRECISION_HINT\": \"" + t.precision() + "\"") + "})");
+      out.println("    core.set_property(" + Pasteable.python(t.name()) + ", {" + String.join(", ", t.properties().entrySet()
+          .stream().map(e -> Pasteable.python(e.getKey()) + ": " + Pasteable.python(e.getValue())).toList()) + "})");
     }
     out.println("    affinity = json.load(open(" + Pasteable.python(json) + "))");
     out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");

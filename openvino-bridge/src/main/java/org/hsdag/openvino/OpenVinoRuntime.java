@@ -43,7 +43,7 @@ public interface OpenVinoRuntime extends AutoCloseable {
   List<DeviceInfo> devices();
 
   /**
-   * Registers {@code device} (the CPU plugin under another name, with its own thread count) on
+   * Registers {@code device} (the CPU plugin under another name, with its own {@linkplain TestDevice#properties settings}) on
    * every core of this runtime, so it appears in {@link #devices()} and HETERO can use it.
    */
   void registerTestDevice(TestDevice device);

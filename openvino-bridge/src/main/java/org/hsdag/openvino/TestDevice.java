@@ -1,6 +1,9 @@
 package org.hsdag.openvino;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -76,6 +79,16 @@ public record TestDevice(String name, int threads, String precision) {
       }
     }
     return new TestDevice(DeviceSet.canonical(parts[0]), threads, precision);
+  }
+
+  /** Its OpenVINO properties in their string form, set on the device once it is registered (and printed for Python). */
+  public Map<String, String> properties() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("INFERENCE_NUM_THREADS", Integer.toString(threads));
+    if (!precision.isEmpty()) {
+      p.put("INFERENCE_PRECISION_HINT", precision);
+    }
+    return Collections.unmodifiableMap(p);
   }
 
   /** How reports name it: {@code test device: the CPU plugin registered again, 1 thread[, precision f32]}. */

@@ -86,7 +86,7 @@ public final class OvShim {
 
   public static native @Cast("const char*") BytePointer hsdag_ov_library_dir();
 
-  public static native int hsdag_ov_core_register_cpu_twin(CoreHandle core, String name, int threads);
+  public static native int hsdag_ov_core_register_cpu_twin(CoreHandle core, String name);
 
   public static native int hsdag_ov_core_set_property(CoreHandle core, String device, String key, String value);
 

@@ -26,7 +26,10 @@ public final class ShimRuntime implements OpenVinoRuntime {
   private CoreHandle core;
   private CoreHandle automaticCore;
   private final List<TestDevice> testDevices = new ArrayList<>();
-  private final List<String[]> properties = new ArrayList<>();
+  private final List<Property> properties = new ArrayList<>();
+
+  /** One {@code core.set_property(device, {key: value})}, kept to replay on the automatic core when it is created. */
+  private record Property(String device, String key, String value) {}
 
   /** Creates the OpenVINO core; loads the JNI library on first use. */
   public ShimRuntime() {
@@ -78,7 +81,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
 
   @Override
   public synchronized void setProperty(String device, String key, String value) {
-    String[] p = {device, key, value};
+    Property p = new Property(device, key, value);
     apply(live(), p);
     if (automaticCore != null) {
       apply(automaticCore, p);
@@ -86,16 +89,15 @@ public final class ShimRuntime implements OpenVinoRuntime {
     properties.add(p);
   }
 
-  private static void apply(CoreHandle c, String[] p) {
-    check(hsdag_ov_core_set_property(c, p[0], p[1], p[2]), "setting " + p[1] + "=" + p[2] + " on " + p[0]);
+  private static void apply(CoreHandle c, Property p) {
+    check(hsdag_ov_core_set_property(c, p.device(), p.key(), p.value()), "setting " + p.key() + "=" + p.value() + " on "
+        + p.device());
   }
 
   private static void register(CoreHandle c, TestDevice device) {
-    check(hsdag_ov_core_register_cpu_twin(c, device.name(), device.threads()),
+    check(hsdag_ov_core_register_cpu_twin(c, device.name()),
         "registering the CPU plugin (in " + str(hsdag_ov_library_dir()) + ") again as " + device.name());
-    if (!device.precision().isEmpty()) {
-      apply(c, new String[] {device.name(), "INFERENCE_PRECISION_HINT", device.precision()});
-    }
+    device.properties().forEach((key, value) -> apply(c, new Property(device.name(), key, value)));
   }
 
   @Override
