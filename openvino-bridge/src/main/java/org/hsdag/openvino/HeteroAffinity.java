@@ -1,6 +1,5 @@
 package org.hsdag.openvino;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,18 +69,43 @@ public final class HeteroAffinity {
    * @return the problems found (empty when the map fits), at most a few named explicitly
    */
   public static List<String> checkAgainstModel(Map<String, String> affinities, List<String> runtimeOpNames) {
+    return problems(missing(affinities, runtimeOpNames));
+  }
+
+  /** The most nodes of a graph OpenVINO may merge away while reading it before the file counts as another model. */
+  static final double MAX_MERGED_SHARE = 0.1;
+
+  /**
+   * An affinity map fitted to the model OpenVINO read.
+   *
+   * @param affinities the map to set (nodes OpenVINO merged away left out)
+   * @param problems why it does not fit (empty when it does)
+   */
+  public record ModelFit(Map<String, String> affinities, List<String> problems) {}
+
+  /**
+   * {@link #checkAgainstModel}, except that nodes OpenVINO merged away while reading the model are
+   * left out of the map, as they have no device to take (ssd-inception-v2: five identical
+   * ShapeOf→StridedSlice chains read as one, 25 of 600 nodes). More than {@value #MAX_MERGED_SHARE}
+   * of them absent means another model file, and that is the problem reported.
+   */
+  public static ModelFit fitToModel(Map<String, String> affinities, List<String> runtimeOpNames) {
+    List<String> missing = missing(affinities, runtimeOpNames);
+    if (missing.size() > MAX_MERGED_SHARE * affinities.size()) {
+      return new ModelFit(affinities, problems(missing));
+    }
+    Map<String, String> kept = new LinkedHashMap<>(affinities);
+    kept.keySet().removeAll(missing);
+    return new ModelFit(kept, List.of());
+  }
+
+  private static List<String> missing(Map<String, String> affinities, List<String> runtimeOpNames) {
     Set<String> runtime = new LinkedHashSet<>(runtimeOpNames);
-    List<String> missing = new ArrayList<>();
-    for (String name : affinities.keySet()) {
-      if (!runtime.contains(name)) {
-        missing.add(name);
-      }
-    }
-    List<String> problems = new ArrayList<>();
-    if (!missing.isEmpty()) {
-      problems.add(missing.size() + " placed node(s) are not in the model OpenVINO read (first: '" + missing.get(0)
-          + "'); the graph and the model file differ");
-    }
-    return problems;
+    return affinities.keySet().stream().filter(name -> !runtime.contains(name)).toList();
+  }
+
+  private static List<String> problems(List<String> missing) {
+    return missing.isEmpty() ? List.of() : List.of(missing.size() + " placed node(s) are not in the model OpenVINO read (first: '"
+        + missing.get(0) + "'); the graph and the model file differ");
   }
 }

@@ -217,12 +217,11 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
     long inferring = NOT_REACHED;
     try {
       OpenVinoRuntime.Model m = model(graph);
-      affinities = withoutMergedNodes(affinities, m.opNames());
-      List<String> problems = HeteroAffinity.checkAgainstModel(affinities, m.opNames());
-      if (!problems.isEmpty()) {
-        return costOf(failed(String.join("; ", problems)), t0, NOT_REACHED, NOT_REACHED);
+      HeteroAffinity.ModelFit fit = HeteroAffinity.fitToModel(affinities, m.opNames());
+      if (!fit.problems().isEmpty()) {
+        return costOf(failed(String.join("; ", fit.problems())), t0, NOT_REACHED, NOT_REACHED);
       }
-      m.setAffinities(affinities);
+      m.setAffinities(fit.affinities());
       compiling = System.nanoTime();
       try (OpenVinoRuntime.Compiled c = m.compile(placement.devices().heteroString(), options.cacheDir(), false)) {
         inferring = System.nanoTime();
@@ -360,26 +359,6 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
     }
     models.put(graph, m);
     return m;
-  }
-
-  /** The most nodes of a graph OpenVINO may merge away while reading it before the file counts as another model. */
-  static final double MAX_MERGED_SHARE = 0.1;
-
-  /**
-   * The affinities without the nodes OpenVINO merged away while reading the model, which have no
-   * device to take (ssd-inception-v2: five identical ShapeOf→StridedSlice chains read as one, 25 of
-   * 600 nodes). More than {@value #MAX_MERGED_SHARE} of them absent means another model: kept, so
-   * {@link HeteroAffinity#checkAgainstModel} says so.
-   */
-  static Map<String, String> withoutMergedNodes(Map<String, String> affinities, List<String> runtimeOpNames) {
-    Set<String> runtime = new java.util.HashSet<>(runtimeOpNames);
-    Map<String, String> kept = new java.util.LinkedHashMap<>();
-    affinities.forEach((name, device) -> {
-      if (runtime.contains(name)) {
-        kept.put(name, device);
-      }
-    });
-    return affinities.size() - kept.size() <= MAX_MERGED_SHARE * affinities.size() ? kept : affinities;
   }
 
   private Measurement failed(String reason) {

@@ -263,12 +263,16 @@ class OpenVinoBackendTest {
       placed.put("n" + i, i < 10 ? "CPU" : "GPU.1");
     }
     List<String> runtime = placed.keySet().stream().filter(n -> !n.equals("n3") && !n.equals("n12")).toList();
-    Map<String, String> kept = OpenVinoBackend.withoutMergedNodes(placed, runtime);
+    HeteroAffinity.ModelFit fit = HeteroAffinity.fitToModel(placed, runtime);
+    assertTrue(fit.problems().isEmpty(), fit.problems().toString());
+    Map<String, String> kept = fit.affinities();
     assertEquals(18, kept.size());
     assertFalse(kept.containsKey("n3") || kept.containsKey("n12"));
     assertEquals("GPU.1", kept.get("n13"));
     List<String> other = List.of("n0", "n1", "x", "y");
-    assertEquals(placed, OpenVinoBackend.withoutMergedNodes(placed, other), "most names missing: left for the check to refuse");
-    assertFalse(HeteroAffinity.checkAgainstModel(OpenVinoBackend.withoutMergedNodes(placed, other), other).isEmpty());
+    HeteroAffinity.ModelFit another = HeteroAffinity.fitToModel(placed, other);
+    assertEquals(placed, another.affinities(), "most names missing: nothing is left out");
+    assertFalse(another.problems().isEmpty(), "and the model file is said to differ");
+    assertEquals(HeteroAffinity.checkAgainstModel(placed, other), another.problems());
   }
 }
