@@ -16,12 +16,12 @@ set -euo pipefail
 OPENVINO_PIN="2026.4.1"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 src_dir="$here/../src/main/cpp"
-classpath="" out="" python="${HSDAG_OPENVINO_PYTHON:-}" mode=""
+classpath="" out="" python_arg="" mode=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --classpath) classpath="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    --python) python="$2"; shift 2 ;;
+    --python) python_arg="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --mode=*) mode="${1#--mode=}"; shift ;;
     *) echo "provision.sh: unknown argument $1" >&2; exit 2 ;;
@@ -39,12 +39,11 @@ cache_root="${HSDAG_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hsdag}"
 # `--python PY` is remembered, so later builds of hsdag keep using that Python's OpenVINO;
 # `--python default` goes back to the private venv.
 choice_file="$cache_root/openvino-python"
-if [[ "$python" == default ]]; then
+python="${python_arg:-${HSDAG_OPENVINO_PYTHON:-}}"
+if [[ "$python_arg" == default ]]; then
   rm -f "$choice_file"
   python=""
-elif [[ -n "$python" ]]; then
-  mkdir -p "$cache_root" && echo "$python" >"$choice_file"
-elif [[ -f "$choice_file" ]]; then
+elif [[ -z "$python" && -f "$choice_file" ]]; then
   python="$(cat "$choice_file")"
 fi
 
@@ -64,6 +63,10 @@ if [[ -n "$python" ]]; then
     || give_up "$python has no 'openvino' package (pip install openvino in that environment)"
   include="$ov_pkg/include" libs="$ov_pkg/libs" cmake_dir="$ov_pkg/cmake"
   source_desc="pip package of $python"
+  # Remembered (from --python only) once it is known to have OpenVINO, so a typo does not stick to later builds.
+  if [[ -n "$python_arg" ]]; then
+    mkdir -p "$cache_root" && echo "$python" >"$choice_file"
+  fi
 elif [[ -n "${INTEL_OPENVINO_DIR:-}" && -f "$INTEL_OPENVINO_DIR/runtime/include/openvino/openvino.hpp" ]]; then
   include="$INTEL_OPENVINO_DIR/runtime/include" libs="$INTEL_OPENVINO_DIR/runtime/lib/intel64"
   cmake_dir="$INTEL_OPENVINO_DIR/runtime/cmake"
