@@ -35,15 +35,6 @@ public final class RealOpenVino {
     return python;
   }
 
-  /** A console script of that Python's environment, e.g. {@code benchmark_app}. */
-  public static Path script(String name) {
-    Path p = python().resolveSibling(name);
-    if (!Files.isExecutable(p)) {
-      unavailable(name + " is not installed beside " + python());
-    }
-    return p;
-  }
-
   private static void unavailable(String why) {
     if ("true".equals(System.getenv("CI"))) {
       fail("CI=true, so the real OpenVINO runtime must run here: " + why);
