@@ -112,13 +112,27 @@ final class TimedBackend implements LatencyBackend {
   @Override
   public <T> Optional<T> capability(Class<T> type) {
     if (type == CostModelSource.class) {
-      CostModelSource timed = graph -> {
-        long t = System.nanoTime();
-        try {
-          return delegate.costModel(graph);
-        } finally {
-          long end = System.nanoTime();
-          add(t, end, () -> costModelMs += (end - t) / 1e6);
+      // Timed, and otherwise the delegate's: a timed tune saves its cost model's measurements as any real run does.
+      CostModelSource timed = new CostModelSource() {
+        @Override
+        public org.hsdag.sim.HeteroCostModel costModel(OpGraph graph) {
+          long t = System.nanoTime();
+          try {
+            return delegate.costModel(graph);
+          } finally {
+            long end = System.nanoTime();
+            add(t, end, () -> costModelMs += (end - t) / 1e6);
+          }
+        }
+
+        @Override
+        public Optional<String> costModelMeasurements(OpGraph graph) {
+          return delegate.costModelMeasurements(graph);
+        }
+
+        @Override
+        public void reuseCostModelMeasurements(OpGraph graph, String measurements) {
+          delegate.reuseCostModelMeasurements(graph, measurements);
         }
       };
       return Optional.of(type.cast(timed));
