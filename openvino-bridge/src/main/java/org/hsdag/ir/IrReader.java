@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -83,15 +82,15 @@ public final class IrReader {
     try {
       r = factory.createXMLStreamReader(XmlTextReader.open(in));
     } catch (IOException e) {
-      throw readError(source, e, e);
+      throw IrErrors.readError(source, e, e);
     } catch (XMLStreamException e) {
-      throw xmlError(source, e, e.getLocation());
+      throw IrErrors.xmlError(source, e, e.getLocation());
     }
     Parse p = new Parse(r, source);
     try {
       return p.net();
     } catch (XMLStreamException e) {
-      throw xmlError(source, e, e.getLocation() == null ? r.getLocation() : e.getLocation());
+      throw IrErrors.xmlError(source, e, e.getLocation() == null ? r.getLocation() : e.getLocation());
     } finally {
       try {
         r.close();
@@ -99,34 +98,6 @@ public final class IrReader {
         // nothing left to release
       }
     }
-  }
-
-  private static IrException xmlError(String source, XMLStreamException e, Location at) {
-    Throwable nested = e.getNestedException() != null ? e.getNestedException() : e.getCause();
-    if (nested instanceof IOException io) {
-      return readError(source, io, e);
-    }
-    String line = at == null || at.getLineNumber() < 0 ? "" : ":" + at.getLineNumber();
-    return new IrException(source + line + ": malformed XML (" + oneLine(stripLocation(e.getMessage())) + ")", e);
-  }
-
-  private static IrException readError(String source, IOException e, Exception cause) {
-    if (e instanceof XmlTextReader.BadEncodingException bad) {
-      return new IrException(source + ":" + bad.line() + ": " + bad.getMessage(), cause);
-    }
-    return new IrException(source + ": cannot read (" + IoErrors.reason(e) + ")", cause);
-  }
-
-  static String oneLine(String s) {
-    return s == null ? "" : s.replaceAll("\\s+", " ").trim();
-  }
-
-  private static String stripLocation(String s) {
-    if (s == null) {
-      return "";
-    }
-    int i = s.indexOf("Message:");
-    return i >= 0 ? s.substring(i + "Message:".length()) : s;
   }
 
   /** Names a layer in messages; built per layer, formatted only for an error. */
@@ -302,7 +273,7 @@ public final class IrReader {
       String bad = OpAttributes.problem(node);
       long[] declared = bad == null && (node.isConstant() || node.isParameter()) ? Shapes.parseShape(node.attribute("shape")) : null;
       if (bad == null) {
-        bad = disagreement(node, declared);
+        bad = IrConsistency.disagreement(node, declared);
       }
       if (bad != null) {
         throw new IrException(source + ":" + line + ": " + who + ": " + bad);
@@ -327,27 +298,6 @@ public final class IrReader {
           }
         }
       }
-    }
-
-    /** Null, or how a Const, Parameter or Convert attribute contradicts the output port it describes. */
-    private static String disagreement(OpNode node, long[] declaredShape) {
-      if (node.outputs().isEmpty()) {
-        return null;
-      }
-      Port out = node.outputs().get(0);
-      String typeKey = node.isConstant() || node.isParameter() ? "element_type" : "Convert".equals(node.type()) ? "destination_type" : null;
-      if (typeKey == null) {
-        return null;
-      }
-      ElementType declared = ElementType.parse(node.attribute(typeKey));
-      if (out.elementType() != null && out.elementType().bitWidth() > 0 && declared.bitWidth() > 0 && out.elementType() != declared) {
-        return "attribute " + typeKey + "=\"" + node.attribute(typeKey) + "\" does not match its output port's precision "
-            + out.elementType().precision();
-      }
-      if (declaredShape != null && !out.shapeCompatible(new Port(out.id(), null, declaredShape, null, null))) {
-        return "attribute shape=\"" + node.attribute("shape") + "\" does not match its output port [" + Shapes.format(out.dims()) + "]";
-      }
-      return null;
     }
 
     /** A Const region must hold its shape (OpenVINO checks the same when it loads the weights). */
@@ -477,7 +427,7 @@ public final class IrReader {
           throw new IrException(at + ": input port " + e[3] + " of layer id=" + e[2] + " has two incoming edges");
         }
         fed.get(to)[in] = true;
-        String mismatch = tensorMismatch(nodes.get(from), out, nodes.get(to), in);
+        String mismatch = IrConsistency.tensorMismatch(nodes.get(from), out, nodes.get(to), in);
         if (mismatch != null) {
           throw new IrException(at + ": " + mismatch);
         }
@@ -493,27 +443,6 @@ public final class IrReader {
           }
         }
       }
-    }
-
-    /** Null when an edge's two ends describe one tensor (OpenVINO's serializer writes both from it), else how not. */
-    private static String tensorMismatch(OpNode from, int out, OpNode to, int in) {
-      Port produced = from.outputs().get(out);
-      Port consumed = to.inputs().get(in);
-      String what;
-      String other;
-      ElementType a = produced.elementType();
-      ElementType b = consumed.elementType();
-      if (!produced.shapeCompatible(consumed)) {
-        what = "[" + Shapes.format(produced.dims()) + "]";
-        other = "[" + Shapes.format(consumed.dims()) + "]";
-      } else if (a != null && b != null && a.bitWidth() > 0 && b.bitWidth() > 0 && a != b) {
-        what = a.precision();
-        other = b.precision();
-      } else {
-        return null;
-      }
-      return "layer id=" + from.id() + " '" + from.name() + "' outputs " + what + " but input port " + consumed.id()
-          + " of layer id=" + to.id() + " '" + to.name() + "' takes " + other;
     }
 
     private static Integer portPos(Map<Integer, Integer> positions, String portId) {
