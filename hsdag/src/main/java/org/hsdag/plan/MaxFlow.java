@@ -21,6 +21,11 @@ final class MaxFlow {
   private int edges;
   private int[] level;
   private boolean solved;
+  // The residual network, built by solve().
+  private int[] start;
+  private int[] head;
+  private int[] pair;
+  private long[] cap;
 
   /** A network with {@code nodes} inner nodes 0..nodes-1 plus a source and a sink. */
   MaxFlow(int nodes, int expectedEdges) {
@@ -73,9 +78,24 @@ final class MaxFlow {
       throw new IllegalStateException("already solved");
     }
     solved = true;
+    buildResidual();
     int n = nodes;
-    // Residual arcs in CSR by tail: arc 2k is edge k forward, its pair the reverse arc.
-    int[] start = new int[n + 1];
+    level = new int[n];
+    int[] queue = new int[n];
+    int[] next = new int[n];
+    int[] path = new int[n];
+    long total = 0;
+    while (bfs(queue)) {
+      System.arraycopy(start, 0, next, 0, n);
+      total += blockingFlow(next, path, total);
+    }
+    return total;
+  }
+
+  /** Residual arcs in CSR by tail: arc 2k is edge k forward, its pair the reverse arc. */
+  private void buildResidual() {
+    int n = nodes;
+    start = new int[n + 1];
     for (int k = 0; k < edges; k++) {
       start[from[k] + 1]++;
       start[to[k] + 1]++;
@@ -84,9 +104,9 @@ final class MaxFlow {
       start[u + 1] += start[u];
     }
     int arcs = 2 * edges;
-    int[] head = new int[arcs];
-    long[] cap = new long[arcs];
-    int[] pair = new int[arcs];
+    head = new int[arcs];
+    cap = new long[arcs];
+    pair = new int[arcs];
     int[] fill = Arrays.copyOf(start, n);
     for (int k = 0; k < edges; k++) {
       int a = fill[from[k]]++;
@@ -101,68 +121,77 @@ final class MaxFlow {
     from = null;
     to = null;
     capacity = null;
-    level = new int[n];
-    int[] queue = new int[n];
-    int[] next = new int[n];
-    int[] path = new int[n];
-    long total = 0;
-    while (bfs(start, head, cap, queue)) {
-      System.arraycopy(start, 0, next, 0, n);
-      // Blocking flow: advance along level arcs, retreat from dead ends, augment at the sink.
-      int depth = 0;
-      int u = source;
-      while (true) {
-        if (u == sink) {
-          long bottleneck = INF;
-          for (int k = 0; k < depth; k++) {
-            bottleneck = Math.min(bottleneck, cap[path[k]]);
-          }
-          if (bottleneck >= INF) {
-            throw new IllegalStateException("infeasible cut: an infinite path joins source and sink");
-          }
-          int firstSaturated = -1;
-          for (int k = 0; k < depth; k++) {
-            int a = path[k];
-            cap[a] -= bottleneck;
-            cap[pair[a]] += bottleneck;
-            if (cap[a] == 0 && firstSaturated < 0) {
-              firstSaturated = k;
-            }
-          }
-          total += bottleneck;
-          if (total >= INF) {
-            throw new IllegalStateException("infeasible cut: flow reached the infinite capacity");
-          }
-          // Resume from the tail of the first saturated arc.
-          depth = firstSaturated;
-          u = depth == 0 ? source : head[path[depth - 1]];
-          continue;
-        }
-        int a = next[u];
-        int end = start[u + 1];
-        while (a < end && (cap[a] == 0 || level[head[a]] != level[u] + 1)) {
-          a++;
-        }
-        next[u] = a;
-        if (a < end) {
-          path[depth++] = a;
-          u = head[a];
-        } else {
-          // Dead end: never enter u again in this phase.
-          level[u] = -1;
-          if (depth == 0) {
-            break;
-          }
-          depth--;
-          u = depth == 0 ? source : head[path[depth - 1]];
-          next[u]++;
-        }
-      }
-    }
-    return total;
   }
 
-  private boolean bfs(int[] start, int[] head, long[] cap, int[] queue) {
+  /**
+   * One phase's blocking flow: advance along level arcs, retreat from dead ends, augment at the
+   * sink. {@code flowSoFar} only guards against reaching {@link #INF}.
+   */
+  private long blockingFlow(int[] next, int[] path, long flowSoFar) {
+    long added = 0;
+    int depth = 0;
+    int u = source;
+    while (true) {
+      if (u == sink) {
+        long bottleneck = augment(path, depth);
+        added += bottleneck;
+        if (flowSoFar + added >= INF) {
+          throw new IllegalStateException("infeasible cut: flow reached the infinite capacity");
+        }
+        // Resume from the tail of the first saturated arc.
+        depth = firstSaturated(path, depth);
+        u = depth == 0 ? source : head[path[depth - 1]];
+        continue;
+      }
+      int a = next[u];
+      int end = start[u + 1];
+      while (a < end && (cap[a] == 0 || level[head[a]] != level[u] + 1)) {
+        a++;
+      }
+      next[u] = a;
+      if (a < end) {
+        path[depth++] = a;
+        u = head[a];
+      } else {
+        // Dead end: never enter u again in this phase.
+        level[u] = -1;
+        if (depth == 0) {
+          return added;
+        }
+        depth--;
+        u = depth == 0 ? source : head[path[depth - 1]];
+        next[u]++;
+      }
+    }
+  }
+
+  /** Pushes the bottleneck of the first {@code depth} arcs of {@code path} along it. */
+  private long augment(int[] path, int depth) {
+    long bottleneck = INF;
+    for (int k = 0; k < depth; k++) {
+      bottleneck = Math.min(bottleneck, cap[path[k]]);
+    }
+    if (bottleneck >= INF) {
+      throw new IllegalStateException("infeasible cut: an infinite path joins source and sink");
+    }
+    for (int k = 0; k < depth; k++) {
+      int a = path[k];
+      cap[a] -= bottleneck;
+      cap[pair[a]] += bottleneck;
+    }
+    return bottleneck;
+  }
+
+  private int firstSaturated(int[] path, int depth) {
+    for (int k = 0; k < depth; k++) {
+      if (cap[path[k]] == 0) {
+        return k;
+      }
+    }
+    return depth;
+  }
+
+  private boolean bfs(int[] queue) {
     Arrays.fill(level, -1);
     level[source] = 0;
     int qh = 0;

@@ -205,7 +205,6 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
    */
   private double decode(Weights w, float[] henc, float[] h0, float[] c0, int[] actions, boolean sample) {
     int h = config.hidden();
-    int e = config.embedding();
     float[] hs = h0.clone();
     float[] cs = c0.clone();
     float[] gates = new float[4 * h];
@@ -217,55 +216,8 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     double logProb = 0;
     int prev = devices; // start token
     for (int t = 0; t < units; t++) {
-      for (int r = 0; r < 4 * h; r++) {
-        double g = w.decBih[r] + w.decBhh[r];
-        for (int c = 0; c < e; c++) {
-          g += w.decWih[r * e + c] * w.dev[prev * e + c];
-        }
-        for (int c = 0; c < h; c++) {
-          g += w.decWhh[r * h + c] * hs[c];
-        }
-        gates[r] = (float) g;
-      }
-      // torch gate order: input, forget, cell, output
-      for (int j = 0; j < h; j++) {
-        double i = sigmoid(gates[j]);
-        double f = sigmoid(gates[h + j]);
-        double gg = Math.tanh(gates[2 * h + j]);
-        double o = sigmoid(gates[3 * h + j]);
-        cs[j] = (float) (f * cs[j] + i * gg);
-        hs[j] = (float) (o * Math.tanh(cs[j]));
-      }
-      for (int j = 0; j < h; j++) {
-        double s = 0;
-        for (int i = 0; i < h; i++) {
-          s += hs[i] * w.att[i * h + j];
-        }
-        q[j] = (float) s;
-      }
-      double max = Double.NEGATIVE_INFINITY;
-      for (int u = 0; u < units; u++) {
-        double s = 0;
-        for (int j = 0; j < h; j++) {
-          s += q[j] * henc[u * h + j];
-        }
-        score[u] = (float) s;
-        max = Math.max(max, s);
-      }
-      double sum = 0;
-      for (int u = 0; u < units; u++) {
-        double a = Math.exp(score[u] - max);
-        score[u] = (float) a;
-        sum += a;
-      }
-      System.arraycopy(hs, 0, z, 0, h);
-      Arrays.fill(z, h, 2 * h, 0f);
-      for (int u = 0; u < units; u++) {
-        float a = (float) (score[u] / sum);
-        for (int j = 0; j < h; j++) {
-          z[h + j] += a * henc[u * h + j];
-        }
-      }
+      lstmStep(w, prev, hs, cs, gates);
+      attend(w, hs, henc, q, score, z);
       for (int j = 0; j < h; j++) {
         double s = w.combB[j];
         for (int i = 0; i < 2 * h; i++) {
@@ -287,6 +239,66 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
       prev = actions[t];
     }
     return logProb;
+  }
+
+  /** One decoder LSTM step on the previous action's embedding; updates {@code hs} and {@code cs}. */
+  private void lstmStep(Weights w, int prev, float[] hs, float[] cs, float[] gates) {
+    int h = config.hidden();
+    int e = config.embedding();
+    for (int r = 0; r < 4 * h; r++) {
+      double g = w.decBih[r] + w.decBhh[r];
+      for (int c = 0; c < e; c++) {
+        g += w.decWih[r * e + c] * w.dev[prev * e + c];
+      }
+      for (int c = 0; c < h; c++) {
+        g += w.decWhh[r * h + c] * hs[c];
+      }
+      gates[r] = (float) g;
+    }
+    // torch gate order: input, forget, cell, output
+    for (int j = 0; j < h; j++) {
+      double i = sigmoid(gates[j]);
+      double f = sigmoid(gates[h + j]);
+      double gg = Math.tanh(gates[2 * h + j]);
+      double o = sigmoid(gates[3 * h + j]);
+      cs[j] = (float) (f * cs[j] + i * gg);
+      hs[j] = (float) (o * Math.tanh(cs[j]));
+    }
+  }
+
+  /** Attention over the encoder states: {@code z} = [hs, context]; {@code q}, {@code score} are scratch. */
+  private void attend(Weights w, float[] hs, float[] henc, float[] q, float[] score, float[] z) {
+    int h = config.hidden();
+    for (int j = 0; j < h; j++) {
+      double s = 0;
+      for (int i = 0; i < h; i++) {
+        s += hs[i] * w.att[i * h + j];
+      }
+      q[j] = (float) s;
+    }
+    double max = Double.NEGATIVE_INFINITY;
+    for (int u = 0; u < units; u++) {
+      double s = 0;
+      for (int j = 0; j < h; j++) {
+        s += q[j] * henc[u * h + j];
+      }
+      score[u] = (float) s;
+      max = Math.max(max, s);
+    }
+    double sum = 0;
+    for (int u = 0; u < units; u++) {
+      double a = Math.exp(score[u] - max);
+      score[u] = (float) a;
+      sum += a;
+    }
+    System.arraycopy(hs, 0, z, 0, h);
+    Arrays.fill(z, h, 2 * h, 0f);
+    for (int u = 0; u < units; u++) {
+      float a = (float) (score[u] / sum);
+      for (int j = 0; j < h; j++) {
+        z[h + j] += a * henc[u * h + j];
+      }
+    }
   }
 
   private static double sigmoid(double x) {
