@@ -115,27 +115,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         throw new UserInputException(e.getMessage());
       }
     } else {
-      OpenVinoAvailability availability = OpenVinoBackend.availability();
-      if (!availability.available()) {
-        err.println("hsdag: " + availability.oneLine());
-        err.flush();
-        return ExitCodes.FAILURE;
-      }
-      if (!Files.isReadable(IrReader.defaultBinPath(model))) {
-        throw new UserInputException(IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
-      }
-      CalibrationRun run;
-      try {
-        run = new CalibrationRun(runs, profiledRuns, splits, seed, OpenVinoOptions.parseInputShapes(inputShapes));
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException("--input-shape: " + e.getMessage());
-      }
-      try (OpenVinoRuntime rt = availability.openRuntime()) {
-        testDeviceOptions.registerOn(rt);
-        recs = run.measure(rt, graph, model, deviceSet.names(), base, shapes);
-      } catch (org.hsdag.openvino.OpenVinoException e) {
-        err.println("hsdag: calibration failed: " + e.getMessage());
-        err.flush();
+      recs = measureRecords(err, graph, deviceSet, base, shapes);
+      if (recs == null) {
         return ExitCodes.FAILURE;
       }
       if (records != null) {
@@ -166,6 +147,34 @@ public final class CalibrateCommand implements Callable<Integer> {
         + "; use it with --backend sim --profile " + output);
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /** Runs the model on the real runtime and profiles it; null (after saying why on {@code err}) when it cannot. */
+  private CalibrationRecords measureRecords(PrintWriter err, OpGraph graph, DeviceSet deviceSet, DeviceProfile base,
+      ShapeAssumption shapes) {
+    OpenVinoAvailability availability = OpenVinoBackend.availability();
+    if (!availability.available()) {
+      err.println("hsdag: " + availability.oneLine());
+      err.flush();
+      return null;
+    }
+    if (!Files.isReadable(IrReader.defaultBinPath(model))) {
+      throw new UserInputException(IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
+    }
+    CalibrationRun run;
+    try {
+      run = new CalibrationRun(runs, profiledRuns, splits, seed, OpenVinoOptions.parseInputShapes(inputShapes));
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException("--input-shape: " + e.getMessage());
+    }
+    try (OpenVinoRuntime rt = availability.openRuntime()) {
+      testDeviceOptions.registerOn(rt);
+      return run.measure(rt, graph, model, deviceSet.names(), base, shapes);
+    } catch (org.hsdag.openvino.OpenVinoException e) {
+      err.println("hsdag: calibration failed: " + e.getMessage());
+      err.flush();
+      return null;
+    }
   }
 
   /** The records of the requested devices, in that order. */
