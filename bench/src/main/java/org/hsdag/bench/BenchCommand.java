@@ -22,7 +22,7 @@ import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;

@@ -18,7 +18,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;

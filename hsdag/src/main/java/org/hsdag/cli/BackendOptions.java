@@ -7,7 +7,7 @@ import org.hsdag.backend.Backends;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.TestDevice;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;

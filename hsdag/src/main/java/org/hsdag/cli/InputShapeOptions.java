@@ -3,8 +3,8 @@ package org.hsdag.cli;
 import java.util.Map;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.OpenVinoOptions;
-import org.hsdag.sim.InputShapes;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.backend.InputShapes;
+import org.hsdag.cost.ShapeAssumption;
 import picocli.CommandLine.Option;
 
 /** The {@code --input-shape} picocli mixin of every command that measures or estimates latency. */

@@ -8,10 +8,10 @@ import org.hsdag.coarsen.Coarsening;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.coarsen.ColocationCoarsener;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.sim.SimBackend;
 
 /**

@@ -5,10 +5,10 @@ import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.sim.SimOptions;
 
 /** Where a search's cost model comes from: a profile file the user names, or the backend itself. */

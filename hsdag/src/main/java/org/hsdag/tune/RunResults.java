@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.sim.CostModel;
+import org.hsdag.cost.CostModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Candidate;
 

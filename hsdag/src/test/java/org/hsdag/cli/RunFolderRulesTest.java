@@ -45,7 +45,7 @@ class RunFolderRulesTest {
   /** A copy of the paper profile named {@code mybox}, slower on GPU.1 by {@code gpuScale}. */
   private Path customProfile(Path file, double gpuScale) throws IOException {
     ObjectNode profile;
-    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/sim/profiles/paper.json")) {
+    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/cost/profiles/paper.json")) {
       profile = (ObjectNode) JSON.readTree(in);
     }
     profile.put("name", "mybox");

@@ -24,15 +24,16 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.CostModel;
-import org.hsdag.sim.DeviceModel;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.HeteroDevice;
-import org.hsdag.sim.KernelTimes;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.KernelTimes;
+import org.hsdag.cost.ShapeAssumption;
 
 /**
  * The real backend: times a placement on this machine through OpenVINO's HETERO plugin.

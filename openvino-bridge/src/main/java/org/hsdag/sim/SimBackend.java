@@ -14,6 +14,11 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
@@ -23,7 +28,7 @@ import org.hsdag.placement.Placement;
 /**
  * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
  * would run it on the machine of a {@link DeviceProfile} — constants with their consumers,
- * sub-models split as HETERO's subgraph collector splits them ({@link HeteroSplit}), run one after another,
+ * sub-models split as HETERO's subgraph collector splits them ({@code cost.HeteroSplit}), run one after another,
  * boundary tensors copied through host memory — with seeded noise ({@link NoiseModel}).
  *
  * <p>Noise: a {@link KeyedMeasurement} draws each measurement's noise from (the seed, the key the

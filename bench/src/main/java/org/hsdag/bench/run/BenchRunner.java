@@ -30,7 +30,7 @@ import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.plan.BestKnown;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;

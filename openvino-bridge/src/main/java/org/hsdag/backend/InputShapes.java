@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.backend;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;

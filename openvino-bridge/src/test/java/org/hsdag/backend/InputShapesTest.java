@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
 import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Test;
 
