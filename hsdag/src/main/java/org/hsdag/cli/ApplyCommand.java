@@ -90,7 +90,8 @@ public final class ApplyCommand implements Callable<Integer> {
         err.flush();
       }
     };
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, 1, notices);
+    LatencyBackend backend = TuneBackends.open(backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
+        notices);
     try {
       TuneBackends.bind(backend, graph, model);
       ModelNotes.announce(graph, backend, notices);

@@ -22,6 +22,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.CostModelSource;
@@ -33,6 +35,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.search.SearchEngine;
@@ -218,8 +221,10 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
     RunStart.checkNewRunFolder(dir);
-    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
-    LatencyBackend backend = openBackend(seed, shapes, deviceOptions.requested());
+    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
+    BackendRequest request = backendOptions.request(seed, shapes).requiring(deviceOptions.requested(),
+        RunStart.MINIMUM_DEVICES);
+    LatencyBackend backend = openBackend(request);
     try {
       TuneBackends.bind(backend, graph, modelPath);
       ModelNotes.announce(graph, backend, this::notice);
@@ -229,7 +234,7 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
             + ", which is not among " + ds);
       }
-      String proxyChoice = proxyOptions.choice(backendOptions);
+      ProxyChoice proxyChoice = proxyOptions.choice(request);
       Proxies.Resolved runProxy = resolveProxy(proxyChoice, backend, graph, ds, shapes);
       int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
@@ -243,10 +248,9 @@ public final class TuneCommand implements Callable<Integer> {
       SearchStrategy strategyImpl = config.newStrategy();
       try (RunFolder folder = lock(dir)) {
         RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(backendOptions.profile(),
-                backendOptions.mismatch(), backendOptions.mismatchSeed()) : null,
-            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.resolution().inputs(),
-                shapes.resolution().assumed()), config,
+            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
+                request.mismatch().amplitude(), request.mismatch().seed()) : null,
+            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
         return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
@@ -331,16 +335,12 @@ public final class TuneCommand implements Callable<Integer> {
             + " (only --budget and --time can change)");
         err.flush();
       }
-      // Continue on the backend and profile the run started with.
-      backendOptions.backend = r.backend();
-      backendOptions.profile = r.profile();
-      backendOptions.mismatch = r.mismatch();
-      backendOptions.mismatchSeed = r.mismatchSeed();
+      // Continue on the backend, profile, mismatch, seed and devices the run started with.
       RunManifest mf = r.manifest();
-      backendOptions.testDeviceOptions.testDevices = mf.deviceInfos().stream()
+      List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
-      InputShapeOptions.Resolved shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
-      LatencyBackend backend = openBackend(mf.config().seed(), shapes, mf.config().devices());
+      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
+      LatencyBackend backend = openBackend(r.backend().withInputShapes(shapes).withTestDevices(testDevices));
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
         ModelNotes.announce(r.graph(), backend, this::notice);
@@ -393,14 +393,14 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
-  private Proxies.Resolved resolveProxy(String choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
-      InputShapeOptions.Resolved shapes) {
-    if (choice.equals(TuneConfig.PROXY_NONE)) {
+  private Proxies.Resolved resolveProxy(ProxyChoice choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
+      InputShapes.Resolution shapes) {
+    if (ProxyChoice.NONE.equals(choice)) {
       return null;
     }
-    String profileChoice = choice.equals(TuneConfig.PROXY_AUTO) ? null : choice;
+    String profileChoice = choice instanceof ProxyChoice.Profile p ? p.nameOrPath() : null;
     try {
-      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.resolution().shapes());
+      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.shapes());
     } catch (ProxyUnavailableException e) {
       if (profileChoice != null) {
         throw new UserInputException(e.getMessage());
@@ -622,12 +622,12 @@ public final class TuneCommand implements Callable<Integer> {
     return o;
   }
 
-  private LatencyBackend openBackend(long noiseSeed, InputShapeOptions.Resolved shapes, List<String> requestedDevices) {
+  private LatencyBackend openBackend(BackendRequest request) {
     if (injectedBackend != null) {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, 2, notice -> {
+    return TuneBackends.open(request, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();

@@ -15,11 +15,11 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
-import org.hsdag.sim.SimBackend;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.Candidate;
@@ -393,7 +393,7 @@ public final class Tuner {
       Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
           .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time,
-          backend instanceof SimBackend sim ? sim.simGraph(graph).unknownOpTypes() : Map.of());
+          backend.capability(OpCoverage.class).map(c -> c.unknownOpTypes(graph)).orElse(Map.of()));
     }
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);

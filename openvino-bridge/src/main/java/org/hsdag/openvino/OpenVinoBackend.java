@@ -20,6 +20,7 @@ import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -53,7 +54,7 @@ import org.hsdag.cost.ShapeAssumption;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
+public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -88,6 +89,11 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
    */
   public static OpenVinoBackend open(OpenVinoOptions options) {
     return new OpenVinoBackend(availability().openRuntime(), options);
+  }
+
+  @Override
+  public void bindModelFile(OpGraph graph, Path xml) {
+    bind(graph, xml);
   }
 
   /** Records that {@code graph} was read from {@code xml} (its weights next to it), so it can be compiled. */

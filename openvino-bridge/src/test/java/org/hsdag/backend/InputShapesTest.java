@@ -81,7 +81,7 @@ class InputShapesTest {
   @Test
   void aModelWithManyDynamicInputsIsSummarisedInOneShortLine() {
     List<String> inputs = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "input_" + i + "=1x8").toList();
-    String notice = new InputShapes.Resolution(ShapeAssumption.DEFAULT, inputs, true, null).notice();
+    String notice = new InputShapes.Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, inputs, true, null).notice();
     assertTrue(notice.length() < 250, notice);
     assertTrue(notice.contains("assumed input_0=1x8, input_1=1x8, input_2=1x8") && notice.contains("and 97 more"), notice);
   }

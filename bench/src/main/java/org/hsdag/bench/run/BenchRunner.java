@@ -34,7 +34,7 @@ import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.tune.TuneConfig;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.Strategies;
@@ -72,7 +72,7 @@ public final class BenchRunner {
 
   private final LatencyBackend backend;
   private final Consumer<String> progress;
-  private final String proxyChoice;
+  private final ProxyChoice proxyChoice;
   private final ShapeAssumption shapes;
 
   /** A runner whose strategies plan with the backend's own cost model (when it has one). */
@@ -85,10 +85,10 @@ public final class BenchRunner {
    * {@code auto} for the backend's own, {@code none} for cold searches, else a simulator profile
    * name or file; under {@code shapes}. The best known always comes from the backend's own.
    */
-  public BenchRunner(LatencyBackend backend, Consumer<String> progress, String proxyChoice, ShapeAssumption shapes) {
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress, ProxyChoice proxyChoice, ShapeAssumption shapes) {
     this.backend = backend;
     this.progress = progress;
-    this.proxyChoice = proxyChoice == null ? TuneConfig.PROXY_AUTO : proxyChoice;
+    this.proxyChoice = proxyChoice == null ? ProxyChoice.AUTO : proxyChoice;
     this.shapes = shapes;
   }
 
@@ -113,21 +113,17 @@ public final class BenchRunner {
         }
       }
       PlacementProxy proxy;
-      switch (proxyChoice) {
-        case TuneConfig.PROXY_AUTO -> {
-          proxy = target;
-          costModel = target == null ? "none (the backend has no cost model; searches start cold)"
-              : "the cost model of " + backend.name() + "/" + backend.profile();
-        }
-        case TuneConfig.PROXY_NONE -> {
-          proxy = null;
-          costModel = "none (--proxy none; searches start cold)";
-        }
-        default -> {
-          Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), proxyChoice, shapes);
-          proxy = resolved.proxy();
-          costModel = "the " + resolved.source();
-        }
+      if (proxyChoice instanceof ProxyChoice.Profile profile) {
+        Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), profile.nameOrPath(), shapes);
+        proxy = resolved.proxy();
+        costModel = "the " + resolved.source();
+      } else if (ProxyChoice.NONE.equals(proxyChoice)) {
+        proxy = null;
+        costModel = "none (--proxy none; searches start cold)";
+      } else {
+        proxy = target;
+        costModel = target == null ? "none (the backend has no cost model; searches start cold)"
+            : "the cost model of " + backend.name() + "/" + backend.profile();
       }
       Map<String, String> skipped = new LinkedHashMap<>();
       for (String name : plan.methods()) {
