@@ -282,10 +282,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    // CPU-only is the speedup reference of both tables.
-    if (!out.contains("cpu")) {
-      out.add(0, "cpu");
-    }
+    // Every device of the set gets its single-device baseline (BenchRunner adds them), the speedup reference among them.
     // Table order.
     List<String> ordered = new ArrayList<>(tableOrder());
     ordered.retainAll(out);

@@ -40,6 +40,7 @@ import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Candidate;
+import org.hsdag.search.Finalist;
 import org.hsdag.tune.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolder;
@@ -537,10 +538,10 @@ public final class TuneCommand implements Callable<Integer> {
       return;
     }
     Candidate best = r.best();
-    Candidate cpu = r.baseline("CPU");
+    Candidate ref = r.referenceBaseline();
     if (quiet) {
       out.println(best == null ? "no placement ran" : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
-          best.finalMs(), nums, cpu != null && cpu.ok() ? String.format(Locale.ROOT, " %.2fx CPU-only", cpu.finalMs() / best.finalMs()) : "",
+          best.finalMs(), nums, ref != null && ref.ok() ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
           dir.resolve(Tuner.BEST_FILE)));
       return;
     }
@@ -552,7 +553,7 @@ public final class TuneCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
-        "95% CI ms", "vs CPU-only");
+        "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
     for (Candidate cand : r.candidates()) {
       StringBuilder ops = new StringBuilder();
       int[] counts = cand.placement().countsPerDevice();
@@ -561,7 +562,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
       String ci = Double.isNaN(cand.ciLowMs()) ? "" : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
-      String vs = cand.ok() && cpu != null && cpu.ok() ? String.format(Locale.ROOT, "%.2fx", cpu.finalMs() / cand.finalMs()) : "";
+      String vs = cand.ok() && ref != null && ref.ok() ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops, cand.subModels() == 0 ? "?" : cand.subModels(),
           lat, ci, vs, cand == best ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
@@ -573,8 +574,8 @@ public final class TuneCommand implements Callable<Integer> {
     } else {
       Candidate bb = r.bestBaseline();
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
-      if (cpu != null && cpu.ok()) {
-        line.append(String.format(Locale.ROOT, ", %.2fx CPU-only", cpu.finalMs() / best.finalMs()));
+      if (ref != null && ref.ok()) {
+        line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
       if (bb != null && bb != best) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));

@@ -100,7 +100,7 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
 
   @Override
   public String kind(String device) {
-    return profile.device(device).kind();
+    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst().orElse("");
   }
 
   @Override

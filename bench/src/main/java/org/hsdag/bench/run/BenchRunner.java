@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.strategy.BrkgaStrategy;
@@ -19,6 +20,7 @@ import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.bench.report.PaperNumbers;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Finalist;
@@ -126,8 +128,9 @@ public final class BenchRunner {
             : "the cost model of " + backend.name() + "/" + backend.profile();
       }
       Map<String, String> skipped = new LinkedHashMap<>();
-      for (String name : plan.methods()) {
-        Strategies.Entry m = Strategies.get(name);
+      List<Strategies.Entry> methods = Strategies.withSingleDeviceBaselines(plan.methods(), plan.devices());
+      for (Strategies.Entry m : methods) {
+        String name = m.name();
         if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
           skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
           continue;
@@ -192,9 +195,12 @@ public final class BenchRunner {
         reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)", null, "REFERENCE", List.of(r),
             Double.NaN, model.name());
       }
-      double cpu = runsByMethod.containsKey("cpu") ? mean(runsByMethod.get("cpu")) : Double.NaN;
-      for (String name : plan.methods()) {
-        Strategies.Entry m = Strategies.get(name);
+      // Speedups are stated against the reference device alone (DeviceKind#reference).
+      String referenceMethod = Strategies.singleDevice(
+          DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices()))).name();
+      double cpu = runsByMethod.containsKey(referenceMethod) ? mean(runsByMethod.get(referenceMethod)) : Double.NaN;
+      for (Strategies.Entry m : methods) {
+        String name = m.name();
         String paperRow = PaperNumbers.row(name);
         if (skipped.containsKey(name)) {
           rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
