@@ -15,15 +15,16 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.cli.BackendOptions;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.tune.TuneConfig;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
@@ -136,16 +137,16 @@ public final class BenchCommand implements Callable<Integer> {
     }
     checkWritable(dir);
     MeasurementProtocol protocol = protocolOptions.protocol();
-    String proxyChoice = proxyOptions.choice(backendOptions);
-    if (!proxyChoice.equals(TuneConfig.PROXY_AUTO) && !proxyChoice.equals(TuneConfig.PROXY_NONE)) {
+    ProxyChoice proxyChoice = proxyOptions.choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
+    if (proxyChoice instanceof ProxyChoice.Profile profile) {
       try {
-        DeviceProfile.load(proxyChoice);
+        DeviceProfile.load(profile.nameOrPath());
       } catch (IllegalArgumentException e) {
         throw new UserInputException("--proxy-profile: " + e.getMessage());
       }
     }
     // Each model's dynamic inputs are sized on their own, so each model gets its own backend.
-    List<InputShapeOptions.Resolved> shapes = new ArrayList<>();
+    List<InputShapes.Resolution> shapes = new ArrayList<>();
     for (BenchRunner.NamedGraph g : graphs) {
       shapes.add(inputShapeOptions.resolve(g.graph()));
     }
@@ -172,7 +173,7 @@ public final class BenchCommand implements Callable<Integer> {
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
         }
         ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
-        String shapeNotice = shapes.get(i).resolution().notice();
+        String shapeNotice = shapes.get(i).notice();
         if (shapeNotice != null) {
           progress.println(model.name() + ": " + shapeNotice);
         }
@@ -181,7 +182,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchRunner runner = new BenchRunner(backend, line -> {
           progress.println(line);
           progress.flush();
-        }, proxyChoice, shapes.get(i).resolution().shapes());
+        }, proxyChoice, shapes.get(i).shapes());
         BenchResults one;
         try {
           one = runner.run(plan, List.of(model));
@@ -281,10 +282,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    // CPU-only is the speedup reference of both tables.
-    if (!out.contains("cpu")) {
-      out.add(0, "cpu");
-    }
+    // Every device of the set gets its single-device baseline (BenchRunner adds them), the speedup reference among them.
     // Table order.
     List<String> ordered = new ArrayList<>(tableOrder());
     ordered.retainAll(out);

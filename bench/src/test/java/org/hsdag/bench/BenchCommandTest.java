@@ -33,7 +33,8 @@ class BenchCommandTest {
     JsonNode model = json.get("models").get(0);
     assertEquals("tiny_chain", model.get("model").asText());
     JsonNode methods = model.get("methods");
-    // CPU-only is added as the speedup reference; the simulator's cost model gives the best known, so no BRKGA reference runs.
+    // Each device gets its single-device baseline, CPU-only (the speedup reference) first; the simulator's cost model
+    // gives the best known, so no BRKGA reference runs.
     assertEquals("cpu", methods.get(0).get("method").asText());
     assertEquals(0.0, methods.get(0).get("speedupPercent").asDouble(), 1e-9);
     for (JsonNode m : methods) {
@@ -46,7 +47,10 @@ class BenchCommandTest {
       assertTrue(m.get("meanMillis").asDouble() >= bestKnown - 1e-9);
       assertTrue(m.get("gapToBestPercent").asDouble() >= -1e-9);
     }
-    JsonNode greedyRun = methods.get(3).get("runs").get(0);
+    JsonNode greedyRun = null;
+    for (JsonNode m : methods) {
+      greedyRun = m.get("method").asText().equals("greedy") ? m.get("runs").get(0) : greedyRun;
+    }
     assertEquals(30, greedyRun.get("measurements").asInt());
     assertEquals(30, greedyRun.get("bestSoFarMillis").size());
     String md = Files.readString(out.resolve("report.md"));
@@ -147,8 +151,22 @@ class BenchCommandTest {
 
   @Test
   void methodGroupsExpandInTableOrder() {
-    assertEquals(List.of("cpu", "hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
-    assertEquals(List.of("cpu", "random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));
+    assertEquals(List.of("hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
+    assertEquals(List.of("random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));
+  }
+
+  @Test
+  void everyDeviceOfTheSetGetsItsSingleDeviceBaselineAnNpuToo() throws Exception {
+    Path out = dir.resolve("npu");
+    CliRun r = CliRun.of("bench", "tiny_chain", "--backend", "sim", "--profile", "laptop-core-ultra", "--devices", "CPU,NPU",
+        "--methods", "random", "--budget", "4", "--seeds", "1", "--final-rounds", "1", "--out", out.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode methods = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0).get("methods");
+    List<String> names = new java.util.ArrayList<>();
+    methods.forEach(m -> names.add(m.get("method").asText()));
+    assertEquals(List.of("cpu", "npu", "random"), names);
+    assertEquals("NPU-only", methods.get(1).get("label").asText());
+    assertEquals(0.0, methods.get(0).get("speedupPercent").asDouble(), 1e-9, "CPU-only is the reference");
   }
 
   /** The BRKGA runs of a bench with {@code methods} (same seed, budget and model every time). */

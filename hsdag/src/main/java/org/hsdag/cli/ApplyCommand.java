@@ -14,12 +14,14 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.openvino.TestDevice;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
@@ -90,7 +92,8 @@ public final class ApplyCommand implements Callable<Integer> {
         err.flush();
       }
     };
-    LatencyBackend backend = TuneBackends.open(backendOptions, seed, inputShapeOptions.resolve(graph), placed, 1, notices);
+    LatencyBackend backend = TuneBackends.open(backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
+        notices);
     try {
       TuneBackends.bind(backend, graph, model);
       ModelNotes.announce(graph, backend, notices);
@@ -134,7 +137,7 @@ public final class ApplyCommand implements Callable<Integer> {
     }
   }
 
-  /** The placement's devices plus CPU, in the backend's order, unless --devices says otherwise. */
+  /** The placement's devices plus the reference device, in the backend's order, unless --devices says otherwise. */
   private DeviceSet deviceSet(LatencyBackend backend, Map<String, String> raw) {
     List<String> available = backend.devices().stream().map(DeviceInfo::name).toList();
     Set<String> used = new LinkedHashSet<>(raw.values());
@@ -153,9 +156,12 @@ public final class ApplyCommand implements Callable<Integer> {
       }
       return ds;
     }
+    // The reference device joins so that the placement is timed against it (DeviceKind#reference).
+    DeviceSet all = new DeviceSet(available);
+    String reference = DeviceKind.reference(all, DeviceKinds.of(backend, all));
     List<String> names = new ArrayList<>();
     for (String d : available) {
-      if (used.contains(d) || d.equals("CPU")) {
+      if (used.contains(d) || d.equals(reference)) {
         names.add(d);
       }
     }

@@ -1,29 +1,37 @@
 package org.hsdag.cli;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.BackendUnavailableException; // javadoc
 import org.hsdag.backend.Backends;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.TestDevice;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.ProfileMismatch;
-import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.SimOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --backend} / {@code --profile} picocli mixin: which {@link LatencyBackend} measures.
- * {@code auto} (the default) uses OpenVINO when its native library loads and otherwise the
- * embedded simulator on profile {@value Backends#DEFAULT_PROFILE}, saying which it chose.
+ * The {@code --backend} / {@code --profile} picocli mixin: which {@link LatencyBackend} measures,
+ * as a {@link BackendRequest}. {@code auto} (the default) takes the first registered backend that
+ * runs here with the devices asked for, else the embedded simulator on profile {@value
+ * Backends#DEFAULT_PROFILE}, saying which it chose.
  */
 public final class BackendOptions {
-  @Option(names = "--backend", paramLabel = "auto|sim|openvino", defaultValue = "auto",
-      description = "Latency backend: auto (openvino when its native library loads, else sim, and it says which), "
-          + "sim (embedded HETERO simulator) or openvino (real hardware). Default: ${DEFAULT-VALUE}.")
-  String backend = "auto";
+  /** The names {@code --backend} takes, from the registered providers (help text and shell completion). */
+  static final class BackendNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Backends.names().iterator();
+    }
+  }
+
+  @Option(names = "--backend", paramLabel = "NAME", defaultValue = Backends.AUTO, completionCandidates = BackendNames.class,
+      description = "Latency backend, one of ${COMPLETION-CANDIDATES}: auto takes the first of the others that runs here "
+          + "with the devices asked for, else the embedded simulator, and says which ('hsdag devices --backend NAME' "
+          + "describes one). Default: ${DEFAULT-VALUE}.")
+  String backend = Backends.AUTO;
 
   @Option(names = "--profile", paramLabel = "NAME|FILE", defaultValue = Backends.DEFAULT_PROFILE,
       description = "Simulator machine profile: a built-in name (paper, laptop-core-ultra) or a profile .json file. "
@@ -47,17 +55,7 @@ public final class BackendOptions {
     return testDeviceOptions.testDevices();
   }
 
-  /** The {@code --mismatch} amplitude (0: none). */
-  public double mismatch() {
-    return mismatch;
-  }
-
-  /** The {@code --mismatch-seed}. */
-  public long mismatchSeed() {
-    return mismatchSeed;
-  }
-
-  /** The backend name as given ({@code auto}, {@code sim} or {@code openvino}). */
+  /** The backend name as given ({@code auto} or a provider's name). */
   public String backend() {
     return backend;
   }
@@ -68,6 +66,18 @@ public final class BackendOptions {
   }
 
   /**
+   * What these options ask for, with backend seed {@code seed} and {@code shapes} for the model's
+   * dynamic inputs: the one value every backend is opened from.
+   *
+   * @throws UserInputException for a malformed {@code --test-device}
+   */
+  public BackendRequest request(long seed, InputShapes.Resolution shapes) {
+    List<String> tests = testDevices().stream().map(TestDevice::toString).toList();
+    return new BackendRequest(backend, profile, new BackendRequest.Mismatch(mismatch, mismatchSeed), seed, shapes, tests,
+        List.of(), 0);
+  }
+
+  /**
    * Opens the chosen backend with simulator seed {@code seed}; {@code notices} gets the line that
    * says what {@code auto} chose.
    *
@@ -75,41 +85,31 @@ public final class BackendOptions {
    * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
    */
   public LatencyBackend open(long seed, Consumer<String> notices) {
-    return open(seed, InputShapeOptions.NONE, List.of(), 0, notices);
+    return open(request(seed, InputShapes.Resolution.NONE), notices);
   }
 
   /**
-   * {@link #open(long, Consumer)} for {@code graph}'s dynamic inputs sized as {@code shapes} says;
-   * {@code auto} takes OpenVINO only if it has every device of {@code requestedDevices} and at
-   * least {@code minimumDevices} devices.
+   * {@link #open(long, Consumer)} for a model's dynamic inputs sized as {@code shapes} says; {@code
+   * auto} takes a backend only if it has every device of {@code requestedDevices} and at least
+   * {@code minimumDevices} devices.
    */
-  public LatencyBackend open(long seed, InputShapeOptions.Resolved shapes, List<String> requestedDevices,
-      int minimumDevices, Consumer<String> notices) {
-    List<TestDevice> tests = testDevices();
-    if (!tests.isEmpty() && backend.equals("sim")) {
-      throw new UserInputException("--test-device registers a device with real OpenVINO; it needs --backend openvino or auto");
-    }
-    if (mismatch != 0) {
-      if (backend.equals("openvino")) {
-        throw new UserInputException("--mismatch perturbs the simulator's machine; it needs --backend sim");
-      }
-      try {
-        ProfileMismatch m = ProfileMismatch.named(mismatch, mismatchSeed);
-        SimBackend sim = new SimBackend(m.apply(DeviceProfile.load(profile)),
-            SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()));
-        notices.accept("backend sim on a perturbed machine, " + sim.profile() + "; the cost model stays " + profile
-            + " (every number is simulated)");
-        return sim;
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException("--mismatch: " + e.getMessage());
-      }
-    }
+  public LatencyBackend open(long seed, InputShapes.Resolution shapes, List<String> requestedDevices, int minimumDevices,
+      Consumer<String> notices) {
+    return open(request(seed, shapes).requiring(requestedDevices, minimumDevices), notices);
+  }
+
+  /**
+   * Opens the backend {@code request} asks for; what it cannot honour is bad input.
+   *
+   * @throws UserInputException for an unknown backend name, a bad profile or a field the backend cannot take (exit 2)
+   * @throws BackendUnavailableException when the backend cannot run on this machine (exit 1)
+   */
+  public static LatencyBackend open(BackendRequest request, Consumer<String> notices) {
     try {
-      return Backends.open(backend, profile, SimOptions.DEFAULT.withSeed(seed).withShapes(shapes.resolution().shapes()),
-          OpenVinoOptions.DEFAULT.withInputShapes(shapes.given()).withTestDevices(tests), requestedDevices, minimumDevices,
-          notices);
+      return Backends.open(request, notices);
     } catch (IllegalArgumentException e) {
-      throw new UserInputException(e.getMessage());
+      String m = e.getMessage();
+      throw new UserInputException(m.startsWith("a mismatch") ? "--mismatch: " + m : m);
     }
   }
 }

@@ -10,10 +10,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.MachineDescription;
 import org.hsdag.openvino.OpenVinoAvailability;
-import org.hsdag.sim.DeviceModel;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.SimBackend;
+import org.hsdag.cost.DeviceProfile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,12 +71,7 @@ public final class DevicesCommand implements Callable<Integer> {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", d.name());
       m.put("full_name", d.fullName());
-      if (backend instanceof SimBackend sim) {
-        DeviceModel model = sim.deviceProfile().device(d.name());
-        m.put("kind", model.kind());
-        m.put("peak_gflops", model.peakGflops());
-        m.put("memory_bandwidth_gbs", model.memoryBandwidthGBs());
-      }
+      backend.capability(MachineDescription.class).ifPresent(machine -> m.putAll(machine.figures(d.name())));
       devices.add(m);
     }
     s.put("devices", devices);
@@ -86,7 +80,7 @@ public final class DevicesCommand implements Callable<Integer> {
 
   private static void printText(PrintWriter out, LatencyBackend backend) {
     if (backend.simulated()) {
-      String description = backend instanceof SimBackend sim ? " — " + sim.deviceProfile().description() : "";
+      String description = backend.capability(MachineDescription.class).map(m -> " — " + m.description()).orElse("");
       out.printf("backend  %s (simulated: numbers come from a model of the machine, not from hardware)%n", backend.name());
       out.printf("profile  %s%s%n", backend.profile(), description);
     } else {
@@ -99,7 +93,7 @@ public final class DevicesCommand implements Callable<Integer> {
     }
     out.printf("%-7s %-6s %s%n", "DEVICE", "KIND", "FULL NAME");
     for (DeviceInfo d : backend.devices()) {
-      String kind = backend instanceof SimBackend sim ? sim.deviceProfile().device(d.name()).kind() : "";
+      String kind = backend.capability(MachineDescription.class).map(m -> m.kind(d.name())).orElse("");
       out.printf("%-7s %-6s %s%n", d.name(), kind, d.fullName());
     }
   }

@@ -7,7 +7,7 @@ import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.sim.CostModel;
+import org.hsdag.cost.CostModel;
 
 /**
  * What a command says once about the model it works on, in hsdag's own lines: an IR version hsdag

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
@@ -70,15 +72,16 @@ public final class PlanCommand implements Callable<Integer> {
     if (out != null && java.nio.file.Files.isDirectory(out)) {
       throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
     }
-    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
+    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
     java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
     };
-    try (LatencyBackend backend = backendOptions.open(0, shapes, deviceOptions.requested(), 2, notices)) {
-      String shapeNotice = shapes.resolution().notice();
+    BackendRequest request = backendOptions.request(0, shapes).requiring(deviceOptions.requested(), 2);
+    try (LatencyBackend backend = BackendOptions.open(request, notices)) {
+      String shapeNotice = shapes.notice();
       if (shapeNotice != null) {
         notices.accept(shapeNotice);
       }
@@ -87,8 +90,8 @@ public final class PlanCommand implements Callable<Integer> {
       Proxies.Resolved resolved;
       try {
         // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
-        String costModel = proxyProfile != null ? proxyProfile : backendOptions.mismatch() != 0 ? backendOptions.profile() : null;
-        resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.resolution().shapes());
+        String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
+        resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.shapes());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -99,9 +102,9 @@ public final class PlanCommand implements Callable<Integer> {
         PlacementFiles.write(out, graph, plan.best().placement());
       }
       Map<String, Object> summary = summary(graph, resolved, plan, seconds);
-      if (!shapes.resolution().inputs().isEmpty()) {
-        summary.put("dynamic_inputs", shapes.resolution().inputs());
-        summary.put("dynamic_inputs_assumed", shapes.resolution().assumed());
+      if (!shapes.inputs().isEmpty()) {
+        summary.put("dynamic_inputs", shapes.inputs());
+        summary.put("dynamic_inputs_assumed", shapes.assumed());
       }
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));

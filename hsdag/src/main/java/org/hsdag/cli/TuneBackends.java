@@ -2,29 +2,25 @@ package org.hsdag.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Consumer;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.openvino.OpenVinoBackend;
 
 /**
- * How the tune and apply commands open a backend: through {@link BackendOptions}, seeded by the
- * run (the simulator draws each measurement's noise from that seed and the measurement's key, so
- * a resumed run is exact), and the real backend bound to the model file it compiles.
+ * How the tune and apply commands open a backend: from a {@link BackendRequest} seeded by the run
+ * (the simulator draws each measurement's noise from that seed and the measurement's key, so a
+ * resumed run is exact), and a backend that compiles the model file bound to it.
  */
 final class TuneBackends {
   private TuneBackends() {}
 
-  /**
-   * Opens the backend {@code options} name, seeded by {@code seed}, with the model's dynamic inputs
-   * sized as {@code shapes} says; a dynamic model's sizes are announced once through {@code notices}.
-   */
-  static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
-      List<String> requestedDevices, int minimumDevices, Consumer<String> notices) {
-    LatencyBackend backend = options.open(seed, shapes, requestedDevices, minimumDevices, notices);
-    String shapeNotice = shapes.resolution().notice();
+  /** Opens the backend {@code request} asks for; a dynamic model's sizes are announced once through {@code notices}. */
+  static LatencyBackend open(BackendRequest request, Consumer<String> notices) {
+    LatencyBackend backend = BackendOptions.open(request, notices);
+    String shapeNotice = request.inputShapes().notice();
     if (shapeNotice != null) {
       notices.accept(shapeNotice);
     }
@@ -32,19 +28,20 @@ final class TuneBackends {
   }
 
   /**
-   * Readies {@code backend} for {@code graph} read from {@code xml}: the real OpenVINO backend
-   * compiles the model file and so needs its weights.
+   * Readies {@code backend} for {@code graph} read from {@code xml}: a backend that compiles the
+   * model file ({@link ModelFileBinding}) needs its weights.
    *
    * @throws UserInputException when the backend needs the {@code .bin} and it is missing or unreadable
    */
   static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
-    if (backend instanceof OpenVinoBackend ov) {
+    var binding = backend.capability(ModelFileBinding.class);
+    if (binding.isPresent()) {
       Path bin = IrReader.defaultBinPath(xml);
       if (!Files.isReadable(bin)) {
         throw new UserInputException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
-            + " (the openvino backend compiles the model and needs it; the sim backend does not)");
+            + " (the " + backend.name() + " backend compiles the model and needs it; the sim backend does not)");
       }
-      ov.bind(graph, xml);
+      binding.get().bindModelFile(graph, xml);
     }
   }
 }

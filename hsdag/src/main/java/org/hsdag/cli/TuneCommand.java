@@ -22,6 +22,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.CostModelSource;
@@ -33,10 +35,12 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Candidate;
+import org.hsdag.search.Finalist;
 import org.hsdag.tune.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolder;
@@ -218,8 +222,10 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
     RunStart.checkNewRunFolder(dir);
-    InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
-    LatencyBackend backend = openBackend(seed, shapes, deviceOptions.requested());
+    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
+    BackendRequest request = backendOptions.request(seed, shapes).requiring(deviceOptions.requested(),
+        RunStart.MINIMUM_DEVICES);
+    LatencyBackend backend = openBackend(request);
     try {
       TuneBackends.bind(backend, graph, modelPath);
       ModelNotes.announce(graph, backend, this::notice);
@@ -229,7 +235,7 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
             + ", which is not among " + ds);
       }
-      String proxyChoice = proxyOptions.choice(backendOptions);
+      ProxyChoice proxyChoice = proxyOptions.choice(request);
       Proxies.Resolved runProxy = resolveProxy(proxyChoice, backend, graph, ds, shapes);
       int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
@@ -243,10 +249,9 @@ public final class TuneCommand implements Callable<Integer> {
       SearchStrategy strategyImpl = config.newStrategy();
       try (RunFolder folder = lock(dir)) {
         RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(backendOptions.profile(),
-                backendOptions.mismatch(), backendOptions.mismatchSeed()) : null,
-            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.resolution().inputs(),
-                shapes.resolution().assumed()), config,
+            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
+                request.mismatch().amplitude(), request.mismatch().seed()) : null,
+            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
         return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
@@ -331,16 +336,12 @@ public final class TuneCommand implements Callable<Integer> {
             + " (only --budget and --time can change)");
         err.flush();
       }
-      // Continue on the backend and profile the run started with.
-      backendOptions.backend = r.backend();
-      backendOptions.profile = r.profile();
-      backendOptions.mismatch = r.mismatch();
-      backendOptions.mismatchSeed = r.mismatchSeed();
+      // Continue on the backend, profile, mismatch, seed and devices the run started with.
       RunManifest mf = r.manifest();
-      backendOptions.testDeviceOptions.testDevices = mf.deviceInfos().stream()
+      List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
-      InputShapeOptions.Resolved shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
-      LatencyBackend backend = openBackend(mf.config().seed(), shapes, mf.config().devices());
+      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
+      LatencyBackend backend = openBackend(r.backend().withInputShapes(shapes).withTestDevices(testDevices));
       try {
         TuneBackends.bind(backend, r.graph(), r.model());
         ModelNotes.announce(r.graph(), backend, this::notice);
@@ -393,14 +394,14 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
-  private Proxies.Resolved resolveProxy(String choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
-      InputShapeOptions.Resolved shapes) {
-    if (choice.equals(TuneConfig.PROXY_NONE)) {
+  private Proxies.Resolved resolveProxy(ProxyChoice choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
+      InputShapes.Resolution shapes) {
+    if (ProxyChoice.NONE.equals(choice)) {
       return null;
     }
-    String profileChoice = choice.equals(TuneConfig.PROXY_AUTO) ? null : choice;
+    String profileChoice = choice instanceof ProxyChoice.Profile p ? p.nameOrPath() : null;
     try {
-      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.resolution().shapes());
+      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.shapes());
     } catch (ProxyUnavailableException e) {
       if (profileChoice != null) {
         throw new UserInputException(e.getMessage());
@@ -537,10 +538,10 @@ public final class TuneCommand implements Callable<Integer> {
       return;
     }
     Candidate best = r.best();
-    Candidate cpu = r.baseline("CPU");
+    Candidate ref = r.referenceBaseline();
     if (quiet) {
       out.println(best == null ? "no placement ran" : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
-          best.finalMs(), nums, cpu != null && cpu.ok() ? String.format(Locale.ROOT, " %.2fx CPU-only", cpu.finalMs() / best.finalMs()) : "",
+          best.finalMs(), nums, ref != null && ref.ok() ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
           dir.resolve(Tuner.BEST_FILE)));
       return;
     }
@@ -552,7 +553,7 @@ public final class TuneCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
-        "95% CI ms", "vs CPU-only");
+        "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
     for (Candidate cand : r.candidates()) {
       StringBuilder ops = new StringBuilder();
       int[] counts = cand.placement().countsPerDevice();
@@ -561,7 +562,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
       String ci = Double.isNaN(cand.ciLowMs()) ? "" : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
-      String vs = cand.ok() && cpu != null && cpu.ok() ? String.format(Locale.ROOT, "%.2fx", cpu.finalMs() / cand.finalMs()) : "";
+      String vs = cand.ok() && ref != null && ref.ok() ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops, cand.subModels() == 0 ? "?" : cand.subModels(),
           lat, ci, vs, cand == best ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
@@ -573,8 +574,8 @@ public final class TuneCommand implements Callable<Integer> {
     } else {
       Candidate bb = r.bestBaseline();
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
-      if (cpu != null && cpu.ok()) {
-        line.append(String.format(Locale.ROOT, ", %.2fx CPU-only", cpu.finalMs() / best.finalMs()));
+      if (ref != null && ref.ok()) {
+        line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
       if (bb != null && bb != best) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
@@ -622,12 +623,12 @@ public final class TuneCommand implements Callable<Integer> {
     return o;
   }
 
-  private LatencyBackend openBackend(long noiseSeed, InputShapeOptions.Resolved shapes, List<String> requestedDevices) {
+  private LatencyBackend openBackend(BackendRequest request) {
     if (injectedBackend != null) {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, 2, notice -> {
+    return TuneBackends.open(request, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();

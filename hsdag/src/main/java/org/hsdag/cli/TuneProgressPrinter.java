@@ -13,7 +13,7 @@ import org.hsdag.tune.TuneResult;
 
 /**
  * Shows a tuning run's progress on stderr: a live progress bar (measurements done, best latency so
- * far and its speedup over CPU-only, labelled with backend and profile) on a terminal, plain lines
+ * far and its speedup over the reference device alone, labelled with backend and profile) on a terminal, plain lines
  * about every tenth of the budget otherwise (logs, CI), nothing in quiet or JSON mode.
  */
 final class TuneProgressPrinter implements TuneListener {
@@ -98,8 +98,8 @@ final class TuneProgressPrinter implements TuneListener {
       return "";
     }
     String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
-    if (!Double.isNaN(p.cpuOnlyMs())) {
-      s += String.format(Locale.ROOT, " %.2fx CPU", p.speedupOverCpu());
+    if (!Double.isNaN(p.referenceMs())) {
+      s += String.format(Locale.ROOT, " %.2fx %s", p.speedupOverReference(), p.reference().replaceFirst("-only$", ""));
     }
     return s + (p.simulated() ? " (sim)" : "");
   }
@@ -109,8 +109,8 @@ final class TuneProgressPrinter implements TuneListener {
       return "no successful measurement yet";
     }
     String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
-    if (!Double.isNaN(p.cpuOnlyMs())) {
-      s += String.format(Locale.ROOT, " = %.2fx CPU-only", p.speedupOverCpu());
+    if (!Double.isNaN(p.referenceMs())) {
+      s += String.format(Locale.ROOT, " = %.2fx %s", p.speedupOverReference(), p.reference());
     }
     return s + " (" + (p.simulated() ? "simulated, " : "") + p.backend() + "/" + p.profile() + ")";
   }

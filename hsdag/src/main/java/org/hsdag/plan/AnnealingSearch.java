@@ -2,7 +2,7 @@ package org.hsdag.plan;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * A long reference search on the exact proxy, to estimate how far a plan is from the optimum (a

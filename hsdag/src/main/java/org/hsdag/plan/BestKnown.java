@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * The best placement known on a cost model: the planner, then a long {@link AnnealingSearch} from

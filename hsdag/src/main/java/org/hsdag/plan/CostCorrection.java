@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * A cost model corrected by measurements. The additive model's terms are grouped (per device: the

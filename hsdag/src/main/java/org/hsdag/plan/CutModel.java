@@ -1,6 +1,6 @@
 package org.hsdag.plan;
 
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * The planner's additive approximation of a {@link HeteroCostModel}, the energy its minimum cuts

@@ -1,7 +1,7 @@
 package org.hsdag.plan;
 
 import java.util.Arrays;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * Descent on the exact proxy: moves a set of ops to another device when the {@link

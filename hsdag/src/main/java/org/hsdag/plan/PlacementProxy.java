@@ -4,15 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.hsdag.backend.CostModelSource;
 import org.hsdag.coarsen.Coarsening;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.coarsen.ColocationCoarsener;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.openvino.HeteroAffinity;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.SimBackend;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * A graph's {@link HeteroCostModel} on the devices of a search, seen through placements: the
@@ -49,9 +49,9 @@ public final class PlacementProxy {
     return new PlacementProxy(graph, devices, model.withDevices(devices.names()));
   }
 
-  /** The simulator's own tables as the proxy: equal to the (noise-free) target. */
-  public static PlacementProxy ofSim(SimBackend sim, OpGraph graph, DeviceSet devices) {
-    return of(graph, sim.simGraph(graph).costModel(), devices);
+  /** A backend's own cost model as the proxy; the simulator's equals its (noise-free) target. */
+  public static PlacementProxy ofSim(CostModelSource sim, OpGraph graph, DeviceSet devices) {
+    return of(graph, sim.costModel(graph), devices);
   }
 
   public OpGraph graph() {

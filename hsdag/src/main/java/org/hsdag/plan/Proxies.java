@@ -5,11 +5,11 @@ import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.ShapeAssumption;
-import org.hsdag.sim.SimOptions;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.SimGraph;
 
 /** Where a search's cost model comes from: a profile file the user names, or the backend itself. */
 public final class Proxies {
@@ -37,8 +37,8 @@ public final class Proxies {
     if (proxyProfile != null) {
       DeviceProfile profile = DeviceProfile.load(proxyProfile);
       requireDevices(profile.devices().stream().map(d -> d.name()).toList(), devices, "proxy profile " + proxyProfile);
-      SimBackend sim = new SimBackend(profile, SimOptions.exact().withShapes(shapes));
-      return new Resolved(PlacementProxy.ofSim(sim, graph, devices), "cost model of profile " + profileLabel(proxyProfile));
+      HeteroCostModel model = SimGraph.build(graph, profile, new CostModel(shapes)).costModel();
+      return new Resolved(PlacementProxy.of(graph, model, devices), "cost model of profile " + profileLabel(proxyProfile));
     }
     var source = backend.capability(CostModelSource.class);
     if (source.isPresent()) {

@@ -1,10 +1,12 @@
 package org.hsdag.search;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
 
@@ -23,6 +25,7 @@ public final class SearchContext {
   private final String backendName;
   private final PlacementProxy proxy;
   private final boolean stopsEarly;
+  private final List<DeviceKind> deviceKinds;
 
   private SearchContext(Builder b) {
     graph = Objects.requireNonNull(b.graph, "graph");
@@ -38,6 +41,10 @@ public final class SearchContext {
     backendName = b.backendName;
     proxy = b.proxy;
     stopsEarly = b.stopsEarly;
+    deviceKinds = b.deviceKinds != null ? b.deviceKinds : devices.names().stream().map(DeviceKind::ofName).toList();
+    if (deviceKinds.size() != devices.size()) {
+      throw new IllegalArgumentException(deviceKinds.size() + " device kinds for " + devices.size() + " devices");
+    }
   }
 
   /** A context for {@code graph} on {@code devices} with the backend's {@code support}. */
@@ -53,6 +60,11 @@ public final class SearchContext {
   /** The devices to place on, in priority order. */
   public DeviceSet devices() {
     return devices;
+  }
+
+  /** The kind of each device of {@link #devices()}, in the same order (from the backend, else from the names). */
+  public List<DeviceKind> deviceKinds() {
+    return deviceKinds;
   }
 
   /**
@@ -111,6 +123,7 @@ public final class SearchContext {
     private String backendName = "";
     private PlacementProxy proxy;
     private boolean stopsEarly = true;
+    private List<DeviceKind> deviceKinds;
 
     private Builder(OpGraph graph, DeviceSet devices, SupportMatrix support) {
       this.graph = graph;
@@ -130,6 +143,12 @@ public final class SearchContext {
 
     public Builder protocol(MeasurementProtocol v) {
       protocol = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** The kind of each device, in device order (default: read from the device names). */
+    public Builder deviceKinds(List<DeviceKind> v) {
+      deviceKinds = List.copyOf(v);
       return this;
     }
 

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
+import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.ConfidenceInterval;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
@@ -107,7 +108,8 @@ public final class SearchEngine {
   /** The context a strategy gets for a search under {@code limits} (it may stop early when they have a patience). */
   public SearchContext context(SearchLimits limits, long strategySeed) {
     return SearchContext.builder(graph, devices, support).budget(limits.budget()).seed(strategySeed).protocol(protocol)
-        .backendName(backend.name()).proxy(proxy).stopsEarly(limits.patience() > 0).build();
+        .backendName(backend.name()).deviceKinds(DeviceKinds.of(backend, devices)).proxy(proxy)
+        .stopsEarly(limits.patience() > 0).build();
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
@@ -13,9 +14,9 @@ import org.hsdag.search.SearchContext;
  * GPU as first preference. AUTO never splits a model; it runs it on the highest-priority device
  * that supports every op. When no single device does, the model can only run through HETERO's
  * automatic mode, which offers each op to the devices in priority order and keeps the first that
- * supports it (notes/placement-systems.md §5.4). Priority among GPUs follows AUTO (discrete before
- * integrated; OpenVINO numbers the integrated GPU {@code GPU.0}, so {@code GPU.0} goes last);
- * devices other than CPU and GPUs (e.g. NPU) come after them. Proposes once.
+ * supports it (notes/placement-systems.md §5.4). Priority follows the devices' kinds ({@link
+ * SearchContext#deviceKinds}): among GPUs AUTO takes discrete before integrated; devices other than
+ * CPUs and GPUs (e.g. NPU) come after them. Proposes once.
  */
 public final class AutoEmulationStrategy extends OneShotStrategy {
   /** Which device class AUTO is told to prefer. */
@@ -55,22 +56,20 @@ public final class AutoEmulationStrategy extends OneShotStrategy {
     return mode;
   }
 
-  /** The AUTO priority order over {@code devices} for a preference. */
-  public static List<Integer> priorityOrder(DeviceSet devices, Preference preference) {
+  /**
+   * The AUTO priority order over {@code devices} (of the given {@code kinds}, in the same order) for
+   * a preference: CPUs, then GPUs — discrete before integrated, each in set order — or the GPUs
+   * first; every other kind (e.g. NPU) after them.
+   */
+  public static List<Integer> priorityOrder(DeviceSet devices, List<DeviceKind> kinds, Preference preference) {
     List<Integer> cpus = new ArrayList<>();
     List<Integer> gpus = new ArrayList<>();
     List<Integer> others = new ArrayList<>();
     for (int d = 0; d < devices.size(); d++) {
-      String n = devices.name(d);
-      if (n.equals("CPU")) {
-        cpus.add(d);
-      } else if (n.startsWith("GPU")) {
-        gpus.add(d);
-      } else {
-        others.add(d);
-      }
+      DeviceKind k = kinds.get(d);
+      (k == DeviceKind.CPU ? cpus : k.isGpu() ? gpus : others).add(d);
     }
-    gpus.sort(Comparator.comparingInt((Integer d) -> gpuRank(devices.name(d))).thenComparing(d -> d));
+    gpus.sort(Comparator.comparing((Integer d) -> kinds.get(d) == DeviceKind.INTEGRATED_GPU).thenComparing(d -> d));
     List<Integer> order = new ArrayList<>();
     if (preference == Preference.CPU) {
       order.addAll(cpus);
@@ -83,25 +82,12 @@ public final class AutoEmulationStrategy extends OneShotStrategy {
     return order;
   }
 
-  // Discrete GPUs (GPU.1, GPU.2, ...) before the integrated GPU.0 / plain "GPU".
-  private static int gpuRank(String name) {
-    if (name.equals("GPU") || name.equals("GPU.0")) {
-      return Integer.MAX_VALUE;
-    }
-    int dot = name.indexOf('.');
-    try {
-      return dot < 0 ? Integer.MAX_VALUE - 1 : Integer.parseInt(name.substring(dot + 1));
-    } catch (NumberFormatException e) {
-      return Integer.MAX_VALUE - 1;
-    }
-  }
-
   @Override
   protected Placement choose(SearchContext context) {
     DeviceSet devices = context.devices();
     SupportMatrix support = context.support();
     int n = context.graph().nodeCount();
-    List<Integer> order = priorityOrder(devices, preference);
+    List<Integer> order = priorityOrder(devices, context.deviceKinds(), preference);
     priority = order.stream().map(devices::name).toList();
     for (int d : order) {
       boolean all = true;

@@ -16,7 +16,7 @@ import org.hsdag.plan.Planner;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * The cost-model planner as a search: it measures the planner's candidates first (a few distinct

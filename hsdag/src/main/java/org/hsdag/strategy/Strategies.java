@@ -12,6 +12,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.hsdag.placement.DeviceKind;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.search.Finalist;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.features.FeatureConfig;
 import org.hsdag.policy.HsdagConfig;
@@ -70,9 +73,10 @@ public final class Strategies {
     FeatureConfig f = FeatureConfig.DEFAULT;
     HsdagConfig hsdag = HsdagConfig.defaults();
     List<Entry> l = List.of(
-        new Entry("cpu", "CPU-only", Family.BASELINE, "CPU", new StrategyConfig.SingleDevice("CPU")),
-        new Entry("gpu0", "GPU.0-only (iGPU)", Family.BASELINE, "GPU.0", new StrategyConfig.SingleDevice("GPU.0")),
-        new Entry("gpu1", "GPU.1-only (dGPU)", Family.BASELINE, "GPU.1", new StrategyConfig.SingleDevice("GPU.1")),
+        // The paper machine's devices keep a name of their own (--strategy gpu1); bench takes one per device of its set.
+        singleDevice("CPU"),
+        singleDevice("GPU.0"),
+        singleDevice("GPU.1"),
         new Entry("openvino-cpu", "OpenVINO-CPU", Family.BASELINE, null,
             new StrategyConfig.AutoEmulation(AutoEmulationStrategy.Preference.CPU)),
         new Entry("openvino-gpu", "OpenVINO-GPU", Family.BASELINE, null,
@@ -99,6 +103,42 @@ public final class Strategies {
       m.put(e.name(), e);
     }
     return m;
+  }
+
+  /**
+   * The single-device baseline on {@code device}: named by the device in lower case without dots
+   * ({@code cpu}, {@code gpu1}, {@code npu}), labelled {@code <device>-only} with a GPU's kind.
+   */
+  public static Entry singleDevice(String device) {
+    DeviceKind kind = DeviceKind.ofName(device);
+    String label = Finalist.baselineLabel(device) + (kind.isGpu() ? " (" + kind.label() + ")" : "");
+    return new Entry(device.toLowerCase(Locale.ROOT).replace(".", ""), label, Family.BASELINE, device,
+        new StrategyConfig.SingleDevice(device));
+  }
+
+  /** True when {@code e} is a single-device baseline. */
+  public static boolean isSingleDevice(Entry e) {
+    return e.defaults() instanceof StrategyConfig.SingleDevice;
+  }
+
+  /**
+   * The entries {@code names} name, with the single-device baselines replaced by one per device of
+   * {@code devices} (in set order, where the first of them stood, else first): every device of a
+   * set gets its baseline, and the speedup reference is always among them.
+   */
+  public static List<Entry> withSingleDeviceBaselines(List<String> names, DeviceSet devices) {
+    List<Entry> out = new ArrayList<>();
+    int at = -1;
+    for (String n : names) {
+      Entry e = get(n);
+      if (isSingleDevice(e)) {
+        at = at < 0 ? out.size() : at;
+      } else {
+        out.add(e);
+      }
+    }
+    out.addAll(Math.max(at, 0), devices.names().stream().map(Strategies::singleDevice).toList());
+    return out;
   }
 
   /** Every entry, in table order (baselines, HSDAG, its variant, the ablations). */

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.sim.CostModel;
+import org.hsdag.cost.CostModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Candidate;
 
@@ -44,9 +44,10 @@ public final class RunResults {
     m.put("candidates", cands);
     if (r.best() != null) {
       Map<String, Object> best = candidate(r.best());
-      Candidate cpu = r.baseline("CPU");
-      if (cpu != null && cpu.ok()) {
-        best.put("speedup_vs_cpu_only", round3(cpu.finalMs() / r.best().finalMs()));
+      Candidate ref = r.referenceBaseline();
+      if (ref != null && ref.ok()) {
+        best.put("reference", ref.label());
+        best.put("speedup_vs_reference", round3(ref.finalMs() / r.best().finalMs()));
       }
       Candidate bb = r.bestBaseline();
       if (bb != null) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
@@ -23,6 +24,9 @@ import org.hsdag.placement.DeviceSet;
  * refusal is a {@link RunRefusedException} and leaves the folder untouched.
  */
 public final class RunStart {
+  /** A tuning run splits a model, so it needs two devices. */
+  public static final int MINIMUM_DEVICES = 2;
+
   private RunStart() {}
 
   /** The software a manifest records. */
@@ -110,13 +114,10 @@ public final class RunStart {
    * @param manifest the manifest (rewritten when the limits changed)
    * @param model the model file
    * @param graph the model read from it
-   * @param backend the backend to open
-   * @param profile the {@code --profile} to open it with
-   * @param mismatch the {@code --mismatch} of the measured machine (0: none)
-   * @param mismatchSeed its seed
+   * @param backend the backend to open, as the run began with it: backend, profile, {@code
+   *     --mismatch}, seed and devices (the command adds the input shapes and test devices it resolves)
    */
-  public record Resumption(RunManifest manifest, Path model, OpGraph graph, String backend, String profile, double mismatch,
-      long mismatchSeed) {}
+  public record Resumption(RunManifest manifest, Path model, OpGraph graph, BackendRequest backend) {}
 
   /**
    * Reads a run's manifest without holding its folder; refuses a folder that holds no run (and
@@ -176,8 +177,10 @@ public final class RunStart {
       updated.write(folder.dir());
     }
     RunManifest.ProfileSource source = mf.profileSource();
-    return new Resumption(updated, modelPath, graph, mf.backend(), profile, source == null ? 0 : source.mismatch(),
-        source == null ? 1 : source.mismatchSeed());
+    BackendRequest.Mismatch mismatch = source == null ? BackendRequest.Mismatch.NONE
+        : new BackendRequest.Mismatch(source.mismatch(), source.mismatchSeed());
+    return new Resumption(updated, modelPath, graph, BackendRequest.of(mf.backend(), profile).withMismatch(mismatch)
+        .withSeed(mf.config().seed()).requiring(mf.config().devices(), MINIMUM_DEVICES));
   }
 
   /**

@@ -3,6 +3,7 @@ package org.hsdag.tune;
 import java.util.List;
 import java.util.Objects;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
@@ -25,9 +26,7 @@ import org.hsdag.strategy.Strategies;
  * @param checkpointEvery steps between strategy checkpoints
  * @param patience stop the search after this many distinct measurements in a row brought no meaningful
  *     improvement of the best ({@link SearchLimits#patience()}); 0 disables
- * @param proxy the cost model strategies may plan with: {@value #PROXY_AUTO} (the backend's own, or
- *     none when it has none), {@value #PROXY_NONE} (a cold search), or a simulator profile name or
- *     file ({@code --proxy-profile})
+ * @param proxy the cost model strategies may plan with ({@link ProxyChoice})
  */
 public record TuneConfig(
     List<String> devices,
@@ -41,13 +40,7 @@ public record TuneConfig(
     int finalRounds,
     int checkpointEvery,
     int patience,
-    String proxy) {
-
-  /** The backend's own cost model, when it has one. */
-  public static final String PROXY_AUTO = "auto";
-
-  /** No cost model: the search starts cold. */
-  public static final String PROXY_NONE = "none";
+    ProxyChoice proxy) {
 
   /** Default search budget: enough for the simulator to show a clear best in well under a minute. */
   public static final int DEFAULT_BUDGET = 120;
@@ -67,7 +60,7 @@ public record TuneConfig(
   public TuneConfig {
     devices = List.copyOf(devices);
     // Runs recorded before the proxy existed searched cold.
-    proxy = proxy == null ? PROXY_NONE : proxy;
+    proxy = proxy == null ? ProxyChoice.NONE : proxy;
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(strategyConfig, "strategy configuration");
     if (devices.isEmpty()) {
@@ -82,11 +75,11 @@ public record TuneConfig(
     }
   }
 
-  /** A run with the backend's own cost model ({@value #PROXY_AUTO}). */
+  /** A run with the backend's own cost model ({@link ProxyChoice#AUTO}). */
   public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget, long timeLimitSeconds,
       long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery, int patience) {
     this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds, checkpointEvery,
-        patience, PROXY_AUTO);
+        patience, ProxyChoice.AUTO);
   }
 
   /** The engine's stop rules for this run. */

@@ -8,7 +8,8 @@ package org.hsdag.tune;
  * @param budget the measurement budget
  * @param lastMs latency of the last step (NaN when it failed)
  * @param bestMs best search latency so far, single-device baselines included (NaN if none)
- * @param cpuOnlyMs the CPU-only baseline (NaN when CPU is not among the devices or cannot run the model)
+ * @param referenceMs the reference device's single-device baseline (NaN before it ran or when it cannot run the model)
+ * @param reference how that baseline is labelled, e.g. {@code CPU-only} ({@link org.hsdag.placement.DeviceKind#reference})
  * @param elapsedSeconds wall time of the run so far, earlier sessions of a resumed run included
  * @param backend backend name
  * @param profile backend profile
@@ -20,14 +21,15 @@ public record TuneProgress(
     int budget,
     double lastMs,
     double bestMs,
-    double cpuOnlyMs,
+    double referenceMs,
+    String reference,
     double elapsedSeconds,
     String backend,
     String profile,
     boolean simulated) {
 
-  /** Speedup of the best so far over CPU-only, NaN when either is unknown. */
-  public double speedupOverCpu() {
-    return cpuOnlyMs / bestMs;
+  /** Speedup of the best so far over the reference baseline, NaN when either is unknown. */
+  public double speedupOverReference() {
+    return referenceMs / bestMs;
   }
 }

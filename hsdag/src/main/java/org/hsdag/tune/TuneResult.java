@@ -24,6 +24,7 @@ import org.hsdag.search.StopReason;
  * @param backend backend name
  * @param profile backend profile
  * @param simulated whether numbers are simulated
+ * @param reference the device speedups are stated against ({@link org.hsdag.placement.DeviceKind#reference})
  */
 public record TuneResult(
     RunStatus status,
@@ -40,10 +41,16 @@ public record TuneResult(
     String decisionText,
     String backend,
     String profile,
-    boolean simulated) {
+    boolean simulated,
+    String reference) {
 
   public TuneResult {
     candidates = List.copyOf(candidates);
+  }
+
+  /** The baseline speedups are stated against: the whole model on the {@link #reference} device, or null. */
+  public Candidate referenceBaseline() {
+    return baseline(reference);
   }
 
   /** The single-device baseline on {@code device}, or null. */

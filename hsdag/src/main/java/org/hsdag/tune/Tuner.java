@@ -13,13 +13,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
-import org.hsdag.sim.SimBackend;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.Candidate;
@@ -76,7 +78,9 @@ public final class Tuner {
   private long startNanos;
   private double bestMs = Double.NaN;
   private double lastMs = Double.NaN;
-  private double cpuOnlyMs = Double.NaN;
+  private double referenceMs = Double.NaN;
+  /** The device speedups are stated against, by {@link DeviceKind#reference}. */
+  private final String referenceDevice;
   private int lastCheckpoint;
 
   public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
@@ -98,6 +102,7 @@ public final class Tuner {
     this.runDir = runDir;
     this.listener = listener == null ? TuneListener.NONE : listener;
     this.devices = new DeviceSet(config.devices());
+    this.referenceDevice = DeviceKind.reference(devices, DeviceKinds.of(backend, devices));
   }
 
   /** Asks a running search to stop after the current measurement (Ctrl-C); the run stays resumable. */
@@ -286,8 +291,8 @@ public final class Tuner {
       baselines.add(new Finalist(label, true, p, -1, m));
       if (m.ok()) {
         bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
-        if (device.equals("CPU")) {
-          cpuOnlyMs = m.latencyMillis();
+        if (device.equals(referenceDevice)) {
+          referenceMs = m.latencyMillis();
         }
       }
     }
@@ -377,7 +382,7 @@ public final class Tuner {
     Candidate best = verdict.winner();
     TuneResult result = new TuneResult(status, outcome.stop(), stopText, outcome.steps().size(), outcome.measurements(),
         outcome.cacheHits(), outcome.failures(), elapsed(), cands, best, verdict.decision(), verdict.text(), backend.name(),
-        backend.profile(), backend.simulated());
+        backend.profile(), backend.simulated(), referenceDevice);
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("stop_reason", stopText);
     info.put("decision", verdict.text());
@@ -393,7 +398,7 @@ public final class Tuner {
       Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
           .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time,
-          backend instanceof SimBackend sim ? sim.simGraph(graph).unknownOpTypes() : Map.of());
+          backend.capability(OpCoverage.class).map(c -> c.unknownOpTypes(graph)).orElse(Map.of()));
     }
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);
@@ -413,7 +418,7 @@ public final class Tuner {
   }
 
   private TuneProgress progress(SearchProgress p) {
-    return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, cpuOnlyMs, elapsed(),
+    return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, referenceMs, Finalist.baselineLabel(referenceDevice), elapsed(),
         backend.name(), backend.profile(), backend.simulated());
   }
 

@@ -172,7 +172,7 @@ class ApplyAndReportCommandTest {
   void applyRejectsAnOpOnADeviceThatCannotRunIt() throws IOException {
     // A copy of the paper profile in which GPU.1 cannot run convolutions.
     ObjectNode profile;
-    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/sim/profiles/paper.json")) {
+    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/cost/profiles/paper.json")) {
       profile = (ObjectNode) JSON.readTree(in);
     }
     profile.put("name", "no-gpu-conv");

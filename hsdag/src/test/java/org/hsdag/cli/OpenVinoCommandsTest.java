@@ -12,7 +12,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.SelfTestModel;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.PlacementFiles;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.testkit.Samples;
 import org.hsdag.tune.TestModels;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.TestModels;
@@ -45,7 +46,7 @@ class RunFolderRulesTest {
   /** A copy of the paper profile named {@code mybox}, slower on GPU.1 by {@code gpuScale}. */
   private Path customProfile(Path file, double gpuScale) throws IOException {
     ObjectNode profile;
-    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/sim/profiles/paper.json")) {
+    try (InputStream in = getClass().getResourceAsStream("/org/hsdag/cost/profiles/paper.json")) {
       profile = (ObjectNode) JSON.readTree(in);
     }
     profile.put("name", "mybox");
@@ -217,8 +218,8 @@ class RunFolderRulesTest {
     assertEquals(ExitCodes.OK, tune(cold, "--strategy", "hsdag", "--budget", "8", "--proxy", "none").exitCode());
     assertEquals(ExitCodes.OK, tune(coldByOption, "--strategy", "hsdag", "--budget", "8", "-S", "warm-start=false").exitCode());
     assertEquals(ExitCodes.OK, tune(warm, "--strategy", "hsdag", "--budget", "8").exitCode());
-    assertEquals("none", RunManifest.read(cold).config().proxy());
-    assertEquals("auto", RunManifest.read(warm).config().proxy());
+    assertEquals(ProxyChoice.NONE, RunManifest.read(cold).config().proxy());
+    assertEquals(ProxyChoice.AUTO, RunManifest.read(warm).config().proxy());
     assertEquals(assignments(cold), assignments(coldByOption), "--proxy none is the published cold start");
     assertTrue(!assignments(warm).equals(assignments(cold)), "the warm start measures other placements first");
   }
@@ -231,7 +232,7 @@ class RunFolderRulesTest {
     assertTrue(r.out().contains("paper+mismatch(a=0.3,seed=1)"), r.out());
     RunManifest mf = RunManifest.read(out);
     assertEquals(0.3, mf.profileSource().mismatch());
-    assertEquals("paper", mf.config().proxy(), "the cost model stays the unperturbed profile");
+    assertEquals(new ProxyChoice.Profile("paper"), mf.config().proxy(), "the cost model stays the unperturbed profile");
     CliRun more = tune(out, "--resume", "--budget", "9");
     assertEquals(ExitCodes.OK, more.exitCode(), more.err());
     assertTrue(more.out().contains("paper+mismatch(a=0.3,seed=1)"), more.out());

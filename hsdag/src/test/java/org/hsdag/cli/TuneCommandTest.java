@@ -277,4 +277,16 @@ class TuneCommandTest {
     assertEquals(ExitCodes.OK, tune(given, "--proxy", "none", "--patience", "7", "--quiet").exitCode());
     assertEquals(7, RunManifest.read(given).config().patience());
   }
+
+  @Test
+  void withoutACpuTheReferenceIsTheFirstDeviceAndTheOutputNamesIt() throws IOException {
+    Path out = tmp.resolve("no-cpu");
+    CliRun r = tune(out, "--devices", "GPU.1,GPU.0");
+    assertEquals(0, r.exitCode(), r.err());
+    assertTrue(r.out().contains("vs GPU.1-only"), r.out());
+    assertFalse(r.out().contains("CPU-only"), r.out());
+    JsonNode result = JSON.readTree(out.resolve("result.json").toFile());
+    assertEquals("GPU.1-only", result.at("/best/reference").asText(), result.toString());
+    assertTrue(result.at("/best/speedup_vs_reference").asDouble() > 0, result.toString());
+  }
 }

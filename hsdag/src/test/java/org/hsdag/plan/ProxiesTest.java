@@ -15,8 +15,8 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.ShapeAssumption;
 import org.junit.jupiter.api.Test;
 
 class ProxiesTest {

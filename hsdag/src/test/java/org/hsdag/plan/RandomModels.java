@@ -3,8 +3,8 @@ package org.hsdag.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.HeteroDevice;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
 
 /**
  * Random small op-level cost models with every feature the cut must handle: several inputs per

@@ -18,7 +18,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.strategy.HsdagStrategy;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.tune.FakeBackend;

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
@@ -173,6 +174,21 @@ class BaselinesTest {
     // One op CPU-only: GPU-first AUTO cannot use a GPU for the whole model and falls to CPU.
     gpu.init(inst.context(10, 1));
     assertEquals(Placement.allOn(ds, n, "CPU"), gpu.propose());
+  }
+
+  @Test
+  void autoOrdersGpusByTheKindTheBackendStatesNotByTheirNames() {
+    TinyGraphs.Instance inst = TinyGraphs.medium();
+    DeviceSet ds = inst.devices();
+    int n = inst.graph().nodeCount();
+    // A machine whose GPU.0 is the discrete GPU and GPU.1 the integrated one.
+    List<DeviceKind> kinds = List.of(DeviceKind.CPU, DeviceKind.DISCRETE_GPU, DeviceKind.INTEGRATED_GPU);
+    SearchContext ctx = SearchContext.builder(inst.graph(), ds, SupportMatrix.all(ds, n)).deviceKinds(kinds).budget(10).seed(1)
+        .build();
+    AutoEmulationStrategy gpu = new AutoEmulationStrategy("openvino-gpu", AutoEmulationStrategy.Preference.GPU);
+    gpu.init(ctx);
+    assertEquals(List.of("GPU.0", "GPU.1", "CPU"), gpu.priority());
+    assertEquals(Placement.allOn(ds, n, "GPU.0"), gpu.propose());
   }
 
   @Test

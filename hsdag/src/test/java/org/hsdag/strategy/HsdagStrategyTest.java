@@ -21,7 +21,7 @@ import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.search.SearchContext;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;

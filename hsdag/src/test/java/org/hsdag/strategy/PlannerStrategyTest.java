@@ -17,7 +17,7 @@ import org.hsdag.search.SearchEngine;
 import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;

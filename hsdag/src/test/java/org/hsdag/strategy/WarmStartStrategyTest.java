@@ -21,7 +21,7 @@ import org.hsdag.search.SearchStep;
 import org.hsdag.search.StopReason;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.tune.TuneConfig;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;

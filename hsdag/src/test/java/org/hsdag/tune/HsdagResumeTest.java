@@ -15,7 +15,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.junit.jupiter.api.Test;

@@ -14,10 +14,10 @@ import org.hsdag.placement.Placement;
 import org.hsdag.sim.Calibration;
 import org.hsdag.sim.Calibration.Row;
 import org.hsdag.sim.Calibration.Target;
-import org.hsdag.sim.DeviceModel;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.SimGraph;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.sim.SimOptions;
 
 /**

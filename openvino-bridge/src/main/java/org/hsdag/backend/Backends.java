@@ -1,115 +1,155 @@
 package org.hsdag.backend;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.function.Consumer;
-import org.hsdag.openvino.OpenVinoOptions;
-import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.SimOptions;
+import java.util.stream.Collectors;
 
 /**
- * Opens a {@link LatencyBackend} by name: {@code sim} (the embedded simulator on a profile name or
- * a profile JSON path), {@code openvino} (real hardware) or {@code auto} (OpenVINO when its native
- * library loads, else the simulator — and it says which).
+ * Opens a {@link LatencyBackend} from a {@link BackendRequest}: by the name of a registered
+ * {@link BackendProvider}, or {@value #AUTO} (each provider in its auto rank that runs here and has
+ * the devices asked for, the last one answering otherwise — and it says which and why).
  */
 public final class Backends {
   /** The profile used when none is given. */
   public static final String DEFAULT_PROFILE = "paper";
 
+  /** The backend name that lets hsdag choose. */
+  public static final String AUTO = "auto";
+
   private Backends() {}
 
-  /** {@link #open(String, String, SimOptions, Consumer)} with default simulator options and no notices. */
+  /** Every provider on the class path, by name. Loaded anew each call: no state is kept. */
+  public static List<BackendProvider> providers() {
+    List<BackendProvider> all = new ArrayList<>();
+    ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(all::add);
+    Set<String> names = new HashSet<>();
+    for (BackendProvider p : all) {
+      if (p.name().equals(AUTO) || !names.add(p.name())) {
+        throw new IllegalStateException("two backend providers are named '" + p.name() + "' (or it is reserved)");
+      }
+    }
+    all.sort(Comparator.comparing(BackendProvider::name));
+    return List.copyOf(all);
+  }
+
+  /** The names {@code --backend} takes: {@value #AUTO}, then the providers in auto order, then the rest. */
+  public static List<String> names() {
+    List<String> names = new ArrayList<>(List.of(AUTO));
+    autoOrder(providers()).forEach(p -> names.add(p.name()));
+    providers().stream().filter(p -> p.autoRank().isEmpty()).forEach(p -> names.add(p.name()));
+    return List.copyOf(names);
+  }
+
+  /** The provider named {@code name}, if one is registered. */
+  public static Optional<BackendProvider> provider(String name) {
+    return providers().stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  /** Opens {@code backend} on {@code profile} (null: the defaults) with seed 0 and no notices. */
   public static LatencyBackend open(String backend, String profile) {
-    return open(backend, profile, SimOptions.DEFAULT, notice -> {});
+    return open(BackendRequest.of(backend, profile), notice -> {});
   }
 
   /**
-   * Opens {@code backend} ({@code auto}, {@code sim} or {@code openvino}).
+   * Opens the backend {@code request} names.
    *
-   * @param profile for {@code sim}: a built-in profile name or a JSON path (null = {@value #DEFAULT_PROFILE});
-   *     ignored by {@code openvino}, which describes the real machine
-   * @param simOptions seed, noise and shape assumption of the simulator
-   * @param notices receives one line when {@code auto} chose a backend, saying which and why
-   * @throws BackendUnavailableException when {@code openvino} is asked for and cannot load
-   * @throws IllegalArgumentException for an unknown backend name or a bad profile
+   * @param notices receives one line when {@value #AUTO} chose a backend, saying which and why
+   * @throws BackendUnavailableException when the named backend cannot run here
+   * @throws IllegalArgumentException for an unknown backend name, a bad profile or a request field
+   *     the backend cannot honour
    */
-  public static LatencyBackend open(String backend, String profile, SimOptions simOptions, Consumer<String> notices) {
-    return open(backend, profile, simOptions, Map.of(), notices);
+  public static LatencyBackend open(BackendRequest request, Consumer<String> notices) {
+    List<BackendProvider> all = providers();
+    if (request.auto()) {
+      return openAuto(request, all, notices);
+    }
+    BackendProvider p = all.stream().filter(x -> x.name().equals(request.backend())).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown backend '" + request.backend() + "' (expected "
+            + String.join(", ", names()) + ")"));
+    requireFeatures(p, request);
+    return p.open(request, notices);
+  }
+
+  private static void requireFeatures(BackendProvider p, BackendRequest request) {
+    if (request.mismatch().any() && !p.features().contains(BackendProvider.Feature.PROFILE_MISMATCH)) {
+      throw new IllegalArgumentException("a mismatch perturbs a simulated machine; backend " + p.name()
+          + " cannot take one (it needs " + featured(BackendProvider.Feature.PROFILE_MISMATCH) + ")");
+    }
+    if (!request.testDevices().isEmpty() && !p.features().contains(BackendProvider.Feature.TEST_DEVICES)) {
+      throw new IllegalArgumentException("backend " + p.name() + " cannot register test devices (they need "
+          + featured(BackendProvider.Feature.TEST_DEVICES) + ")");
+    }
+  }
+
+  private static String featured(BackendProvider.Feature f) {
+    return providers().stream().filter(p -> p.features().contains(f)).map(p -> "--backend " + p.name())
+        .collect(Collectors.joining(" or "));
+  }
+
+  private static List<BackendProvider> autoOrder(List<BackendProvider> all) {
+    return all.stream().filter(p -> p.autoRank().isPresent())
+        .sorted(Comparator.comparingInt((BackendProvider p) -> p.autoRank().getAsInt()).thenComparing(BackendProvider::name))
+        .toList();
   }
 
   /**
-   * {@link #open(String, String, SimOptions, Consumer)} where the real backend also fixes the shapes
-   * of dynamic inputs ({@code --input-shape}); the simulator's are in {@code simOptions}.
+   * Each provider in auto order that can honour the request, until one runs here with every
+   * requested device; the last candidate answers whatever the others lacked.
    */
-  public static LatencyBackend open(String backend, String profile, SimOptions simOptions,
-      Map<String, long[]> openVinoInputShapes, Consumer<String> notices) {
-    return open(backend, profile, simOptions, OpenVinoOptions.DEFAULT.withInputShapes(openVinoInputShapes), List.of(), 0,
-        notices);
-  }
-
-  /**
-   * Opens {@code backend}; {@code auto} takes OpenVINO only when it loads and has every device of
-   * {@code requestedDevices} and at least {@code minimumDevices} devices (after registering {@code
-   * openVino}'s test devices), else the simulator, and says why.
-   *
-   * @param openVino settings of the real backend (input shapes, test devices)
-   * @param requestedDevices the devices the command will place on (empty: no requirement)
-   * @param minimumDevices the fewest devices the command works with (splitting needs 2)
-   */
-  public static LatencyBackend open(String backend, String profile, SimOptions simOptions, OpenVinoOptions openVino,
-      List<String> requestedDevices, int minimumDevices, Consumer<String> notices) {
-    String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
-    String p = profile == null ? DEFAULT_PROFILE : profile;
-    switch (b) {
-      case "sim":
-        return SimBackend.open(p, simOptions);
-      case "openvino":
-        return openOpenVino(openVino);
-      case "auto":
-        LatencyBackend ov;
-        try {
-          ov = openOpenVino(openVino);
-        } catch (BackendUnavailableException | LinkageError e) {
-          // One short line: the full reason and its fix are what `hsdag devices --backend openvino` prints.
-          LatencyBackend sim = SimBackend.open(p, simOptions);
-          notices.accept("backend auto: no OpenVINO runtime here, so the simulator answers (sim/" + sim.profile()
-              + "; every number is simulated; 'hsdag devices --backend openvino' says why)");
-          return sim;
+  private static LatencyBackend openAuto(BackendRequest request, List<BackendProvider> all, Consumer<String> notices) {
+    List<BackendProvider> candidates = autoOrder(all).stream()
+        // Test devices only matter to a provider that registers them; a mismatch only to one that can perturb.
+        .filter(p -> !request.mismatch().any() || p.features().contains(BackendProvider.Feature.PROFILE_MISMATCH))
+        .toList();
+    if (candidates.isEmpty()) {
+      throw new IllegalArgumentException("no registered backend can answer this request");
+    }
+    List<String> passedOver = new ArrayList<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      BackendProvider p = candidates.get(i);
+      BackendRequest mine = p.features().contains(BackendProvider.Feature.TEST_DEVICES) ? request.forBackend(p.name())
+          : request.forBackend(p.name()).withTestDevices(List.of());
+      if (i == candidates.size() - 1) {
+        LatencyBackend last = p.open(mine, notices);
+        if (!passedOver.isEmpty()) {
+          notices.accept("backend auto: " + String.join("; ", passedOver) + ", so " + answers(last));
         }
-        List<String> have = ov.devices().stream().map(DeviceInfo::name).toList();
-        List<String> missing = requestedDevices.stream().filter(d -> !have.contains(d)).toList();
-        if (missing.isEmpty() && have.size() >= minimumDevices) {
-          notices.accept("backend auto: using openvino (" + ov.profile() + ")");
-          return ov;
+        return last;
+      }
+      LatencyBackend b;
+      try {
+        b = p.open(mine, notices);
+      } catch (BackendUnavailableException | LinkageError e) {
+        // One short line: the full reason and its fix are what `hsdag devices --backend NAME` prints.
+        passedOver.add("no " + p.name() + " runtime here ('hsdag devices --backend " + p.name() + "' says why)");
+        continue;
+      }
+      List<String> have = b.devices().stream().map(DeviceInfo::name).toList();
+      List<String> missing = request.requestedDevices().stream().filter(d -> !have.contains(d)).toList();
+      if (missing.isEmpty() && have.size() >= request.minimumDevices()) {
+        if (passedOver.isEmpty()) {
+          notices.accept("backend auto: using " + b.name() + " (" + b.profile() + ")");
+        } else {
+          notices.accept("backend auto: " + String.join("; ", passedOver) + ", so " + answers(b));
         }
-        ov.close();
-        LatencyBackend sim = SimBackend.open(p, simOptions);
-        String lacking = missing.isEmpty() ? "only " + String.join(", ", have) + " (this needs " + minimumDevices + " devices)"
-            : String.join(", ", have) + " but not " + String.join(", ", missing);
-        notices.accept("backend auto: OpenVINO here has " + lacking + ", so the simulator answers (sim/" + sim.profile()
-            + "; every number is simulated; --test-device CPU2 adds a second real device)");
-        return sim;
-      default:
-        throw new IllegalArgumentException("unknown backend '" + backend + "' (expected auto, sim or openvino)");
+        return b;
+      }
+      b.close();
+      String lacking = missing.isEmpty() ? "only " + String.join(", ", have) + " (this needs " + request.minimumDevices()
+          + " devices)" : String.join(", ", have) + " but not " + String.join(", ", missing);
+      passedOver.add(p.name() + " here has " + lacking + p.moreDevicesHint().map(h -> " (" + h + ")").orElse(""));
     }
+    throw new AssertionError("unreachable: the last candidate always answers");
   }
 
-  /**
-   * The real OpenVINO backend. The single place where it is created; unavailable (with the reason
-   * and the fix) unless the native library was built (native/provision.sh) and loads.
-   *
-   * @throws BackendUnavailableException when the native OpenVINO backend cannot run here
-   */
-  static LatencyBackend openOpenVino(OpenVinoOptions options) {
-    org.hsdag.openvino.OpenVinoAvailability a = org.hsdag.openvino.OpenVinoBackend.availability();
-    if (!a.available()) {
-      throw new BackendUnavailableException(a.oneLine());
-    }
-    try {
-      return org.hsdag.openvino.OpenVinoBackend.open(options);
-    } catch (org.hsdag.openvino.OpenVinoException e) {
-      throw new BackendUnavailableException("openvino backend unavailable: " + e.getMessage(), e);
-    }
+  private static String answers(LatencyBackend b) {
+    return b.simulated() ? "the simulator answers (" + b.name() + "/" + b.profile() + "; every number is simulated)"
+        : b.name() + " answers (" + b.profile() + ")";
   }
 }

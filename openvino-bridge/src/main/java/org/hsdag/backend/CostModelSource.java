@@ -2,7 +2,7 @@ package org.hsdag.backend;
 
 import java.util.Optional;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.sim.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModel;
 
 /**
  * A backend capability: an additive HETERO cost model of a graph (per-op kernel times per device,

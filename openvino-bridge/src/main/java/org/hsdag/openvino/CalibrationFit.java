@@ -14,14 +14,15 @@ import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.CostModel;
-import org.hsdag.sim.DeviceModel;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.OpClass;
-import org.hsdag.sim.OpCost;
-import org.hsdag.sim.ShapeAssumption;
-import org.hsdag.sim.SimGraph;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.OpClass;
+import org.hsdag.cost.OpCost;
+import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.SimGraph;
 
 /**
  * Fits simulator device parameters to {@link CalibrationRecords} measured on a real machine, so

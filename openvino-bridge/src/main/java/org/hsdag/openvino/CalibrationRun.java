@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.CostModel;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.ShapeAssumption;
-import org.hsdag.sim.SimGraph;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.SimGraph;
 
 /**
  * Measures {@link CalibrationRecords} on a real machine ({@code hsdag calibrate}): per device, the

@@ -20,19 +20,21 @@ import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.CostModel;
-import org.hsdag.sim.DeviceModel;
-import org.hsdag.sim.DeviceProfile;
-import org.hsdag.sim.HeteroCostModel;
-import org.hsdag.sim.HeteroDevice;
-import org.hsdag.sim.KernelTimes;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.KernelTimes;
+import org.hsdag.cost.ShapeAssumption;
 
 /**
  * The real backend: times a placement on this machine through OpenVINO's HETERO plugin.
@@ -52,7 +54,7 @@ import org.hsdag.sim.ShapeAssumption;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
+public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -87,6 +89,11 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource {
    */
   public static OpenVinoBackend open(OpenVinoOptions options) {
     return new OpenVinoBackend(availability().openRuntime(), options);
+  }
+
+  @Override
+  public void bindModelFile(OpGraph graph, Path xml) {
+    bind(graph, xml);
   }
 
   /** Records that {@code graph} was read from {@code xml} (its weights next to it), so it can be compiled. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 
 /**

@@ -19,6 +19,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 
 /**

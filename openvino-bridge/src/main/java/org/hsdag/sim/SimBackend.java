@@ -12,8 +12,15 @@ import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MachineDescription;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
@@ -23,7 +30,7 @@ import org.hsdag.placement.Placement;
 /**
  * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
  * would run it on the machine of a {@link DeviceProfile} — constants with their consumers,
- * sub-models split as HETERO's subgraph collector splits them ({@link HeteroSplit}), run one after another,
+ * sub-models split as HETERO's subgraph collector splits them ({@code cost.HeteroSplit}), run one after another,
  * boundary tensors copied through host memory — with seeded noise ({@link NoiseModel}).
  *
  * <p>Noise: a {@link KeyedMeasurement} draws each measurement's noise from (the seed, the key the
@@ -36,7 +43,8 @@ import org.hsdag.placement.Placement;
  * from this backend are simulated, never hardware measurements; {@link #name()} and
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
-public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource {
+public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource, OpCoverage,
+    MachineDescription {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -83,6 +91,31 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
 
   public DeviceProfile deviceProfile() {
     return profile;
+  }
+
+  @Override
+  public String description() {
+    return profile.description();
+  }
+
+  @Override
+  public String kind(String device) {
+    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst().orElse("");
+  }
+
+  @Override
+  public Map<String, Object> figures(String device) {
+    DeviceModel model = profile.device(device);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", model.kind());
+    m.put("peak_gflops", model.peakGflops());
+    m.put("memory_bandwidth_gbs", model.memoryBandwidthGBs());
+    return m;
+  }
+
+  @Override
+  public Map<String, Integer> unknownOpTypes(OpGraph graph) {
+    return simGraph(graph).unknownOpTypes();
   }
 
   public SimOptions options() {

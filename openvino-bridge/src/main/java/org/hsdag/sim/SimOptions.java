@@ -1,6 +1,7 @@
 package org.hsdag.sim;
 
 import java.util.Objects;
+import org.hsdag.cost.ShapeAssumption;
 
 /**
  * Settings of a {@link SimBackend} apart from its profile.

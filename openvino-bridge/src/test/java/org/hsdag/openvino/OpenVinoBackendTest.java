@@ -16,6 +16,7 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.Test;
 
@@ -214,7 +215,7 @@ class OpenVinoBackendTest {
     gpu[graph.indexOf("prob")] = false;
     rt.support.put("GPU.1", gpu);
     try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
-      org.hsdag.sim.HeteroCostModel model = b.costModel(graph);
+      org.hsdag.cost.HeteroCostModel model = b.costModel(graph);
       assertEquals(List.of("CPU", "GPU.1"), model.deviceNames());
       int conv1 = opIndex(model, "conv1");
       int add = opIndex(model, "conv1/add");
@@ -246,7 +247,7 @@ class OpenVinoBackendTest {
     }
   }
 
-  private int opIndex(org.hsdag.sim.HeteroCostModel model, String name) {
+  private int opIndex(org.hsdag.cost.HeteroCostModel model, String name) {
     int node = graph.indexOf(name);
     for (int i = 0; i < model.opCount(); i++) {
       if (model.node(i) == node) {

@@ -12,6 +12,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;

@@ -9,6 +9,7 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Weights;
+import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
 import org.hsdag.testkit.Samples;

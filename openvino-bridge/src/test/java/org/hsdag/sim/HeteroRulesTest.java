@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;

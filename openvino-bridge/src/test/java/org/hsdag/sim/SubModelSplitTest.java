@@ -9,6 +9,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;

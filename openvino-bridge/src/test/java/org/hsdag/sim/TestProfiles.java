@@ -2,6 +2,8 @@ package org.hsdag.sim;
 
 import java.util.List;
 import java.util.Map;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
 
 /** A two-device profile with round numbers, so latencies can be computed by hand. */
 final class TestProfiles {

@@ -16,7 +16,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.openjdk.jmh.annotations.Benchmark;

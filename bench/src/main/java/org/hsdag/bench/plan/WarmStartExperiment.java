@@ -28,7 +28,7 @@ import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
 import org.hsdag.search.SearchStrategy;
-import org.hsdag.sim.DeviceProfile;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;

@@ -115,7 +115,7 @@ final class TimedBackend implements LatencyBackend {
       // Timed, and otherwise the delegate's: a timed tune saves its cost model's measurements as any real run does.
       CostModelSource timed = new CostModelSource() {
         @Override
-        public org.hsdag.sim.HeteroCostModel costModel(OpGraph graph) {
+        public org.hsdag.cost.HeteroCostModel costModel(OpGraph graph) {
           long t = System.nanoTime();
           try {
             return delegate.costModel(graph);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.strategy.BrkgaStrategy;
@@ -19,6 +20,7 @@ import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.bench.report.PaperNumbers;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Finalist;
@@ -30,11 +32,11 @@ import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.plan.BestKnown;
-import org.hsdag.sim.ShapeAssumption;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.tune.TuneConfig;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.Strategies;
@@ -72,7 +74,7 @@ public final class BenchRunner {
 
   private final LatencyBackend backend;
   private final Consumer<String> progress;
-  private final String proxyChoice;
+  private final ProxyChoice proxyChoice;
   private final ShapeAssumption shapes;
 
   /** A runner whose strategies plan with the backend's own cost model (when it has one). */
@@ -85,10 +87,10 @@ public final class BenchRunner {
    * {@code auto} for the backend's own, {@code none} for cold searches, else a simulator profile
    * name or file; under {@code shapes}. The best known always comes from the backend's own.
    */
-  public BenchRunner(LatencyBackend backend, Consumer<String> progress, String proxyChoice, ShapeAssumption shapes) {
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress, ProxyChoice proxyChoice, ShapeAssumption shapes) {
     this.backend = backend;
     this.progress = progress;
-    this.proxyChoice = proxyChoice == null ? TuneConfig.PROXY_AUTO : proxyChoice;
+    this.proxyChoice = proxyChoice == null ? ProxyChoice.AUTO : proxyChoice;
     this.shapes = shapes;
   }
 
@@ -113,25 +115,22 @@ public final class BenchRunner {
         }
       }
       PlacementProxy proxy;
-      switch (proxyChoice) {
-        case TuneConfig.PROXY_AUTO -> {
-          proxy = target;
-          costModel = target == null ? "none (the backend has no cost model; searches start cold)"
-              : "the cost model of " + backend.name() + "/" + backend.profile();
-        }
-        case TuneConfig.PROXY_NONE -> {
-          proxy = null;
-          costModel = "none (--proxy none; searches start cold)";
-        }
-        default -> {
-          Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), proxyChoice, shapes);
-          proxy = resolved.proxy();
-          costModel = "the " + resolved.source();
-        }
+      if (proxyChoice instanceof ProxyChoice.Profile profile) {
+        Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), profile.nameOrPath(), shapes);
+        proxy = resolved.proxy();
+        costModel = "the " + resolved.source();
+      } else if (ProxyChoice.NONE.equals(proxyChoice)) {
+        proxy = null;
+        costModel = "none (--proxy none; searches start cold)";
+      } else {
+        proxy = target;
+        costModel = target == null ? "none (the backend has no cost model; searches start cold)"
+            : "the cost model of " + backend.name() + "/" + backend.profile();
       }
       Map<String, String> skipped = new LinkedHashMap<>();
-      for (String name : plan.methods()) {
-        Strategies.Entry m = Strategies.get(name);
+      List<Strategies.Entry> methods = Strategies.withSingleDeviceBaselines(plan.methods(), plan.devices());
+      for (Strategies.Entry m : methods) {
+        String name = m.name();
         if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
           skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
           continue;
@@ -196,9 +195,12 @@ public final class BenchRunner {
         reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)", null, "REFERENCE", List.of(r),
             Double.NaN, model.name());
       }
-      double cpu = runsByMethod.containsKey("cpu") ? mean(runsByMethod.get("cpu")) : Double.NaN;
-      for (String name : plan.methods()) {
-        Strategies.Entry m = Strategies.get(name);
+      // Speedups are stated against the reference device alone (DeviceKind#reference).
+      String referenceMethod = Strategies.singleDevice(
+          DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices()))).name();
+      double cpu = runsByMethod.containsKey(referenceMethod) ? mean(runsByMethod.get(referenceMethod)) : Double.NaN;
+      for (Strategies.Entry m : methods) {
+        String name = m.name();
         String paperRow = PaperNumbers.row(name);
         if (skipped.containsKey(name)) {
           rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,

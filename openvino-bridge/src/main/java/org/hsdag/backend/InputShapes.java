@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.backend;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
@@ -42,13 +43,19 @@ public record InputShapes(Map<String, long[]> given) {
   /**
    * The shape assumption for {@code graph}, and how each dynamic input resolves under it.
    *
+   * @param given the sizes the user gave, by input name (what the real backend fixes the inputs to)
    * @param shapes what the simulator substitutes for dynamic dimensions
    * @param inputs each dynamic input as {@code name=1x8}, in model order (empty for a static model)
    * @param assumed true when a dynamic input's size came from the default, not from the user
    * @param note a caveat to print (e.g. two sequence lengths where the simulator has one), or null
    */
-  public record Resolution(ShapeAssumption shapes, List<String> inputs, boolean assumed, String note) {
+  public record Resolution(InputShapes given, ShapeAssumption shapes, List<String> inputs, boolean assumed, String note) {
+    /** A model without dynamic inputs, or no model: nothing given, the default assumption. */
+    public static final Resolution NONE = new Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, List.of(), false, null);
+
     public Resolution {
+      Objects.requireNonNull(given);
+      Objects.requireNonNull(shapes);
       inputs = List.copyOf(inputs);
     }
 
@@ -147,7 +154,7 @@ public record InputShapes(Map<String, long[]> given) {
       inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     }
     checkTensorBound(graph, shapes, inputs);
-    return new Resolution(shapes, inputs, assumed, note);
+    return new Resolution(this, shapes, inputs, assumed, note);
   }
 
   /** The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the sizes given. */

@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 /**
  * Concrete sizes the cost model substitutes for dynamic ({@code ?}, -1) dimensions: axis 0 is the

@@ -1,4 +1,4 @@
-package org.hsdag.openvino;
+package org.hsdag.placement;
 
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 /**
  * The cost class of an operation. A device profile gives one efficiency (fraction of peak FLOPs)

@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

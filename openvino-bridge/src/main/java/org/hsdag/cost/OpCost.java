@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 /**
  * The device-independent cost of one operation, from its IR shapes and attributes.

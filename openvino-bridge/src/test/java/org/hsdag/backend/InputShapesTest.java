@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
 import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Test;
 
@@ -77,7 +81,7 @@ class InputShapesTest {
   @Test
   void aModelWithManyDynamicInputsIsSummarisedInOneShortLine() {
     List<String> inputs = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "input_" + i + "=1x8").toList();
-    String notice = new InputShapes.Resolution(ShapeAssumption.DEFAULT, inputs, true, null).notice();
+    String notice = new InputShapes.Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, inputs, true, null).notice();
     assertTrue(notice.length() < 250, notice);
     assertTrue(notice.contains("assumed input_0=1x8, input_1=1x8, input_2=1x8") && notice.contains("and 97 more"), notice);
   }

@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * A simulated machine: its devices and the per-request overhead, read from JSON. Built-in profiles
- * live in {@code org/hsdag/sim/profiles/<name>.json} ({@link #BUILT_IN}); any other JSON file of the
+ * live in {@code org/hsdag/cost/profiles/<name>.json} ({@link #BUILT_IN}); any other JSON file of the
  * same shape can be loaded by path, e.g. one written from real per-layer profiling.
  *
  * @param name profile name (shown beside every simulated number)

@@ -1,4 +1,4 @@
-package org.hsdag.sim;
+package org.hsdag.cost;
 
 import java.util.Objects;
 
