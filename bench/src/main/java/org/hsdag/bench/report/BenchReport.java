@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
