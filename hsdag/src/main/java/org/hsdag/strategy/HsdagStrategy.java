@@ -31,6 +31,7 @@ import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
+import org.hsdag.random.SplitMix64;
 import org.hsdag.train.ReinforceTrainer;
 import org.hsdag.search.Checkpointable;
 import org.hsdag.search.FailurePenalty;
@@ -236,7 +237,7 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     }
     int[] center = model.rankedObserved(1).get(0);
     // Fixed by (seed, round) alone, so a restored run draws the same moves.
-    SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * ++segmentRounds));
+    SplittableRandom rng = new SplittableRandom(seed ^ (SplitMix64.GOLDEN_GAMMA * ++segmentRounds));
     List<ArrayDeque<int[]>> kinds = List.of(byPrediction(segments.around(center), rng),
         byPrediction(segments.stretches(center), rng));
     for (int i = 0; i < config.segmentMoves(); i++) {
