@@ -32,7 +32,7 @@ import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Candidate;
-import org.hsdag.tune.ReportWriter;
+import org.hsdag.report.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunStart;
