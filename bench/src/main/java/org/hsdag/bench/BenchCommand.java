@@ -275,7 +275,8 @@ public final class BenchCommand implements Callable<Integer> {
     for (String r : requested) {
       String n = r.trim().toLowerCase(Locale.ROOT);
       List<String> add = switch (n) {
-        case "all" -> tableOrder();
+        case "all" -> names(Strategies.Family.BASELINE, Strategies.Family.HSDAG, Strategies.Family.VARIANT,
+            Strategies.Family.ABLATION);
         case "baselines" -> names(Strategies.Family.BASELINE);
         case "ablations" -> names(Strategies.Family.HSDAG, Strategies.Family.ABLATION);
         default -> List.of(Strategies.get(n).name());
