@@ -18,6 +18,10 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.bench.plan.PlannerBenchmark;
+import org.hsdag.bench.plan.PlannerFigures;
+import org.hsdag.bench.plan.WarmStartExperiment;
+import org.hsdag.bench.real.RealRuntimeFigures;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
@@ -53,6 +57,7 @@ import picocli.CommandLine.Spec;
  * the paper's own numbers beside ours, best-so-far plots, Markdown, HTML and JSON.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+    subcommands = {PlannerFigures.class, WarmStartExperiment.class, PlannerBenchmark.class, RealRuntimeFigures.class},
     description = {"Compare placement methods (paper Tables 2 and 3) at equal measurement budgets.",
         "Models are IR .xml files or catalog names (default: resnet50, inception_v3, bert_base)."})
 public final class BenchCommand implements Callable<Integer> {
@@ -271,7 +276,8 @@ public final class BenchCommand implements Callable<Integer> {
     for (String r : requested) {
       String n = r.trim().toLowerCase(Locale.ROOT);
       List<String> add = switch (n) {
-        case "all" -> tableOrder();
+        case "all" -> names(Strategies.Family.BASELINE, Strategies.Family.HSDAG, Strategies.Family.VARIANT,
+            Strategies.Family.ABLATION);
         case "baselines" -> names(Strategies.Family.BASELINE);
         case "ablations" -> names(Strategies.Family.HSDAG, Strategies.Family.ABLATION);
         default -> List.of(Strategies.get(n).name());

@@ -1,2 +1,5 @@
-/** Baselines, experiment runner, reports and JMH micro-benchmarks; this module also assembles the CLI classpath. */
+/**
+ * The {@code hsdag bench} command: baselines, experiment runner, reports and micro-benchmarks; this
+ * module also assembles the CLI classpath. Top of the dependency order: nothing depends on bench.
+ */
 package org.hsdag.bench;

@@ -194,4 +194,20 @@ class BenchCommandTest {
       }
     }
   }
+
+  @Test
+  void experimentsAreSubcommandsSharingTheirOptionMixins() {
+    for (String sub : List.of("planner-figures", "warm-start", "planner-speed")) {
+      CliRun help = CliRun.of("bench", sub, "--help");
+      assertEquals(0, help.exitCode(), help.err());
+      assertTrue(help.out().contains("--profile") && help.out().contains("--devices"), sub + ": " + help.out());
+    }
+    CliRun realHelp = CliRun.of("bench", "real-runtime-figures", "--help");
+    assertTrue(realHelp.out().contains("--sections"), realHelp.out());
+    CliRun badFamily = CliRun.of("bench", "planner-speed", "--graph", "nope");
+    assertEquals(2, badFamily.exitCode(), "a usage error: " + badFamily.err());
+    assertTrue(badFamily.err().contains("--graph"), badFamily.err());
+    CliRun speed = CliRun.of("bench", "planner-speed", "--runs", "1", "--graph", "synthetic", "300");
+    assertEquals(0, speed.exitCode(), speed.err());
+  }
 }

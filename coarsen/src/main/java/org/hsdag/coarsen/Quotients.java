@@ -1,6 +1,7 @@
 package org.hsdag.coarsen;
 
 import java.util.Arrays;
+import org.hsdag.ir.TopologicalOrder;
 
 /**
  * Quotient graphs: A' = XᵀAX for a hard assignment X, as a plain {@link IntGraph} whose edges are the
@@ -67,10 +68,8 @@ public final class Quotients {
     int n = g.nodeCount();
     int m = g.edgeCount();
     int[] start = new int[n + 1];
-    int[] indeg = new int[n];
     for (int e = 0; e < m; e++) {
       start[g.src(e) + 1]++;
-      indeg[g.dst(e)]++;
     }
     for (int i = 0; i < n; i++) {
       start[i + 1] += start[i];
@@ -80,23 +79,9 @@ public final class Quotients {
     for (int e = 0; e < m; e++) {
       adj[fill[g.src(e)]++] = g.dst(e);
     }
-    java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
-    for (int i = 0; i < n; i++) {
-      if (indeg[i] == 0) {
-        ready.add(i);
-      }
-    }
-    int[] order = new int[n];
-    int k = 0;
-    while (!ready.isEmpty()) {
-      int v = ready.poll();
-      order[k++] = v;
-      for (int j = start[v]; j < start[v + 1]; j++) {
-        if (--indeg[adj[j]] == 0) {
-          ready.add(adj[j]);
-        }
-      }
-    }
+    int[] sorted = TopologicalOrder.kahn(n, start, adj, TopologicalOrder.TieBreak.LOWEST_INDEX);
+    int k = sorted.length;
+    int[] order = Arrays.copyOf(sorted, n);
     if (k < n) {
       boolean[] placed = new boolean[n];
       for (int i = 0; i < k; i++) {

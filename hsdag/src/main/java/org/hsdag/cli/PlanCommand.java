@@ -16,7 +16,6 @@ import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlanCandidate;

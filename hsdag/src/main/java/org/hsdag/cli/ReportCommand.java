@@ -7,7 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.hsdag.tune.ReportWriter;
+import org.hsdag.report.ReportWriter;
 import org.hsdag.tune.Tuner;
 import org.hsdag.tune.RunManifest;
 import picocli.CommandLine.Command;

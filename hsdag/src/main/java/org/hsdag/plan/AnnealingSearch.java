@@ -13,6 +13,15 @@ import org.hsdag.cost.HeteroCostModel;
  * {@code evaluations} exact evaluations per start).
  */
 public final class AnnealingSearch {
+  /** Start temperature as a fraction of the start's latency: a 2 % worse move is accepted with probability 1/e. */
+  static final double START_TEMPERATURE = 0.02;
+  /** End temperature as a fraction of the start's latency: by then only improvements pass. */
+  static final double END_TEMPERATURE = 1e-5;
+  /** Share of moves that take a whole current sub-model (draws below it). */
+  static final double SUB_MODEL_MOVES_BELOW = 0.05;
+  /** Draws from {@link #SUB_MODEL_MOVES_BELOW} up to this move a co-location group (20 %); the rest one op. */
+  static final double GROUP_MOVES_BELOW = 0.25;
+
   private final int evaluations;
   private final long seed;
 
@@ -55,8 +64,8 @@ public final class AnnealingSearch {
       if (devices < 2 || n == 0) {
         continue;
       }
-      double t0 = 0.02 * e;
-      double t1 = 1e-5 * e;
+      double t0 = START_TEMPERATURE * e;
+      double t1 = END_TEMPERATURE * e;
       double cool = Math.pow(t1 / t0, 1.0 / evaluations);
       double temperature = t0;
       int[] root = new int[n];
@@ -66,7 +75,7 @@ public final class AnnealingSearch {
         int d = rnd.nextInt(devices);
         int size = 0;
         double kind = rnd.nextDouble();
-        if (kind < 0.05) {
+        if (kind < SUB_MODEL_MOVES_BELOW) {
           // A whole current sub-model (root of a random op).
           model.subModels(label, root);
           int r = root[rnd.nextInt(n)];
@@ -75,7 +84,7 @@ public final class AnnealingSearch {
               moved[size++] = i;
             }
           }
-        } else if (kind < 0.25 && groups.length > 0) {
+        } else if (kind < GROUP_MOVES_BELOW && groups.length > 0) {
           for (int i : groups[rnd.nextInt(groups.length)]) {
             moved[size++] = i;
           }

@@ -18,7 +18,7 @@ import org.hsdag.cost.HeteroCostModel;
  * The corrected model is what the planner re-plans on: the measured phase exists to fix the cost
  * model's errors, not to search blindly.
  */
-public final class CostCorrection {
+public final class CostCorrection implements LatencyModel {
   /** Distinct op types with their own kernel multiplier; the rest share one. */
   static final int TYPE_GROUPS = 6;
   /** Ridge strength per observation-equivalent, towards multiplier 1. */
@@ -33,6 +33,7 @@ public final class CostCorrection {
   private final int[] groupOfOp;
   private final List<double[]> features = new ArrayList<>();
   private final List<Double> targets = new ArrayList<>();
+  private PlacementProxy fitted; // the corrected proxy for the current observations; null until asked
 
   public CostCorrection(PlacementProxy proxy) {
     this.proxy = proxy;
@@ -86,12 +87,23 @@ public final class CostCorrection {
   }
 
   /** Adds a measured placement (a successful measurement's latency). */
+  @Override
   public void observe(Placement placement, double measuredMillis) {
     if (!(measuredMillis > 0) || Double.isInfinite(measuredMillis)) {
       return;
     }
+    fitted = null;
     features.add(features(proxy.opDevices(placement)));
     targets.add(measuredMillis * 1000.0);
+  }
+
+  /** The corrected cost model's latency of {@code placement} (the uncorrected one's before any measurement). */
+  @Override
+  public double predictMillis(Placement placement) {
+    if (fitted == null) {
+      fitted = corrected();
+    }
+    return fitted.predictMillis(placement);
   }
 
   /** Measurements observed. */

@@ -18,6 +18,11 @@ final class Expansion {
   /** Capacities are integers in picoseconds. */
   private static final double SCALE = 1e6;
 
+  /** α-expansion stops after this many full cycles over the devices even if one still improved. */
+  private static final int MAX_CYCLES = 20;
+  /** A move counts as an improvement only beyond this relative change of the energy (floating-point noise is not one). */
+  private static final double RELATIVE_TOLERANCE = 1e-9;
+
   private Expansion() {}
 
   /**
@@ -51,12 +56,12 @@ final class Expansion {
     double energy = m.energy(label);
     boolean improved = true;
     int cycles = 0;
-    while (improved && cycles++ < 20) {
+    while (improved && cycles++ < MAX_CYCLES) {
       improved = false;
       for (int alpha = 0; alpha < m.devices; alpha++) {
         int[] next = move(m, label, alpha);
         double e = m.energy(next);
-        if (e < energy - 1e-9 * Math.max(1, Math.abs(energy))) {
+        if (e < energy - RELATIVE_TOLERANCE * Math.max(1, Math.abs(energy))) {
           label = next;
           energy = e;
           improved = true;

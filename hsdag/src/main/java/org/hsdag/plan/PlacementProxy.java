@@ -21,7 +21,7 @@ import org.hsdag.cost.HeteroCostModel;
  * them), evaluates placements, and offers the co-location groups the local search moves as one.
  * Immutable; evaluations allocate their own work arrays, so it is thread-safe.
  */
-public final class PlacementProxy {
+public final class PlacementProxy implements LatencyModel {
   private final OpGraph graph;
   private final DeviceSet devices;
   private final HeteroCostModel model;
@@ -102,6 +102,15 @@ public final class PlacementProxy {
   /** Exact proxy evaluation of a placement. */
   public HeteroCostModel.Evaluation evaluate(Placement placement) {
     return model.evaluate(opDevices(placement));
+  }
+
+  /** A fixed cost model: measurements change nothing (see {@link CostCorrection} for one that learns from them). */
+  @Override
+  public void observe(Placement placement, double measuredMillis) {}
+
+  @Override
+  public double predictMillis(Placement placement) {
+    return latencyMicros(placement) / 1000.0;
   }
 
   /** Proxy latency of a placement in µs; +∞ when a device cannot run one of its ops. */

@@ -23,6 +23,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.placement.Placement;
+import org.hsdag.random.SplitMix64;
 
 /**
  * The one search core behind {@code tune}, {@code bench} and {@code apply}: it measures placements of
@@ -434,7 +435,7 @@ public final class SearchEngine {
         finalMs = median(values);
         // The interval is of the median of rounds, the reported statistic; it describes the rounds the decision is made on, not raw samples
         // (raw samples include warm-up-affected runs the statistic may exclude).
-        ci = ConfidenceInterval.ofMedian(values, 0.95);
+        ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
         pooled = samples[i];
       }
       out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
@@ -473,7 +474,7 @@ public final class SearchEngine {
         continue;
       }
       median[i] = median(v);
-      ci[i] = ConfidenceInterval.ofMedian(v, 0.95);
+      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
       if (leader < 0 || median[i] < median[leader]) {
         leader = i;
       }
@@ -525,14 +526,7 @@ public final class SearchEngine {
 
   /** The noise key of measurement {@code round} of {@code p} in a run with {@code seed}: what is measured, never when. */
   static long noiseKey(long seed, Placement p, int round) {
-    return splitMix(splitMix(seed ^ p.hash64()) + round);
-  }
-
-  private static long splitMix(long x) {
-    long z = x + 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return SplitMix64.next(SplitMix64.next(seed ^ p.hash64()) + round);
   }
 
   @Override

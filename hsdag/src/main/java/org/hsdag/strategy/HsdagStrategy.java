@@ -11,12 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.coarsen.Coarsening;
@@ -47,11 +42,11 @@ import org.slf4j.LoggerFactory;
  * Devices the backend cannot run an op on are never proposed when the op can run elsewhere: the
  * policy masks each cluster to its members' common devices, and an op whose cluster had none in
  * common is moved to its own first supported device (in device priority order). In a cold start,
- * a latency model is fitted to the run's own measurements ({@link MeasuredLatencyModel}): each
- * single-device placement is measured first, and after each episode {@link HsdagConfig#segmentMoves()}
- * moves of a stretch of nodes ({@link SegmentMoves}) around the placement the model ranks fastest;
- * they do not train the policy, whose REINFORCE updates stay on its own samples, and the model's
- * ranking names the strategy's {@link #favourites}. Close the strategy to free its native memory.
+ * the {@link ColdStartMoves} run between episodes: each single-device placement first, then after
+ * each episode {@link HsdagConfig#segmentMoves()} segment moves around the placement a latency model
+ * fitted to the run's measurements ranks fastest; they do not train the policy, whose REINFORCE
+ * updates stay on its own samples, and the model's ranking names the strategy's {@link
+ * #favourites}. Close the strategy to free its native memory.
  */
 public final class HsdagStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HsdagStrategy.class);
@@ -70,13 +65,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   private int lastClusterCount;
   // Coarse placements asked and not yet told, oldest first; the policy's own and segment moves.
   private final ArrayDeque<Asked> asked = new ArrayDeque<>();
-  private SegmentMoves segments;
-  // Null in a warm start, without segment moves or for a graph too large for one: everything cold-only keys on it.
-  private MeasuredLatencyModel model;
-  private final ArrayDeque<int[]> segmentQueue = new ArrayDeque<>();
-  // Every coarse placement asked so far, so a segment move is never measured twice.
-  private final Set<SegmentMoves.Key> askedBefore = new HashSet<>();
-  private long segmentRounds;
+  // Null in a warm start, without segment moves or for a graph too large for a latency model.
+  private ColdStartMoves cold;
   private long seed;
 
   private record Asked(int[] deviceOf, boolean fromPolicy) {}
@@ -113,9 +103,6 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     this.context = context;
     proposed.clear();
     asked.clear();
-    segmentQueue.clear();
-    askedBefore.clear();
-    segmentRounds = 0;
     if (config.torchThreads() > 0) {
       ai.djl.engine.Engine.getInstance(); // loads libtorch, which the JNI call needs
       JniUtils.setNumThreads(config.torchThreads());
@@ -125,17 +112,10 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     FeatureMatrix features = new FeatureExtractor(config.features()).extract(context.graph(), coarsening);
     long[] masks = coarseMasks(coarsening, context.support(), context.devices().size());
     int[] order = Quotients.orderCyclesLast(coarsening.quotient());
-    segments = new SegmentMoves(order, masks, context.devices().size());
-    model = segmentMoves && config.segmentMoves() > 0
-        ? new MeasuredLatencyModel(coarsening.quotient(), order, context.devices().size()) : null;
-    if (model != null && model.terms() > MeasuredLatencyModel.MAX_TERMS) {
-      LOG.info("cold start without a latency model or segment moves: {} terms for {} coarse nodes exceed {}",
-          model.terms(), coarsening.clusterCount(), MeasuredLatencyModel.MAX_TERMS);
-      model = null;
-    }
-    if (model != null) {
-      queueSingleDevicePlacements(masks, context.devices().size());
-    }
+    int[] clusterOf = new int[coarsening.nodeCount()];
+    Arrays.setAll(clusterOf, coarsening::clusterOf);
+    cold = segmentMoves && config.segmentMoves() > 0 ? ColdStartMoves.create(coarsening.quotient(), order, masks,
+        context.devices().size(), clusterOf, config.segmentMoves(), seed) : null;
     manager = NDManager.newBaseManager();
     policy = new HsdagPolicy(manager, config, coarsening.quotient(), features.values(), features.columns().size(),
         masks, context.devices().size(), seed);
@@ -162,8 +142,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   public List<Placement> ask(int limit) {
     requireInit();
     List<Placement> batch = new ArrayList<>();
-    while (!segmentQueue.isEmpty() && batch.size() < limit) {
-      int[] move = segmentQueue.pollFirst();
+    int[] move;
+    while (cold != null && batch.size() < limit && (move = cold.poll()) != null) {
       asked.addLast(new Asked(move, false));
       batch.add(lift(move));
     }
@@ -174,8 +154,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     for (int i = 0; i < n; i++) {
       int[] perCoarse = sample();
       asked.addLast(new Asked(perCoarse, true));
-      if (model != null) {
-        askedBefore.add(new SegmentMoves.Key(perCoarse));
+      if (cold != null) {
+        cold.asked(perCoarse);
       }
       batch.add(proposed.peekLast());
     }
@@ -190,86 +170,16 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       if (a == null) {
         throw new IllegalStateException("told more placements than were asked");
       }
-      if (model != null && FailurePenalty.usable(m)) {
-        model.observe(a.deviceOf(), m.latencySeconds() * 1000);
+      if (cold != null && FailurePenalty.usable(m)) {
+        cold.observe(a.deviceOf(), m.latencySeconds() * 1000);
       }
       if (a.fromPolicy()) {
         observe(batch.get(i), m);
-        if (trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
-          queueSegmentMoves();
+        if (cold != null && trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
+          cold.queueSegmentMoves(); // after an episode
         }
       }
     }
-  }
-
-  /**
-   * A cold start measures each single-device placement first (nodes that cannot use the device keep
-   * their first allowed one): the latency model then knows from the start what each device does to
-   * every node, where a node only the policy's early, chopped-up samples put on a device is one it
-   * would otherwise take for as slow as device 0 and never move there. {@code tune} has measured
-   * them already as its baselines, so there they cost nothing.
-   */
-  private void queueSingleDevicePlacements(long[] masks, int deviceCount) {
-    for (int d = 0; d < deviceCount; d++) {
-      int[] perCoarse = new int[masks.length];
-      for (int v = 0; v < masks.length; v++) {
-        perCoarse[v] = (masks[v] >>> d & 1L) != 0 || masks[v] == 0 ? d : Long.numberOfTrailingZeros(masks[v]);
-      }
-      if (askedBefore.add(new SegmentMoves.Key(perCoarse))) {
-        segmentQueue.addLast(perCoarse);
-      }
-    }
-  }
-
-  /**
-   * After an episode: the next segment moves around the measured placement the latency model ranks
-   * fastest ({@link MeasuredLatencyModel#rankedObserved}; not the fastest measured: among near ties
-   * that is the luckiest measurement), in turn
-   * the boundary move and the other stretch ({@link SegmentMoves#stretches}) the model predicts
-   * fastest; equal predictions in a seeded random order. Boundary moves alone stall where a run must
-   * open inside another (resnet50); stretches alone, ranked over so many, chase the model's errors
-   * (inception_v3).
-   */
-  private void queueSegmentMoves() {
-    if (model == null || model.observations() == 0) {
-      return;
-    }
-    int[] center = model.rankedObserved(1).get(0);
-    // Fixed by (seed, round) alone, so a restored run draws the same moves.
-    SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * ++segmentRounds));
-    List<ArrayDeque<int[]>> kinds = List.of(byPrediction(segments.around(center), rng),
-        byPrediction(segments.stretches(center), rng));
-    for (int i = 0; i < config.segmentMoves(); i++) {
-      ArrayDeque<int[]> kind = kinds.get(i % 2).isEmpty() ? kinds.get(1 - i % 2) : kinds.get(i % 2);
-      if (kind.isEmpty()) {
-        return;
-      }
-      int[] move = kind.pollFirst();
-      askedBefore.add(new SegmentMoves.Key(move));
-      segmentQueue.addLast(move);
-    }
-  }
-
-  /** The moves never asked before, fastest predicted first, ties in the order of a seeded shuffle. */
-  private ArrayDeque<int[]> byPrediction(List<int[]> moves, SplittableRandom rng) {
-    List<int[]> fresh = new ArrayList<>();
-    for (int[] move : moves) {
-      if (!askedBefore.contains(new SegmentMoves.Key(move))) {
-        fresh.add(move);
-      }
-    }
-    for (int i = fresh.size() - 1; i > 0; i--) {
-      Collections.swap(fresh, i, rng.nextInt(i + 1));
-    }
-    double[] predicted = fresh.stream().mapToDouble(model::predict).toArray();
-    Integer[] order = new Integer[fresh.size()];
-    Arrays.setAll(order, i -> i);
-    Arrays.sort(order, Comparator.comparingDouble(i -> predicted[i]));
-    ArrayDeque<int[]> out = new ArrayDeque<>();
-    for (int i : order) {
-      out.addLast(fresh.get(i));
-    }
-    return out;
   }
 
   /** In a cold start, the measured placements the latency model fitted to all measurements ranks fastest. */
@@ -277,8 +187,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   public List<Placement> favourites(int k) {
     requireInit();
     List<Placement> out = new ArrayList<>();
-    if (model != null && model.observations() > 0) {
-      for (int[] perCoarse : model.rankedObserved(k)) {
+    if (cold != null) {
+      for (int[] perCoarse : cold.favourites(k)) {
         out.add(lift(perCoarse));
       }
     }
@@ -374,16 +284,14 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     }
     trainer.save(dir);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ColdStartMoves.State state = cold == null ? ColdStartMoves.State.EMPTY : cold.state();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(SEGMENT_FORMAT);
-      out.writeLong(segmentRounds);
-      writeAssignments(out, new ArrayList<>(segmentQueue));
-      List<int[]> before = new ArrayList<>();
-      askedBefore.forEach(k -> before.add(k.deviceOf()));
-      writeAssignments(out, before);
-      writeAssignments(out, model == null ? List.of() : model.observedPlacements());
-      double[] ms = model == null ? new double[0] : model.observedMillis();
-      for (double v : ms) {
+      out.writeLong(state.rounds());
+      writeAssignments(out, state.queued());
+      writeAssignments(out, state.askedBefore());
+      writeAssignments(out, state.observed());
+      for (double v : state.observedMillis()) {
         out.writeDouble(v);
       }
     }
@@ -404,17 +312,16 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
         // Format 1 centred its moves on the fastest measured placement; the log replays the run instead.
         throw new IOException(file + ": segment-move state format " + format + ", this version reads " + SEGMENT_FORMAT);
       }
-      segmentRounds = in.readLong();
-      segmentQueue.clear();
-      segmentQueue.addAll(readAssignments(in));
-      askedBefore.clear();
-      readAssignments(in).forEach(a -> askedBefore.add(new SegmentMoves.Key(a)));
+      long rounds = in.readLong();
+      List<int[]> queued = readAssignments(in);
+      List<int[]> before = readAssignments(in);
       List<int[]> observed = readAssignments(in);
-      for (int[] a : observed) {
-        double ms = in.readDouble();
-        if (model != null) {
-          model.observe(a, ms);
-        }
+      double[] millis = new double[observed.size()];
+      for (int i = 0; i < millis.length; i++) {
+        millis[i] = in.readDouble();
+      }
+      if (cold != null) {
+        cold.restore(new ColdStartMoves.State(rounds, queued, before, observed, millis));
       }
     }
   }

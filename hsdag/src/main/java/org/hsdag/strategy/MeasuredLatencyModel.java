@@ -7,6 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.hsdag.coarsen.IntGraph;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.LatencyModel;
 import org.hsdag.plan.LinearSystems;
 
 /**
@@ -20,7 +22,7 @@ import org.hsdag.plan.LinearSystems;
  * (a 2 % run-to-run spread hides the 0.1–1 % steps between neighbouring placements); a second fit
  * leaves out the measurements the first explains worst (outlier runs).
  */
-final class MeasuredLatencyModel {
+final class MeasuredLatencyModel implements LatencyModel {
   /** Ridge strength per term: (relative noise of a measurement, ~1 %) / (typical term, ~2 %), squared. */
   static final double RIDGE = 0.25;
   /** Residuals beyond this many median absolute residuals are left out of the second fit. */
@@ -35,6 +37,7 @@ final class MeasuredLatencyModel {
   private final int nodes;
   private final int devices;
   private final int[] order;
+  private final int[] unitOf; // op -> coarse node; null when the nodes are the ops themselves
   private final int[] edgeSrc;
   private final int[] edgeDst;
   private final int changeTerm;
@@ -49,6 +52,15 @@ final class MeasuredLatencyModel {
    * @param order every coarse node once, producers before consumers
    */
   MeasuredLatencyModel(IntGraph quotient, int[] order, int devices) {
+    this(quotient, order, devices, null);
+  }
+
+  /**
+   * A model over coarse nodes that also reads whole placements: {@code unitOf[op]} is the op's
+   * coarse node, whose device is that of its first op (a lifted placement puts all of them on one).
+   */
+  MeasuredLatencyModel(IntGraph quotient, int[] order, int devices, int[] unitOf) {
+    this.unitOf = unitOf == null ? null : unitOf.clone();
     this.nodes = quotient.nodeCount();
     this.devices = devices;
     this.order = order.clone();
@@ -102,6 +114,31 @@ final class MeasuredLatencyModel {
 
   double[] observedMillis() {
     return millis.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  @Override
+  public void observe(Placement placement, double measuredMillis) {
+    observe(units(placement), measuredMillis);
+  }
+
+  @Override
+  public double predictMillis(Placement placement) {
+    return predict(units(placement));
+  }
+
+  /** The device of each coarse node in {@code placement}: that of its first op. */
+  int[] units(Placement placement) {
+    if (unitOf == null) {
+      return placement.deviceOf();
+    }
+    int[] out = new int[nodes];
+    Arrays.fill(out, -1);
+    for (int op = 0; op < unitOf.length; op++) {
+      if (out[unitOf[op]] < 0) {
+        out[unitOf[op]] = placement.deviceOf(op);
+      }
+    }
+    return out;
   }
 
   /** Predicted latency in ms; NaN before any observation. */

@@ -12,6 +12,7 @@ import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.HeteroRules;
 import org.hsdag.placement.Placement;
+import org.hsdag.random.SplitMix64;
 import org.hsdag.search.Checkpointable;
 import org.hsdag.search.SequentialStrategy;
 import org.hsdag.search.SearchContext;
@@ -127,10 +128,7 @@ public final class RandomSearchStrategy implements SequentialStrategy, Checkpoin
   }
 
   private static long mix(long seed, long index) {
-    // SplitMix64 finaliser over seed and index: independent streams per proposal.
-    long z = seed + 0x9E3779B97F4A7C15L * (index + 1);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    // Independent streams per proposal.
+    return SplitMix64.stream(seed, index);
   }
 }

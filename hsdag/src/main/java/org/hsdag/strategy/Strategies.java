@@ -41,7 +41,9 @@ public final class Strategies {
     /** Another way to train HSDAG (the paper-faithful variant), shown beside it in Table 2. */
     VARIANT,
     /** Table 3 feature ablations. */
-    ABLATION
+    ABLATION,
+    /** The search add-ons around another strategy ({@link ColdStartStrategy}); bench runs them only when named. */
+    ADD_ON_ABLATION
   }
 
   /**
@@ -97,7 +99,11 @@ public final class Strategies {
         new Entry("hsdag-no-id", "w/o node ID", Family.ABLATION, null,
             StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutNodeId()).build())),
         new Entry("hsdag-no-structural", "w/o graph structural features", Family.ABLATION, null,
-            StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutStructural()).build())));
+            StrategyConfig.Hsdag.warm(hsdag.toBuilder().features(f.withoutStructural()).build())),
+        // The cold-start add-ons HSDAG runs between its episodes, around random search: what they add on their own.
+        new Entry("random-cold-start", "Random search + cold-start add-ons", Family.ADD_ON_ABLATION, null,
+            new StrategyConfig.ColdStart(new StrategyConfig.Random(), hsdag.coarsening(), hsdag.stepsPerUpdate(),
+                hsdag.segmentMoves())));
     Map<String, Entry> m = new LinkedHashMap<>();
     for (Entry e : l) {
       m.put(e.name(), e);

@@ -23,7 +23,8 @@ import org.hsdag.search.SearchStrategy;
     @JsonSubTypes.Type(value = StrategyConfig.Placeto.class, name = "placeto"),
     @JsonSubTypes.Type(value = StrategyConfig.Rnn.class, name = "rnn"),
     @JsonSubTypes.Type(value = StrategyConfig.Hsdag.class, name = "hsdag"),
-    @JsonSubTypes.Type(value = StrategyConfig.Planner.class, name = "planner")})
+    @JsonSubTypes.Type(value = StrategyConfig.Planner.class, name = "planner"),
+    @JsonSubTypes.Type(value = StrategyConfig.ColdStart.class, name = "cold-start")})
 public sealed interface StrategyConfig {
   /** A new, uninitialised strategy called {@code name} (the method name, e.g. {@code gpu0}). */
   SearchStrategy create(String name);
@@ -65,6 +66,18 @@ public sealed interface StrategyConfig {
     @Override
     public SearchStrategy create(String name) {
       return new RandomSearchStrategy();
+    }
+  }
+
+  /**
+   * Another strategy with the cold-start add-ons around it ({@link ColdStartStrategy}): single
+   * devices first, a latency model learned from the measurements, {@code movesPerRound} segment
+   * moves after every {@code round} of the wrapped strategy's measurements, the model's favourites.
+   */
+  record ColdStart(StrategyConfig inner, CoarseningMode grouping, int round, int movesPerRound) implements StrategyConfig {
+    @Override
+    public SearchStrategy create(String name) {
+      return new ColdStartStrategy(inner.create(name), grouping, round, movesPerRound);
     }
   }
 

@@ -27,6 +27,7 @@ import org.hsdag.io.DataArrays;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.policy.HsdagPolicy;
 import org.hsdag.policy.HsdagPolicy.Decision;
+import org.hsdag.random.SplitMix64;
 import org.hsdag.search.Estimate;
 import org.hsdag.search.FailurePenalty;
 import org.slf4j.Logger;
@@ -83,10 +84,7 @@ public final class ReinforceTrainer implements AutoCloseable {
 
   /** A fresh generator for proposal {@code step}, fixed by (seed, step) alone. */
   static SplittableRandom rngFor(long seed, long step) {
-    long z = seed + 0x9E3779B97F4A7C15L * (step + 1);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return new SplittableRandom(z ^ (z >>> 31));
+    return new SplittableRandom(SplitMix64.stream(seed, step));
   }
 
   /**

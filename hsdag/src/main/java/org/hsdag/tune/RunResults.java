@@ -1,7 +1,9 @@
 package org.hsdag.tune;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -106,6 +108,12 @@ public final class RunResults {
       }
     }
     return m;
+  }
+
+  /** The {@code result.json} of a completed run as a JSON tree, or null when the run has none (not completed). */
+  public static JsonNode read(Path runDir) throws IOException {
+    Path file = runDir.resolve(Tuner.RESULT_FILE);
+    return Files.isRegularFile(file) ? RunLog.JSON.readTree(Files.readAllBytes(file)) : null;
   }
 
   /** Writes {@code result.json} atomically. */

@@ -23,6 +23,7 @@ import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.placement.Placement;
+import org.hsdag.placement.PlacementDot;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.Candidate;
 import org.hsdag.search.Checkpointable;

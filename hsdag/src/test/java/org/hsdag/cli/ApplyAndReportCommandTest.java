@@ -109,7 +109,7 @@ class ApplyAndReportCommandTest {
   void theReportShowsLatenciesWithTheTerminalsDecimals() throws IOException {
     Path out = tmp.resolve("fake-run");
     java.io.StringWriter text = new java.io.StringWriter();
-    picocli.CommandLine cl = new picocli.CommandLine(new TuneCommand(new org.hsdag.tune.FakeBackend()));
+    picocli.CommandLine cl = new picocli.CommandLine(new TuneCommand(org.hsdag.testkit.FakeBackend.cpuGpu()));
     cl.setOut(new java.io.PrintWriter(text, true));
     cl.setErr(new java.io.PrintWriter(new java.io.StringWriter(), true));
     assertEquals(ExitCodes.OK, cl.execute(model.toString(), "--devices", "CPU,GPU.1", "--strategy", "random", "--budget",

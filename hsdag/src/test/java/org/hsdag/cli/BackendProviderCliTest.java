@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.hsdag.tune.FakeBackend;
+import org.hsdag.testkit.FakeBackend;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.TestModels;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class BackendProviderCliTest {
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
     RunManifest mf = RunManifest.read(out);
     assertEquals("fake", mf.backend());
-    assertEquals(new FakeBackend().profile(), mf.profile());
+    assertEquals(FakeBackend.cpuGpu().profile(), mf.profile());
     assertTrue(r.out().contains("fake/test"), r.out());
   }
 

@@ -2,7 +2,7 @@ package org.hsdag.cli;
 
 import java.util.Arrays;
 import java.util.Set;
-import org.hsdag.tune.FakeBackend;
+import org.hsdag.testkit.FakeBackend;
 import picocli.CommandLine;
 
 /**
@@ -14,7 +14,7 @@ public final class TuneChild {
   private TuneChild() {}
 
   public static void main(String[] args) {
-    FakeBackend backend = new FakeBackend(Set.of(), Integer.parseInt(args[0]));
+    FakeBackend backend = FakeBackend.cpuGpu(Set.of(), Integer.parseInt(args[0]));
     int code = new CommandLine(new TuneCommand(backend)).execute(Arrays.copyOfRange(args, 1, args.length));
     System.exit(code);
   }

@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.hsdag.tune.FakeBackend;
+import org.hsdag.testkit.FakeBackend;
 import org.hsdag.tune.LogRecord;
 import org.hsdag.tune.RunLog;
 import org.hsdag.tune.TestModels;
@@ -92,7 +92,7 @@ class TuneKillResumeTest {
   @Test
   void killMinus9AtAKnownStepThenResumeEqualsTheUninterruptedRun() throws Exception {
     Path reference = tmp.resolve("reference");
-    int code = new CommandLine(new TuneCommand(new FakeBackend())).execute(tuneArgs(reference, "40").toArray(String[]::new));
+    int code = new CommandLine(new TuneCommand(FakeBackend.cpuGpu())).execute(tuneArgs(reference, "40").toArray(String[]::new));
     assertEquals(0, code);
 
     Path killed = tmp.resolve("killed");
@@ -120,7 +120,7 @@ class TuneKillResumeTest {
     assertTrue(md.contains("has not completed") && md.contains("killed"), md);
     assertTrue(md.contains("--resume"), "the report says how to continue: " + md);
 
-    FakeBackend fresh = new FakeBackend();
+    FakeBackend fresh = FakeBackend.cpuGpu();
     code = new CommandLine(new TuneCommand(fresh)).execute("--resume", "--out", killed.toString(), "--quiet");
     assertEquals(0, code);
     assertSameResult(reference, killed);

@@ -12,7 +12,7 @@ import org.hsdag.coarsen.Coarsening;
 import org.hsdag.coarsen.IntGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
-import org.hsdag.train.FakeBackend;
+import org.hsdag.testkit.FakeBackend;
 import org.hsdag.train.Runs;
 import org.hsdag.train.SyntheticGraphs;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class HsdagPolicyTest {
     mask[0] = 0b10; // neighbours 0 (GPU only) and 1 (CPU only) share no device
     mask[1] = 0b01;
     SupportMatrix support = new SupportMatrix(Runs.DEVICES, mask);
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, support);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, support);
     try (HsdagStrategy s = Runs.started(SMALL, GRAPH, backend, 2)) {
       for (Placement p : Runs.run(s, GRAPH, backend, 12).placements()) {
         assertAllowed(support, p);
@@ -59,7 +59,7 @@ class HsdagPolicyTest {
 
   @Test
   void clusterCountIsBoundedBelow() {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     HsdagConfig two = SMALL.toBuilder().minClusterFraction(0).build();
     HsdagConfig half = SMALL.toBuilder().minClusterFraction(0.5).build();
     assertEquals(2, two.clusterLowerBound(GRAPH.nodeCount()));
@@ -80,7 +80,7 @@ class HsdagPolicyTest {
 
   @Test
   void refinementStateAccumulatesWithinAnEpisodeAndResetsAfterAnUpdate() {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     try (HsdagStrategy s = Runs.started(SMALL, GRAPH, backend, 4)) {
       HsdagPolicy policy = s.trainer().policy();
       assertEquals(0f, policy.state().abs().sum().getFloat());
@@ -98,7 +98,7 @@ class HsdagPolicyTest {
     long[] mask = new long[GRAPH.nodeCount()];
     java.util.Arrays.fill(mask, 0b01);
     cpuOnly = new SupportMatrix(Runs.DEVICES, mask);
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, cpuOnly);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, cpuOnly);
     try (HsdagStrategy s = Runs.started(SMALL, GRAPH, backend, 5)) {
       for (Placement p : Runs.run(s, GRAPH, backend, 5).placements()) {
         assertTrue(p.isSingleDevice());
@@ -109,7 +109,7 @@ class HsdagPolicyTest {
 
   @Test
   void tinyAndEdgelessGraphsWork() {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     for (OpGraph g : new OpGraph[] {
         SyntheticGraphs.build(java.util.List.of("MatMul"), java.util.List.of()),
         SyntheticGraphs.build(java.util.List.of("MatMul", "Convolution", "MatMul"), java.util.List.of())}) {

@@ -21,13 +21,15 @@ import org.hsdag.strategy.HsdagStrategy;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
-import org.hsdag.tune.FakeBackend;
+import org.hsdag.testkit.FakeBackend;
 import org.hsdag.tune.TestModels;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SearchEngineTest {
+  /** The fake backend's exact latencies (never measures). */
+  private static final FakeBackend EXACT = FakeBackend.cpuGpu();
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 
   @TempDir Path tmp;
@@ -97,7 +99,7 @@ class SearchEngineTest {
 
   @Test
   void aPlacementProposedAgainIsAnsweredFromTheCacheAndTheBudgetCountsDistinctPlacements() throws IOException {
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     Placement a = mixed(3);
     Placement b = mixed(4);
     Placement c = mixed(5);
@@ -126,7 +128,7 @@ class SearchEngineTest {
     }
     List<String> reference = null;
     for (int batch : new int[] {1, 3, 7, 20}) {
-      SearchOutcome o = engine(new FakeBackend()).run(new Fixed(seq, batch), SearchLimits.of(10).withPatience(5), 1,
+      SearchOutcome o = engine(FakeBackend.cpuGpu()).run(new Fixed(seq, batch), SearchLimits.of(10).withPatience(5), 1,
           SearchListener.NONE);
       assertEquals(StopReason.CONVERGED, o.stop(), "batch " + batch);
       assertEquals(1 + 5, o.measurements(), "batch " + batch + ": the best, then 5 measurements without improvement");
@@ -150,16 +152,16 @@ class SearchEngineTest {
       java.util.Arrays.fill(a, 0, k, 1);
       pool.add(new Placement(DEVICES, a));
     }
-    pool.sort(java.util.Comparator.comparingDouble((Placement p) -> -FakeBackend.latency(graph, p)));
+    pool.sort(java.util.Comparator.comparingDouble((Placement p) -> -EXACT.latency(graph, p)));
     List<Placement> improving = new ArrayList<>();
     for (Placement p : pool) {
       if (improving.isEmpty()
-          || FakeBackend.latency(graph, p) < 0.99 * FakeBackend.latency(graph, improving.get(improving.size() - 1))) {
+          || EXACT.latency(graph, p) < 0.99 * EXACT.latency(graph, improving.get(improving.size() - 1))) {
         improving.add(p);
       }
     }
     assertTrue(improving.size() >= 3, "a test of several improvements");
-    SearchOutcome o = engine(new FakeBackend()).run(new Fixed(improving, 1), SearchLimits.of(100).withPatience(1), 1,
+    SearchOutcome o = engine(FakeBackend.cpuGpu()).run(new Fixed(improving, 1), SearchLimits.of(100).withPatience(1), 1,
         SearchListener.NONE);
     assertEquals(StopReason.STRATEGY_FINISHED, o.stop(), o.stopText());
     assertEquals(improving.size(), o.measurements(), "patience 1, and yet every placement measured");
@@ -167,7 +169,7 @@ class SearchEngineTest {
 
   @Test
   void anOpOnADeviceThatCannotRunItFailsBeforeTheBackend() {
-    FakeBackend backend = new FakeBackend(Set.of("Convolution"), -1);
+    FakeBackend backend = FakeBackend.cpuGpu(Set.of("Convolution"), -1);
     int conv = -1;
     for (int v = 0; v < graph.nodeCount() && conv < 0; v++) {
       conv = graph.node(v).type().equals("Convolution") ? v : -1;
@@ -196,7 +198,7 @@ class SearchEngineTest {
   void hsdagProposesWholeEpisodesAndMatchesProposingOneAtATime() throws IOException {
     // Only the policy's samples: segment moves have their own test (HsdagStrategyTest).
     HsdagConfig config = HsdagConfig.builder().stepsPerUpdate(4).hidden(8).torchThreads(1).segmentMoves(0).build();
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     List<Integer> batchSizes = new ArrayList<>();
     SearchOutcome o;
     try (HsdagStrategy batched = new HsdagStrategy(config)) {
@@ -227,7 +229,7 @@ class SearchEngineTest {
     }
     assertEquals(4, batchSizes.get(0), "a whole episode at once");
     assertTrue(batchSizes.stream().allMatch(n -> n <= 4));
-    SearchEngine e = engine(new FakeBackend());
+    SearchEngine e = engine(FakeBackend.cpuGpu());
     try (HsdagStrategy single = new HsdagStrategy(config)) {
       single.init(e.context(10, 5));
       for (SearchStep step : o.steps()) {
@@ -240,7 +242,7 @@ class SearchEngineTest {
 
   @Test
   void aFinalistThatFailedIsNotMeasuredAgainAndTheOthersGetInterleavedRounds() throws IOException {
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     SearchEngine e = engine(backend);
     Placement cpu = Placement.allOn(DEVICES, graph.nodeCount(), "CPU");
     Placement gpu = Placement.allOn(DEVICES, graph.nodeCount(), "GPU.1");
@@ -253,7 +255,7 @@ class SearchEngineTest {
     assertEquals(3, r.candidates().get(0).rounds());
     assertFalse(r.candidates().get(1).ok());
     assertEquals("no driver", r.candidates().get(1).reason());
-    assertEquals(FakeBackend.latency(graph, cpu), r.candidates().get(0).finalMs(), 1e-12);
+    assertEquals(EXACT.latency(graph, cpu), r.candidates().get(0).finalMs(), 1e-12);
     assertEquals(Decision.SINGLE_DEVICE_FASTEST, r.verdict().decision());
     assertEquals("CPU-only", r.verdict().winner().label());
   }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
@@ -18,7 +17,6 @@ import org.hsdag.placement.Placement;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.hsdag.search.SearchStrategy;
 import org.hsdag.search.SearchContext;
 import org.hsdag.tune.TestModels;
 

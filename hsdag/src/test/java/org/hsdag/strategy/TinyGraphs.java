@@ -15,6 +15,7 @@ import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.testkit.FakeBackend;
 
 /**
  * Small graphs with a planted optimum for baseline tests: a chain Parameter → ops → Result, with a
@@ -108,7 +109,7 @@ final class TinyGraphs {
       opt[e[0]] = opt[e[1]];
     }
     opt[n - 1] = planted[planted.length - 1];
-    FakeBackend backend = new FakeBackend(devices, cost, mask, 0.5);
+    FakeBackend backend = FakeBackend.perNode(devices, cost, mask, 0.5);
     double best = backend.latency(g, new org.hsdag.placement.Placement(devices, opt));
     return new Instance(g, devices, backend, opt, best);
   }

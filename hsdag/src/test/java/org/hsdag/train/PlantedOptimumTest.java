@@ -9,6 +9,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.strategy.HsdagStrategy;
+import org.hsdag.testkit.FakeBackend;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,10 +38,10 @@ class PlantedOptimumTest {
   @Test
   void reachesPlantedOptimumWithinFivePercentIn300Measurements() {
     OpGraph g = SyntheticGraphs.segmented(SEGMENTS, LENGTH, "Convolution", "MatMul");
-    FakeBackend backend = new FakeBackend(COST, TRANSFER_MS, null, null);
-    double optimum = backend.latencyMs(g, optimum(g));
-    double singleDevice = Math.min(backend.latencyMs(g, Placement.allOn(Runs.DEVICES, g.nodeCount(), "CPU")),
-        backend.latencyMs(g, Placement.allOn(Runs.DEVICES, g.nodeCount(), "GPU")));
+    FakeBackend backend = FakeBackend.byOpType(COST, TRANSFER_MS, null, null);
+    double optimum = backend.latency(g, optimum(g));
+    double singleDevice = Math.min(backend.latency(g, Placement.allOn(Runs.DEVICES, g.nodeCount(), "CPU")),
+        backend.latency(g, Placement.allOn(Runs.DEVICES, g.nodeCount(), "GPU")));
     HsdagConfig config = HsdagConfig.builder()
         .coarsening(CoarseningMode.NONE)
         .features(FeatureConfig.DEFAULT.withoutNodeId())

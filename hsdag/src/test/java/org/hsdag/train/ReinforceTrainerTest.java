@@ -17,6 +17,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
 import org.hsdag.policy.HsdagConfig;
 import org.hsdag.strategy.HsdagStrategy;
+import org.hsdag.testkit.FakeBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +45,7 @@ class ReinforceTrainerTest {
 
   @Test
   void sameSeedGivesSameTrajectoryAndDifferentSeedDiffers() {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     try (HsdagStrategy a = Runs.started(CONFIG, GRAPH, backend, 5);
         HsdagStrategy b = Runs.started(CONFIG, GRAPH, backend, 5);
         HsdagStrategy c = Runs.started(CONFIG, GRAPH, backend, 6)) {
@@ -61,7 +62,7 @@ class ReinforceTrainerTest {
 
   @Test
   void restoredRunContinuesBitIdentically(@TempDir Path dir) throws Exception {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     // Stop mid-buffer (after 6 of 4+4 steps) and right after a proposal, the awkward cases.
     try (HsdagStrategy whole = Runs.started(CONFIG, GRAPH, backend, 9)) {
       Runs.Trace reference = Runs.run(whole, GRAPH, backend, 14);
@@ -94,7 +95,7 @@ class ReinforceTrainerTest {
   @Test
   void failedMeasurementsArePenalisedNotThrown() {
     // Every placement that uses the GPU for op 0 fails.
-    FakeBackend backend = new FakeBackend(COST, 0.05, p -> p.deviceOf(0) == 1, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, p -> p.deviceOf(0) == 1, null);
     try (HsdagStrategy s = Runs.started(CONFIG, GRAPH, backend, 3)) {
       Runs.Trace t = Runs.run(s, GRAPH, backend, 16);
       long failed = t.latencies().stream().filter(d -> d.isNaN()).count();
@@ -124,7 +125,7 @@ class ReinforceTrainerTest {
     assertFalse(paper.baseline() || paper.entropyBonus() || paper.gradientClip());
     assertEquals(0.0, paper.imitationWeight(), "the paper's REINFORCE has no self-imitation");
     assertEquals(1.0, paper.refinementDecay());
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     try (HsdagStrategy s = Runs.started(paper, GRAPH, backend, 4)) {
       List<float[]> before = parameters(s);
       Runs.run(s, GRAPH, backend, 8);
@@ -141,7 +142,7 @@ class ReinforceTrainerTest {
 
   @Test
   void selfImitationKeepsTheBestMeasuredDecisionAndShapesTheUpdate() {
-    FakeBackend backend = new FakeBackend(COST, 0.05, null, null);
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
     HsdagConfig plain = CONFIG.toBuilder().imitationWeight(0).build();
     try (HsdagStrategy imitating = Runs.started(CONFIG, GRAPH, backend, 7);
         HsdagStrategy reinforce = Runs.started(plain, GRAPH, backend, 7)) {

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import org.hsdag.backend.BackendProvider;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.testkit.FakeBackend;
 
 /**
  * The test {@link FakeBackend} as a provider, registered in this module's test resources: what
@@ -40,6 +41,6 @@ public final class FakeBackendProvider implements BackendProvider {
 
   @Override
   public LatencyBackend open(BackendRequest request, Consumer<String> notices) {
-    return new FakeBackend();
+    return FakeBackend.cpuGpu();
   }
 }

@@ -18,6 +18,7 @@ import org.hsdag.plan.PlacementProxy;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
+import org.hsdag.testkit.FakeBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.hsdag.search.SearchStrategy;
@@ -87,7 +88,7 @@ class HsdagResumeTest {
 
     Path refDir = tmp.resolve("ref");
     SearchStrategy strategy = c.newStrategy();
-    TuneResult reference = new Tuner(new FakeBackend(), graph, c, strategy, refDir, null, proxy).run(false);
+    TuneResult reference = new Tuner(FakeBackend.cpuGpu(), graph, c, strategy, refDir, null, proxy).run(false);
     close(strategy);
     assertTrue(reference.steps() > stopAt, "the run goes past the interruption: " + reference.stopReason());
     if (patience > 0) {
@@ -98,7 +99,7 @@ class HsdagResumeTest {
     Path dir = tmp.resolve("resumed");
     AtomicReference<Tuner> ref = new AtomicReference<>();
     SearchStrategy first = c.newStrategy();
-    Tuner t = new Tuner(new FakeBackend(), graph, c, first, dir, new TuneListener() {
+    Tuner t = new Tuner(FakeBackend.cpuGpu(), graph, c, first, dir, new TuneListener() {
       @Override
       public void searchStep(TuneProgress p) {
         if (p.step() == stopAt) {
@@ -112,7 +113,7 @@ class HsdagResumeTest {
 
     damage.apply(dir);
     SearchStrategy second = c.newStrategy();
-    TuneResult resumed = new Tuner(new FakeBackend(), graph, c, second, dir, new TuneListener() {
+    TuneResult resumed = new Tuner(FakeBackend.cpuGpu(), graph, c, second, dir, new TuneListener() {
       @Override
       public void note(String message) {
         resumeNotes.add(message);

@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.hsdag.backend.MeasurementProtocol;
@@ -28,6 +27,7 @@ import org.hsdag.placement.PlacementFiles;
 import org.hsdag.search.StopReason;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.search.ResumeMismatchException;
+import org.hsdag.testkit.FakeBackend;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +36,8 @@ import org.hsdag.search.Candidate;
 import org.hsdag.strategy.RandomSearchStrategy;
 
 class TunerTest {
+  /** The fake backend's exact latencies (never measures). */
+  private static final FakeBackend EXACT = FakeBackend.cpuGpu();
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 
   @TempDir Path tmp;
@@ -75,7 +77,7 @@ class TunerTest {
 
   @Test
   void runMeasuresBaselinesSpendsTheBudgetAndPicksTheFastestByReMeasurement() throws IOException {
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     Path dir = tmp.resolve("run");
     TuneResult r = run(backend, config(30, 3, 3, 7, 0, 1), new RandomSearchStrategy(), dir, false, null);
 
@@ -86,7 +88,7 @@ class TunerTest {
     for (Candidate c : r.candidates()) {
       assertTrue(best.finalMs() <= c.finalMs(), best.label() + " is not faster than " + c.label());
       assertEquals(3, c.rounds());
-      assertEquals(FakeBackend.latency(graph, c.placement()), c.finalMs(), 1e-9);
+      assertEquals(EXACT.latency(graph, c.placement()), c.finalMs(), 1e-9);
     }
     // Everything on the 2x faster GPU with no copies is optimal for this backend.
     assertEquals("GPU.1-only", best.label());
@@ -111,7 +113,7 @@ class TunerTest {
 
   @Test
   void aPlacementProposedAgainIsMeasuredOnceAndPatienceCountsDistinctMeasurements() throws IOException {
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     // All on GPU.1 is the fastest (FakeBackend: no cuts, half the CPU's time); every split is slower.
     Placement best = Placement.allOn(DEVICES, graph.nodeCount(), "GPU.1");
     Placement a = mixed(3, 4, 5);
@@ -136,7 +138,7 @@ class TunerTest {
 
   @Test
   void aLuckyFirstSampleDoesNotWinTheFinalReMeasurement() throws IOException {
-    FakeBackend backend = new FakeBackend();
+    FakeBackend backend = FakeBackend.cpuGpu();
     Placement lucky = mixed(3, 4, 5);
     backend.luckyFirst(lucky, 0.01);
     ScriptedStrategy s = new ScriptedStrategy(ctx -> List.of(lucky, mixed(6), mixed(7), mixed(8)));
@@ -144,7 +146,7 @@ class TunerTest {
 
     Candidate luckyCandidate = r.candidates().stream().filter(c -> c.placement().equals(lucky)).findFirst().orElseThrow();
     assertEquals(0.01, luckyCandidate.searchMs(), 1e-12);
-    assertEquals(FakeBackend.latency(graph, lucky), luckyCandidate.finalMs(), 1e-9);
+    assertEquals(EXACT.latency(graph, lucky), luckyCandidate.finalMs(), 1e-9);
     assertNotEquals(lucky, r.best().placement());
     assertEquals("GPU.1-only", r.best().label());
   }
@@ -152,7 +154,7 @@ class TunerTest {
   @Test
   void failedMeasurementsAreLoggedWithTheirReasonAndTheSearchGoesOn() throws IOException {
     // No op of type Convolution may run on the GPU: GPU-only fails, mixed placements may too.
-    FakeBackend backend = new FakeBackend(Set.of("Convolution"), -1);
+    FakeBackend backend = FakeBackend.cpuGpu(Set.of("Convolution"), -1);
     int conv = -1;
     for (int v = 0; v < graph.nodeCount() && conv < 0; v++) {
       conv = graph.node(v).type().equals("Convolution") ? v : -1;
@@ -177,7 +179,7 @@ class TunerTest {
   @Test
   void aStoppedRunResumesToExactlyTheUninterruptedResult() throws IOException {
     TuneConfig c = config(40, 3, 3, 7, 0, 5);
-    TuneResult reference = run(new FakeBackend(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
+    TuneResult reference = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
 
     Path dir = tmp.resolve("resumed");
     TuneResult stopped = stopAt(17, c, dir);
@@ -186,7 +188,7 @@ class TunerTest {
     List<LogRecord> before = records(dir);
     assertEquals(RunStatus.INTERRUPTED.label(), before.get(before.size() - 1).status());
 
-    FakeBackend second = new FakeBackend();
+    FakeBackend second = FakeBackend.cpuGpu();
     TuneResult resumed = run(second, c, new RandomSearchStrategy(), dir, true, null);
     assertSameOutcome(reference, resumed, tmp.resolve("ref"), dir);
     // The resumed session re-measures nothing that was logged: 23 search steps + the final rounds.
@@ -196,7 +198,7 @@ class TunerTest {
   @Test
   void aTornLastLogLineIsDroppedAndTheResumeIsStillExact() throws IOException {
     TuneConfig c = config(30, 2, 2, 4, 0, 9);
-    TuneResult reference = run(new FakeBackend(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
+    TuneResult reference = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
     Path dir = tmp.resolve("torn");
     stopAt(13, c, dir);
     // Simulate a kill in the middle of writing a line: drop the footer, leave half a record.
@@ -207,7 +209,7 @@ class TunerTest {
     Files.writeString(log, "{\"type\":\"measurement\",\"step\":13,\"pha", StandardOpenOption.APPEND);
     assertTrue(RunLog.read(log).tornBytes() > 0);
 
-    TuneResult resumed = run(new FakeBackend(), c, new RandomSearchStrategy(), dir, true, null);
+    TuneResult resumed = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), dir, true, null);
     assertSameOutcome(reference, resumed, tmp.resolve("ref"), dir);
     RunLog.Contents after = RunLog.read(log);
     assertEquals(0, after.tornBytes(), "the torn fragment was cut before appending");
@@ -219,11 +221,11 @@ class TunerTest {
   @Test
   void aKilledRunWithoutCheckpointReplaysTheWholeLog() throws IOException {
     TuneConfig c = config(20, 2, 2, 1000, 0, 3);
-    TuneResult reference = run(new FakeBackend(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
+    TuneResult reference = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
     Path dir = tmp.resolve("nockpt");
     stopAt(9, c, dir);
     Checkpoints.deleteTree(dir.resolve(Checkpoints.DIR));
-    TuneResult resumed = run(new FakeBackend(), c, new RandomSearchStrategy(), dir, true, null);
+    TuneResult resumed = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), dir, true, null);
     assertSameOutcome(reference, resumed, tmp.resolve("ref"), dir);
   }
 
@@ -233,7 +235,7 @@ class TunerTest {
     stopAt(8, config(20, 2, 2, 4, 0, 1), dir);
     byte[] log = Files.readAllBytes(dir.resolve(Tuner.LOG_FILE));
     ResumeMismatchException e = assertThrows(ResumeMismatchException.class,
-        () -> run(new FakeBackend(), config(20, 2, 2, 4, 0, 2), new RandomSearchStrategy(), dir, true, null));
+        () -> run(FakeBackend.cpuGpu(), config(20, 2, 2, 4, 0, 2), new RandomSearchStrategy(), dir, true, null));
     assertTrue(e.getMessage().contains("step"), e.getMessage());
     assertArrayEquals(log, Files.readAllBytes(dir.resolve(Tuner.LOG_FILE)), "a refused resume appends nothing to the log");
   }
@@ -242,8 +244,8 @@ class TunerTest {
   void aCompletedRunResumedAgainChangesNothing() throws IOException {
     TuneConfig c = config(15, 2, 2, 4, 0, 4);
     Path dir = tmp.resolve("twice");
-    TuneResult first = run(new FakeBackend(), c, new RandomSearchStrategy(), dir, false, null);
-    FakeBackend again = new FakeBackend();
+    TuneResult first = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), dir, false, null);
+    FakeBackend again = FakeBackend.cpuGpu();
     TuneResult second = run(again, c, new RandomSearchStrategy(), dir, true, null);
     assertEquals(0, again.calls(), "everything is reused from the log");
     assertEquals(first.best().placement(), second.best().placement());
@@ -256,7 +258,7 @@ class TunerTest {
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(".lock"),
         StandardOpenOption.CREATE, StandardOpenOption.WRITE); var lock = ch.lock()) {
       RunFolderBusyException e = assertThrows(RunFolderBusyException.class,
-          () -> run(new FakeBackend(), config(5, 1, 1, 5, 0, 1), new RandomSearchStrategy(), dir, false, null));
+          () -> run(FakeBackend.cpuGpu(), config(5, 1, 1, 5, 0, 1), new RandomSearchStrategy(), dir, false, null));
       assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }
     assertFalse(Files.exists(dir.resolve(Tuner.LOG_FILE)), "nothing was written");
@@ -273,7 +275,7 @@ class TunerTest {
         }
       }
     };
-    Tuner t = new Tuner(new FakeBackend(), graph, c, new RandomSearchStrategy(), dir, stopper);
+    Tuner t = new Tuner(FakeBackend.cpuGpu(), graph, c, new RandomSearchStrategy(), dir, stopper);
     ref.set(t);
     TuneResult r = t.run(false);
     assertEquals(steps, r.steps());

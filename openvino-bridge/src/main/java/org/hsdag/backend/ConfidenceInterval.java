@@ -9,14 +9,17 @@ import org.apache.commons.statistics.distribution.TDistribution;
  * it goes with, so a reported latency always lies inside its own interval.
  */
 public final class ConfidenceInterval {
+  /** The confidence level of every interval hsdag prints (console, log, reports). */
+  public static final double LEVEL = 0.95;
+
   private ConfidenceInterval() {}
 
   /** {@code [low, high]} of {@code statistic} over {@code x} at the 95% level (NaNs with fewer than two samples). */
   public static double[] of(Statistic statistic, double[] x, int lastK, double trimFraction) {
     return switch (statistic) {
-      case MEAN_OF_LAST -> ofMean(Arrays.copyOfRange(x, Math.max(0, x.length - lastK), x.length), 0.95);
-      case MEDIAN -> ofMedian(x, 0.95);
-      case TRIMMED_MEAN -> ofTrimmedMean(x, trimFraction, 0.95);
+      case MEAN_OF_LAST -> ofMean(Arrays.copyOfRange(x, Math.max(0, x.length - lastK), x.length), LEVEL);
+      case MEDIAN -> ofMedian(x, LEVEL);
+      case TRIMMED_MEAN -> ofTrimmedMean(x, trimFraction, LEVEL);
     };
   }
 

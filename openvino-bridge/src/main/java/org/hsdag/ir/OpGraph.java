@@ -1,6 +1,5 @@
 package org.hsdag.ir;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -78,31 +77,14 @@ public final class OpGraph {
 
   private int[] topologicalSort() {
     int n = nodes.length;
-    int[] indeg = new int[n];
-    for (int i = 0; i < n; i++) {
-      indeg[i] = predStart[i + 1] - predStart[i];
-    }
-    // Kahn with a FIFO seeded in index order: deterministic and linear.
-    ArrayDeque<Integer> ready = new ArrayDeque<>();
-    for (int i = 0; i < n; i++) {
-      if (indeg[i] == 0) {
-        ready.add(i);
+    int[] order = TopologicalOrder.kahn(n, succStart, succ, TopologicalOrder.TieBreak.FIRST_READY);
+    if (order.length < n) {
+      boolean[] placed = new boolean[n];
+      for (int v : order) {
+        placed[v] = true;
       }
-    }
-    int[] order = new int[n];
-    int k = 0;
-    while (!ready.isEmpty()) {
-      int v = ready.poll();
-      order[k++] = v;
-      for (int j = succStart[v]; j < succStart[v + 1]; j++) {
-        if (--indeg[succ[j]] == 0) {
-          ready.add(succ[j]);
-        }
-      }
-    }
-    if (k < n) {
       for (int i = 0; i < n; i++) {
-        if (indeg[i] > 0) {
+        if (!placed[i]) {
           OpNode bad = nodes[i];
           throw new IrException(
               "graph has a cycle through layer id=" + bad.id() + " name='" + bad.name() + "'");

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.random.SplitMix64;
 
 /**
  * Seeded stand-in weights for an IR whose {@code .bin} is missing: every Const region gets bytes
@@ -211,10 +212,7 @@ public final class SyntheticWeights {
    * (stream = its offset) is reproducible on its own and independent of the others.
    */
   public static long streamSeed(long seed, long stream) {
-    long z = seed + 0x9E3779B97F4A7C15L * (stream + 1);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return SplitMix64.stream(seed, stream);
   }
 
   /** A uniform double in [0, 1) from 53 random bits, by hand so the bytes never depend on the JDK's bounded draws. */

@@ -4,7 +4,7 @@
  * mapped by JavaCPP in {@code org.hsdag.openvino.internal}. The native part is built by
  * {@code native/provision.sh} (run by the build, and by {@code ./hsdag.sh openvino install}) against a
  * provisioned OpenVINO; everything else here — placement-to-affinity mapping
- * ({@link org.hsdag.openvino.HeteroAffinity}), profiling records, calibration of simulator
+ * ({@link org.hsdag.placement.HeteroAffinity}), profiling records, calibration of simulator
  * profiles, availability reporting — is pure Java and works without OpenVINO.
  */
 package org.hsdag.openvino;

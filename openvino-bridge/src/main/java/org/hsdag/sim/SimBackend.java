@@ -26,6 +26,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
+import org.hsdag.random.SplitMix64;
 
 /**
  * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
@@ -216,10 +217,7 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
 
   /** SplitMix64 finaliser over (seed, key): independent noise streams per key. */
   static long mix(long seed, long key) {
-    long z = seed * 0x9E3779B97F4A7C15L + key;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return SplitMix64.mix(seed, key);
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.hsdag.bench.scale.SyntheticIr;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.IrReader;
@@ -25,6 +26,10 @@ import org.hsdag.plan.Planner;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Wall time of the planner on large graphs on the sim {@code paper} profile, noise-free: building
@@ -37,35 +42,43 @@ import org.hsdag.sim.SimOptions;
  * Inception-V3, about the size asked, where CPU/GPU splits pay and the local search has work).
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.plan.PlannerBenchmark [--devices CPU,GPU.1] [--runs 5]
- *     [--graph synthetic|inception|both] [nodes ...]
+ * ./hsdag.sh bench planner-speed [--devices CPU,GPU.1] [--runs 5] [--graph synthetic|inception|both] [nodes ...]
  * </pre>
  */
-public final class PlannerBenchmark {
-  private PlannerBenchmark() {}
+@Command(name = "planner-speed", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Print the planner's wall time on large graphs (simulator, noise-free).")
+public final class PlannerBenchmark implements Callable<Integer> {
+  /** Graph families. */
+  enum Family { synthetic, inception, both }
 
-  public static void main(String[] args) throws IOException {
-    DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
-    int runs = 5;
-    String family = "both";
-    List<Integer> sizes = new ArrayList<>();
-    for (int k = 0; k < args.length; k++) {
-      switch (args[k]) {
-        case "--devices" -> devices = DeviceSet.parse(args[++k]);
-        case "--runs" -> runs = Integer.parseInt(args[++k]);
-        case "--graph" -> family = args[++k];
-        default -> sizes.add(Integer.parseInt(args[k]));
-      }
+  @Mixin SimTargetOptions target;
+
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs per size, after one warm-up (default: ${DEFAULT-VALUE})")
+  int runs;
+
+  @Option(names = "--graph", paramLabel = "FAMILY", defaultValue = "both",
+      description = "Graph family: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+  Family family;
+
+  @Parameters(arity = "0..*", paramLabel = "NODES", description = "Graph sizes in nodes (default: 1000 10000 100000)")
+  List<Integer> sizes = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    List<Integer> sizes = this.sizes.isEmpty() ? List.of(1_000, 10_000, 100_000) : this.sizes;
+    for (DeviceSet devices : target.deviceSetsOr(List.of(DeviceSet.of("CPU", "GPU.1")))) {
+      benchmark(devices, sizes);
     }
-    if (sizes.isEmpty()) {
-      sizes = List.of(1_000, 10_000, 100_000);
-    }
-    SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
-    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile paper, devices %s, %d processors, median of %d runs%n",
-        devices, Runtime.getRuntime().availableProcessors(), runs);
+    return 0;
+  }
+
+  private void benchmark(DeviceSet devices, List<Integer> sizes) throws IOException {
+    SimBackend sim = new SimBackend(target.profile(), SimOptions.exact());
+    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile %s, devices %s, %d processors, median of %d runs%n",
+        sim.profile(), devices, Runtime.getRuntime().availableProcessors(), runs);
     System.out.printf(Locale.ROOT, "%-10s %9s %7s %9s %9s %9s %9s %9s %7s %11s %11s%n", "graph", "nodes", "ops", "proxy ms",
         "plan ms", "total ms", "cpu ms", "first ms", "evals", "best ms", "single ms");
-    List<String> families = family.equals("both") ? List.of("synthetic", "inception") : List.of(family);
+    List<String> families = family == Family.both ? List.of("synthetic", "inception") : List.of(family.name());
     for (String f : families) {
       for (int size : sizes) {
         run(f, f.equals("inception") ? inceptions(size) : synthetic(size), sim, devices, runs);

@@ -1,17 +1,13 @@
 package org.hsdag.bench.plan;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
-import org.hsdag.ir.IrReader;
+import java.util.concurrent.Callable;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.AnnealingSearch;
 import org.hsdag.plan.BestKnown;
@@ -25,6 +21,9 @@ import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The planner's figures on the simulator (sim backend, noise-free): per model and device set, the
@@ -35,7 +34,7 @@ import org.hsdag.sim.SimOptions;
  * profile ({@link ProfileMismatch}) against the plan made on the target itself.
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.plan.PlannerFigures [--profile paper] [--anneal 50000]
+ * ./hsdag.sh bench planner-figures [--profile paper] [--anneal 50000]
  *     [--devices CPU,GPU.1 --devices CPU,GPU.0,GPU.1] [--mismatch 0.3] [--mismatch-seeds 1,2,3]
  *     [--no-samples] [model names or .xml files ...]
  * </pre>
@@ -43,47 +42,39 @@ import org.hsdag.sim.SimOptions;
  * Without models: resnet50, inception_v3, bert_base, resnet50_299, bert_base_8 (those in the
  * catalog) and every {@code .xml} in {@code <hsdag.shared.dir>/ir-samples} (default {@code ../shared}).
  */
-public final class PlannerFigures {
-  private PlannerFigures() {}
+@Command(name = "planner-figures", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Print the planner's figures on the simulator (noise-free): planner vs best single device vs best known, "
+        + "and the cost of a mismatched cost model.")
+public final class PlannerFigures implements Callable<Integer> {
+  /** Seed of the annealing from independent starts. */
+  private static final long INDEPENDENT_SEED = 29;
+  /** Seed of the annealing from the planner's candidates. */
+  private static final long REFINED_SEED = 31;
+  /** Seed of the random starts among the independent ones. */
+  private static final long RANDOM_STARTS_SEED = 17;
 
-  public static void main(String[] args) throws IOException {
-    String profileName = "paper";
-    int anneal = 50_000;
-    List<DeviceSet> deviceSets = new ArrayList<>();
-    double mismatch = 0.3;
-    long[] mismatchSeeds = {1, 2, 3};
-    boolean samples = true;
-    List<String> models = new ArrayList<>();
-    for (int k = 0; k < args.length; k++) {
-      switch (args[k]) {
-        case "--profile" -> profileName = args[++k];
-        case "--anneal" -> anneal = Integer.parseInt(args[++k]);
-        case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
-        case "--mismatch" -> mismatch = Double.parseDouble(args[++k]);
-        case "--mismatch-seeds" -> mismatchSeeds = Arrays.stream(args[++k].split(",")).mapToLong(Long::parseLong).toArray();
-        case "--no-samples" -> samples = false;
-        default -> models.add(args[k]);
-      }
-    }
-    if (deviceSets.isEmpty()) {
-      deviceSets = List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1"));
-    }
-    boolean defaults = models.isEmpty();
-    if (defaults) {
-      for (String name : List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8")) {
-        if (ModelCatalog.names().contains(name)) {
-          models.add(name);
-        }
-      }
-      Path dir = Path.of(System.getProperty("hsdag.shared.dir", "../shared"), "ir-samples");
-      if (samples && Files.isDirectory(dir)) {
-        try (Stream<Path> files = Files.list(dir)) {
-          files.filter(f -> f.toString().endsWith(".xml")).sorted().forEach(f -> models.add(f.toString()));
-        }
-      }
-    }
-    DeviceProfile profile = DeviceProfile.load(profileName);
-    SimBackend target = new SimBackend(profile, SimOptions.exact());
+  @Mixin SimTargetOptions target;
+
+  @Mixin ExperimentModels modelOptions;
+
+  @Option(names = "--anneal", paramLabel = "N", defaultValue = "50000",
+      description = "Exact evaluations per annealing start (default: ${DEFAULT-VALUE})")
+  int anneal;
+
+  @Option(names = "--mismatch", paramLabel = "A", defaultValue = "0.3",
+      description = "Perturbation of the mismatched profile (default: ${DEFAULT-VALUE})")
+  double mismatch;
+
+  @Option(names = "--mismatch-seeds", paramLabel = "LIST", split = ",", defaultValue = "1,2,3",
+      description = "Seeds of the mismatched profiles (default: ${DEFAULT-VALUE})")
+  long[] mismatchSeeds;
+
+  @Override
+  public Integer call() throws IOException {
+    List<DeviceSet> deviceSets = target.deviceSetsOr(List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1")));
+    List<String> models = modelOptions.orDefaults(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8"));
+    DeviceProfile profile = target.profile();
+    SimBackend sim = new SimBackend(profile, SimOptions.exact());
     System.out.printf(Locale.ROOT, "## Planner vs best single device (sim backend, profile %s, noise-free)%n%n", profile.name());
     System.out.printf(Locale.ROOT, "Latencies in ms on the proxy (= the noise-free target). Reference: simulated annealing "
         + "on the exact proxy, %d evaluations per start, then descent; 'independent' starts from every single device and "
@@ -94,8 +85,8 @@ public final class PlannerFigures {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (DeviceSet ds : deviceSets) {
       for (String m : models) {
-        OpGraph g = load(m);
-        figures(label(m), g, target, ds, anneal);
+        OpGraph g = ExperimentModels.load(m);
+        figures(ExperimentModels.label(m), g, sim, ds, anneal);
       }
     }
     System.out.printf(Locale.ROOT, "%n## Mismatched proxy (target sim/%s, proxy %s perturbed: a=%s, links x0.5, launch x1.5), "
@@ -105,16 +96,16 @@ public final class PlannerFigures {
     System.out.println("|---|---|---|---|---|---|---|");
     DeviceSet pair = DeviceSet.of("CPU", "GPU.1");
     for (String m : List.of("resnet50", "inception_v3", "bert_base")) {
-      OpGraph g = load(m);
-      Plan onTarget = new Planner().plan(PlacementProxy.ofSim(target, g, pair));
-      double targetMs = target.latencyMillis(g, onTarget.best().placement());
+      OpGraph g = ExperimentModels.load(m);
+      Plan onTarget = new Planner().plan(PlacementProxy.ofSim(sim, g, pair));
+      double targetMs = sim.latencyMillis(g, onTarget.best().placement());
       for (long seed : mismatchSeeds) {
         SimBackend proxySim = new SimBackend(ProfileMismatch.named(mismatch, seed).apply(profile), SimOptions.exact());
         Plan onProxy = new Planner().plan(PlacementProxy.ofSim(proxySim, g, pair));
-        double proxyBest = target.latencyMillis(g, onProxy.best().placement());
+        double proxyBest = sim.latencyMillis(g, onProxy.best().placement());
         double bestOfSet = Double.POSITIVE_INFINITY;
         for (PlanCandidate c : onProxy.candidates()) {
-          bestOfSet = Math.min(bestOfSet, target.latencyMillis(g, c.placement()));
+          bestOfSet = Math.min(bestOfSet, sim.latencyMillis(g, c.placement()));
         }
         System.out.printf(Locale.ROOT, "| %s | %d | %.3f ms | %.3f ms | %.3f ms (%s) | %.3f ms (%d candidates) | %+.1f %% / %+.1f %% |%n",
             m, seed, targetMs, onProxy.best().proxyMillis(), proxyBest, onProxy.best().origin(), bestOfSet,
@@ -122,6 +113,7 @@ public final class PlannerFigures {
             100 * (proxyBest / targetMs - 1), 100 * (bestOfSet / targetMs - 1));
       }
     }
+    return 0;
   }
 
   private static void figures(String name, OpGraph g, SimBackend sim, DeviceSet ds, int anneal) {
@@ -139,14 +131,14 @@ public final class PlannerFigures {
     Plan cuts = new Planner(PlannerConfig.DEFAULT.withLocalSearch(false)).plan(proxy);
     HeteroCostModel model = proxy.model();
     // Independent of the planner: single devices and random starts.
-    List<int[]> independentStarts = BestKnown.independentStarts(model, new SplittableRandom(17));
+    List<int[]> independentStarts = BestKnown.independentStarts(model, new SplittableRandom(RANDOM_STARTS_SEED));
     int[][] groups = proxy.colocationGroups();
-    AnnealingSearch.Result independent = new AnnealingSearch(anneal, 29).run(model, groups, independentStarts);
+    AnnealingSearch.Result independent = new AnnealingSearch(anneal, INDEPENDENT_SEED).run(model, groups, independentStarts);
     List<int[]> planStarts = new ArrayList<>();
     for (PlanCandidate c : plan.candidates()) {
       planStarts.add(proxy.opDevices(c.placement()));
     }
-    AnnealingSearch.Result refined = new AnnealingSearch(anneal, 31).run(model, groups, planStarts);
+    AnnealingSearch.Result refined = new AnnealingSearch(anneal, REFINED_SEED).run(model, groups, planStarts);
     double knownMicros = Math.min(independent.micros(), refined.micros());
     double best = plan.best().proxyMillis();
     PlanCandidate single = plan.bestSingleDevice();
@@ -157,13 +149,5 @@ public final class PlannerFigures {
         String.join("+", ds.names()), singleText, cuts.best().proxyMillis(), best,
         single == null ? "n/a" : String.format(Locale.ROOT, "%+.1f %%", 100 * (best / single.proxyMillis() - 1)),
         times[1], independent.micros() / 1000.0, knownMs, 100 * (best / knownMs - 1));
-  }
-
-  private static OpGraph load(String m) {
-    return m.endsWith(".xml") ? new IrReader().read(Path.of(m)) : ModelCatalog.get(m).build().graph();
-  }
-
-  private static String label(String m) {
-    return m.endsWith(".xml") ? Path.of(m).getFileName().toString() : m;
   }
 }

@@ -1,18 +1,15 @@
 package org.hsdag.bench.plan;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
-import org.hsdag.ir.IrReader;
+import java.util.concurrent.Callable;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.BestKnown;
@@ -35,6 +32,9 @@ import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.tune.TuneConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Time to the optimum on the simulator: for each model, device set, proxy setting and seed, every
@@ -54,67 +54,55 @@ import org.hsdag.tune.TuneConfig;
  * best one measured. {@code --no-tie-break} picks the winner on medians alone.
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.plan.WarmStartExperiment [--budget 120] [--patience N] [--seeds 3]
+ * ./hsdag.sh bench warm-start [--budget 120] [--patience N] [--seeds 3]
  *     [--setting exact|mismatch|cold]... [--mismatch 0.3] [--devices CPU,GPU.1]...
  *     [--methods planner,hsdag,...] [-S key=value]... [--profile paper] [--no-samples] [--no-tie-break] [models ...]
  * </pre>
  * {@code -S} passes a strategy option to the HSDAG methods (as {@code tune -S}), e.g. {@code -S
  * pretrain=200}.
  */
-public final class WarmStartExperiment {
-  private WarmStartExperiment() {}
+@Command(name = "warm-start", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Print the time to the optimum of each method on the simulator (noisy measurements), with and without "
+        + "a (mismatched) cost model.")
+public final class WarmStartExperiment implements Callable<Integer> {
+  @Mixin SimTargetOptions target;
 
-  public static void main(String[] args) throws IOException {
-    int budget = TuneConfig.DEFAULT_BUDGET;
-    int patience = -1;
-    int seeds = 3;
-    double mismatch = 0.3;
-    String profileName = "paper";
-    boolean samples = true;
-    boolean tieBreak = true;
-    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
-    List<String> settings = new ArrayList<>();
-    List<DeviceSet> deviceSets = new ArrayList<>();
-    List<String> methods = new ArrayList<>();
-    List<String> models = new ArrayList<>();
-    for (int k = 0; k < args.length; k++) {
-      switch (args[k]) {
-        case "--budget" -> budget = Integer.parseInt(args[++k]);
-        case "--patience" -> patience = Integer.parseInt(args[++k]);
-        case "--seeds" -> seeds = Integer.parseInt(args[++k]);
-        case "--mismatch" -> mismatch = Double.parseDouble(args[++k]);
-        case "--profile" -> profileName = args[++k];
-        case "--setting" -> settings.add(args[++k]);
-        case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
-        case "--methods" -> methods.addAll(Arrays.asList(args[++k].split(",")));
-        case "--no-samples" -> samples = false;
-        case "--no-tie-break" -> tieBreak = false;
-        case "-S" -> {
-          String[] kv = args[++k].split("=", 2);
-          options.put(kv[0], kv.length > 1 ? kv[1] : "");
-        }
-        default -> models.add(args[k]);
-      }
-    }
-    if (settings.isEmpty()) {
-      settings = List.of("exact", "mismatch");
-    }
-    if (deviceSets.isEmpty()) {
-      deviceSets = List.of(DeviceSet.of("CPU", "GPU.1"));
-    }
-    if (methods.isEmpty()) {
-      methods = List.of("planner", "hsdag");
-    }
-    if (models.isEmpty()) {
-      models.addAll(List.of("resnet50", "inception_v3", "bert_base"));
-      Path dir = Path.of(System.getProperty("hsdag.shared.dir", "../shared"), "ir-samples");
-      if (samples && Files.isDirectory(dir)) {
-        try (Stream<Path> files = Files.list(dir)) {
-          files.filter(f -> f.toString().endsWith(".xml")).sorted().forEach(f -> models.add(f.toString()));
-        }
-      }
-    }
-    DeviceProfile profile = DeviceProfile.load(profileName);
+  @Mixin ExperimentModels modelOptions;
+
+  @Option(names = "--budget", paramLabel = "N", description = "Measurements per search (default: tune's, ${DEFAULT-VALUE})")
+  int budget = TuneConfig.DEFAULT_BUDGET;
+
+  @Option(names = "--patience", paramLabel = "N", defaultValue = "-1",
+      description = "Stop after N measurements without improvement (default: as tune)")
+  int patience;
+
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Searches per method and setting (default: ${DEFAULT-VALUE})")
+  int seeds;
+
+  @Option(names = "--mismatch", paramLabel = "A", defaultValue = "0.3",
+      description = "Perturbation of the mismatch setting's target (default: ${DEFAULT-VALUE})")
+  double mismatch;
+
+  @Option(names = "--setting", paramLabel = "NAME", description = "exact, mismatch or cold (repeat; default: exact and mismatch)")
+  List<String> settings = new ArrayList<>();
+
+  @Option(names = "--methods", paramLabel = "LIST", split = ",", description = "Methods (default: planner,hsdag; planner-only too)")
+  List<String> methods = new ArrayList<>();
+
+  @Option(names = "-S", paramLabel = "KEY=VALUE", description = "A strategy option for the HSDAG methods (as tune -S; repeat)")
+  Map<String, String> options = new LinkedHashMap<>();
+
+  @Option(names = "--no-tie-break", description = "Pick the winner on medians alone (no cost-model tie-break)")
+  boolean noTieBreak;
+
+  @Override
+  public Integer call() throws IOException {
+    boolean tieBreak = !noTieBreak;
+    List<String> settings = this.settings.isEmpty() ? List.of("exact", "mismatch") : this.settings;
+    List<DeviceSet> deviceSets = target.deviceSetsOr(List.of(DeviceSet.of("CPU", "GPU.1")));
+    List<String> methods = this.methods.isEmpty() ? List.of("planner", "hsdag") : this.methods;
+    List<String> models = modelOptions.orDefaults(List.of("resnet50", "inception_v3", "bert_base"));
+    DeviceProfile profile = target.profile();
     System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
         + "budget %d measurements, patience %s, %d seeds (the stop rules of tune); gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties) "
         + "vs the target's best known (planner + annealing on its own cost model); used = measurements the search spent; m1/m2 = measurements until the "
@@ -125,16 +113,16 @@ public final class WarmStartExperiment {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     List<Run> runs = new ArrayList<>();
     for (String m : models) {
-      OpGraph g = m.endsWith(".xml") ? new IrReader().read(Path.of(m)) : ModelCatalog.get(m).build().graph();
-      String label = m.endsWith(".xml") ? Path.of(m).getFileName().toString() : m;
+      OpGraph g = ExperimentModels.load(m);
+      String label = ExperimentModels.label(m);
       for (DeviceSet ds : deviceSets) {
         for (String setting : settings) {
           DeviceProfile targetProfile = setting.equals("mismatch") ? ProfileMismatch.named(mismatch, 1).apply(profile) : profile;
           SimBackend exactTarget = new SimBackend(targetProfile, SimOptions.exact());
-          PlacementProxy target = PlacementProxy.ofSim(exactTarget, g, ds);
-          double known = BestKnown.search(target, 20_000, 29).proxyMillis();
+          PlacementProxy targetProxy = PlacementProxy.ofSim(exactTarget, g, ds);
+          double known = BestKnown.search(targetProxy, BestKnown.EVALUATIONS, BestKnown.SEED).proxyMillis();
           PlacementProxy proxy = switch (setting) {
-            case "exact" -> target;
+            case "exact" -> targetProxy;
             case "mismatch" -> PlacementProxy.ofSim(new SimBackend(profile, SimOptions.exact()), g, ds);
             default -> null;
           };
@@ -169,9 +157,9 @@ public final class WarmStartExperiment {
                   }
                 }
               }
-              int[] reach = reach(out, target, known);
-              double gap = returned == null ? Double.NaN : 100 * (target.latencyMicros(returned) / 1000.0 / known - 1);
-              double seenGap = 100 * (bestSeen(out, target) / known - 1);
+              int[] reach = reach(out, targetProxy, known);
+              double gap = returned == null ? Double.NaN : 100 * (targetProxy.latencyMicros(returned) / 1000.0 / known - 1);
+              double seenGap = 100 * (bestSeen(out, targetProxy) / known - 1);
               runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap));
               gaps.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", gap));
               m1.append(s > 1 ? " / " : "").append(reach[0] < 0 ? "-" : reach[0]);
@@ -187,6 +175,7 @@ public final class WarmStartExperiment {
       }
     }
     summarise(runs);
+    return 0;
   }
 
   /** One search: its setting, devices, method, measurements spent, gap of the returned and of the best measured placement (%). */

@@ -51,7 +51,7 @@ import picocli.CommandLine.Option;
  * hsdag is developed on are shared and noisy. Sections run alone with {@code --sections}.
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.real.RealRuntimeFigures [--sections cpu,sim,cost-model,measure-cost,tune,split]
+ * ./hsdag.sh bench real-runtime-figures [--sections cpu,sim,cost-model,measure-cost,tune,split]
  *     [--models resnet50,inception_v3,bert_base,resnet50_299] [--rounds 5] [--placements 30] [--test-device CPU2:threads=1]
  * </pre>
  */
@@ -126,10 +126,6 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   long seed;
 
   private PrintWriter out;
-
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new RealRuntimeFigures()).execute(args));
-  }
 
   @Override
   public Integer call() throws Exception {

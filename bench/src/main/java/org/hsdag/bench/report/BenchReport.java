@@ -5,20 +5,20 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.hsdag.bench.report.BenchResults.MethodResult;
 import org.hsdag.bench.report.BenchResults.ModelResult;
 import org.hsdag.bench.report.BenchResults.Run;
 import org.hsdag.io.AtomicFiles;
-import org.hsdag.tune.OkabeIto;
+import org.hsdag.report.OkabeIto;
+import org.hsdag.report.ReportDoc;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
@@ -38,10 +38,10 @@ public final class BenchReport {
     this.results = results;
   }
 
-  /** Writes every output into {@code dir}; returns the files written. */
   /** The results file every bench folder holds. */
   public static final String RESULTS_FILE = "results.json";
 
+  /** Writes every output into {@code dir}; returns the files written. */
   public List<Path> writeAll(Path dir) throws IOException {
     List<Path> written = new ArrayList<>();
     Path json = dir.resolve(RESULTS_FILE);
@@ -60,11 +60,12 @@ public final class BenchReport {
       written.add(p);
       written.add(s);
     }
+    ReportDoc doc = document(png);
     Path md = dir.resolve("report.md");
-    AtomicFiles.writeString(md, markdown());
+    AtomicFiles.writeString(md, doc.toMarkdown());
     written.add(md);
     Path html = dir.resolve("report.html");
-    AtomicFiles.writeString(html, html(png));
+    AtomicFiles.writeString(html, doc.toHtml());
     written.add(html);
     return written;
   }
@@ -109,60 +110,35 @@ public final class BenchReport {
       + "Flex 170, OpenVINO 2023.3) with its own inputs (its public code runs 299x299 images and 8-token BERT; only `bench --paper` "
       + "uses those here) - a reference beside this run, not a result of it.";
 
-  public String markdown() {
-    StringBuilder b = new StringBuilder();
-    b.append("# hsdag bench\n\n").append(provenance()).append("\n\n");
-    b.append(oneSeed() ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
-        : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)");
-    b.append("; speedup % vs CPU-only (higher is better); best method per model in bold.\n\n");
-    b.append("## Table 2 layout: methods\n\n");
-    table(b, r -> !r.kind().equals("ABLATION") && !r.kind().equals("REFERENCE"));
+  /** The report (report.md and report.html) with the best-so-far plots of {@code png} (model name to PNG bytes). */
+  ReportDoc document(Map<String, byte[]> png) {
+    ReportDoc doc = new ReportDoc("hsdag bench");
+    doc.para(provenance());
+    doc.para((oneSeed() ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
+        : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)")
+        + "; speedup % vs CPU-only (higher is better); best method per model in bold.");
+    doc.heading(2, "Table 2 layout: methods");
+    methodTable(doc, r -> !r.kind().equals("ABLATION") && !r.kind().equals("REFERENCE"));
     boolean ablations = !results.models().isEmpty()
         && results.models().get(0).methods().stream().anyMatch(r -> r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
     if (ablations) {
-      b.append("\n## Table 3 layout: ablations\n\n");
-      table(b, r -> r.method().equals("cpu") || r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
+      doc.heading(2, "Table 3 layout: ablations");
+      methodTable(doc, r -> r.method().equals("cpu") || r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
     }
-    b.append("\n## Gap to the best known placement\n\n");
-    b.append("Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
+    doc.heading(2, "Gap to the best known placement");
+    doc.para("Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
         + "placement on the backend's cost model (planner, then annealing) when the backend has one, else a BRKGA reference run "
-        + "with a longer budget. The table below says which found it.\n\n");
-    b.append("| Method |");
+        + "with a longer budget. The table below says which found it.");
+    doc.numberTable(perModelHeader(" gap %"), perMethodRows(r -> Double.isNaN(r.gapToBestPercent()) ? "–" : fmt(r.gapToBestPercent(), 2)));
+    List<List<String>> known = new ArrayList<>();
     for (ModelResult m : results.models()) {
-      b.append(' ').append(m.model()).append(" gap % |");
-    }
-    b.append("\n|---|");
-    results.models().forEach(m -> b.append("---:|"));
-    b.append('\n');
-    for (int i = 0; i < rowCount(); i++) {
-      b.append("| ").append(results.models().get(0).methods().get(i).label()).append(" |");
-      for (ModelResult m : results.models()) {
-        MethodResult r = m.methods().get(i);
-        b.append(' ').append(Double.isNaN(r.gapToBestPercent()) ? "–" : fmt(r.gapToBestPercent(), 2)).append(" |");
-      }
-      b.append('\n');
-    }
-    b.append("\n| Model | nodes | edges | best known (ms) | found by |\n|---|---:|---:|---:|---|\n");
-    for (ModelResult m : results.models()) {
-      b.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s |%n", m.model(), m.nodes(), m.edges(), fmt(m.bestKnownMillis(), 4),
+      known.add(List.of(m.model(), String.valueOf(m.nodes()), String.valueOf(m.edges()), fmt(m.bestKnownMillis(), 4),
           m.bestKnownSource()));
     }
-    b.append("\n## Run cost\n\n| Method |");
-    for (ModelResult m : results.models()) {
-      b.append(' ').append(m.model()).append(" s/run |");
-    }
-    b.append("\n|---|");
-    results.models().forEach(m -> b.append("---:|"));
-    b.append('\n');
-    for (int i = 0; i < rowCount(); i++) {
-      b.append("| ").append(results.models().get(0).methods().get(i).label()).append(" |");
-      for (ModelResult m : results.models()) {
-        List<Run> runs = m.methods().get(i).runs();
-        double s = runs.stream().mapToLong(Run::wallMillis).average().orElse(Double.NaN) / 1000.0;
-        b.append(' ').append(runs.isEmpty() ? "–" : fmt(s, 1)).append(" |");
-      }
-      b.append('\n');
-    }
+    doc.numberTable(List.of("Model", "nodes", "edges", "best known (ms)", "found by"), known);
+    doc.heading(2, "Run cost");
+    doc.numberTable(perModelHeader(" s/run"), perMethodRows(r -> r.runs().isEmpty() ? "–"
+        : fmt(r.runs().stream().mapToLong(Run::wallMillis).average().orElse(Double.NaN) / 1000.0, 1)));
     List<String> skipped = new ArrayList<>();
     for (ModelResult m : results.models()) {
       for (MethodResult r : m.methods()) {
@@ -172,16 +148,37 @@ public final class BenchReport {
       }
     }
     if (!skipped.isEmpty()) {
-      b.append("\n## Not run\n\n");
-      skipped.forEach(s -> b.append("- ").append(s).append('\n'));
+      doc.heading(2, "Not run");
+      doc.bullets(skipped);
     }
-    b.append("\n## Plots\n\n");
-    b.append("Best latency so far ÷ best known, mean over seeds; flat grey lines are one-shot methods. A curve can dip below 1: "
-        + "the search keeps the minimum of noisy measurements, while the best known is a re-measured median.\n\n");
+    doc.heading(2, "Plots");
+    doc.para("Best latency so far ÷ best known, mean over seeds; flat grey lines are one-shot methods. A curve can dip below 1: "
+        + "the search keeps the minimum of noisy measurements, while the best known is a re-measured median.");
     for (ModelResult m : results.models()) {
-      b.append("![best-so-far ").append(m.model()).append("](bestsofar-").append(m.model()).append(".svg)\n");
+      if (png.containsKey(m.model())) {
+        doc.image("best-so-far " + m.model(), "bestsofar-" + m.model() + ".svg", "image/png", png.get(m.model()));
+      }
     }
-    return b.toString();
+    return doc;
+  }
+
+  private List<String> perModelHeader(String suffix) {
+    List<String> header = new ArrayList<>(List.of("Method"));
+    results.models().forEach(m -> header.add(m.model() + suffix));
+    return header;
+  }
+
+  /** One row per method (registry order), one cell per model. */
+  private List<List<String>> perMethodRows(Function<MethodResult, String> cell) {
+    List<List<String>> rows = new ArrayList<>();
+    for (int i = 0; i < rowCount(); i++) {
+      List<String> row = new ArrayList<>(List.of(results.models().get(0).methods().get(i).label()));
+      for (ModelResult m : results.models()) {
+        row.add(cell.apply(m.methods().get(i)));
+      }
+      rows.add(row);
+    }
+    return rows;
   }
 
   private int rowCount() {
@@ -192,22 +189,21 @@ public final class BenchReport {
     return results.seeds().size() <= 1;
   }
 
-  private void table(StringBuilder b, Predicate<MethodResult> rowFilter) {
-    b.append("_").append(provenance()).append(" ").append(PAPER_CAPTION).append("_\n\n| Method |");
+  private void methodTable(ReportDoc doc, Predicate<MethodResult> rowFilter) {
+    doc.note(provenance() + " " + PAPER_CAPTION);
+    List<String> header = new ArrayList<>(List.of("Method"));
     for (ModelResult m : results.models()) {
-      b.append(' ').append(m.model()).append(" latency (ms) | speedup % | paper (ms) | paper speedup % |");
+      header.addAll(List.of(m.model() + " latency (ms)", "speedup %", "paper (ms)", "paper speedup %"));
     }
-    b.append("\n|---|");
-    results.models().forEach(m -> b.append("---:|---:|---:|---:|"));
-    b.append('\n');
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < rowCount(); i++) {
       if (rowFilter.test(results.models().get(0).methods().get(i))) {
         rows.add(i);
       }
     }
+    List<List<String>> cells = new ArrayList<>();
     for (int i : rows) {
-      b.append("| ").append(results.models().get(0).methods().get(i).label()).append(" |");
+      List<String> row = new ArrayList<>(List.of(results.models().get(0).methods().get(i).label()));
       for (ModelResult m : results.models()) {
         MethodResult r = m.methods().get(i);
         double best = Double.POSITIVE_INFINITY;
@@ -220,11 +216,12 @@ public final class BenchReport {
         boolean bold = !Double.isNaN(r.meanMillis()) && r.meanMillis() == best;
         String lat = r.skipped() != null ? "n/a" : oneSeed() ? fmt(r.meanMillis(), 4) : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
         String sp = r.skipped() != null ? "n/a" : fmt(r.speedupPercent(), 1);
-        b.append(' ').append(bold ? "**" + lat + "**" : lat).append(" | ").append(bold ? "**" + sp + "**" : sp).append(" | ")
-            .append(paper(r.paperMillis(), 2)).append(" | ").append(paper(r.paperSpeedupPercent(), 2)).append(" |");
+        row.addAll(List.of(bold ? "**" + lat + "**" : lat, bold ? "**" + sp + "**" : sp, paper(r.paperMillis(), 2),
+            paper(r.paperSpeedupPercent(), 2)));
       }
-      b.append('\n');
+      cells.add(row);
     }
+    doc.numberTable(header, cells);
   }
 
   private static String paper(Double v, int digits) {
@@ -359,92 +356,5 @@ public final class BenchReport {
       mean[i] = n == 0 ? Double.NaN : s / n;
     }
     return mean;
-  }
-
-  String html(Map<String, byte[]> png) {
-    StringBuilder b = new StringBuilder();
-    b.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>hsdag bench</title><style>")
-        .append("body{font-family:sans-serif;max-width:1200px;margin:2em auto}table{border-collapse:collapse;margin:1em 0}")
-        .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}")
-        .append(".prov{background:#fff3cd;padding:8px}</style></head><body>\n");
-    for (String line : markdown().split("\n")) {
-      // Images are inlined below; the rest is a small Markdown subset (headings, tables, lists).
-      if (line.startsWith("![")) {
-        continue;
-      }
-      b.append(mdLine(line)).append('\n');
-    }
-    for (Map.Entry<String, byte[]> e : png.entrySet()) {
-      b.append("<p><img alt=\"best-so-far ").append(escape(e.getKey())).append("\" src=\"data:image/png;base64,")
-          .append(Base64.getEncoder().encodeToString(e.getValue())).append("\"></p>\n");
-    }
-    b.append("</body></html>\n");
-    return fixTables(b.toString());
-  }
-
-  private static String mdLine(String line) {
-    if (line.startsWith("# ")) {
-      return "<h1>" + inline(line.substring(2)) + "</h1>";
-    }
-    if (line.startsWith("## ")) {
-      return "<h2>" + inline(line.substring(3)) + "</h2>";
-    }
-    if (line.startsWith("|---")) {
-      return "";
-    }
-    if (line.startsWith("| ")) {
-      String[] cells = line.substring(1, line.length() - 1).split("\\|", -1);
-      StringBuilder r = new StringBuilder("<tr>");
-      for (String c : cells) {
-        r.append("<td>").append(inline(c.trim())).append("</td>");
-      }
-      return "<TR>" + r.substring(4) + "</tr>";
-    }
-    if (line.startsWith("- ")) {
-      return "<li>" + inline(line.substring(2)) + "</li>";
-    }
-    if (line.startsWith("_") && line.endsWith("_")) {
-      return "<p class=\"prov\">" + inline(line.substring(1, line.length() - 1)) + "</p>";
-    }
-    return line.isBlank() ? "<p></p>" : "<p>" + inline(line) + "</p>";
-  }
-
-  // Wraps consecutive rows in <table>, the first row of each as a header.
-  private static String fixTables(String html) {
-    StringBuilder out = new StringBuilder();
-    boolean inTable = false;
-    for (String line : html.split("\n", -1)) {
-      if (line.startsWith("<TR>")) {
-        if (!inTable) {
-          out.append("<table>\n<tr>").append(line.substring(4).replace("<td>", "<th>").replace("</td>", "</th>")).append('\n');
-          inTable = true;
-          continue;
-        }
-        out.append("<tr>").append(line.substring(4)).append('\n');
-        continue;
-      }
-      if (inTable && !line.isEmpty()) {
-        out.append("</table>\n");
-        inTable = false;
-      }
-      if (!line.isEmpty()) {
-        out.append(line).append('\n');
-      }
-    }
-    if (inTable) {
-      out.append("</table>\n");
-    }
-    return out.toString();
-  }
-
-  private static String inline(String s) {
-    String e = escape(s);
-    e = e.replaceAll("\\*\\*(.+?)\\*\\*", "<b>$1</b>");
-    e = e.replaceAll("`(.+?)`", "<code>$1</code>");
-    return e;
-  }
-
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

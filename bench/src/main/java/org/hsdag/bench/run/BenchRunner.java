@@ -52,9 +52,6 @@ import org.hsdag.strategy.Strategies;
  * aggregates mean ± std over seeds.
  */
 public final class BenchRunner {
-  /** Exact cost-model evaluations per annealing start of the best-known search. */
-  static final int BEST_KNOWN_EVALUATIONS = 20_000;
-
   /**
    * What to run.
    *
@@ -169,7 +166,7 @@ public final class BenchRunner {
       }
       MethodResult reference = null;
       if (target != null) {
-        BestKnown.Result known = BestKnown.search(target, BEST_KNOWN_EVALUATIONS, 29);
+        BestKnown.Result known = BestKnown.search(target, BestKnown.EVALUATIONS, BestKnown.SEED);
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         double measured = measureFixed(plan, g, known.placement(), seed);
         progress.accept(String.format(Locale.ROOT, "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "

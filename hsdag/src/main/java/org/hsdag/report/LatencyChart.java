@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

@@ -1,11 +1,10 @@
-package org.hsdag.tune;
+package org.hsdag.placement;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.placement.Placement;
 
 /**
  * Graphviz DOT of a placement: one box per operation, filled with its device's colour, edges as in

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -19,6 +19,12 @@ import org.hsdag.io.AtomicFiles;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Decision;
 import org.hsdag.strategy.Strategies;
+import org.hsdag.tune.LogRecord;
+import org.hsdag.tune.RunLog;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunResults;
+import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.Tuner;
 
 /**
  * Writes a run's report from its folder alone ({@code manifest.json}, {@code log.jsonl}, and
@@ -75,59 +81,98 @@ public final class ReportWriter {
     }
   }
 
+  /** Reads the run folder and writes the report's files into it. */
   public Written write() throws IOException {
-    RunManifest mf;
+    RunManifest mf = manifest();
+    SearchLog search = SearchLog.of(RunLog.read(runDir.resolve(Tuner.LOG_FILE)));
+    JsonNode result = RunResults.read(runDir);
+    String nums = numbersLabel(mf);
+    LatencyChart.Data data = chartData(mf, search, result, nums);
+    byte[] png = LatencyChart.png(data);
+    AtomicFiles.writeBytes(runDir.resolve(PNG), png);
+    AtomicFiles.writeBytes(runDir.resolve(SVG), LatencyChart.svg(data));
+
+    ReportDoc doc = new ReportDoc("Placement tuning report: " + modelLabel(mf));
+    introduction(doc, mf, result);
+    doc.heading(2, "Result");
+    GraphResult graph = renderGraph();
+    resultSection(doc, result, search.status(), nums);
+    if (result != null) {
+      finalTable(doc, mf, result, nums);
+    }
+    progressSection(doc, search, data.finalBestMs(), png);
+    if (result != null && result.has("best")) {
+      workByDevice(doc, mf, result.get("best"), nums);
+    }
+    graphSection(doc, graph);
+    usageSection(doc, mf);
+    runDetails(doc, mf, result, search);
+    filesSection(doc);
+
+    AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
+    AtomicFiles.writeString(runDir.resolve(HTML), doc.toHtml());
+    List<Path> files = new ArrayList<>(List.of(runDir.resolve(MD), runDir.resolve(HTML), runDir.resolve(PNG), runDir.resolve(SVG)));
+    if (graph.rendered()) {
+      files.add(runDir.resolve(GRAPH_SVG));
+    }
+    return new Written(files, graph.rendered(), graph.note());
+  }
+
+  private RunManifest manifest() throws IOException {
     try {
-      mf = RunManifest.read(runDir);
+      return RunManifest.read(runDir);
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(runDir.resolve(RunManifest.FILE).toString(), null,
           "not a run folder (no manifest.json)");
     }
-    RunLog.Contents log = RunLog.read(runDir.resolve(Tuner.LOG_FILE));
-    JsonNode result = null;
-    Path resultFile = runDir.resolve(Tuner.RESULT_FILE);
-    if (Files.isRegularFile(resultFile)) {
-      result = RunLog.JSON.readTree(Files.readAllBytes(resultFile));
-    }
-    String nums = numbersLabel(mf);
-    List<Path> files = new ArrayList<>();
+  }
 
-    // Search series and baselines from the log.
-    List<Double> xs = new ArrayList<>();
-    List<Double> ys = new ArrayList<>();
-    Map<String, Double> firstBaselines = new LinkedHashMap<>();
-    int sessions = 0;
-    String lastStatus = null;
-    int searchSteps = 0;
-    int measured = 0;
-    int failed = 0;
-    int cached = 0;
-    for (LogRecord r : log.records()) {
-      if (LogRecord.HEADER.equals(r.type())) {
-        sessions++;
-        lastStatus = null;
-      } else if (LogRecord.FOOTER.equals(r.type())) {
-        lastStatus = r.status();
-      } else if (r.hasMeasurement() && LogRecord.PHASE_SEARCH.equals(r.phase())) {
-        searchSteps++;
-        if (Boolean.TRUE.equals(r.cached())) {
-          cached++;
-        } else {
-          measured++;
-          if (r.succeeded()) {
-            xs.add((double) r.step());
-            ys.add(r.latencyMs());
+  /** What the log says about the search: its measured series, first baselines, sessions and counts. */
+  private record SearchLog(double[] steps, double[] latencies, Map<String, Double> firstBaselines, int sessions,
+      String status, int searchSteps, int measured, int failed, int cached) {
+    static SearchLog of(RunLog.Contents log) {
+      List<Double> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      Map<String, Double> firstBaselines = new LinkedHashMap<>();
+      int sessions = 0;
+      String lastStatus = null;
+      int searchSteps = 0;
+      int measured = 0;
+      int failed = 0;
+      int cached = 0;
+      for (LogRecord r : log.records()) {
+        if (LogRecord.HEADER.equals(r.type())) {
+          sessions++;
+          lastStatus = null;
+        } else if (LogRecord.FOOTER.equals(r.type())) {
+          lastStatus = r.status();
+        } else if (r.hasMeasurement() && LogRecord.PHASE_SEARCH.equals(r.phase())) {
+          searchSteps++;
+          if (Boolean.TRUE.equals(r.cached())) {
+            cached++;
           } else {
-            failed++;
+            measured++;
+            if (r.succeeded()) {
+              xs.add((double) r.step());
+              ys.add(r.latencyMs());
+            } else {
+              failed++;
+            }
           }
+        } else if (r.hasMeasurement() && LogRecord.PHASE_BASELINE.equals(r.phase()) && r.succeeded()) {
+          firstBaselines.putIfAbsent(r.candidate(), r.latencyMs());
         }
-      } else if (r.hasMeasurement() && LogRecord.PHASE_BASELINE.equals(r.phase()) && r.succeeded()) {
-        firstBaselines.putIfAbsent(r.candidate(), r.latencyMs());
       }
+      String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)" : lastStatus;
+      return new SearchLog(xs.stream().mapToDouble(Double::doubleValue).toArray(),
+          ys.stream().mapToDouble(Double::doubleValue).toArray(), firstBaselines, sessions, status, searchSteps, measured,
+          failed, cached);
     }
-    String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)" : lastStatus;
+  }
 
-    Map<String, Double> chartBaselines = new LinkedHashMap<>(firstBaselines);
+  /** The progress plot: the log's series, the final baselines (the log's first ones while the run is incomplete). */
+  private static LatencyChart.Data chartData(RunManifest mf, SearchLog search, JsonNode result, String nums) {
+    Map<String, Double> chartBaselines = new LinkedHashMap<>(search.firstBaselines());
     double finalBest = Double.NaN;
     if (result != null) {
       chartBaselines.clear();
@@ -140,14 +185,11 @@ public final class ReportWriter {
         finalBest = result.path("best").path("latency_ms").asDouble();
       }
     }
-    LatencyChart.Data data = new LatencyChart.Data(
-        xs.stream().mapToDouble(Double::doubleValue).toArray(), ys.stream().mapToDouble(Double::doubleValue).toArray(),
-        chartBaselines, finalBest, "latency (ms, " + nums + ")", "Search progress: " + modelLabel(mf));
-    byte[] png = LatencyChart.png(data);
-    AtomicFiles.writeBytes(runDir.resolve(PNG), png);
-    AtomicFiles.writeBytes(runDir.resolve(SVG), LatencyChart.svg(data));
+    return new LatencyChart.Data(search.steps(), search.latencies(), chartBaselines, finalBest,
+        "latency (ms, " + nums + ")", "Search progress: " + modelLabel(mf));
+  }
 
-    ReportDoc doc = new ReportDoc("Placement tuning report: " + modelLabel(mf));
+  private void introduction(ReportDoc doc, RunManifest mf, JsonNode result) {
     String devicesText = String.join(", ", mf.config().devices());
     doc.para("hsdag measured different ways of splitting the operations of **" + modelLabel(mf) + "** across "
         + devicesText + " (an OpenVINO HETERO placement: every operation runs on one device, and tensors that "
@@ -166,9 +208,9 @@ public final class ReportWriter {
       doc.para("The simulator has no cost formula for these op types and costed them as memory copies, so its numbers "
           + "say less about where they should run: " + String.join(", ", unknown) + ".");
     }
+  }
 
-    doc.heading(2, "Result");
-    GraphResult graph = renderGraph();
+  private void resultSection(ReportDoc doc, JsonNode result, String status, String nums) {
     if (result != null && result.has("best")) {
       JsonNode best = result.get("best");
       String bestLabel = best.path("label").asText();
@@ -202,94 +244,97 @@ public final class ReportWriter {
       doc.para("The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
           + "`" + Pasteable.shellLine(hsdagCommand, "tune", "--resume", "--out", runDir) + "`; the figures below show the search so far.");
     }
+  }
 
-    if (result != null) {
-      doc.heading(2, "Baselines and best candidates (final re-measurement)");
-      int rounds = mf.config().finalRounds();
-      doc.para("At the end of the search the " + mf.config().topK() + " best placements found (chosen in turn by their search "
-          + "measurement, by the cost model when the run had one, and by how often the search proposed them, so that one "
-          + "unlucky measurement cannot keep a placement out) "
-          + "and every single-device baseline were measured again, " + rounds + " rounds each" + SearchEngine.racedRoundsNote(rounds) + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
-          + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
-          + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
-      double cpu = Double.NaN;
-      String reference = result.path("best").path("reference").asText(CPU_ONLY);
-      for (JsonNode c : result.path("candidates")) {
-        if (c.path("label").asText().equals(reference) && c.hasNonNull("latency_ms")) {
-          cpu = c.path("latency_ms").asDouble();
-        }
+  private static void finalTable(ReportDoc doc, RunManifest mf, JsonNode result, String nums) {
+    doc.heading(2, "Baselines and best candidates (final re-measurement)");
+    int rounds = mf.config().finalRounds();
+    doc.para("At the end of the search the " + mf.config().topK() + " best placements found (chosen in turn by their search "
+        + "measurement, by the cost model when the run had one, and by how often the search proposed them, so that one "
+        + "unlucky measurement cannot keep a placement out) "
+        + "and every single-device baseline were measured again, " + rounds + " rounds each" + SearchEngine.racedRoundsNote(rounds) + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
+        + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
+        + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
+    double cpu = Double.NaN;
+    String reference = result.path("best").path("reference").asText(CPU_ONLY);
+    for (JsonNode c : result.path("candidates")) {
+      if (c.path("label").asText().equals(reference) && c.hasNonNull("latency_ms")) {
+        cpu = c.path("latency_ms").asDouble();
       }
-      List<String> header = new ArrayList<>(List.of("candidate", "all ops per device", "sub-models", "latency ms",
-          "95% CI ms", "search ms", "speedup vs " + reference));
-      List<List<String>> rows = new ArrayList<>();
-      String bestLabel = result.path("best").path("label").asText("");
-      for (JsonNode c : result.path("candidates")) {
-        String label = c.path("label").asText();
-        boolean isBest = label.equals(bestLabel);
-        double lat = c.path("latency_ms").asDouble(Double.NaN);
-        rows.add(List.of(
-            (isBest ? "**" + label + "** (best)" : label),
-            opsText(c.path("ops_per_device")),
-            c.path("sub_models").asInt() == 0 ? "?" : String.valueOf(c.path("sub_models").asInt()),
-            c.hasNonNull("latency_ms") ? ms(lat) : "failed: " + c.path("reason").asText(""),
-            c.hasNonNull("ci95_low_ms") ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
-            c.hasNonNull("search_ms") ? ms(c.path("search_ms").asDouble()) : "",
-            Double.isNaN(cpu) || Double.isNaN(lat) ? "" : x(cpu / lat)));
-      }
-      doc.table(header, rows);
     }
+    List<String> header = new ArrayList<>(List.of("candidate", "all ops per device", "sub-models", "latency ms",
+        "95% CI ms", "search ms", "speedup vs " + reference));
+    List<List<String>> rows = new ArrayList<>();
+    String bestLabel = result.path("best").path("label").asText("");
+    for (JsonNode c : result.path("candidates")) {
+      String label = c.path("label").asText();
+      boolean isBest = label.equals(bestLabel);
+      double lat = c.path("latency_ms").asDouble(Double.NaN);
+      rows.add(List.of(
+          (isBest ? "**" + label + "** (best)" : label),
+          opsText(c.path("ops_per_device")),
+          c.path("sub_models").asInt() == 0 ? "?" : String.valueOf(c.path("sub_models").asInt()),
+          c.hasNonNull("latency_ms") ? ms(lat) : "failed: " + c.path("reason").asText(""),
+          c.hasNonNull("ci95_low_ms") ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
+          c.hasNonNull("search_ms") ? ms(c.path("search_ms").asDouble()) : "",
+          Double.isNaN(cpu) || Double.isNaN(lat) ? "" : x(cpu / lat)));
+    }
+    doc.table(header, rows);
+  }
 
+  private static void progressSection(ReportDoc doc, SearchLog search, double finalBest, byte[] png) {
     doc.heading(2, "Search progress");
     doc.para("Each grey dot is one placement the search measured (step on the x axis, its latency on the y axis); "
         + "the blue step line is the best found so far; dashed lines are the single-device baselines"
         + (Double.isNaN(finalBest) ? "" : ", and the black line is the winner's final re-measured latency")
         + ". Lower is better; values above " + LatencyChart.RANGE_FACTOR + "x the lowest are left above the plot and "
-        + "counted in the legend. " + searchSteps + " search steps: " + measured + " measured, " + cached
-        + " answered from the cache (a placement proposed again is not measured again), " + failed + " failed.");
+        + "counted in the legend. " + search.searchSteps() + " search steps: " + search.measured() + " measured, " + search.cached()
+        + " answered from the cache (a placement proposed again is not measured again), " + search.failed() + " failed.");
     doc.image("latency per measurement and best so far", PNG, "image/png", png);
     doc.para("Vector version: `" + SVG + "`.");
+  }
 
-    if (result != null && result.has("best")) {
-      JsonNode best = result.get("best");
-      doc.heading(2, "Where the work runs (best placement)");
-      JsonNode ops = best.has("compute_ops_per_device") ? best.get("compute_ops_per_device") : best.path("ops_per_device");
-      JsonNode times = best.path("time_ms_by_device");
-      int totalOps = 0;
-      for (JsonNode n : ops) {
-        totalOps += n.asInt();
-      }
-      double totalTime = 0;
-      for (JsonNode t : times) {
-        totalTime += t.asDouble();
-      }
-      List<List<String>> rows = new ArrayList<>();
-      for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
-        String dev = it.next();
-        int n = ops.path(dev).asInt();
-        List<String> row = new ArrayList<>(List.of(dev, String.valueOf(n), pct(n, totalOps)));
-        if (totalTime > 0) {
-          double t = times.path(dev).asDouble(0);
-          row.add(ms(t));
-          row.add(pct(t, totalTime));
-        }
-        rows.add(row);
-      }
-      boolean compute = best.has("compute_ops_per_device");
-      List<String> header = new ArrayList<>(compute ? List.of("device", "compute ops", "share of compute ops")
-          : List.of("device", "all ops", "share of ops"));
-      if (totalTime > 0) {
-        header.add("kernel time ms");
-        header.add("share of kernel time");
-      }
-      doc.table(header, rows);
-      doc.para((compute ? "Compute ops: " + totalOps + " of the model's " + mf.nodes() + " operations; the table above counts "
-          + "all of them, while constants, inputs and outputs go with their neighbours here. " : "")
-          + (totalTime > 0 ? "Kernel time is the " + nums + " stand-alone time of the operations on each device in one "
-              + "inference; it leaves out fusion, copies between devices and per-sub-model overheads, so it does not add "
-              + "up to the latency." : "The `" + mf.backend() + "` backend does not report time per device, so "
-              + "only the share of operations is shown."));
+  private static void workByDevice(ReportDoc doc, RunManifest mf, JsonNode best, String nums) {
+    doc.heading(2, "Where the work runs (best placement)");
+    JsonNode ops = best.has("compute_ops_per_device") ? best.get("compute_ops_per_device") : best.path("ops_per_device");
+    JsonNode times = best.path("time_ms_by_device");
+    int totalOps = 0;
+    for (JsonNode n : ops) {
+      totalOps += n.asInt();
     }
+    double totalTime = 0;
+    for (JsonNode t : times) {
+      totalTime += t.asDouble();
+    }
+    List<List<String>> rows = new ArrayList<>();
+    for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
+      String dev = it.next();
+      int n = ops.path(dev).asInt();
+      List<String> row = new ArrayList<>(List.of(dev, String.valueOf(n), pct(n, totalOps)));
+      if (totalTime > 0) {
+        double t = times.path(dev).asDouble(0);
+        row.add(ms(t));
+        row.add(pct(t, totalTime));
+      }
+      rows.add(row);
+    }
+    boolean compute = best.has("compute_ops_per_device");
+    List<String> header = new ArrayList<>(compute ? List.of("device", "compute ops", "share of compute ops")
+        : List.of("device", "all ops", "share of ops"));
+    if (totalTime > 0) {
+      header.add("kernel time ms");
+      header.add("share of kernel time");
+    }
+    doc.table(header, rows);
+    doc.para((compute ? "Compute ops: " + totalOps + " of the model's " + mf.nodes() + " operations; the table above counts "
+        + "all of them, while constants, inputs and outputs go with their neighbours here. " : "")
+        + (totalTime > 0 ? "Kernel time is the " + nums + " stand-alone time of the operations on each device in one "
+            + "inference; it leaves out fusion, copies between devices and per-sub-model overheads, so it does not add "
+            + "up to the latency." : "The `" + mf.backend() + "` backend does not report time per device, so "
+            + "only the share of operations is shown."));
+  }
 
+  private static void graphSection(ReportDoc doc, GraphResult graph) {
     doc.heading(2, "Placement graph");
     if (graph.rendered()) {
       doc.para("Operations coloured by device (constants omitted); red edges cross devices and cost a copy. Source: `"
@@ -301,13 +346,17 @@ public final class ReportWriter {
     } else {
       doc.para(graph.note());
     }
+  }
 
+  private void usageSection(ReportDoc doc, RunManifest mf) {
     doc.heading(2, "How to use the placement");
     doc.para("`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
         + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
     String model = mf.modelPath();
     doc.code(Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
+  }
 
+  private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search) {
     doc.heading(2, "Run details");
     List<String> details = new ArrayList<>();
     details.add("Model: `" + mf.modelPath() + "` (" + modelLabel(mf) + ", " + mf.nodes() + " operations, " + mf.edges()
@@ -326,13 +375,15 @@ public final class ReportWriter {
         + ", seed " + c.seed() + ", budget " + c.budget() + " measurements"
         + (c.timeLimitSeconds() > 0 ? ", time limit " + c.timeLimitSeconds() + " s" : ""));
     details.add("Measurement protocol `" + c.protocol().describe() + "` (warm-up runs + timed runs, statistic)");
-    details.add("Status: " + status + (result != null ? " (" + result.path("stop_reason").asText() + ")" : "") + "; "
-        + sessions + (sessions == 1 ? " session" : " sessions (resumed " + (sessions - 1) + "×)")
+    details.add("Status: " + search.status() + (result != null ? " (" + result.path("stop_reason").asText() + ")" : "") + "; "
+        + search.sessions() + (search.sessions() == 1 ? " session" : " sessions (resumed " + (search.sessions() - 1) + "×)")
         + (result != null ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
     details.add("Started " + mf.created() + " on host `" + mf.host() + "`, hsdag " + mf.hsdagVersion() + ", Java "
         + mf.javaVersion() + ", " + mf.os());
     doc.bullets(details);
+  }
 
+  private static void filesSection(ReportDoc doc) {
     doc.heading(2, "Files in this folder");
     doc.bullets(List.of(
         "`manifest.json`: the run's full configuration, seed, versions, backend and model hash",
@@ -343,17 +394,6 @@ public final class ReportWriter {
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
-
-    AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
-    AtomicFiles.writeString(runDir.resolve(HTML), doc.toHtml());
-    files.add(runDir.resolve(MD));
-    files.add(runDir.resolve(HTML));
-    files.add(runDir.resolve(PNG));
-    files.add(runDir.resolve(SVG));
-    if (graph.rendered()) {
-      files.add(runDir.resolve(GRAPH_SVG));
-    }
-    return new Written(files, graph.rendered(), graph.note());
   }
 
   private record GraphResult(boolean rendered, String svg, String note) {}

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.report;
 
 import java.awt.Color;
 

@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

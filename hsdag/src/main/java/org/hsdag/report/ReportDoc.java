@@ -1,4 +1,4 @@
-package org.hsdag.tune;
+package org.hsdag.report;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -8,20 +8,25 @@ import java.util.regex.Pattern;
 
 /**
  * A small document model rendered both as Markdown and as one self-contained HTML page (images
- * embedded), so {@code report.md} and {@code report.html} always say the same thing. Paragraph
- * text may use {@code `code`} and {@code **bold**}.
+ * embedded), so {@code report.md} and {@code report.html} always say the same thing; the tune
+ * report and the bench report are both built with it. Paragraph text may use {@code `code`} and
+ * {@code **bold**}.
  */
-final class ReportDoc {
+public final class ReportDoc {
   private final String title;
   private final List<Block> blocks = new ArrayList<>();
 
-  private sealed interface Block permits Heading, Para, Table, Image, Code, Bullets, RawHtml {}
+  private sealed interface Block permits Heading, Para, Note, Table, Image, Code, Bullets, RawHtml {}
 
   private record Heading(int level, String text) implements Block {}
 
   private record Para(String text) implements Block {}
 
-  private record Table(List<String> header, List<List<String>> rows) implements Block {}
+  /** A paragraph set apart (provenance, captions): italic in Markdown, highlighted in HTML. */
+  private record Note(String text) implements Block {}
+
+  /** {@code numeric}: every column after the first holds numbers, aligned right. */
+  private record Table(List<String> header, List<List<String>> rows, boolean numeric) implements Block {}
 
   private record Image(String alt, String file, String mime, byte[] bytes) implements Block {}
 
@@ -32,56 +37,71 @@ final class ReportDoc {
   /** HTML-only content (an inline SVG); {@code markdown} stands in for it in report.md. */
   private record RawHtml(String html, String markdown) implements Block {}
 
-  ReportDoc(String title) {
+  public ReportDoc(String title) {
     this.title = title;
   }
 
-  ReportDoc heading(int level, String text) {
+  public ReportDoc heading(int level, String text) {
     blocks.add(new Heading(level, text));
     return this;
   }
 
-  ReportDoc para(String text) {
+  public ReportDoc para(String text) {
     blocks.add(new Para(text));
     return this;
   }
 
-  ReportDoc table(List<String> header, List<List<String>> rows) {
-    blocks.add(new Table(List.copyOf(header), rows.stream().map(List::copyOf).toList()));
+  /** A paragraph set apart from the text around it, such as the provenance of a table's numbers. */
+  public ReportDoc note(String text) {
+    blocks.add(new Note(text));
+    return this;
+  }
+
+  public ReportDoc table(List<String> header, List<List<String>> rows) {
+    blocks.add(new Table(List.copyOf(header), rows.stream().map(List::copyOf).toList(), false));
+    return this;
+  }
+
+  /** A table whose columns after the first hold numbers (aligned right). */
+  public ReportDoc numberTable(List<String> header, List<List<String>> rows) {
+    blocks.add(new Table(List.copyOf(header), rows.stream().map(List::copyOf).toList(), true));
     return this;
   }
 
   /** An image stored beside the report as {@code file} and embedded in the HTML. */
-  ReportDoc image(String alt, String file, String mime, byte[] bytes) {
+  public ReportDoc image(String alt, String file, String mime, byte[] bytes) {
     blocks.add(new Image(alt, file, mime, bytes.clone()));
     return this;
   }
 
-  ReportDoc code(String text) {
+  public ReportDoc code(String text) {
     blocks.add(new Code(text));
     return this;
   }
 
-  ReportDoc bullets(List<String> items) {
+  public ReportDoc bullets(List<String> items) {
     blocks.add(new Bullets(List.copyOf(items)));
     return this;
   }
 
-  ReportDoc rawHtml(String html, String markdown) {
+  public ReportDoc rawHtml(String html, String markdown) {
     blocks.add(new RawHtml(html, markdown));
     return this;
   }
 
-  String toMarkdown() {
+  public String toMarkdown() {
     StringBuilder sb = new StringBuilder("# ").append(title).append("\n\n");
     for (Block b : blocks) {
       if (b instanceof Heading h) {
         sb.append("#".repeat(h.level())).append(' ').append(h.text()).append("\n\n");
       } else if (b instanceof Para p) {
         sb.append(p.text()).append("\n\n");
+      } else if (b instanceof Note n) {
+        sb.append('_').append(n.text()).append("_\n\n");
       } else if (b instanceof Table t) {
         sb.append("| ").append(String.join(" | ", t.header().stream().map(ReportDoc::mdCell).toList())).append(" |\n");
-        sb.append("|").append("---|".repeat(t.header().size())).append('\n');
+        sb.append(t.numeric() ? "|---|" + "---:|".repeat(t.header().size() - 1) : "|" + "---|".repeat(t.header().size()))
+            .append('\n');
         for (List<String> r : t.rows()) {
           sb.append("| ").append(String.join(" | ", r.stream().map(ReportDoc::mdCell).toList())).append(" |\n");
         }
@@ -102,7 +122,7 @@ final class ReportDoc {
     return sb.toString();
   }
 
-  String toHtml() {
+  public String toHtml() {
     StringBuilder sb = new StringBuilder();
     sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc(title))
         .append("</title>\n<style>\n")
@@ -112,14 +132,18 @@ final class ReportDoc {
         .append("th{background:#f3f3f3}td{font-variant-numeric:tabular-nums;white-space:nowrap}\n")
         .append("code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;white-space:pre-wrap;overflow-wrap:anywhere}\n")
         .append("img,svg{max-width:100%;height:auto}.graph{overflow:auto;max-height:900px;border:1px solid #ddd}\n")
+        .append("table.numbers td,table.numbers th{text-align:right}table.numbers td:first-child,table.numbers th:first-child")
+        .append("{text-align:left}.note{background:#fff3cd;padding:8px}\n")
         .append("</style></head><body>\n<h1>").append(esc(title)).append("</h1>\n");
     for (Block b : blocks) {
       if (b instanceof Heading h) {
         sb.append("<h").append(h.level()).append('>').append(inline(h.text())).append("</h").append(h.level()).append(">\n");
       } else if (b instanceof Para p) {
         sb.append("<p>").append(inline(p.text())).append("</p>\n");
+      } else if (b instanceof Note n) {
+        sb.append("<p class=\"note\">").append(inline(n.text())).append("</p>\n");
       } else if (b instanceof Table t) {
-        sb.append("<table>\n<tr>");
+        sb.append(t.numeric() ? "<table class=\"numbers\">\n<tr>" : "<table>\n<tr>");
         for (String h : t.header()) {
           sb.append("<th>").append(inline(h)).append("</th>");
         }
