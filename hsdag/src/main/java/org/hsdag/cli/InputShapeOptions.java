@@ -36,7 +36,7 @@ public final class InputShapeOptions {
   }
 
   /** Parses {@code option} (the {@code --input-shape} syntax, null for none) and resolves it against {@code graph}. */
-  static Resolved resolve(String inputShape, OpGraph graph) {
+  public static Resolved resolve(String inputShape, OpGraph graph) {
     try {
       Map<String, long[]> given = OpenVinoOptions.parseInputShapes(inputShape);
       return new Resolved(given, new InputShapes(given).resolve(graph));

@@ -14,14 +14,14 @@ import org.hsdag.openvino.OpenVinoBackend;
  * run (the simulator draws each measurement's noise from that seed and the measurement's key, so
  * a resumed run is exact), and the real backend bound to the model file it compiles.
  */
-final class TuneBackends {
+public final class TuneBackends {
   private TuneBackends() {}
 
   /**
    * Opens the backend {@code options} name, seeded by {@code seed}, with the model's dynamic inputs
    * sized as {@code shapes} says; a dynamic model's sizes are announced once through {@code notices}.
    */
-  static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
+  public static LatencyBackend open(BackendOptions options, long seed, InputShapeOptions.Resolved shapes,
       List<String> requestedDevices, int minimumDevices, Consumer<String> notices) {
     LatencyBackend backend = options.open(seed, shapes, requestedDevices, minimumDevices, notices);
     String shapeNotice = shapes.resolution().notice();
@@ -37,7 +37,7 @@ final class TuneBackends {
    *
    * @throws UserInputException when the backend needs the {@code .bin} and it is missing or unreadable
    */
-  static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
+  public static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
     if (backend instanceof OpenVinoBackend ov) {
       Path bin = IrReader.defaultBinPath(xml);
       if (!Files.isReadable(bin)) {
