@@ -90,7 +90,7 @@ final class ClusterInit {
     return pw;
   }
 
-  private void keytool(Object... args) throws IOException {
+  void keytool(Object... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(keytool.toString());
     for (Object a : args) {

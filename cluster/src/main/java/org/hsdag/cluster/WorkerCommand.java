@@ -55,6 +55,10 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "Give up when not a cluster member after this long (default: 60s).")
   Duration joinTimeout;
 
+  @Option(names = "--extra-time", paramLabel = "DURATION", converter = DurationConverter.class, hidden = true,
+      description = "Add this much wall time to every measurement (to study the cluster's overhead; numbers unchanged).")
+  Duration extraTime;
+
   @Mixin BackendOptions backendOptions;
 
   @Spec CommandSpec spec;
@@ -105,6 +109,6 @@ public final class WorkerCommand implements Callable<Integer> {
     LatencyBackend b = TuneBackends.open(backendOptions, seed, InputShapeOptions.resolve(inputShape, graph), List.of(), 0,
         note -> { });
     TuneBackends.bind(b, graph, model);
-    return b;
+    return extraTime == null ? b : new DelayedBackend(b, extraTime);
   }
 }
