@@ -153,6 +153,13 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
     return type.isInstance(this) ? Optional.of(type.cast(this)) : local.capability(type);
   }
 
+  /** {fitting workers, busy ones} right now. */
+  int[] census() throws InterruptedException, ExecutionException {
+    CompletableFuture<int[]> c = new CompletableFuture<>();
+    system.tell(new Coordinator.Census(c));
+    return c.get();
+  }
+
   /** Measurements per worker so far. */
   Map<String, Integer> measurementsByWorker() {
     return tally.snapshot();

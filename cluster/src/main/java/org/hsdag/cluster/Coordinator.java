@@ -57,6 +57,9 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   /** Completed with the number of fitting workers once there is one. */
   record AwaitWorkers(CompletableFuture<Integer> done) implements Command {}
 
+  /** Completed with {workers, busy workers}. */
+  record Census(CompletableFuture<int[]> done) implements Command {}
+
   /**
    * One task's outcome.
    *
@@ -158,6 +161,10 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(AwaitWorkers.class, this::onAwait)
+        .onMessage(Census.class, c -> {
+          c.done().complete(new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
+          return this;
+        })
         .onMessage(Listed.class, this::onListed)
         .onMessage(WorkerGone.class, m -> lose(m.worker(), "left the cluster"))
         .onMessage(ReachabilityChanged.class, this::onReachability)

@@ -43,4 +43,11 @@ final class Members {
       throw new IllegalStateException(e.getCause());
     }
   }
+
+  /** A free port on loopback (for a first member that others join). */
+  static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
 }

@@ -3,7 +3,6 @@ package org.hsdag.cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,11 +35,8 @@ final class Fleet {
     TinyModels.transformer().writeTo(model, 7);
   }
 
-  /** A free loopback port (for a first worker that others join). */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return Members.freePort();
   }
 
   /** The simulator exactly as 'tune --backend sim' opens it, seeded by the run. */
