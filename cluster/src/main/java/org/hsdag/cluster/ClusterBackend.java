@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,17 +15,15 @@ import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.backend.BatchMeasurement;
-import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.backend.SupportMatrix;
 import org.hsdag.cli.RemoteMeasurement;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 
 /**
@@ -35,8 +32,7 @@ import org.hsdag.placement.Placement;
  * cost model come from the local backend. Every task carries its noise key, so a result does not
  * depend on which worker measured it or when. Closing it reports the workers and leaves the cluster.
  */
-final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMeasurement {
-  private final LatencyBackend local;
+final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement, BatchMeasurement {
   private final OpGraph graph;
   private final RemoteMeasurement.Request request;
   private final ActorSystem<Coordinator.Command> system;
@@ -44,7 +40,7 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
 
   private ClusterBackend(LatencyBackend local, OpGraph graph, RemoteMeasurement.Request request,
       ActorSystem<Coordinator.Command> system, WorkerTally tally) {
-    this.local = local;
+    super(local);
     this.graph = graph;
     this.request = request;
     this.system = system;
@@ -83,37 +79,6 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
   }
 
   @Override
-  public String name() {
-    return local.name();
-  }
-
-  @Override
-  public String profile() {
-    return local.profile();
-  }
-
-  @Override
-  public boolean simulated() {
-    return local.simulated();
-  }
-
-  @Override
-  public List<DeviceInfo> devices() {
-    return local.devices();
-  }
-
-  @Override
-  public SupportMatrix supports(OpGraph g, DeviceSet devices) {
-    return local.supports(g, devices);
-  }
-
-  /** Unkeyed measurements are not sent out: nothing in a tune asks for them once {@link KeyedMeasurement} is offered. */
-  @Override
-  public Measurement measure(OpGraph g, Placement placement, MeasurementProtocol protocol) {
-    return local.measure(g, placement, protocol);
-  }
-
-  @Override
   public Measurement measure(OpGraph g, Placement placement, MeasurementProtocol protocol, long key) {
     return measureAll(g, List.of(new Task(placement, key)), protocol).get(0);
   }
@@ -125,7 +90,7 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
     }
     List<WireMessage.MeasureTask> prototypes = new ArrayList<>();
     for (Task t : tasks) {
-      prototypes.add(WireMessage.MeasureTask.prototype(request.modelSha256(), local.name(), local.profile(),
+      prototypes.add(WireMessage.MeasureTask.prototype(request.modelSha256(), delegate.name(), delegate.profile(),
           request.seed(), request.inputShape(), t.placement().devices().names(), t.placement().deviceOf(), t.key(),
           protocol));
     }
@@ -136,6 +101,7 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
       for (Coordinator.Result r : done.get()) {
         out.add(r.measurement());
       }
+      writeWorkersFile(); // kept current, so the run's report (written before close) names the workers
       return out;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
@@ -146,11 +112,6 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
       Thread.currentThread().interrupt();
       throw new BackendUnavailableException("interrupted while the cluster measured");
     }
-  }
-
-  @Override
-  public <T> Optional<T> capability(Class<T> type) {
-    return type.isInstance(this) ? Optional.of(type.cast(this)) : local.capability(type);
   }
 
   /** {fitting workers, busy ones} right now. */
@@ -165,7 +126,7 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
     return tally.snapshot();
   }
 
-  /** Reports each worker's share (and writes it to the request's file), then leaves the cluster. */
+  /** Reports each worker's share (and writes it to the request's file), then leaves the cluster; the local backend stays open. */
   @Override
   public void close() {
     Map<String, Integer> counts = tally.snapshot();
@@ -173,18 +134,24 @@ final class ClusterBackend implements LatencyBackend, KeyedMeasurement, BatchMea
         + (counts.size() == 1 ? "" : "s") + ":");
     counts.forEach((w, n) -> line.append(' ').append(w).append(' ').append(n).append(','));
     request.notes().accept(counts.isEmpty() ? "cluster: no worker measured anything" : line.substring(0, line.length() - 1));
-    if (request.workersFile() != null) {
-      Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("cluster", request.seedNode());
-      doc.put("label", request.label());
-      doc.put("measurements_by_worker", counts);
-      try {
-        AtomicFiles.writeString(request.workersFile(),
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n");
-      } catch (IOException e) {
-        request.notes().accept("cluster: could not write " + request.workersFile() + " (" + e.getMessage() + ")");
-      }
-    }
+    writeWorkersFile();
     Members.stop(system, Duration.ofSeconds(15));
+  }
+
+  /** Writes the seed node, label and measurements per worker to the request's workers file (atomically). */
+  private void writeWorkersFile() {
+    if (request.workersFile() == null) {
+      return;
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("cluster", request.seedNode());
+    doc.put("label", request.label());
+    doc.put("measurements_by_worker", tally.snapshot());
+    try {
+      AtomicFiles.writeString(request.workersFile(),
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n");
+    } catch (IOException e) {
+      request.notes().accept("cluster: could not write " + request.workersFile() + " (" + e.getMessage() + ")");
+    }
   }
 }

@@ -1,17 +1,14 @@
 package org.hsdag.cluster;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
-import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 
 /**
@@ -19,38 +16,12 @@ import org.hsdag.placement.Placement;
  * simulator answers in microseconds, so this stands in for a real measurement's duration when the
  * cluster's own overhead and speed-up are measured ({@code worker --extra-time}, {@link ThroughputFigures}).
  */
-final class DelayedBackend implements LatencyBackend, KeyedMeasurement {
-  private final LatencyBackend delegate;
+final class DelayedBackend extends ForwardingBackend implements KeyedMeasurement {
   private final Duration extra;
 
   DelayedBackend(LatencyBackend delegate, Duration extra) {
-    this.delegate = delegate;
+    super(delegate);
     this.extra = extra;
-  }
-
-  @Override
-  public String name() {
-    return delegate.name();
-  }
-
-  @Override
-  public String profile() {
-    return delegate.profile();
-  }
-
-  @Override
-  public boolean simulated() {
-    return delegate.simulated();
-  }
-
-  @Override
-  public List<DeviceInfo> devices() {
-    return delegate.devices();
-  }
-
-  @Override
-  public SupportMatrix supports(OpGraph graph, DeviceSet devices) {
-    return delegate.supports(graph, devices);
   }
 
   @Override
@@ -81,11 +52,6 @@ final class DelayedBackend implements LatencyBackend, KeyedMeasurement {
     if (type == KeyedMeasurement.class) {
       return delegate.capability(KeyedMeasurement.class).isPresent() ? Optional.of(type.cast(this)) : Optional.empty();
     }
-    return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
+    return super.capability(type);
   }
 }

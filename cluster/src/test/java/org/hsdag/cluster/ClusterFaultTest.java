@@ -87,38 +87,12 @@ class ClusterFaultTest {
   }
 
   /** A worker's backend that never finishes a measurement: it says it started, then waits until stopped. */
-  private static final class Stuck implements LatencyBackend, KeyedMeasurement {
-    private final LatencyBackend delegate;
+  private static final class Stuck extends org.hsdag.backend.ForwardingBackend implements KeyedMeasurement {
     private final CountDownLatch started;
 
     Stuck(LatencyBackend delegate, CountDownLatch started) {
-      this.delegate = delegate;
+      super(delegate);
       this.started = started;
-    }
-
-    @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public String profile() {
-      return delegate.profile();
-    }
-
-    @Override
-    public boolean simulated() {
-      return true;
-    }
-
-    @Override
-    public List<org.hsdag.backend.DeviceInfo> devices() {
-      return delegate.devices();
-    }
-
-    @Override
-    public org.hsdag.backend.SupportMatrix supports(OpGraph g, org.hsdag.placement.DeviceSet d) {
-      return delegate.supports(g, d);
     }
 
     @Override

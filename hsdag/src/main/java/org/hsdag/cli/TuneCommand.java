@@ -430,7 +430,7 @@ public final class TuneCommand implements Callable<Integer> {
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
     LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
-        mf.inputShape(), this::notice, folder.dir().resolve("workers.json"));
+        mf.inputShape(), this::notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
     try {
       return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
     } finally {

@@ -29,6 +29,8 @@ import org.hsdag.strategy.Strategies;
  * profile, and simulated numbers say so.
  */
 public final class ReportWriter {
+  /** Written by {@code tune --cluster}: measurements per worker. */
+  public static final String WORKERS_FILE = "workers.json";
   public static final String MD = "report.md";
   public static final String HTML = "report.html";
   public static final String PNG = "latency.png";
@@ -324,6 +326,10 @@ public final class ReportWriter {
         + (result != null ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
     details.add("Started " + mf.created() + " on host `" + mf.host() + "`, hsdag " + mf.hsdagVersion() + ", Java "
         + mf.javaVersion() + ", " + mf.os());
+    String workers = clusterWorkers();
+    if (workers != null) {
+      details.add(workers);
+    }
     doc.bullets(details);
 
     doc.heading(2, "Files in this folder");
@@ -335,6 +341,7 @@ public final class ReportWriter {
         "`best.json`: the winning placement (op friendly name → device)",
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
+        "`workers.json` (runs with `--cluster`): how many measurements each worker made",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
 
     AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
@@ -418,5 +425,18 @@ public final class ReportWriter {
 
   private static String pct(double part, double total) {
     return total <= 0 ? "–" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / total);
+  }
+
+  /** "Measured by N cluster workers: …" from {@code workers.json} (runs with {@code --cluster}), or null. */
+  private String clusterWorkers() throws IOException {
+    Path file = runDir.resolve(WORKERS_FILE);
+    if (!Files.exists(file)) {
+      return null;
+    }
+    JsonNode byWorker = RunLog.JSON.readTree(Files.readAllBytes(file)).path("measurements_by_worker");
+    List<String> parts = new ArrayList<>();
+    byWorker.fields().forEachRemaining(e -> parts.add("`" + e.getKey() + "` " + e.getValue().asInt()));
+    return "Measured by " + parts.size() + " cluster worker" + (parts.size() == 1 ? "" : "s")
+        + " (measurements this session): " + String.join(", ", parts);
   }
 }
