@@ -48,5 +48,9 @@ class ClusterTuneTest {
     JsonNode byWorker = Fleet.JSON.readTree(out.resolve("workers.json").toFile()).get("measurements_by_worker");
     assertEquals(workers, byWorker.size(), () -> name + ": " + byWorker);
     byWorker.forEach(n -> assertTrue(n.asInt() > 0, () -> name + ": a worker measured nothing: " + byWorker));
+    CliRun report = CliRun.of("report", out.toString());
+    assertEquals(0, report.exitCode(), report.err());
+    String md = java.nio.file.Files.readString(out.resolve("report.md"));
+    assertTrue(md.contains("Measured by " + workers + " cluster worker"), md);
   }
 }
