@@ -36,7 +36,7 @@ class BenchClusterTest {
     try (WorkerNode w1 = fleet.worker("w1", null, port, seed, b -> b);
         WorkerNode w2 = fleet.worker("w2", null, 0, seed, b -> b)) {
       CliRun cluster = CliRun.of(benchArgs(fleet, tmp.resolve("cluster"), "--cluster", seed, "--cluster-tls",
-          fleet.certs.resolve("coordinator").toString()).toArray(String[]::new));
+          fleet.certs.resolve("coordinator").toString(), "--cluster-workers", "2").toArray(String[]::new));
       assertEquals(0, cluster.exitCode(), cluster.err());
       assertTrue(cluster.err().contains("cluster: measured by") || cluster.out().contains("cluster: measured by"),
           cluster.out() + cluster.err());

@@ -59,14 +59,15 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
         request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)),
         settings.systemName(), settings.toConfig());
     CompletableFuture<Integer> ready = new CompletableFuture<>();
-    system.tell(new Coordinator.AwaitWorkers(ready));
+    system.tell(new Coordinator.AwaitWorkers(request.minWorkers(), ready));
     try {
       int n = ready.get(request.workerWait().toMillis(), TimeUnit.MILLISECONDS);
       request.notes().accept("cluster: joined " + request.seedNode() + " as " + Members.hostPort(system) + "; " + n
           + " worker" + (n == 1 ? "" : "s") + (request.label() == null ? "" : " with label " + request.label()));
     } catch (TimeoutException | ExecutionException e) {
       Members.stop(system, Duration.ofSeconds(10));
-      throw new UserInputException("--cluster " + request.seedNode() + ": no worker"
+      throw new UserInputException("--cluster " + request.seedNode() + ": "
+          + (request.minWorkers() == 1 ? "no worker" : "fewer than " + request.minWorkers() + " workers")
           + (request.label() == null ? "" : " with label " + request.label()) + " answered within "
           + request.workerWait().toSeconds() + " s (is 'hsdag worker' running there, and do this member's certificates in "
           + request.tlsDir() + " come from the same 'hsdag cluster init' as the workers'?)");

@@ -91,8 +91,9 @@ final class ClusterInit {
   }
 
   void keytool(Object... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(keytool.toString());
+    // A dozen short-lived JVMs per member: start-up settings that make each about three times quicker.
+    List<String> cmd = new ArrayList<>(List.of(keytool.toString(), "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
+        "-J-XX:-UsePerfData"));
     for (Object a : args) {
       cmd.add(a.toString());
     }

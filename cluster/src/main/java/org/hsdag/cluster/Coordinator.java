@@ -54,8 +54,8 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
    */
   record Submit(List<MeasureTask> tasks, CompletableFuture<List<Result>> done) implements Command {}
 
-  /** Completed with the number of fitting workers once there is one. */
-  record AwaitWorkers(CompletableFuture<Integer> done) implements Command {}
+  /** Completed with the number of fitting workers once there are at least {@code count}. */
+  record AwaitWorkers(int count, CompletableFuture<Integer> done) implements Command {}
 
   /** Completed with {workers, busy workers}. */
   record Census(CompletableFuture<int[]> done) implements Command {}
@@ -135,7 +135,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private final Map<ActorRef<Worker.Command>, WorkerState> workers = new LinkedHashMap<>();
   private final Deque<Job> pending = new ArrayDeque<>();
   private final Map<Long, Job> inFlight = new HashMap<>();
-  private final List<CompletableFuture<Integer>> awaiting = new ArrayList<>();
+  private final List<AwaitWorkers> awaiting = new ArrayList<>();
   private long nextTaskId = 1;
 
   private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings settings) {
@@ -187,7 +187,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   }
 
   private Behavior<Command> onAwait(AwaitWorkers a) {
-    awaiting.add(a.done());
+    awaiting.add(a);
     return dispatch();
   }
 
@@ -291,10 +291,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
   /** Gives pending tasks to idle workers, preferring one that has not tried the task yet. */
   private Behavior<Command> dispatch() {
-    if (!workers.isEmpty()) {
-      awaiting.forEach(f -> f.complete(workers.size()));
-      awaiting.clear();
-    }
+    awaiting.removeIf(a -> workers.size() >= a.count() && a.done().complete(workers.size()));
     pending.removeIf(j -> j.batch.done.isDone());
     List<Job> waiting = new ArrayList<>();
     while (!pending.isEmpty()) {

@@ -103,7 +103,7 @@ public final class ThroughputFigures {
   private static ClusterBackend connect(Path root, String seed, OpGraph graph, Path model, LatencyBackend local,
       Duration taskTimeout) throws Exception {
     RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"), "127.0.0.1",
-        taskTimeout, Duration.ofSeconds(60), RunManifest.sha256(model), 3, null, line -> { }, null);
+        taskTimeout, Duration.ofSeconds(60), 1, RunManifest.sha256(model), 3, null, line -> { }, null);
     return (ClusterBackend) new PekkoRemoteMeasurement().connect(r, local, graph);
   }
 

@@ -66,7 +66,8 @@ class ClusterFaultTest {
     try (WorkerNode steady = fleet.worker("w1", null, Integer.parseInt(seed.split(":")[1]), seed, b -> b)) {
       WorkerNode stuck = fleet.worker("w2", null, 0, seed, b -> new Stuck(b, measuring));
       try {
-        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(clusterTune(tmp.resolve("stopped"))));
+        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(clusterTune(tmp.resolve("stopped"),
+            "--cluster-workers", "2")));
         assertTrue(measuring.await(300, TimeUnit.SECONDS), "the stuck worker never got a task");
         stuck.close();
         CliRun done = run.get(300, TimeUnit.SECONDS);

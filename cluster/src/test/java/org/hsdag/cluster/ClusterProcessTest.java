@@ -40,7 +40,8 @@ class ClusterProcessTest {
       workers.add(worker(fleet, "w2", "127.0.0.1:0", seed));
       Path out = tmp.resolve("killed");
       CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(fleet.tuneArgs(out, "--cluster", seed,
-          "--cluster-tls", fleet.certs.resolve("coordinator").toString(), "--cluster-wait", "120s").toArray(String[]::new)));
+          "--cluster-tls", fleet.certs.resolve("coordinator").toString(), "--cluster-wait", "120s", "--cluster-workers", "2")
+          .toArray(String[]::new)));
       // Mid-run: once a few search steps are in the log (polling a file, a condition, not a duration).
       while (!run.isDone() && logLines(out) < 12) {
         Thread.sleep(50);

@@ -38,7 +38,7 @@ class ClusterTuneTest {
       throws Exception {
     Path out = tmp.resolve(name);
     CliRun run = CliRun.of(fleet.tuneArgs(out, "--cluster", seed, "--cluster-tls",
-        fleet.certs.resolve("coordinator").toString()).toArray(String[]::new));
+        fleet.certs.resolve("coordinator").toString(), "--cluster-workers", String.valueOf(workers)).toArray(String[]::new));
     assertEquals(0, run.exitCode(), run.err());
     List<String> got = Fleet.outcome(out);
     for (int i = 0; i < Math.min(expected.size(), got.size()); i++) {

@@ -25,10 +25,35 @@ final class Fleet {
   final Path models;
   final Path model;
 
+  /** Members every test may use: coordinator, w1, w2, w3. */
+  private static final List<String> MEMBERS = List.of("coordinator", "w1", "w2", "w3");
+  /** Certificates made once per test JVM (a fixture, read only): dozens of keytool runs otherwise dominate. */
+  private static Path sharedCerts;
+
+  private static synchronized Path certificates() throws IOException {
+    if (sharedCerts == null) {
+      Path dir = Files.createTempDirectory("hsdag-fleet");
+      new ClusterInit(dir).write(MEMBERS);
+      sharedCerts = dir;
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+    }
+    return sharedCerts;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      // A temporary folder: the system cleans it eventually.
+    }
+  }
+
   Fleet(Path root, String... members) throws IOException {
     this.root = root;
-    certs = root.resolve("fleet");
-    new ClusterInit(certs).write(List.of(members));
+    if (!MEMBERS.containsAll(List.of(members))) {
+      throw new IllegalArgumentException("the fixture's members are " + MEMBERS);
+    }
+    certs = certificates();
     models = root.resolve("models");
     Files.createDirectories(models);
     model = models.resolve("tiny_transformer.xml");

@@ -35,6 +35,10 @@ public final class ClusterOptions {
       description = "How long to wait for a fitting worker before giving up with an error (default: 30s).")
   Duration workerWait;
 
+  @Option(names = "--cluster-workers", paramLabel = "N", defaultValue = "1",
+      description = "Start measuring once N fitting workers are in the cluster (default: ${DEFAULT-VALUE}; more may join later).")
+  int minWorkers;
+
   /** Whether {@code --cluster} was given. */
   public boolean enabled() {
     return cluster != null;
@@ -58,6 +62,9 @@ public final class ClusterOptions {
       throw new UserInputException("--cluster needs this member's certificates: --cluster-tls DIR (made by "
           + CommandName.line("cluster", "init") + ")");
     }
+    if (minWorkers < 1) {
+      throw new UserInputException("--cluster-workers must be at least 1 (got " + minWorkers + ")");
+    }
     Iterator<RemoteMeasurement> found = ServiceLoader.load(RemoteMeasurement.class).iterator();
     if (!found.hasNext()) {
       throw new UserInputException("--cluster: the cluster module is not on the class path (build it with 'mvn install' "
@@ -65,7 +72,7 @@ public final class ClusterOptions {
     }
     return found.next().connect(new RemoteMeasurement.Request(cluster, label, tls, bindHost,
         taskTimeout != null ? taskTimeout : Duration.ofMinutes(10),
-        workerWait != null ? workerWait : Duration.ofSeconds(30), modelSha256, seed,
+        workerWait != null ? workerWait : Duration.ofSeconds(30), minWorkers, modelSha256, seed,
         inputShape, notes, workersFile), local, graph);
   }
 }

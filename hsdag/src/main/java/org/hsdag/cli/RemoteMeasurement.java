@@ -20,13 +20,14 @@ public interface RemoteMeasurement {
    * @param bindHost the only address this member listens on
    * @param taskTimeout how long one measurement may take before it is given to another worker
    * @param workerWait how long to wait for a fitting worker (at the start, and whenever none is left)
+   * @param minWorkers how many fitting workers to wait for before the first measurement
    * @param modelSha256 the model file's content hash: a worker without that model refuses the task
    * @param seed the run seed, which keys the simulator's noise on the workers too
    * @param inputShape the {@code --input-shape} as given, or null
    * @param notes one-line progress and per-worker activity
    * @param workersFile where to write how many measurements each worker did (null: nowhere)
    */
-  record Request(String seedNode, String label, Path tlsDir, String bindHost, Duration taskTimeout, Duration workerWait,
+  record Request(String seedNode, String label, Path tlsDir, String bindHost, Duration taskTimeout, Duration workerWait, int minWorkers,
       String modelSha256,
       long seed, String inputShape, Consumer<String> notes, Path workersFile) {}
 

@@ -1,0 +1,55 @@
+package org.hsdag.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import org.hsdag.cli.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hsdag cluster init}: a CA, members signed by it, private passwords; existing members are kept. */
+class ClusterInitCommandTest {
+  @TempDir Path tmp;
+
+  @Test
+  void writesACaAndMembersSignedByItAndRefusesToOverwriteAMember() throws Exception {
+    Path dir = tmp.resolve("fleet");
+    CliRun run = CliRun.of("cluster", "init", dir.toString(), "--members", "coordinator,m1");
+    assertEquals(0, run.exitCode(), run.err());
+    TlsFiles m1 = TlsFiles.in(dir.resolve("m1"));
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(m1.keyStore())) {
+      keys.load(in, m1.password().toCharArray());
+    }
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(m1.trustStore())) {
+      trust.load(in, m1.password().toCharArray());
+    }
+    X509Certificate ca = (X509Certificate) trust.getCertificate("ca");
+    X509Certificate member = (X509Certificate) keys.getCertificate("member");
+    member.verify(ca.getPublicKey());
+    assertEquals(1, java.util.Collections.list(trust.aliases()).size(), "the trust store holds only the CA");
+    assertTrue(keys.isKeyEntry("member"));
+    assertEquals(java.util.Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+        Files.getPosixFilePermissions(dir.resolve("m1").resolve(TlsFiles.PASSWORD)));
+    assertFalse(Files.exists(dir.resolve("m1/member.csr")));
+
+    CliRun again = CliRun.of("cluster", "init", dir.toString(), "--members", "m1");
+    assertEquals(2, again.exitCode(), again.err());
+    assertTrue(again.err().contains("already holds a member's key store"), again.err());
+    CliRun more = CliRun.of("cluster", "init", dir.toString(), "--members", "m2");
+    assertEquals(0, more.exitCode(), more.err());
+    TlsFiles m2 = TlsFiles.in(dir.resolve("m2"));
+    KeyStore keys2 = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(m2.keyStore())) {
+      keys2.load(in, m2.password().toCharArray());
+    }
+    keys2.getCertificate("member").verify(ca.getPublicKey());
+  }
+}
