@@ -58,7 +58,7 @@ public final class ThroughputFigures {
     try {
       for (int n = 1; n <= 3; n++) {
         workers.add(worker(root, "w" + n, n == 1 ? Integer.parseInt(seed.split(":")[1]) : 0, seed, models));
-        double seconds = timeBatch(root, seed, graph, model, batch);
+        double seconds = timeBatch(root, seed, graph, model, batch, n);
         double perSecond = tasks / seconds;
         single = n == 1 ? perSecond : single;
         double overheadMs = seconds * 1000 * n / tasks - MEASURE.toMillis();
@@ -89,11 +89,11 @@ public final class ThroughputFigures {
   }
 
   /** Seconds for a fresh coordinator to have {@code batch} measured (after it found its workers). */
-  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch)
+  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch, int n)
       throws Exception {
     try (LatencyBackend local = sim(3, null, graph);
-        ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofMinutes(10))) {
-      cluster.measureAll(graph, batch.subList(0, Math.min(6, batch.size())), MeasurementProtocol.PAPER); // warm-up
+        ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofMinutes(10), n)) {
+      cluster.measureAll(graph, batch.subList(0, Math.min(30, batch.size())), MeasurementProtocol.PAPER); // warm-up
       long t = System.nanoTime();
       cluster.measureAll(graph, batch, MeasurementProtocol.PAPER);
       return (System.nanoTime() - t) / 1e9;
@@ -101,9 +101,9 @@ public final class ThroughputFigures {
   }
 
   private static ClusterBackend connect(Path root, String seed, OpGraph graph, Path model, LatencyBackend local,
-      Duration taskTimeout) throws Exception {
+      Duration taskTimeout, int workers) throws Exception {
     RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"), "127.0.0.1",
-        taskTimeout, Duration.ofSeconds(60), 1, RunManifest.sha256(model), 3, null, line -> { }, null);
+        taskTimeout, Duration.ofSeconds(60), workers, RunManifest.sha256(model), 3, null, line -> { }, null);
     return (ClusterBackend) new PekkoRemoteMeasurement().connect(r, local, graph);
   }
 
@@ -121,7 +121,7 @@ public final class ThroughputFigures {
           root.resolve("fleet/w2").toString(), "--models", models.toString(), "--lock", root.resolve("w2.lock").toString(),
           "--backend", "sim", "--extra-time", "1h").redirectErrorStream(true)
           .redirectOutput(root.resolve("w2.txt").toFile()).start();
-      try (ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofHours(1))) {
+      try (ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofHours(1), 2)) {
         while (cluster.census()[0] < 2) {
           Thread.sleep(100);
         }
