@@ -23,14 +23,8 @@ class ClusterInitCommandTest {
     CliRun run = CliRun.of("cluster", "init", dir.toString(), "--members", "coordinator,m1");
     assertEquals(0, run.exitCode(), run.err());
     TlsFiles m1 = TlsFiles.in(dir.resolve("m1"));
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (var in = Files.newInputStream(m1.keyStore())) {
-      keys.load(in, m1.password().toCharArray());
-    }
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    try (var in = Files.newInputStream(m1.trustStore())) {
-      trust.load(in, m1.password().toCharArray());
-    }
+    KeyStore keys = load(m1.keyStore(), m1.password());
+    KeyStore trust = load(m1.trustStore(), m1.password());
     X509Certificate ca = (X509Certificate) trust.getCertificate("ca");
     X509Certificate member = (X509Certificate) keys.getCertificate("member");
     member.verify(ca.getPublicKey());
@@ -46,10 +40,14 @@ class ClusterInitCommandTest {
     CliRun more = CliRun.of("cluster", "init", dir.toString(), "--members", "m2");
     assertEquals(0, more.exitCode(), more.err());
     TlsFiles m2 = TlsFiles.in(dir.resolve("m2"));
-    KeyStore keys2 = KeyStore.getInstance("PKCS12");
-    try (var in = Files.newInputStream(m2.keyStore())) {
-      keys2.load(in, m2.password().toCharArray());
+    load(m2.keyStore(), m2.password()).getCertificate("member").verify(ca.getPublicKey());
+  }
+
+  private static KeyStore load(Path file, String password) throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(file)) {
+      store.load(in, password.toCharArray());
     }
-    keys2.getCertificate("member").verify(ca.getPublicKey());
+    return store;
   }
 }
