@@ -56,7 +56,7 @@ if needs_build; then
   touch "$stamp"
 fi
 
-cp="$root/bench/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$(cat "$cp_file")"
+cp="$root/bench/target/classes:$root/cluster/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$(cat "$cp_file")"
 if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
   echo "$cp"
   exit 0

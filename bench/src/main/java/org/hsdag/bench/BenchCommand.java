@@ -27,6 +27,8 @@ import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.plan.ProxyChoice;
+import org.hsdag.cli.ClusterOptions;
+import org.hsdag.tune.RunManifest;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cli.DeviceOptions;
@@ -90,6 +92,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin InputShapeOptions inputShapeOptions;
 
   @Mixin ProxyOptions proxyOptions;
+
+  @Mixin ClusterOptions clusterOptions;
 
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -184,7 +188,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         progress.flush();
         BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
-        BenchRunner runner = new BenchRunner(backend, line -> {
+        LatencyBackend measuring = clusterOptions.enabled() ? clusterOptions.attach(backend, model.graph(),
+            RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(), inputShapeOptions.text(),
+            line -> progress.println(model.name() + ": " + line), null) : backend;
+        BenchRunner runner = new BenchRunner(measuring, line -> {
           progress.println(line);
           progress.flush();
         }, proxyChoice, shapes.get(i).shapes());
@@ -193,6 +200,10 @@ public final class BenchCommand implements Callable<Integer> {
           one = runner.run(plan, List.of(model));
         } catch (ProxyUnavailableException e) {
           throw new UserInputException("--proxy-profile: " + e.getMessage());
+        } finally {
+          if (measuring != backend) {
+            measuring.close();
+          }
         }
         results = results == null ? one : results.withModels(concat(results.models(), one.models()));
       }
@@ -302,6 +313,16 @@ public final class BenchCommand implements Callable<Integer> {
   private static List<String> names(Strategies.Family... families) {
     List<Strategies.Family> f = List.of(families);
     return Strategies.all().stream().filter(e -> f.contains(e.family())).map(Strategies.Entry::name).toList();
+  }
+
+  /** The IR file of the {@code i}th model for {@code --cluster}: workers find models by file content. */
+  private static Path clusterModelFile(List<String> args, int i) {
+    Path p = i < args.size() ? Path.of(args.get(i)) : null;
+    if (p == null || !Files.isRegularFile(p)) {
+      throw new UserInputException("--cluster measures model files the workers also hold; give IR .xml files, not catalog names"
+          + " (write them with 'hsdag models build')");
+    }
+    return p;
   }
 
   static List<BenchRunner.NamedGraph> loadModels(List<String> args) throws java.io.IOException {

@@ -23,7 +23,7 @@ public final class InputShapeOptions {
   }
 
   /** Parses {@code option} (the {@code --input-shape} syntax, null for none) and resolves it against {@code graph}. */
-  static InputShapes.Resolution resolve(String inputShape, OpGraph graph) {
+  public static InputShapes.Resolution resolve(String inputShape, OpGraph graph) {
     try {
       Map<String, long[]> given = OpenVinoOptions.parseInputShapes(inputShape);
       return new InputShapes(given).resolve(graph);

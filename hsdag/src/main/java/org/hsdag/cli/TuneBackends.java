@@ -14,11 +14,11 @@ import org.hsdag.ir.OpGraph;
  * (the simulator draws each measurement's noise from that seed and the measurement's key, so a
  * resumed run is exact), and a backend that compiles the model file bound to it.
  */
-final class TuneBackends {
+public final class TuneBackends {
   private TuneBackends() {}
 
   /** Opens the backend {@code request} asks for; a dynamic model's sizes are announced once through {@code notices}. */
-  static LatencyBackend open(BackendRequest request, Consumer<String> notices) {
+  public static LatencyBackend open(BackendRequest request, Consumer<String> notices) {
     LatencyBackend backend = BackendOptions.open(request, notices);
     String shapeNotice = request.inputShapes().notice();
     if (shapeNotice != null) {
@@ -33,7 +33,7 @@ final class TuneBackends {
    *
    * @throws UserInputException when the backend needs the {@code .bin} and it is missing or unreadable
    */
-  static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
+  public static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
     var binding = backend.capability(ModelFileBinding.class);
     if (binding.isPresent()) {
       Path bin = IrReader.defaultBinPath(xml);

@@ -85,6 +85,8 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin DeviceOptions deviceOptions;
 
+  @Mixin ClusterOptions clusterOptions;
+
   @Option(names = "--strategy", paramLabel = "NAME", defaultValue = Strategies.DEFAULT,
       description = "Search strategy: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
       completionCandidates = StrategyNames.class)
@@ -420,14 +422,29 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
       SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
+    TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
+        : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
+        : TuneProgressPrinter.Mode.LINES;
+    TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
+    // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
+    LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
+        mf.inputShape(), this::notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
+    try {
+      return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
+    } finally {
+      if (measuring != backend) {
+        measuring.close();
+      }
+    }
+  }
+
+  private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
+      SearchStrategy strategyImpl, Proxies.Resolved runProxy, TuneProgressPrinter printer, TuneProgressPrinter.Mode mode)
+      throws Exception {
     Path dir = folder.dir();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
-    TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
-        : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
-        : TuneProgressPrinter.Mode.LINES;
-    TuneProgressPrinter printer = new TuneProgressPrinter(mode, err, System.err);
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer, runProxy == null ? null : runProxy.proxy());
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "

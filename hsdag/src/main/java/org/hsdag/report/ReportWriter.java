@@ -1,6 +1,7 @@
 package org.hsdag.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,9 +36,12 @@ import org.hsdag.tune.Tuner;
  * profile, and simulated numbers say so.
  */
 public final class ReportWriter {
+  private static final ObjectMapper JSON = new ObjectMapper();
   /** The reference of runs that name none (written before it was chosen by rule). */
   private static final String CPU_ONLY = "CPU-only";
 
+  /** Written by {@code tune --cluster}: measurements per worker. */
+  public static final String WORKERS_FILE = "workers.json";
   public static final String MD = "report.md";
   public static final String HTML = "report.html";
   public static final String PNG = "latency.png";
@@ -106,7 +110,7 @@ public final class ReportWriter {
     }
     graphSection(doc, graph);
     usageSection(doc, mf);
-    runDetails(doc, mf, result, search);
+    runDetails(doc, mf, result, search, clusterWorkers());
     filesSection(doc);
 
     AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
@@ -356,7 +360,7 @@ public final class ReportWriter {
     doc.code(Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
   }
 
-  private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search) {
+  private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search, String workers) {
     doc.heading(2, "Run details");
     List<String> details = new ArrayList<>();
     details.add("Model: `" + mf.modelPath() + "` (" + modelLabel(mf) + ", " + mf.nodes() + " operations, " + mf.edges()
@@ -380,6 +384,9 @@ public final class ReportWriter {
         + (result != null ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
     details.add("Started " + mf.created() + " on host `" + mf.host() + "`, hsdag " + mf.hsdagVersion() + ", Java "
         + mf.javaVersion() + ", " + mf.os());
+    if (workers != null) {
+      details.add(workers);
+    }
     doc.bullets(details);
   }
 
@@ -393,6 +400,7 @@ public final class ReportWriter {
         "`best.json`: the winning placement (op friendly name → device)",
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
+        "`workers.json` (runs with `--cluster`): how many measurements each worker made",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
   }
 
@@ -465,5 +473,18 @@ public final class ReportWriter {
 
   private static String pct(double part, double total) {
     return total <= 0 ? "–" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / total);
+  }
+
+  /** "Measured by N cluster workers: …" from {@code workers.json} (runs with {@code --cluster}), or null. */
+  private String clusterWorkers() throws IOException {
+    Path file = runDir.resolve(WORKERS_FILE);
+    if (!Files.exists(file)) {
+      return null;
+    }
+    JsonNode byWorker = JSON.readTree(Files.readAllBytes(file)).path("measurements_by_worker");
+    List<String> parts = new ArrayList<>();
+    byWorker.fields().forEachRemaining(e -> parts.add("`" + e.getKey() + "` " + e.getValue().asInt()));
+    return "Measured by " + parts.size() + " cluster worker" + (parts.size() == 1 ? "" : "s")
+        + " (measurements this session): " + String.join(", ", parts);
   }
 }

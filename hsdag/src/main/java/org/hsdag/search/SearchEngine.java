@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 import org.hsdag.backend.DeviceKinds;
+import org.hsdag.backend.BatchMeasurement;
 import org.hsdag.backend.ConfidenceInterval;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
@@ -53,6 +54,7 @@ public final class SearchEngine {
   private final long seed;
   private final DoubleSupplier elapsedSeconds;
   private final Optional<KeyedMeasurement> keyed;
+  private final Optional<BatchMeasurement> batched;
   private final PlacementProxy proxy;
   private final Map<Placement, Measurement> cache = new HashMap<>();
   private volatile boolean stopRequested;
@@ -65,6 +67,7 @@ public final class SearchEngine {
     seed = b.seed;
     support = backend.supports(graph, devices);
     keyed = backend.capability(KeyedMeasurement.class);
+    batched = keyed.isPresent() ? backend.capability(BatchMeasurement.class) : Optional.empty();
     proxy = b.proxy;
     long start = System.nanoTime();
     elapsedSeconds = b.clock != null ? b.clock : () -> (System.nanoTime() - start) / 1e9;
@@ -119,12 +122,9 @@ public final class SearchEngine {
    */
   public Measurement measure(Placement p, int round) {
     requireFits(p, "measure");
-    for (int v = 0; v < p.size(); v++) {
-      if (!support.allowed(v, p.deviceOf(v))) {
-        OpNode node = graph.node(v);
-        return Measurement.failed("op '" + node.name() + "' (" + node.type() + ") cannot run on " + p.deviceName(v),
-            backend.name(), backend.profile());
-      }
+    Measurement unsupported = unsupported(p);
+    if (unsupported != null) {
+      return unsupported;
     }
     try {
       return keyed.isPresent() ? keyed.get().measure(graph, p, protocol, noiseKey(seed, p, round))
@@ -133,6 +133,51 @@ public final class SearchEngine {
       // A backend bug must not end hours of search; it is recorded like any other failure.
       return Measurement.failed("backend error: " + e, backend.name(), backend.profile());
     }
+  }
+
+  /** The failed measurement of a placement with an op on a device that cannot run it, or null when it fits. */
+  private Measurement unsupported(Placement p) {
+    for (int v = 0; v < p.size(); v++) {
+      if (!support.allowed(v, p.deviceOf(v))) {
+        OpNode node = graph.node(v);
+        return Measurement.failed("op '" + node.name() + "' (" + node.type() + ") cannot run on " + p.deviceName(v),
+            backend.name(), backend.profile());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Measures round {@code round} of {@code placements} at once when the backend offers {@link
+   * BatchMeasurement} (a fleet of workers), else nothing: the caller then measures one by one. Each
+   * result equals what {@link #measure} would give, since each carries its own noise key.
+   */
+  private Map<Placement, Measurement> prefetch(List<Placement> placements, int round) {
+    Map<Placement, Measurement> out = new HashMap<>();
+    if (batched.isEmpty()) {
+      return out;
+    }
+    List<BatchMeasurement.Task> tasks = new ArrayList<>();
+    for (Placement p : placements) {
+      requireFits(p, "measure");
+      if (out.containsKey(p) || tasks.stream().anyMatch(t -> t.placement().equals(p))) {
+        continue;
+      }
+      Measurement unsupported = unsupported(p);
+      if (unsupported != null) {
+        out.put(p, unsupported);
+      } else {
+        tasks.add(new BatchMeasurement.Task(p, noiseKey(seed, p, round)));
+      }
+    }
+    if (tasks.size() < 2) {
+      return out;
+    }
+    List<Measurement> results = batched.get().measureAll(graph, tasks, protocol);
+    for (int i = 0; i < tasks.size(); i++) {
+      out.put(tasks.get(i).placement(), results.get(i));
+    }
+    return out;
   }
 
   /**
@@ -207,6 +252,9 @@ public final class SearchEngine {
               + " placements, more than the limit of " + remaining);
         }
         List<Measurement> results = new ArrayList<>(batch.size());
+        // Measured together (on a fleet: in parallel), then taken in proposal order as if one by one;
+        // what a stop rule cuts off mid-batch is dropped, never counted.
+        Map<Placement, Measurement> ahead = prefetch(fresh(batch), 0);
         for (int j = 0; j < batch.size(); j++) {
           Placement p = batch.get(j);
           requireFits(p, "strategy " + strategy.name());
@@ -233,7 +281,7 @@ public final class SearchEngine {
             }
             m = cached ? m : logged.measurement();
           } else if (!cached) {
-            m = measure(p, 0);
+            m = ahead.containsKey(p) ? ahead.get(p) : measure(p, 0);
           }
           SearchStep step = record(p, m, cached);
           results.add(m);
@@ -245,6 +293,17 @@ public final class SearchEngine {
         strategy.tell(batch, results);
         listener.told(progress());
       }
+    }
+
+    /** The placements of {@code batch} that neither the cache nor the replayed log answers. */
+    private List<Placement> fresh(List<Placement> batch) {
+      List<Placement> out = new ArrayList<>();
+      for (int j = 0; j < batch.size(); j++) {
+        if (steps.size() + j >= replay.logged().size() && !cache.containsKey(batch.get(j))) {
+          out.add(batch.get(j));
+        }
+      }
+      return out;
     }
 
     private boolean replaying() {
@@ -390,7 +449,15 @@ public final class SearchEngine {
         }
         total += count;
       }
-      for (int i : shuffled(n, new SplittableRandom(orderSeed + round))) {
+      int[] order = shuffled(n, new SplittableRandom(orderSeed + round));
+      List<Placement> toMeasure = new ArrayList<>();
+      for (int i : order) {
+        if (failReason[i] == null && inRound[i] && !prior.containsKey(new RoundKey(round, finalists.get(i).placement()))) {
+          toMeasure.add(finalists.get(i).placement());
+        }
+      }
+      Map<Placement, Measurement> ahead = stopRequested ? Map.of() : prefetch(toMeasure, round + 1);
+      for (int i : order) {
         if (failReason[i] != null || !inRound[i]) {
           continue;
         }
@@ -401,7 +468,7 @@ public final class SearchEngine {
         Measurement m = prior.get(new RoundKey(round, f.placement()));
         boolean fresh = m == null;
         if (fresh) {
-          m = measure(f.placement(), round + 1);
+          m = ahead.containsKey(f.placement()) ? ahead.get(f.placement()) : measure(f.placement(), round + 1);
         }
         if (m.ok()) {
           roundValues.get(i).add(m.latencyMillis());

@@ -1,0 +1,158 @@
+package org.hsdag.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.backend.BatchMeasurement;
+import org.hsdag.backend.ForwardingBackend;
+import org.hsdag.backend.KeyedMeasurement;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.cli.RemoteMeasurement;
+import org.hsdag.cli.UserInputException;
+import org.hsdag.io.AtomicFiles;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.Placement;
+
+/**
+ * The coordinator's side of {@code --cluster}: a backend whose measurements are made by the
+ * cluster's workers (a {@link Coordinator} actor hands them out) while devices, support and the
+ * cost model come from the local backend. Every task carries its noise key, so a result does not
+ * depend on which worker measured it or when. Closing it reports the workers and leaves the cluster.
+ */
+final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement, BatchMeasurement {
+  private final OpGraph graph;
+  private final RemoteMeasurement.Request request;
+  private final ActorSystem<Coordinator.Command> system;
+  private final WorkerTally tally;
+
+  private ClusterBackend(LatencyBackend local, OpGraph graph, RemoteMeasurement.Request request,
+      ActorSystem<Coordinator.Command> system, WorkerTally tally) {
+    super(local);
+    this.graph = graph;
+    this.request = request;
+    this.system = system;
+    this.tally = tally;
+  }
+
+  /**
+   * Joins the cluster as a coordinator and waits for a fitting worker.
+   *
+   * @throws UserInputException when no fitting worker answers within the request's wait
+   */
+  static ClusterBackend start(ClusterSettings settings, RemoteMeasurement.Request request, LatencyBackend local,
+      OpGraph graph) {
+    WorkerTally tally = new WorkerTally();
+    ActorSystem<Coordinator.Command> system = ActorSystem.create(Coordinator.create(new Coordinator.Settings(
+        request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)),
+        settings.systemName(), settings.toConfig());
+    CompletableFuture<Integer> ready = new CompletableFuture<>();
+    system.tell(new Coordinator.AwaitWorkers(request.minWorkers(), ready));
+    try {
+      int n = ready.get(request.workerWait().toMillis(), TimeUnit.MILLISECONDS);
+      request.notes().accept("cluster: joined " + request.seedNode() + " as " + Members.hostPort(system) + "; " + n
+          + " worker" + (n == 1 ? "" : "s") + (request.label() == null ? "" : " with label " + request.label()));
+    } catch (TimeoutException | ExecutionException e) {
+      Members.stop(system, Duration.ofSeconds(10));
+      throw new UserInputException("--cluster " + request.seedNode() + ": "
+          + (request.minWorkers() == 1 ? "no worker" : "fewer than " + request.minWorkers() + " workers")
+          + (request.label() == null ? "" : " with label " + request.label()) + " answered within "
+          + request.workerWait().toSeconds() + " s (is 'hsdag worker' running there, and do this member's certificates in "
+          + request.tlsDir() + " come from the same 'hsdag cluster init' as the workers'?)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      Members.stop(system, Duration.ofSeconds(10));
+      throw new BackendUnavailableException("interrupted while joining the cluster");
+    }
+    return new ClusterBackend(local, graph, request, system, tally);
+  }
+
+  @Override
+  public Measurement measure(OpGraph g, Placement placement, MeasurementProtocol protocol, long key) {
+    return measureAll(g, List.of(new Task(placement, key)), protocol).get(0);
+  }
+
+  @Override
+  public List<Measurement> measureAll(OpGraph g, List<Task> tasks, MeasurementProtocol protocol) {
+    if (g != graph) {
+      throw new IllegalStateException("this cluster backend measures " + graph + ", not " + g);
+    }
+    List<WireMessage.MeasureTask> prototypes = new ArrayList<>();
+    for (Task t : tasks) {
+      prototypes.add(WireMessage.MeasureTask.prototype(request.modelSha256(), delegate.name(), delegate.profile(),
+          request.seed(), request.inputShape(), t.placement().devices().names(), t.placement().deviceOf(), t.key(),
+          protocol));
+    }
+    CompletableFuture<List<Coordinator.Result>> done = new CompletableFuture<>();
+    system.tell(new Coordinator.Submit(prototypes, done));
+    try {
+      List<Measurement> out = new ArrayList<>();
+      for (Coordinator.Result r : done.get()) {
+        out.add(r.measurement());
+      }
+      writeWorkersFile(); // kept current, so the run's report (written before close) names the workers
+      return out;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new BackendUnavailableException("cluster: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackendUnavailableException("interrupted while the cluster measured");
+    }
+  }
+
+  /** {fitting workers, busy ones} right now. */
+  int[] census() throws InterruptedException, ExecutionException {
+    CompletableFuture<int[]> c = new CompletableFuture<>();
+    system.tell(new Coordinator.Census(c));
+    return c.get();
+  }
+
+  /** Measurements per worker so far. */
+  Map<String, Integer> measurementsByWorker() {
+    return tally.snapshot();
+  }
+
+  /** Reports each worker's share (and writes it to the request's file), then leaves the cluster; the local backend stays open. */
+  @Override
+  public void close() {
+    Map<String, Integer> counts = tally.snapshot();
+    StringBuilder line = new StringBuilder("cluster: measured by " + counts.size() + " worker"
+        + (counts.size() == 1 ? "" : "s") + ":");
+    counts.forEach((w, n) -> line.append(' ').append(w).append(' ').append(n).append(','));
+    request.notes().accept(counts.isEmpty() ? "cluster: no worker measured anything" : line.substring(0, line.length() - 1));
+    writeWorkersFile();
+    Members.stop(system, Duration.ofSeconds(15));
+  }
+
+  /** Writes the seed node, label and measurements per worker to the request's workers file (atomically). */
+  private void writeWorkersFile() {
+    if (request.workersFile() == null) {
+      return;
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("cluster", request.seedNode());
+    doc.put("label", request.label());
+    doc.put("measurements_by_worker", tally.snapshot());
+    try {
+      AtomicFiles.writeString(request.workersFile(),
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n");
+    } catch (IOException e) {
+      request.notes().accept("cluster: could not write " + request.workersFile() + " (" + e.getMessage() + ")");
+    }
+  }
+}

@@ -1,0 +1,384 @@
+package org.hsdag.cluster;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Down;
+import org.apache.pekko.cluster.typed.Subscribe;
+import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.backend.Measurement;
+import org.hsdag.cluster.WireMessage.MeasureTask;
+import org.hsdag.cluster.WireMessage.TaskDone;
+
+/**
+ * Hands tasks to idle workers (the receptionist's {@link Worker#KEY} listing, filtered by label
+ * role), one task per worker at a time, with a deadline each. A task whose worker refuses it, dies,
+ * becomes unreachable (and is then downed) or misses the deadline goes to another worker; after
+ * {@value #MAX_TRIES} tries it is a failed measurement. A late answer to an abandoned try is
+ * dropped, so nothing is counted twice. Pending tasks with no fitting worker for {@code workerWait}
+ * fail their batch with a {@link BackendUnavailableException} rather than wait forever.
+ */
+final class Coordinator extends AbstractBehavior<Coordinator.Command> {
+  static final int MAX_TRIES = 3;
+  private static final Duration ACTIVITY_EVERY = Duration.ofSeconds(10);
+
+  /** What the coordinator handles. */
+  interface Command {}
+
+  /**
+   * Measure {@code tasks} (prototypes: id, attempt and reply address are filled in here).
+   *
+   * @param done completed with one {@link Result} per task, in order
+   */
+  record Submit(List<MeasureTask> tasks, CompletableFuture<List<Result>> done) implements Command {}
+
+  /** Completed with the number of fitting workers once there are at least {@code count}. */
+  record AwaitWorkers(int count, CompletableFuture<Integer> done) implements Command {}
+
+  /** Completed with {workers, busy workers}. */
+  record Census(CompletableFuture<int[]> done) implements Command {}
+
+  /**
+   * One task's outcome.
+   *
+   * @param measurement the measurement (a failed one after {@value #MAX_TRIES} tries)
+   * @param worker who measured it, or null
+   */
+  record Result(Measurement measurement, String worker) {}
+
+  /**
+   * The coordinator's settings.
+   *
+   * @param label the role a worker must have, or null for any worker
+   * @param taskTimeout a try's deadline
+   * @param workerWait how long pending tasks may wait with no fitting worker
+   * @param notes per-worker activity lines
+   * @param tally measurements per worker, updated as answers arrive
+   */
+  record Settings(String label, Duration taskTimeout, Duration workerWait, Consumer<String> notes, WorkerTally tally) {}
+
+  private record Listed(Receptionist.Listing listing) implements Command {}
+
+  private record WorkerGone(ActorRef<Worker.Command> worker) implements Command {}
+
+  private record ReachabilityChanged(ClusterEvent.ReachabilityEvent event) implements Command {}
+
+  private record TimedOut(long taskId) implements Command {}
+
+  private enum Tick implements Command { NO_WORKERS, ACTIVITY }
+
+  /** A submitted batch. */
+  private static final class Batch {
+    final Result[] results;
+    final CompletableFuture<List<Result>> done;
+    int open;
+
+    Batch(int n, CompletableFuture<List<Result>> done) {
+      results = new Result[n];
+      this.done = done;
+      open = n;
+    }
+  }
+
+  /** One task of a batch, across its tries. */
+  private static final class Job {
+    final Batch batch;
+    final int index;
+    final MeasureTask prototype;
+    final Set<ActorRef<Worker.Command>> tried = new HashSet<>();
+    int tries;
+    String lastProblem;
+
+    Job(Batch batch, int index, MeasureTask prototype) {
+      this.batch = batch;
+      this.index = index;
+      this.prototype = prototype;
+    }
+  }
+
+  /** A worker: its name and the try it is busy with (0: idle). */
+  private static final class WorkerState {
+    final String name;
+    long busyWith;
+
+    WorkerState(String name) {
+      this.name = name;
+    }
+  }
+
+  private final TimerScheduler<Command> timers;
+  private final Settings settings;
+  private final String replyTo;
+  private final Cluster cluster;
+  private final Map<ActorRef<Worker.Command>, WorkerState> workers = new LinkedHashMap<>();
+  private final Deque<Job> pending = new ArrayDeque<>();
+  private final Map<Long, Job> inFlight = new HashMap<>();
+  private final List<AwaitWorkers> awaiting = new ArrayList<>();
+  private long nextTaskId = 1;
+
+  private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings settings) {
+    super(ctx);
+    this.timers = timers;
+    this.settings = settings;
+    this.cluster = Cluster.get(ctx.getSystem());
+    replyTo = ActorRefResolver.get(ctx.getSystem()).toSerializationFormat(ctx.getSelf());
+    ctx.getSystem().receptionist().tell(Receptionist.subscribe(Worker.KEY,
+        ctx.messageAdapter(Receptionist.Listing.class, Listed::new)));
+    cluster.subscriptions().tell(Subscribe.create(
+        ctx.messageAdapter(ClusterEvent.ReachabilityEvent.class, ReachabilityChanged::new),
+        ClusterEvent.ReachabilityEvent.class));
+    timers.startTimerAtFixedRate(Tick.ACTIVITY, Tick.ACTIVITY, ACTIVITY_EVERY);
+  }
+
+  static Behavior<Command> create(Settings settings) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, settings)));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Submit.class, this::onSubmit)
+        .onMessage(AwaitWorkers.class, this::onAwait)
+        .onMessage(Census.class, c -> {
+          c.done().complete(new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
+          return this;
+        })
+        .onMessage(Listed.class, this::onListed)
+        .onMessage(WorkerGone.class, m -> lose(m.worker(), "left the cluster"))
+        .onMessage(ReachabilityChanged.class, this::onReachability)
+        .onMessage(TaskDone.class, this::onDone)
+        .onMessage(TimedOut.class, this::onTimedOut)
+        .onMessageEquals(Tick.NO_WORKERS, this::onNoWorkers)
+        .onMessageEquals(Tick.ACTIVITY, this::onActivity)
+        .build();
+  }
+
+  private Behavior<Command> onSubmit(Submit s) {
+    Batch batch = new Batch(s.tasks().size(), s.done());
+    for (int i = 0; i < s.tasks().size(); i++) {
+      pending.add(new Job(batch, i, s.tasks().get(i)));
+    }
+    if (batch.open == 0) {
+      batch.done.complete(List.of());
+    }
+    return dispatch();
+  }
+
+  private Behavior<Command> onAwait(AwaitWorkers a) {
+    awaiting.add(a);
+    return dispatch();
+  }
+
+  private Behavior<Command> onListed(Listed l) {
+    Set<ActorRef<Worker.Command>> listed = l.listing().getServiceInstances(Worker.KEY);
+    for (ActorRef<Worker.Command> w : listed) {
+      if (!workers.containsKey(w) && fits(w)) {
+        workers.put(w, new WorkerState(nameOf(w)));
+        getContext().watchWith(w, new WorkerGone(w));
+        settings.notes().accept("cluster: worker " + nameOf(w) + " joined");
+      }
+    }
+    for (ActorRef<Worker.Command> w : new ArrayList<>(workers.keySet())) {
+      if (!listed.contains(w)) {
+        lose(w, "left the cluster");
+      }
+    }
+    return dispatch();
+  }
+
+  private Behavior<Command> onReachability(ReachabilityChanged r) {
+    if (r.event() instanceof ClusterEvent.UnreachableMember u) {
+      Address a = u.member().address();
+      for (ActorRef<Worker.Command> w : new ArrayList<>(workers.keySet())) {
+        if (w.path().address().equals(a)) {
+          lose(w, "became unreachable");
+        }
+      }
+      // A worker that stopped answering heartbeats is taken out of the cluster; restarted, it joins again.
+      cluster.manager().tell(new Down(a));
+    }
+    return dispatch();
+  }
+
+  /** Forgets {@code w}; the try it was busy with goes to another worker. */
+  private Behavior<Command> lose(ActorRef<Worker.Command> w, String why) {
+    WorkerState s = workers.remove(w);
+    if (s == null) {
+      return this;
+    }
+    settings.notes().accept("cluster: worker " + s.name + " " + why);
+    Job job = s.busyWith == 0 ? null : inFlight.remove(s.busyWith);
+    if (job != null) {
+      timers.cancel(s.busyWith);
+      retryOrFail(job, "worker " + s.name + " " + why + " while measuring");
+    }
+    return dispatch();
+  }
+
+  private Behavior<Command> onDone(TaskDone d) {
+    Job job = inFlight.remove(d.taskId());
+    timers.cancel(d.taskId());
+    String worker = d.worker();
+    for (WorkerState s : workers.values()) {
+      if (s.busyWith == d.taskId()) {
+        s.busyWith = 0;
+        worker = s.name;
+      }
+    }
+    if (job == null) {
+      return dispatch(); // an abandoned try: its task was already given to another worker
+    }
+    if (d.refusal() != null || d.measurement() == null) {
+      retryOrFail(job, worker + " refused: " + d.refusal());
+    } else {
+      settings.tally().add(worker);
+      finish(job, new Result(d.measurement(), worker));
+    }
+    return dispatch();
+  }
+
+  private Behavior<Command> onTimedOut(TimedOut t) {
+    Job job = inFlight.remove(t.taskId());
+    if (job != null) {
+      // The worker stays busy until it answers (late answers are dropped) or leaves.
+      retryOrFail(job, "no answer within " + settings.taskTimeout().toSeconds() + " s");
+    }
+    return dispatch();
+  }
+
+  private void retryOrFail(Job job, String problem) {
+    job.lastProblem = problem;
+    if (job.tries >= MAX_TRIES) {
+      MeasureTask p = job.prototype;
+      finish(job, new Result(Measurement.failed("not measured after " + MAX_TRIES + " tries (last: " + problem + ")",
+          p.backend(), p.profile()), null));
+    } else {
+      pending.addFirst(job);
+    }
+  }
+
+  private void finish(Job job, Result r) {
+    if (job.batch.done.isDone()) {
+      return;
+    }
+    job.batch.results[job.index] = r;
+    if (--job.batch.open == 0) {
+      job.batch.done.complete(List.of(job.batch.results));
+    }
+  }
+
+  /** Gives pending tasks to idle workers, preferring one that has not tried the task yet. */
+  private Behavior<Command> dispatch() {
+    awaiting.removeIf(a -> workers.size() >= a.count() && a.done().complete(workers.size()));
+    pending.removeIf(j -> j.batch.done.isDone());
+    List<Job> waiting = new ArrayList<>();
+    while (!pending.isEmpty()) {
+      Job job = pending.pollFirst();
+      ActorRef<Worker.Command> w = pick(job);
+      if (w == null) {
+        waiting.add(job);
+        continue;
+      }
+      long id = nextTaskId++;
+      job.tries++;
+      job.tried.add(w);
+      workers.get(w).busyWith = id;
+      inFlight.put(id, job);
+      w.tell(job.prototype.sent(id, job.tries, replyTo));
+      timers.startSingleTimer(id, new TimedOut(id), settings.taskTimeout());
+    }
+    pending.addAll(waiting);
+    if (pending.isEmpty() || !workers.isEmpty()) {
+      timers.cancel(Tick.NO_WORKERS);
+    } else if (!timers.isTimerActive(Tick.NO_WORKERS)) {
+      timers.startSingleTimer(Tick.NO_WORKERS, Tick.NO_WORKERS, settings.workerWait());
+    }
+    return this;
+  }
+
+  private ActorRef<Worker.Command> pick(Job job) {
+    ActorRef<Worker.Command> any = null;
+    for (Map.Entry<ActorRef<Worker.Command>, WorkerState> e : workers.entrySet()) {
+      if (e.getValue().busyWith != 0) {
+        continue;
+      }
+      if (!job.tried.contains(e.getKey())) {
+        return e.getKey();
+      }
+      any = any == null ? e.getKey() : any;
+    }
+    return any;
+  }
+
+  private Behavior<Command> onNoWorkers() {
+    if (workers.isEmpty() && !pending.isEmpty()) {
+      BackendUnavailableException e = new BackendUnavailableException("no worker" + labelText() + " in the cluster for "
+          + settings.workerWait().toSeconds() + " s; start one with 'hsdag worker --join HOST:PORT"
+          + (settings.label() == null ? "" : " --label " + settings.label()) + "' (the run stays resumable)");
+      for (Job j : pending) {
+        j.batch.done.completeExceptionally(e);
+      }
+      pending.clear();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onActivity() {
+    if (!inFlight.isEmpty() || !pending.isEmpty()) {
+      StringBuilder line = new StringBuilder("cluster: " + pending.size() + " waiting;");
+      for (WorkerState s : workers.values()) {
+        line.append(' ').append(s.name).append(s.busyWith != 0 ? " busy" : " idle").append(" (")
+            .append(settings.tally().count(s.name)).append(" done)");
+      }
+      settings.notes().accept(line.toString());
+    }
+    return this;
+  }
+
+  private String labelText() {
+    return settings.label() == null ? "" : " with label " + settings.label();
+  }
+
+  private boolean fits(ActorRef<Worker.Command> w) {
+    return settings.label() == null || rolesOf(w).contains(settings.label());
+  }
+
+  private Set<String> rolesOf(ActorRef<Worker.Command> w) {
+    for (Member m : cluster.state().getMembers()) {
+      if (m.address().equals(w.path().address())) {
+        return m.getRoles();
+      }
+    }
+    return Set.of();
+  }
+
+  /** The worker's label (if any) and address, as reports name it. */
+  private String nameOf(ActorRef<Worker.Command> w) {
+    String label = rolesOf(w).stream().filter(r -> r.startsWith(Worker.LABEL_PREFIX)).findFirst().orElse(null);
+    String hostPort = w.path().address().hostPort();
+    String address = hostPort.substring(hostPort.indexOf('@') + 1);
+    return label == null ? address : label + "@" + address;
+  }
+}

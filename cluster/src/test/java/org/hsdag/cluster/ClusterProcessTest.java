@@ -1,0 +1,129 @@
+package org.hsdag.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hsdag.cli.CliChild;
+import org.hsdag.cli.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two worker processes; one is killed (destroyForcibly) mid-run: the run completes with the same result. */
+@Timeout(600)
+class ClusterProcessTest {
+  @TempDir Path tmp;
+
+  private Process worker(Fleet fleet, String member, String bind, String join) throws IOException {
+    List<String> cmd = CliChild.command(List.of(), List.of("worker", "--join", join, "--bind", bind, "--tls",
+        fleet.certs.resolve(member).toString(), "--models", fleet.models.toString(), "--lock",
+        tmp.resolve(member + ".lock").toString(), "--backend", "sim", "--extra-time", "150ms"));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve(member + ".txt").toFile()).start();
+  }
+
+  @Test
+  void aWorkerProcessKilledMidRunChangesNothing() throws Exception {
+    Fleet fleet = new Fleet(tmp, "coordinator", "w1", "w2");
+    CliRun local = CliRun.of(fleet.tuneArgs(tmp.resolve("local")).toArray(String[]::new));
+    assertEquals(0, local.exitCode(), local.err());
+    String seed = "127.0.0.1:" + Fleet.freePort();
+    List<Process> workers = new ArrayList<>();
+    try {
+      workers.add(worker(fleet, "w1", seed, seed));
+      workers.add(worker(fleet, "w2", "127.0.0.1:0", seed));
+      Path out = tmp.resolve("killed");
+      CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(fleet.tuneArgs(out, "--cluster", seed,
+          "--cluster-tls", fleet.certs.resolve("coordinator").toString(), "--cluster-wait", "120s", "--cluster-workers", "2")
+          .toArray(String[]::new)));
+      // Mid-run: once a few search steps are in the log (polling a file, a condition, not a duration).
+      while (!run.isDone() && logLines(out) < 12) {
+        Thread.sleep(50);
+      }
+      assertTrue(!run.isDone(), "the run ended before a worker could be killed: " + run.get().err());
+      workers.get(1).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      CliRun done = run.get(300, TimeUnit.SECONDS);
+      assertEquals(0, done.exitCode(), done.err());
+      assertEquals(Fleet.outcome(tmp.resolve("local")), Fleet.outcome(out));
+    } finally {
+      for (Process p : workers) {
+        p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void aCoordinatorKilledMidRunResumesToTheSameResult() throws Exception {
+    Fleet fleet = new Fleet(tmp, "coordinator", "w1");
+    CliRun local = CliRun.of(fleet.tuneArgs(tmp.resolve("local")).toArray(String[]::new));
+    assertEquals(0, local.exitCode(), local.err());
+    int port = Fleet.freePort();
+    String seed = "127.0.0.1:" + port;
+    Path out = tmp.resolve("resumed");
+    String[] cluster = {"--cluster", seed, "--cluster-tls", fleet.certs.resolve("coordinator").toString()};
+    try (WorkerNode w1 = fleet.worker("w1", null, port, seed,
+        b -> new DelayedBackend(b, java.time.Duration.ofMillis(100)))) {
+      Process coordinator = new ProcessBuilder(CliChild.command(List.of(), fleet.tuneArgs(out, cluster)))
+          .redirectErrorStream(true).redirectOutput(tmp.resolve("coordinator.txt").toFile()).start();
+      try {
+        while (coordinator.isAlive() && logLines(out) < 12) {
+          Thread.sleep(50);
+        }
+        assertTrue(coordinator.isAlive(), "the run ended before its coordinator could be killed");
+      } finally {
+        coordinator.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+      List<String> resume = new ArrayList<>(List.of("tune", "--resume", "--out", out.toString(), "--quiet"));
+      resume.addAll(List.of(cluster));
+      CliRun resumed = CliRun.of(resume.toArray(String[]::new));
+      assertEquals(0, resumed.exitCode(), resumed.err());
+    }
+    List<String> expected = measurements(tmp.resolve("local"));
+    assertEquals(expected, measurements(out));
+    assertEquals(Files.readString(tmp.resolve("local/best.json")), Files.readString(out.resolve("best.json")));
+  }
+
+  /** The measurement records of a run's log, without wall-clock fields. */
+  private static List<String> measurements(Path run) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String line : Files.readAllLines(run.resolve("log.jsonl"))) {
+      var record = (com.fasterxml.jackson.databind.node.ObjectNode) Fleet.JSON.readTree(line);
+      if ("measurement".equals(record.path("type").asText())) {
+        record.remove(List.of("time", "elapsed_s", "chain"));
+        out.add(record.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aTuneWithoutClusterLoadsNoPekkoClass() throws Exception {
+    Path model = tmp.resolve("tiny_transformer.xml");
+    org.hsdag.models.TinyModels.transformer().writeTo(model, 7);
+    Path console = tmp.resolve("verbose.txt");
+    Process p = new ProcessBuilder(CliChild.command(List.of("-verbose:class"), List.of("tune", model.toString(), "--devices",
+        "CPU,GPU.1", "--backend", "sim", "--strategy", "brkga", "--budget", "10", "--final-rounds", "1", "--no-report",
+        "--quiet", "--out", tmp.resolve("run").toString()))).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "tune did not finish");
+    assertEquals(0, p.exitValue(), Files.readString(console));
+    String loaded = Files.readString(console);
+    assertTrue(loaded.contains("org.hsdag.search.SearchEngine"), "not a class-loading log");
+    assertTrue(!loaded.contains("org.apache.pekko"), "a single-machine tune loaded Pekko classes");
+  }
+
+  private static long logLines(Path run) throws IOException {
+    Path log = run.resolve("log.jsonl");
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (var lines = Files.lines(log)) {
+      return lines.count();
+    }
+  }
+}
