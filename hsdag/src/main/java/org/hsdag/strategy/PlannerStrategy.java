@@ -15,6 +15,7 @@ import org.hsdag.plan.PlanCandidate;
 import org.hsdag.plan.Planner;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.sim.HeteroCostModel;
 
@@ -191,14 +192,20 @@ public final class PlannerStrategy implements SearchStrategy {
   }
 
   /**
-   * What a move may carry to another device: each co-location group, and each op alone. A lone op
-   * matters where the groups cannot reach: on alexnet (3 devices, mismatched machine) the best
-   * placement puts one convolution on the CPU, and no group holds it without its neighbours.
+   * What a move may carry to another device: each co-location group, and each op alone whose kernel
+   * time (on the device it has in {@code base}) is at least what counts as an improvement of the
+   * latency {@code baseMicros}. A lone op matters where the groups cannot reach: on alexnet (3
+   * devices, mismatched machine) the best placement puts one convolution on the CPU, and no group
+   * holds it without its neighbours. A smaller op cannot pay by itself, and measuring placements
+   * that close to the best only draws noise (a lucky one looks like an improvement).
    */
-  private static List<int[]> movable(PlacementProxy model) {
+  private static List<int[]> movable(PlacementProxy model, int[] base, double baseMicros) {
     List<int[]> out = new ArrayList<>(List.of(model.colocationGroups()));
-    for (int op = 0; op < model.model().opCount(); op++) {
-      out.add(new int[] {op});
+    double least = baseMicros * SearchLimits.MEANINGFUL_IMPROVEMENT_PERCENT / 100;
+    for (int op = 0; op < base.length; op++) {
+      if (model.model().micros(op, base[op]) >= least) {
+        out.add(new int[] {op});
+      }
     }
     return out;
   }
@@ -209,7 +216,7 @@ public final class PlannerStrategy implements SearchStrategy {
     int[] base = model.opDevices(from);
     record Move(int[] devices, double micros) {}
     List<Move> moves = new ArrayList<>();
-    for (int[] group : movable(model)) {
+    for (int[] group : movable(model, base, exact.micros(base))) {
       for (int d = 0; d < model.devices().size(); d++) {
         if (base[group[0]] == d) {
           continue;
