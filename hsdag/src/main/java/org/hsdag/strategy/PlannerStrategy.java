@@ -15,6 +15,7 @@ import org.hsdag.plan.PlanCandidate;
 import org.hsdag.plan.Planner;
 import org.hsdag.search.SearchConfigException;
 import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.cost.HeteroCostModel;
 
@@ -22,8 +23,8 @@ import org.hsdag.cost.HeteroCostModel;
  * The cost-model planner as a search: it measures the planner's candidates first (a few distinct
  * placements, zero measurements spent to find them), then corrects the cost model with what it
  * measured ({@link CostCorrection}) and measures what the corrected model now ranks best: a
- * re-plan's new candidates, else the most promising unmeasured moves (one co-location group to
- * another device) around the best placement measured. It stops when the corrected model has
+ * re-plan's new candidates, else the most promising unmeasured moves (one op or one co-location
+ * group to another device) around the best placement measured. It stops when the corrected model has
  * nothing new worth measuring. With an exact cost model the first batch already holds the optimum;
  * with an inexact one each round of measurements moves the model towards the target.
  */
@@ -190,13 +191,32 @@ public final class PlannerStrategy implements SearchStrategy {
     return new ArrayList<>(out);
   }
 
-  /** The {@code count} unmeasured single-group moves from {@code from} that {@code model} ranks best. */
+  /**
+   * What a move may carry to another device: each co-location group, and each op alone whose kernel
+   * time (on the device it has in {@code base}) is at least what counts as an improvement of the
+   * latency {@code baseMicros}. A lone op matters where the groups cannot reach: on alexnet (3
+   * devices, mismatched machine) the best placement puts one convolution on the CPU, and no group
+   * holds it without its neighbours. A smaller op cannot pay by itself, and measuring placements
+   * that close to the best only draws noise (a lucky one looks like an improvement).
+   */
+  private static List<int[]> movable(PlacementProxy model, int[] base, double baseMicros) {
+    List<int[]> out = new ArrayList<>(List.of(model.colocationGroups()));
+    double least = baseMicros * SearchLimits.MEANINGFUL_IMPROVEMENT_PERCENT / 100;
+    for (int op = 0; op < base.length; op++) {
+      if (model.model().micros(op, base[op]) >= least) {
+        out.add(new int[] {op});
+      }
+    }
+    return out;
+  }
+
+  /** The {@code count} distinct unmeasured placements one move from {@code from} that {@code model} ranks best. */
   private List<Placement> bestMoves(PlacementProxy model, Placement from, int count) {
     HeteroCostModel.Evaluator exact = model.model().evaluator();
     int[] base = model.opDevices(from);
     record Move(int[] devices, double micros) {}
     List<Move> moves = new ArrayList<>();
-    for (int[] group : model.colocationGroups()) {
+    for (int[] group : movable(model, base, exact.micros(base))) {
       for (int d = 0; d < model.devices().size(); d++) {
         if (base[group[0]] == d) {
           continue;
@@ -223,7 +243,8 @@ public final class PlannerStrategy implements SearchStrategy {
       }
     }
     moves.sort(Comparator.comparingDouble(Move::micros));
-    List<Placement> out = new ArrayList<>();
+    // A lone op's move may equal a group's (its partners already on that device): count it once.
+    Set<Placement> out = new LinkedHashSet<>();
     for (Move m : moves) {
       Placement p = model.placement(m.devices());
       if (!proposed.contains(p)) {
@@ -233,6 +254,6 @@ public final class PlannerStrategy implements SearchStrategy {
         }
       }
     }
-    return out;
+    return new ArrayList<>(out);
   }
 }
