@@ -112,6 +112,8 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin ProxyOptions proxyOptions;
 
+  @Mixin MemoryOptions memoryOptions;
+
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
           + "any) and by how often the search proposed them. Default: ${DEFAULT-VALUE}.")
@@ -395,12 +397,14 @@ public final class TuneCommand implements Callable<Integer> {
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
   private Proxies.Resolved resolveProxy(String choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
       InputShapeOptions.Resolved shapes) {
+    org.hsdag.memory.MemoryCheck memory = memoryOptions.check(backend, graph, ds);
     if (choice.equals(TuneConfig.PROXY_NONE)) {
       return null;
     }
     String profileChoice = choice.equals(TuneConfig.PROXY_AUTO) ? null : choice;
     try {
-      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.resolution().shapes());
+      Proxies.Resolved r = Proxies.resolve(backend, graph, ds, profileChoice, shapes.resolution().shapes());
+      return new Proxies.Resolved(r.proxy().withMemory(memory), r.source());
     } catch (ProxyUnavailableException e) {
       if (profileChoice != null) {
         throw new UserInputException(e.getMessage());
@@ -627,12 +631,12 @@ public final class TuneCommand implements Callable<Integer> {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, 2, notice -> {
+    return memoryOptions.apply(TuneBackends.open(backendOptions, noiseSeed, shapes, requestedDevices, 2, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    });
+    }));
   }
 
   private void closeBackend(LatencyBackend backend) {

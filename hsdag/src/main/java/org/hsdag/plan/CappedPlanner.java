@@ -3,7 +3,9 @@ package org.hsdag.plan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import org.hsdag.sim.HeteroCostModel;
 import org.hsdag.memory.MemoryCheck;
@@ -15,17 +17,17 @@ import org.hsdag.placement.Placement;
  * additive part of memory, each op's weights, is a budget per device: capacity less the runtime
  * overhead less a reserve for activations. Lagrangian relaxation prices a byte on each capped
  * device: the minimum cut (two devices) or α-expansion (three or more) is solved with op i costing
- * {@code price[d] · bytes[i]} more on d, each over-budget device's price doubles until every budget
- * holds, then is bisected down while they still hold (the cheapest prices that fit). The cap-preserving
- * {@link LocalSearch} then fills what the relaxation left free. Every result is checked on the full
+ * {@code price[d] · bytes[i]} more on d, the prices of the over-budget devices scaled together by
+ * geometric bisection to the lowest factor at which every budget holds; knapsack rounding toward the
+ * labeling just below that factor and the cap-preserving
+ * {@link LocalSearch} then fill what the relaxation left free. Every result is checked on the full
  * memory model (activation peaks included); when one misses, the reserve of that device grows by
  * the miss and the search repeats; when all fit, the reserves shrink to what they really need and the
  * search runs once more, so the weights fill the devices. Every candidate returned fits.
  */
 final class CappedPlanner {
   private static final int ROUNDS = 4;
-  private static final int DOUBLINGS = 60;
-  private static final int BISECTIONS = 10;
+  private static final int BISECTIONS = 14;
 
   private final Planner planner;
 
@@ -72,12 +74,16 @@ final class CappedPlanner {
         }
       }
       boolean missed = Arrays.stream(miss).anyMatch(m -> m > 0);
-      if (!missed && (refined || fitting.isEmpty())) {
+      boolean slack = false;
+      for (int d = 0; d < devices; d++) {
+        slack |= need[d] > 0 && need[d] < reserve[d];
+      }
+      if (!missed && (refined || !slack)) {
         break;
       }
       for (int d = 0; d < devices; d++) {
         // A miss grows the reserve by it; otherwise the reserve shrinks to what the fitting plans really need.
-        reserve[d] = missed ? reserve[d] + miss[d] : Math.min(reserve[d], Math.max(need[d], check.overhead(d)));
+        reserve[d] = missed ? reserve[d] + miss[d] : need[d] > 0 ? Math.min(reserve[d], need[d]) : reserve[d];
       }
       refined |= !missed;
     }
@@ -122,38 +128,54 @@ final class CappedPlanner {
     int[][] groups = proxy.colocationGroups();
     int[] order = topologicalOps(proxy);
     PlannerConfig config = planner.config();
+    // Seeds by pair (-1: all devices) and labeling: λ often changes nothing, and each distinct seed is polished once.
+    Map<String, Seed> seeds = new LinkedHashMap<>();
+    Map<Integer, double[]> hints = new java.util.HashMap<>();
     for (double lambda : config.subModelWeights()) {
       String lam = String.format(Locale.ROOT, "λ=%s", lambda);
+      int k = 0;
       for (int a = 0; a < devices; a++) {
-        for (int b = a + 1; b < devices; b++) {
-          int[] pair = {a, b};
+        for (int b = a + 1; b < devices; b++, k++) {
+          if (ob.budget()[a] <= 0 || ob.budget()[b] <= 0) {
+            continue; // a device that holds no weights gives no split worth pricing
+          }
           HeteroCostModel pm = model.withDevices(List.of(model.device(a).name(), model.device(b).name()));
           OpBudget pb = new OpBudget(ob.bytes(), new long[] {ob.budget()[a], ob.budget()[b]});
-          double[] pp = {startPrices(pm, pb.bytes())[0], startPrices(pm, pb.bytes())[1]};
-          List<int[]> labels = priced(pb, pm, order, pp,
-              price -> Expansion.twoDevices(new CutModel(pm, lambda, pb.bytes(), price)));
-          HeteroCostModel.Evaluator pairExact = pm.evaluator();
-          int[] label = fastest(pairExact, labels);
+          double[] start2 = startPrices(pm, pb.bytes());
+          double[] hint = hints.computeIfAbsent(k, x -> new double[] {Double.NaN});
+          int[] label = fastest(pm.evaluator(), priced(pb, pm, order, start2, hint,
+              price -> Expansion.twoDevices(new CutModel(pm, lambda, pb.bytes(), price))));
           if (label != null) {
             String family = "capped cut " + model.device(a).name() + "+" + model.device(b).name();
-            label = polish(pm, groups, pb, label, config, evaluations);
-            pool.add(Planner.candidate(exact, toFull(label, pair), family + " " + lam + " + local search", family,
-                pool.size(), evaluations));
+            addSeed(seeds, new Seed(k, new int[] {a, b}, pm, pb, label, family, family + " " + lam));
           }
         }
       }
       if (devices >= 3 && start != null) {
         int[] from = start;
-        int[] label = fastest(exact, priced(ob, model, order, startPrices(model, ob.bytes()),
+        double[] hint = hints.computeIfAbsent(-1, x -> new double[] {Double.NaN});
+        int[] label = fastest(exact, priced(ob, model, order, startPrices(model, ob.bytes()), hint,
             price -> Expansion.alphaExpansion(new CutModel(model, lambda, ob.bytes(), price), from)));
         if (label != null) {
-          label = polish(model, groups, ob, label, config, evaluations);
-          pool.add(Planner.candidate(exact, label, "capped α-expansion " + lam + " + local search", "capped α-expansion",
-              pool.size(), evaluations));
+          addSeed(seeds, new Seed(-1, null, model, ob, label, "capped α-expansion", "capped α-expansion " + lam));
         }
       }
     }
+    for (Seed sd : seeds.values()) {
+      int[] label = polish(sd.model(), groups, sd.budget(), sd.label(), config, evaluations);
+      pool.add(Planner.candidate(exact, sd.pair() == null ? label : toFull(label, sd.pair()),
+          sd.origin() + (config.localSearch() ? " + local search" : ""), sd.family(), pool.size(), evaluations));
+    }
     return pool;
+  }
+
+  /** A labeling to polish: on a device pair ({@code pair} maps its devices) or on all devices ({@code pair} null). */
+  private record Seed(int key, int[] pair, HeteroCostModel model, OpBudget budget, int[] label, String family,
+      String origin) {}
+
+  private static void addSeed(Map<String, Seed> seeds, Seed s) {
+    seeds.merge(s.key() + ":" + Arrays.toString(s.label()), s, (old, dup) -> new Seed(old.key(), old.pair(), old.model(),
+        old.budget(), old.label(), old.family(), old.origin() + ", " + dup.origin().substring(dup.origin().lastIndexOf(' ') + 1)));
   }
 
   /** The labeling of {@code labels} the exact model rates fastest, or null when there is none. */
@@ -182,72 +204,76 @@ final class CappedPlanner {
   }
 
   /**
-   * Labelings within budget from the Lagrangian: {@code solve} at the lowest prices (per capped
-   * device) under which every budget holds, and that labeling rounded toward the one just below
-   * those prices (which breaks a budget): its extra ops are taken over in topological order, forward
-   * and backward, while every budget still holds. When weights are worth about the same time per
+   * Labelings within budget from the Lagrangian: {@code solve} at the lowest price factor under
+   * which every budget holds, and that labeling rounded toward the one just below
+   * those prices (which breaks a budget): its extra ops are taken over in topological order while every budget still holds. When weights are worth about the same time per
    * byte everywhere (a transformer's layers), the relaxation jumps from "all" to "nothing" at one
    * price and the rounding is what fills the device (an op that no longer fits is skipped, smaller ones
    * after it may still fit). Empty when no price makes every budget hold.
    */
   private static List<int[]> priced(OpBudget ob, HeteroCostModel model, int[] opOrder, double[] startPrice,
-      Function<double[], int[]> solve) {
+      double[] hint, Function<double[], int[]> solve) {
     int devices = model.deviceCount();
     double[] price = new double[devices];
     int[] label = solve.apply(price);
     if (label == null) {
       return List.of();
     }
-    int[] over = null;
-    for (int k = 0; k < DOUBLINGS && !ob.holds(label); k++) {
-      over = label;
-      long[] load = ob.loads(label, devices);
-      for (int d = 0; d < devices; d++) {
-        if (load[d] > ob.budget()[d]) {
-          price[d] = price[d] == 0 ? startPrice[d] : price[d] * 2;
-        }
-      }
-      label = solve.apply(price);
+    if (ob.holds(label)) {
+      return List.of(label);
     }
-    if (!ob.holds(label)) {
-      return List.of();
-    }
+    // Prices on the over-budget devices only, all scaled together by one factor found by geometric bisection
+    // between a price too low to move anything and one at which every weighted op costs more there than
+    // the whole model takes anywhere.
+    long[] load = ob.loads(label, devices);
+    boolean[] priced = new boolean[devices];
     for (int d = 0; d < devices; d++) {
-      if (price[d] == 0) {
-        continue;
-      }
-      double lo = price[d] / 2;
-      double hi = price[d];
-      for (int k = 0; k < BISECTIONS; k++) {
-        price[d] = (lo + hi) / 2;
-        int[] trial = solve.apply(price);
-        if (ob.holds(trial)) {
-          hi = price[d];
-          label = trial;
-        } else {
-          lo = price[d];
-          over = trial;
-        }
-      }
-      price[d] = hi;
+      priced[d] = load[d] > ob.budget()[d];
     }
+    // A factor found for another λ narrows the search to around it.
+    boolean near = !Double.isNaN(hint[0]);
+    double lo = near ? hint[0] - 1 : Math.log(1e-6);
+    double hi = near ? hint[0] + 1 : Math.log(Math.max(startPrice[devices], 1));
+    int[] over = label;
+    int[] fit = null;
+    for (int k = 0; k < (near ? BISECTIONS / 2 : BISECTIONS); k++) {
+      double mid = k == 0 ? hi : (lo + hi) / 2;
+      for (int d = 0; d < devices; d++) {
+        price[d] = priced[d] ? startPrice[d] * Math.exp(mid) : 0;
+      }
+      int[] trial = solve.apply(price);
+      if (ob.holds(trial)) {
+        hi = mid;
+        fit = trial;
+      } else if (k == 0) {
+        if (near) {
+          hint[0] = Double.NaN;
+          return priced(ob, model, opOrder, startPrice, hint, solve);
+        }
+        return List.of();
+      } else {
+        lo = mid;
+        over = trial;
+      }
+    }
+    label = fit;
+    hint[0] = hi;
     List<int[]> out = new ArrayList<>(List.of(label));
     if (over != null) {
-      out.add(round(ob, devices, label, over, opOrder, false));
-      out.add(round(ob, devices, label, over, opOrder, true));
+      out.add(round(ob, devices, label, over, opOrder));
       out.add(evict(ob, model, label, over));
     }
     return out;
   }
 
   /** {@code fits} with each op where {@code over} differs moved as {@code over} has it, in order, when budgets still hold. */
-  private static int[] round(OpBudget ob, int devices, int[] fits, int[] over, int[] opOrder, boolean backward) {
+  private static int[] round(OpBudget ob, int devices, int[] fits, int[] over, int[] opOrder) {
     int[] label = fits.clone();
     long[] load = ob.loads(label, devices);
     int[] one = new int[1];
     int[] from = new int[1];
     for (int k = 0; k < opOrder.length; k++) {
-      int i = opOrder[backward ? opOrder.length - 1 - k : k];
+      int i = opOrder[k];
       if (over[i] == label[i]) {
         continue;
       }
@@ -319,10 +345,24 @@ final class CappedPlanner {
         saving[d] += model.supported(i, d) ? worst - model.micros(i, d) : 0;
       }
     }
-    double[] out = new double[devices];
-    for (int d = 0; d < devices; d++) {
-      out[d] = Math.max(saving[d] / Math.max(1, total), 1e-12) / 16;
+    // One more entry: a factor on these prices at which every weighted op is priced off its device.
+    double[] out = new double[devices + 1];
+    double totalMicros = 0;
+    long minBytes = Long.MAX_VALUE;
+    for (int i = 0; i < model.opCount(); i++) {
+      double worst = 0;
+      for (int d = 0; d < devices; d++) {
+        worst = model.supported(i, d) ? Math.max(worst, model.micros(i, d)) : worst;
+      }
+      totalMicros += worst;
+      minBytes = bytes[i] > 0 ? Math.min(minBytes, bytes[i]) : minBytes;
     }
+    double least = Double.POSITIVE_INFINITY;
+    for (int d = 0; d < devices; d++) {
+      out[d] = Math.max(saving[d] / Math.max(1, total), 1e-12);
+      least = Math.min(least, out[d]);
+    }
+    out[devices] = 4 * totalMicros / Math.max(1, minBytes == Long.MAX_VALUE ? 1 : minBytes) / least;
     return out;
   }
 

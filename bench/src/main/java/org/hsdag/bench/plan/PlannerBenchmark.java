@@ -18,6 +18,8 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpNode;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlacementProxy;
@@ -31,14 +33,15 @@ import org.hsdag.sim.SimOptions;
  * the proxy (the graph's cost tables) and planning (cuts, local search, candidates). One warm-up
  * run per size (its wall time is "first ms": a cold JVM), then the medians of the timed runs:
  * wall time per part, total, and the planning thread's CPU time (less sensitive to other load on
- * a shared machine). Targets: 200 ms at 1,000 nodes, 10 s at 100,000.
+ * a shared machine). Targets: 200 ms at 1,000 nodes, 10 s at 100,000. {@code --cap-fraction F} caps the
+ * last device at F times what the whole graph needs there (weights and activation peak), so the memory-capped planner runs (target 200 ms at 1,000 nodes).
  * Two graph families: {@code synthetic} ({@link SyntheticIr}: residual blocks of 1x1 convolution,
  * ReLU and Add, where GPU.1 alone is optimal) and {@code inception} (disjoint copies of the bundled
  * Inception-V3, about the size asked, where CPU/GPU splits pay and the local search has work).
  *
  * <pre>
  * ./hsdag.sh run-class org.hsdag.bench.plan.PlannerBenchmark [--devices CPU,GPU.1] [--runs 5]
- *     [--graph synthetic|inception|both] [nodes ...]
+ *     [--graph synthetic|inception|both] [--cap-fraction F] [nodes ...]
  * </pre>
  */
 public final class PlannerBenchmark {
@@ -48,12 +51,14 @@ public final class PlannerBenchmark {
     DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
     int runs = 5;
     String family = "both";
+    double capFraction = 0;
     List<Integer> sizes = new ArrayList<>();
     for (int k = 0; k < args.length; k++) {
       switch (args[k]) {
         case "--devices" -> devices = DeviceSet.parse(args[++k]);
         case "--runs" -> runs = Integer.parseInt(args[++k]);
         case "--graph" -> family = args[++k];
+        case "--cap-fraction" -> capFraction = Double.parseDouble(args[++k]);
         default -> sizes.add(Integer.parseInt(args[k]));
       }
     }
@@ -61,19 +66,21 @@ public final class PlannerBenchmark {
       sizes = List.of(1_000, 10_000, 100_000);
     }
     SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
-    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile paper, devices %s, %d processors, median of %d runs%n",
-        devices, Runtime.getRuntime().availableProcessors(), runs);
+    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile paper, devices %s, %d processors, median of %d runs%s%n",
+        devices, Runtime.getRuntime().availableProcessors(), runs, capFraction > 0
+            ? String.format(Locale.ROOT, ", memory cap on %s at %.0f%% of what the model needs there", devices.name(devices.size() - 1),
+                100 * capFraction) : "");
     System.out.printf(Locale.ROOT, "%-10s %9s %7s %9s %9s %9s %9s %9s %7s %11s %11s%n", "graph", "nodes", "ops", "proxy ms",
         "plan ms", "total ms", "cpu ms", "first ms", "evals", "best ms", "single ms");
     List<String> families = family.equals("both") ? List.of("synthetic", "inception") : List.of(family);
     for (String f : families) {
       for (int size : sizes) {
-        run(f, f.equals("inception") ? inceptions(size) : synthetic(size), sim, devices, runs);
+        run(f, f.equals("inception") ? inceptions(size) : synthetic(size), sim, devices, runs, capFraction);
       }
     }
   }
 
-  private static void run(String family, OpGraph g, SimBackend sim, DeviceSet devices, int runs) {
+  private static void run(String family, OpGraph g, SimBackend sim, DeviceSet devices, int runs, double capFraction) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] proxyMs = new double[runs];
     double[] planMs = new double[runs];
@@ -88,6 +95,9 @@ public final class PlannerBenchmark {
       long c0 = threads.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       PlacementProxy proxy = PlacementProxy.ofSim(fresh, g, devices);
+      if (capFraction > 0) {
+        proxy = proxy.withMemory(capped(g, devices, capFraction));
+      }
       long t1 = System.nanoTime();
       plan = new Planner().plan(proxy);
       long t2 = System.nanoTime();
@@ -105,6 +115,16 @@ public final class PlannerBenchmark {
     System.out.printf(Locale.ROOT, "%-10s %9d %7d %9.1f %9.1f %9.1f %9.1f %9.1f %7d %11.3f %11.3f%n", family, g.nodeCount(),
         ops, median(proxyMs), median(planMs), median(totalMs), median(cpuMs), coldMs, plan.evaluations(),
         plan.best().proxyMillis(), plan.bestSingleDevice().proxyMillis());
+  }
+
+  /** The last device of {@code devices} capped at {@code fraction} of what the whole graph needs there. */
+  private static MemoryCheck capped(OpGraph g, DeviceSet devices, double fraction) {
+    String dev = devices.name(devices.size() - 1);
+    MemoryCheck unlimited = MemoryCheck.of(g, devices, MemoryLimits.NONE, java.util.Map.of());
+    long need = unlimited.use(org.hsdag.placement.Placement.allOn(devices, g.nodeCount(), dev)).get(devices.size() - 1)
+        .totalBytes();
+    return MemoryCheck.of(g, devices, new MemoryLimits(java.util.Map.of(dev, Math.max(1, (long) (fraction * need)))),
+        java.util.Map.of());
   }
 
   /** Disjoint copies of the bundled Inception-V3 (names prefixed per copy), about {@code nodes} nodes. */
