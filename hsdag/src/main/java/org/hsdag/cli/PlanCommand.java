@@ -50,6 +50,8 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Mixin InputShapeOptions inputShapeOptions;
 
+  @Mixin MemoryOptions memoryOptions;
+
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
   String proxyProfile;
@@ -91,6 +93,8 @@ public final class PlanCommand implements Callable<Integer> {
         // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
         String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
         resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.shapes());
+        resolved = new Proxies.Resolved(resolved.proxy().withMemory(memoryOptions.check(backend, graph, ds)),
+            resolved.source());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -137,6 +141,7 @@ public final class PlanCommand implements Callable<Integer> {
     m.put("sub_models", c.subModels());
     m.put("origin", c.origin());
     m.put("compute_ops_per_device", computeOpsPerDevice(proxy, c));
+    proxy.memory().ifPresent(check -> m.put("memory_per_device", PlanMemory.json(check, c.placement())));
     return m;
   }
 
@@ -179,6 +184,7 @@ public final class PlanCommand implements Callable<Integer> {
     StringBuilder ops = new StringBuilder();
     computeOpsPerDevice(proxy, best).forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
     o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
+    proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement()));
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
     if (out != null) {

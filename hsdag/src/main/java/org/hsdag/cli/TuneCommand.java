@@ -115,6 +115,8 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin ProxyOptions proxyOptions;
 
+  @Mixin MemoryOptions memoryOptions;
+
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
           + "any) and by how often the search proposed them. Default: ${DEFAULT-VALUE}.")
@@ -395,12 +397,14 @@ public final class TuneCommand implements Callable<Integer> {
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
   private Proxies.Resolved resolveProxy(ProxyChoice choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
       InputShapes.Resolution shapes) {
+    org.hsdag.memory.MemoryCheck memory = memoryOptions.check(backend, graph, ds);
     if (ProxyChoice.NONE.equals(choice)) {
       return null;
     }
     String profileChoice = choice instanceof ProxyChoice.Profile p ? p.nameOrPath() : null;
     try {
-      return Proxies.resolve(backend, graph, ds, profileChoice, shapes.shapes());
+      Proxies.Resolved r = Proxies.resolve(backend, graph, ds, profileChoice, shapes.shapes());
+      return new Proxies.Resolved(r.proxy().withMemory(memory), r.source());
     } catch (ProxyUnavailableException e) {
       if (profileChoice != null) {
         throw new UserInputException(e.getMessage());
@@ -642,12 +646,12 @@ public final class TuneCommand implements Callable<Integer> {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return TuneBackends.open(request, notice -> {
+    return memoryOptions.apply(TuneBackends.open(request, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    });
+    }));
   }
 
   private void closeBackend(LatencyBackend backend) {

@@ -45,6 +45,14 @@ public final class AnnealingSearch {
    * placement seen; never worse than the best start.
    */
   public Result run(HeteroCostModel model, int[][] groups, List<int[]> starts) {
+    return run(model, groups, starts, null);
+  }
+
+  /**
+   * {@link #run(HeteroCostModel, int[][], List)} never accepting a move that puts more bytes on a
+   * device than {@code budget} allows (null: unlimited); the starts must be within it.
+   */
+  public Result run(HeteroCostModel model, int[][] groups, List<int[]> starts, OpBudget budget) {
     HeteroCostModel.Evaluator exact = model.evaluator();
     SplittableRandom rnd = new SplittableRandom(seed);
     int n = model.opCount();
@@ -71,6 +79,7 @@ public final class AnnealingSearch {
       int[] root = new int[n];
       int[] moved = new int[n];
       int[] saved = new int[n];
+      long[] load = budget == null ? null : budget.loads(label, devices);
       for (int k = 0; k < evaluations; k++, temperature *= cool) {
         int d = rnd.nextInt(devices);
         int size = 0;
@@ -97,7 +106,7 @@ public final class AnnealingSearch {
           ok = model.supported(moved[m], d);
           changes |= label[moved[m]] != d;
         }
-        if (!ok || !changes) {
+        if (!ok || !changes || (load != null && !budget.allows(load, moved, size, label, d))) {
           continue;
         }
         for (int m = 0; m < size; m++) {
@@ -107,6 +116,9 @@ public final class AnnealingSearch {
         double next = exact.micros(label);
         if (next <= e || rnd.nextDouble() < Math.exp((e - next) / temperature)) {
           e = next;
+          if (load != null) {
+            budget.move(load, moved, size, saved, d);
+          }
           if (e < bestMicros) {
             bestMicros = e;
             best = label.clone();
@@ -122,7 +134,7 @@ public final class AnnealingSearch {
       throw new IllegalArgumentException("no start");
     }
     if (devices >= 2 && n > 0) {
-      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE).run(best);
+      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget).run(best);
       if (polished.micros() < bestMicros) {
         best = polished.label();
         bestMicros = polished.micros();

@@ -36,13 +36,23 @@ final class CutModel {
   /** Ops fusing into each op (CSR). */
   final int[] fusedByStart;
   final int[] fusedBy;
+  /** Lagrangian memory prices: op i on device d costs {@code price[d] * bytes[i]} more (null: none). */
+  private final long[] bytes;
+  private final double[] price;
 
   CutModel(HeteroCostModel model, double lambda) {
+    this(model, lambda, null, null);
+  }
+
+  /** A cut model whose op i costs {@code price[d]} µs per byte of {@code bytes[i]} more on device d. */
+  CutModel(HeteroCostModel model, double lambda, long[] bytes, double[] price) {
     if (!(lambda >= 0) || Double.isInfinite(lambda)) {
       throw new IllegalArgumentException("sub-model weight must be >= 0 (got " + lambda + ")");
     }
     this.model = model;
     this.lambda = lambda;
+    this.bytes = bytes;
+    this.price = price;
     ops = model.opCount();
     devices = model.deviceCount();
     int tensors = model.tensorCount();
@@ -111,7 +121,10 @@ final class CutModel {
 
   /** Kernel time of op i on d, +∞ when d cannot run it. */
   double unary(int i, int d) {
-    return model.supported(i, d) ? model.micros(i, d) : Double.POSITIVE_INFINITY;
+    if (!model.supported(i, d)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return price == null ? model.micros(i, d) : model.micros(i, d) + price[d] * bytes[i];
   }
 
   /** Fusion saving of op i on device d when it shares d with the op it fuses into. */

@@ -108,7 +108,7 @@ final class Expansion {
     void build() {
       for (int i = 0; i < m.ops; i++) {
         keep[i] = m.unary(i, label[i]);
-        moveTo[i] = m.model.supported(i, alpha) ? m.model.micros(i, alpha) : Double.POSITIVE_INFINITY;
+        moveTo[i] = m.unary(i, alpha);
         int f = m.model.fuseInto(i);
         if (f >= 0) {
           pairwise(i, f, m.fusionTerm(i, lab(i, 0), lab(f, 0)), m.fusionTerm(i, lab(i, 0), lab(f, 1)),

@@ -33,6 +33,8 @@ final class LocalSearch {
   /** Ops of each current sub-model, CSR by root op. */
   private final int[] subStart;
   private final int[] subOps;
+  /** Byte budgets no accepted move may exceed (null: none). */
+  private final OpBudget budget;
 
   /**
    * @param cut the screening energy (its model is the exact proxy)
@@ -40,6 +42,12 @@ final class LocalSearch {
    * @param maxEvaluations exact evaluations allowed
    */
   LocalSearch(CutModel cut, int[][] groups, int maxEvaluations) {
+    this(cut, groups, maxEvaluations, null);
+  }
+
+  /** A descent that never moves bytes onto a device beyond its {@code budget} (null: unlimited). */
+  LocalSearch(CutModel cut, int[][] groups, int maxEvaluations, OpBudget budget) {
+    this.budget = budget;
     this.cut = cut;
     this.model = cut.model;
     this.evaluator = model.evaluator();
@@ -104,6 +112,7 @@ final class LocalSearch {
     int[] target = moves.target;
     double[] delta = moves.delta;
     int[] saved = new int[n];
+    long[] load = budget == null ? null : budget.loads(label, devices);
     while (evaluations < maxEvaluations) {
       moves.count = 0;
       for (int i = 0; i < n; i++) {
@@ -160,6 +169,9 @@ final class LocalSearch {
           }
         }
         int size = members(kd, ix, label, root);
+        if (load != null && !budget.allows(load, work, size, label, d)) {
+          continue;
+        }
         for (int m = 0; m < size; m++) {
           saved[m] = label[work[m]];
           label[work[m]] = d;
@@ -169,6 +181,9 @@ final class LocalSearch {
         if (e < best - 1e-9 * best) {
           best = e;
           accepted++;
+          if (load != null) {
+            budget.move(load, work, size, saved, d);
+          }
           subModels(label, root);
         } else {
           for (int m = 0; m < size; m++) {

@@ -1,5 +1,6 @@
 package org.hsdag.plan;
 
+import org.hsdag.memory.MemoryCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,11 +27,17 @@ public final class PlacementProxy implements LatencyModel {
   private final DeviceSet devices;
   private final HeteroCostModel model;
   private final HeteroAffinity affinity;
+  private final MemoryCheck memory;
 
   private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model) {
+    this(graph, devices, model, null);
+  }
+
+  private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model, MemoryCheck memory) {
     this.graph = graph;
     this.devices = devices;
     this.model = model;
+    this.memory = memory;
     if (model.nodeCount() != graph.nodeCount()) {
       throw new IllegalArgumentException("the cost model has " + model.nodeCount() + " nodes, the graph "
           + graph.nodeCount());
@@ -56,6 +63,19 @@ public final class PlacementProxy implements LatencyModel {
 
   public OpGraph graph() {
     return graph;
+  }
+
+  /** This proxy with device capacities the planner must respect (null: none). */
+  public PlacementProxy withMemory(MemoryCheck check) {
+    if (check != null && !check.devices().equals(devices)) {
+      throw new IllegalArgumentException("memory check on " + check.devices() + ", proxy on " + devices);
+    }
+    return new PlacementProxy(graph, devices, model, check);
+  }
+
+  /** The capacities the planner respects, when there are any. */
+  public java.util.Optional<MemoryCheck> memory() {
+    return java.util.Optional.ofNullable(memory).filter(MemoryCheck::limitsAny);
   }
 
   public DeviceSet devices() {

@@ -43,7 +43,8 @@ public final class Planner {
 
   /** Plans a graph's placement on the proxy's devices, moving its co-location groups as units too. */
   public Plan plan(PlacementProxy proxy) {
-    OpPlan p = planOps(proxy.model(), proxy.colocationGroups());
+    OpPlan p = proxy.memory().isPresent() ? new CappedPlanner(this).planOps(proxy)
+        : planOps(proxy.model(), proxy.colocationGroups());
     List<PlanCandidate> out = new ArrayList<>();
     for (OpCandidate c : p.candidates()) {
       out.add(toPlacement(proxy, c));
@@ -163,7 +164,7 @@ public final class Planner {
     return full;
   }
 
-  private static OpCandidate candidate(HeteroCostModel.Evaluator exact, int[] label, String origin, String family,
+  static OpCandidate candidate(HeteroCostModel.Evaluator exact, int[] label, String origin, String family,
       int order, long[] evaluations) {
     HeteroCostModel.Evaluation e = exact.evaluate(label);
     evaluations[0]++;
@@ -189,7 +190,7 @@ public final class Planner {
   }
 
   /** The fastest, then the best of each family, then the rest by speed; distinct on the proxy; best first. */
-  private List<OpCandidate> select(List<OpCandidate> pool) {
+  List<OpCandidate> select(List<OpCandidate> pool) {
     List<OpCandidate> sorted = new ArrayList<>(pool);
     sorted.sort(Comparator.comparingDouble(OpCandidate::micros).thenComparingInt(OpCandidate::order));
     List<OpCandidate> chosen = new ArrayList<>();

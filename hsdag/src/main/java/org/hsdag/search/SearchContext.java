@@ -1,6 +1,7 @@
 package org.hsdag.search;
 
 import java.util.List;
+import org.hsdag.memory.MemoryCheck;
 import java.util.Objects;
 import java.util.Optional;
 import org.hsdag.backend.MeasurementProtocol;
@@ -26,8 +27,10 @@ public final class SearchContext {
   private final PlacementProxy proxy;
   private final boolean stopsEarly;
   private final List<DeviceKind> deviceKinds;
+  private final MemoryCheck memory;
 
   private SearchContext(Builder b) {
+    memory = b.memory;
     graph = Objects.requireNonNull(b.graph, "graph");
     devices = Objects.requireNonNull(b.devices, "devices");
     support = Objects.requireNonNull(b.support, "support");
@@ -113,7 +116,13 @@ public final class SearchContext {
   }
 
   /** Collects the fields of a {@link SearchContext}. */
+  /** The device capacities of the search, when any device has one. */
+  public Optional<MemoryCheck> memory() {
+    return Optional.ofNullable(memory).filter(MemoryCheck::limitsAny);
+  }
+
   public static final class Builder {
+    private MemoryCheck memory;
     private final OpGraph graph;
     private final DeviceSet devices;
     private final SupportMatrix support;
@@ -154,6 +163,12 @@ public final class SearchContext {
 
     public Builder backendName(String v) {
       backendName = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** The device capacities placements must respect (null: none). */
+    public Builder memory(MemoryCheck v) {
+      memory = v;
       return this;
     }
 

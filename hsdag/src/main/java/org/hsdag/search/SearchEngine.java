@@ -21,6 +21,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.placement.Placement;
@@ -57,6 +58,7 @@ public final class SearchEngine {
   private final Optional<BatchMeasurement> batched;
   private final PlacementProxy proxy;
   private final Map<Placement, Measurement> cache = new HashMap<>();
+  private final MemoryCheck memory;
   private volatile boolean stopRequested;
 
   private SearchEngine(Builder b) {
@@ -69,6 +71,7 @@ public final class SearchEngine {
     keyed = backend.capability(KeyedMeasurement.class);
     batched = keyed.isPresent() ? backend.capability(BatchMeasurement.class) : Optional.empty();
     proxy = b.proxy;
+    memory = b.memory != null ? b.memory : proxy == null ? null : proxy.memory().orElse(null);
     long start = System.nanoTime();
     elapsedSeconds = b.clock != null ? b.clock : () -> (System.nanoTime() - start) / 1e9;
   }
@@ -112,7 +115,7 @@ public final class SearchEngine {
   /** The context a strategy gets for a search under {@code limits} (it may stop early when they have a patience). */
   public SearchContext context(SearchLimits limits, long strategySeed) {
     return SearchContext.builder(graph, devices, support).budget(limits.budget()).seed(strategySeed).protocol(protocol)
-        .backendName(backend.name()).deviceKinds(DeviceKinds.of(backend, devices)).proxy(proxy)
+        .backendName(backend.name()).deviceKinds(DeviceKinds.of(backend, devices)).proxy(proxy).memory(memory)
         .stopsEarly(limits.patience() > 0).build();
   }
 
@@ -125,6 +128,11 @@ public final class SearchEngine {
     Measurement unsupported = unsupported(p);
     if (unsupported != null) {
       return unsupported;
+    }
+    Optional<String> oom = memory == null ? Optional.empty() : memory.violation(p);
+    if (oom.isPresent()) {
+      // The memory model refuses it: no run is spent on a placement that cannot fit.
+      return Measurement.failed(MemoryCheck.REJECTED + oom.get(), backend.name(), backend.profile());
     }
     try {
       return keyed.isPresent() ? keyed.get().measure(graph, p, protocol, noiseKey(seed, p, round))
@@ -345,8 +353,9 @@ public final class SearchEngine {
       SearchStep step = new SearchStep(steps.size(), p, m, cached);
       steps.add(step);
       cache.putIfAbsent(p, m);
-      if (cached) {
-        cacheHits++;
+      if (cached || (!m.ok() && m.reason().startsWith(MemoryCheck.REJECTED))) {
+        // A cached answer or a memory-model refusal spends no measurement.
+        cacheHits += cached ? 1 : 0;
       } else {
         measurements++;
         boolean meaningful = m.ok() && (Double.isNaN(bestMillis)
@@ -610,6 +619,13 @@ public final class SearchEngine {
     private long seed;
     private DoubleSupplier clock;
     private PlacementProxy proxy;
+    private MemoryCheck memory;
+
+    /** Device capacities: placements that do not fit are refused without a run (default: the proxy's). */
+    public Builder memory(MemoryCheck v) {
+      memory = v;
+      return this;
+    }
 
     private Builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
       this.backend = Objects.requireNonNull(backend, "backend");

@@ -83,6 +83,8 @@ public final class Strategies {
             new StrategyConfig.AutoEmulation(AutoEmulationStrategy.Preference.CPU)),
         new Entry("openvino-gpu", "OpenVINO-GPU", Family.BASELINE, null,
             new StrategyConfig.AutoEmulation(AutoEmulationStrategy.Preference.GPU)),
+        new Entry("openvino-pp", "OpenVINO HETERO pipeline-parallel", Family.BASELINE, null,
+            new StrategyConfig.PipelineParallel()),
         new Entry("random", "Random search", Family.BASELINE, null, new StrategyConfig.Random()),
         new Entry("greedy", "Greedy (hill climbing)", Family.BASELINE, null, new StrategyConfig.Greedy(perOp)),
         new Entry("brkga", "BRKGA", Family.BASELINE, null, new StrategyConfig.Brkga(perOp, BrkgaStrategy.Config.REGAL)),

@@ -17,6 +17,7 @@ import org.hsdag.search.SearchStrategy;
 @JsonSubTypes({
     @JsonSubTypes.Type(value = StrategyConfig.SingleDevice.class, name = "single-device"),
     @JsonSubTypes.Type(value = StrategyConfig.AutoEmulation.class, name = "auto-emulation"),
+    @JsonSubTypes.Type(value = StrategyConfig.PipelineParallel.class, name = "pipeline-parallel"),
     @JsonSubTypes.Type(value = StrategyConfig.Random.class, name = "random"),
     @JsonSubTypes.Type(value = StrategyConfig.Greedy.class, name = "greedy"),
     @JsonSubTypes.Type(value = StrategyConfig.Brkga.class, name = "brkga"),
@@ -58,6 +59,14 @@ public sealed interface StrategyConfig {
     @Override
     public SearchStrategy create(String name) {
       return new AutoEmulationStrategy(name, preference);
+    }
+  }
+
+  /** OpenVINO HETERO's memory-driven pipeline-parallel split ({@link PipelineParallelStrategy}); no settings. */
+  record PipelineParallel() implements StrategyConfig {
+    @Override
+    public SearchStrategy create(String name) {
+      return new PipelineParallelStrategy(name);
     }
   }
 

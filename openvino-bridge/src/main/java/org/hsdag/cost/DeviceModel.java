@@ -1,5 +1,6 @@
 package org.hsdag.cost;
 
+import org.hsdag.memory.DeviceMemory;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,6 +37,8 @@ import java.util.Objects;
  *     disables it, as for CPUs, which fill their few lanes with any real layer. MatMuls are exempt:
  *     at batch-1 transformer shapes the plugins use GEMV / split-K kernels that parallelise over
  *     the weights, not the outputs
+ * @param memory the device's memory capacity and runtime overhead with their source; null when the profile
+ *     does not say (not limited)
  */
 public record DeviceModel(
     String name,
@@ -51,7 +54,17 @@ public record DeviceModel(
     List<String> unsupportedOps,
     boolean dynamicShapes,
     boolean fusion,
-    double fullOccupancyOutputs) {
+    double fullOccupancyOutputs,
+    DeviceMemory memory) {
+
+  /** A device whose memory the profile does not state. */
+  public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
+      double launchOverheadUs, double subModelOverheadUs, double linkLatencyUs, double linkBandwidthGBs,
+      Map<String, Double> efficiency, List<String> unsupportedOps, boolean dynamicShapes, boolean fusion,
+      double fullOccupancyOutputs) {
+    this(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs, linkLatencyUs,
+        linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, null);
+  }
 
   /** A device without an occupancy limit ({@code fullOccupancyOutputs} 0). */
   public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
@@ -88,6 +101,12 @@ public record DeviceModel(
             + " must be in (0, 2] (got " + e.getValue() + ")");
       }
     }
+  }
+
+  /** This device with {@code m} as its memory (null: not stated). */
+  public DeviceModel withMemory(DeviceMemory m) {
+    return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
+        linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, m);
   }
 
   /** Efficiency of {@code cls}: its own entry, else {@code default}, else 0.5. */

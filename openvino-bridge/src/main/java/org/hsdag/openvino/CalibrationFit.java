@@ -393,7 +393,7 @@ public final class CalibrationFit {
       DeviceModel b = byName.getOrDefault(f.device(), byName.get(f.baseDevice()));
       devices.add(new DeviceModel(f.device(), f.fullName(), b.kind(), b.peakGflops(), b.memoryBandwidthGBs(),
           f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(), f.efficiency(),
-          b.unsupportedOps(), b.dynamicShapes(), b.fusion()));
+          b.unsupportedOps(), b.dynamicShapes(), b.fusion()).withMemory(b.memory()));
     }
     return new DeviceProfile(name, description, sources, base.requestOverheadUs(), devices);
   }

@@ -17,12 +17,15 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.cost.CostModel;
+import org.hsdag.cost.ProfileMemory;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
@@ -60,6 +63,14 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
       return size() > GRAPH_CACHE_SIZE;
     }
   };
+  private final Map<IdentityKey, MemoryModel> memoryModels = new LinkedHashMap<>(32, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<IdentityKey, MemoryModel> eldest) {
+      return size() > GRAPH_CACHE_SIZE;
+    }
+  };
   private final Map<DeviceSet, int[]> deviceMaps = new ConcurrentHashMap<>();
   private volatile SimGraph last;
 
@@ -78,6 +89,11 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
   /** A backend on a built-in profile name or a profile JSON path. */
   public static SimBackend open(String profileNameOrPath, SimOptions options) {
     return new SimBackend(DeviceProfile.load(profileNameOrPath), options);
+  }
+
+  /** This backend on the same options with the user's capacities replacing the profile's ({@code --memory}). */
+  public SimBackend withMemoryLimits(org.hsdag.memory.MemoryLimits caps) {
+    return caps.isEmpty() ? this : new SimBackend(ProfileMemory.withCapacities(profile, caps), options);
   }
 
   @Override
@@ -187,6 +203,10 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
       // A placement that cannot run draws no noise.
       return Measurement.failed(failureReason(graph, ev), name(), profile());
     }
+    java.util.Optional<String> oom = memoryCheck(graph, placement.devices()).violation(placement);
+    if (oom.isPresent()) {
+      return Measurement.failed(oom.get() + " (sim profile " + profile.name() + ")", name(), profile());
+    }
     double[] samples = new double[protocol.runs()];
     options.noise().sample(ev.micros() / 1000.0, protocol.warmupRuns(), samples, noise.get());
     return Measurement.of(samples, protocol, ev.subModels(), name(), profile());
@@ -263,6 +283,18 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
     boolean dynamic = simGraph(graph).cost(ev.failedNode()).dynamic();
     return "op '" + node.name() + "' (" + node.type() + ") cannot run on " + dev.name() + ": "
         + dev.whyNot(node.type(), dynamic) + " (sim profile " + profile.name() + ")";
+  }
+
+  /**
+   * The memory check the simulator fails placements with: the profile's capacities and overheads on
+   * {@code devices} (the memory model of a graph is cached like its tables).
+   */
+  public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices) {
+    MemoryModel m;
+    synchronized (memoryModels) {
+      m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> new MemoryModel(graph));
+    }
+    return ProfileMemory.check(profile, m, devices);
   }
 
   /** The profile's own tables: the proxy equals the noise-free simulator. */

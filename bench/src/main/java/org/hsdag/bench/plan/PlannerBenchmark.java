@@ -19,6 +19,8 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpNode;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlacementProxy;
@@ -36,13 +38,15 @@ import picocli.CommandLine.Parameters;
  * the proxy (the graph's cost tables) and planning (cuts, local search, candidates). One warm-up
  * run per size (its wall time is "first ms": a cold JVM), then the medians of the timed runs:
  * wall time per part, total, and the planning thread's CPU time (less sensitive to other load on
- * a shared machine). Targets: 200 ms at 1,000 nodes, 10 s at 100,000.
+ * a shared machine). Targets: 200 ms at 1,000 nodes, 10 s at 100,000. {@code --cap-fraction F} caps the
+ * last device at F times what the whole graph needs there (weights and activation peak), so the memory-capped planner runs (target 200 ms at 1,000 nodes).
  * Two graph families: {@code synthetic} ({@link SyntheticIr}: residual blocks of 1x1 convolution,
  * ReLU and Add, where GPU.1 alone is optimal) and {@code inception} (disjoint copies of the bundled
  * Inception-V3, about the size asked, where CPU/GPU splits pay and the local search has work).
  *
  * <pre>
- * ./hsdag.sh bench planner-speed [--devices CPU,GPU.1] [--runs 5] [--graph synthetic|inception|both] [nodes ...]
+ * ./hsdag.sh bench planner-speed [--devices CPU,GPU.1] [--runs 5] [--graph synthetic|inception|both]
+ *     [--cap-fraction F] [nodes ...]
  * </pre>
  */
 @Command(name = "planner-speed", mixinStandardHelpOptions = true, sortOptions = false,
@@ -60,6 +64,10 @@ public final class PlannerBenchmark implements Callable<Integer> {
       description = "Graph family: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
   Family family;
 
+  @Option(names = "--cap-fraction", paramLabel = "F", defaultValue = "0",
+      description = "Cap the last device's memory at this fraction of what the model needs there; 0: no cap (default: ${DEFAULT-VALUE})")
+  double capFraction;
+
   @Parameters(arity = "0..*", paramLabel = "NODES", description = "Graph sizes in nodes (default: 1000 10000 100000)")
   List<Integer> sizes = new ArrayList<>();
 
@@ -74,19 +82,21 @@ public final class PlannerBenchmark implements Callable<Integer> {
 
   private void benchmark(DeviceSet devices, List<Integer> sizes) throws IOException {
     SimBackend sim = new SimBackend(target.profile(), SimOptions.exact());
-    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile %s, devices %s, %d processors, median of %d runs%n",
-        sim.profile(), devices, Runtime.getRuntime().availableProcessors(), runs);
+    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile %s, devices %s, %d processors, median of %d runs%s%n",
+        sim.profile(), devices, Runtime.getRuntime().availableProcessors(), runs, capFraction > 0
+            ? String.format(Locale.ROOT, ", memory cap on %s at %.0f%% of what the model needs there", devices.name(devices.size() - 1),
+                100 * capFraction) : "");
     System.out.printf(Locale.ROOT, "%-10s %9s %7s %9s %9s %9s %9s %9s %7s %11s %11s%n", "graph", "nodes", "ops", "proxy ms",
         "plan ms", "total ms", "cpu ms", "first ms", "evals", "best ms", "single ms");
     List<String> families = family == Family.both ? List.of("synthetic", "inception") : List.of(family.name());
     for (String f : families) {
       for (int size : sizes) {
-        run(f, f.equals("inception") ? inceptions(size) : synthetic(size), sim, devices, runs);
+        run(f, f.equals("inception") ? inceptions(size) : synthetic(size), sim, devices, runs, capFraction);
       }
     }
   }
 
-  private static void run(String family, OpGraph g, SimBackend sim, DeviceSet devices, int runs) {
+  private static void run(String family, OpGraph g, SimBackend sim, DeviceSet devices, int runs, double capFraction) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] proxyMs = new double[runs];
     double[] planMs = new double[runs];
@@ -101,6 +111,9 @@ public final class PlannerBenchmark implements Callable<Integer> {
       long c0 = threads.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       PlacementProxy proxy = PlacementProxy.ofSim(fresh, g, devices);
+      if (capFraction > 0) {
+        proxy = proxy.withMemory(capped(g, devices, capFraction));
+      }
       long t1 = System.nanoTime();
       plan = new Planner().plan(proxy);
       long t2 = System.nanoTime();
@@ -118,6 +131,16 @@ public final class PlannerBenchmark implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "%-10s %9d %7d %9.1f %9.1f %9.1f %9.1f %9.1f %7d %11.3f %11.3f%n", family, g.nodeCount(),
         ops, median(proxyMs), median(planMs), median(totalMs), median(cpuMs), coldMs, plan.evaluations(),
         plan.best().proxyMillis(), plan.bestSingleDevice().proxyMillis());
+  }
+
+  /** The last device of {@code devices} capped at {@code fraction} of what the whole graph needs there. */
+  private static MemoryCheck capped(OpGraph g, DeviceSet devices, double fraction) {
+    String dev = devices.name(devices.size() - 1);
+    MemoryCheck unlimited = MemoryCheck.of(g, devices, MemoryLimits.NONE, java.util.Map.of());
+    long need = unlimited.use(org.hsdag.placement.Placement.allOn(devices, g.nodeCount(), dev)).get(devices.size() - 1)
+        .totalBytes();
+    return MemoryCheck.of(g, devices, new MemoryLimits(java.util.Map.of(dev, Math.max(1, (long) (fraction * need)))),
+        java.util.Map.of());
   }
 
   /** Disjoint copies of the bundled Inception-V3 (names prefixed per copy), about {@code nodes} nodes. */

@@ -1,0 +1,60 @@
+package org.hsdag.plan;
+
+/**
+ * Additive memory budgets of a device-per-op labeling: op i brings {@code bytes[i]} to its device
+ * and device d may hold at most {@code budget[d]}. The searches keep a running load per device and
+ * refuse any move that would push a device past its budget.
+ *
+ * @param bytes bytes each op brings to its device (its weights)
+ * @param budget bytes each device may hold ({@link Long#MAX_VALUE}: unlimited)
+ */
+public record OpBudget(long[] bytes, long[] budget) {
+  public OpBudget {
+    bytes = bytes.clone();
+    budget = budget.clone();
+  }
+
+  /** Load per device of {@code label}. */
+  public long[] loads(int[] label, int devices) {
+    long[] load = new long[devices];
+    for (int i = 0; i < label.length; i++) {
+      load[label[i]] += bytes[i];
+    }
+    return load;
+  }
+
+  /** Whether every device of {@code label} is within its budget. */
+  public boolean holds(int[] label) {
+    long[] load = loads(label, budget.length);
+    for (int d = 0; d < budget.length; d++) {
+      if (load[d] > budget[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether moving ops {@code ops[0..size)} (now at {@code label}) to {@code d} keeps d within budget. */
+  boolean allows(long[] load, int[] ops, int size, int[] label, int d) {
+    if (budget[d] == Long.MAX_VALUE) {
+      return true;
+    }
+    long added = 0;
+    for (int m = 0; m < size; m++) {
+      if (label[ops[m]] != d) {
+        added += bytes[ops[m]];
+      }
+    }
+    return added == 0 || load[d] + added <= budget[d];
+  }
+
+  /** Updates {@code load} after ops {@code ops[0..size)} moved from {@code from[m]} to {@code d}. */
+  void move(long[] load, int[] ops, int size, int[] from, int d) {
+    for (int m = 0; m < size; m++) {
+      if (from[m] != d) {
+        load[from[m]] -= bytes[ops[m]];
+        load[d] += bytes[ops[m]];
+      }
+    }
+  }
+}
