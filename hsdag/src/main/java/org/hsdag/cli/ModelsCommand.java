@@ -80,6 +80,13 @@ public final class ModelsCommand implements Runnable {
       Path root = dirOrDefault(dir);
       PrintWriter out = spec.commandLine().getOut();
       for (ModelSpec m : todo) {
+        if (m.simulationOnly()) {
+          if (names != null && !names.isEmpty()) {
+            throw new UserInputException(m.name() + " is simulation-only: its " + m.build().binSize()
+                + " bytes of weights are not generated (its XML is enough for the sim backend)");
+          }
+          continue;
+        }
         GeneratedModel g = m.build();
         Path xml = ModelCatalog.xmlPath(root, m.name());
         String sha = g.writeTo(xml, seed);

@@ -17,6 +17,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.ir.SyntheticWeights;
 import org.hsdag.models.ModelCatalog;
+import org.hsdag.models.ModelSpec;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.testkit.RealOpenVino;
 import org.hsdag.testkit.Samples;
@@ -37,7 +38,7 @@ class RealIrTest {
       Map.of("Const", "Constant", "ReLU", "Relu", "SoftMax", "Softmax", "PReLU", "PRelu");
 
   static Stream<String> bundledModels() {
-    return ModelCatalog.names().stream();
+    return ModelCatalog.all().stream().filter(m -> !m.simulationOnly()).map(ModelSpec::name);
   }
 
   @ParameterizedTest

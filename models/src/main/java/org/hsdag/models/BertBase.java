@@ -99,7 +99,7 @@ public final class BertBase {
   }
 
   /** LayerNorm over the last axis: MVN, then scale and shift. */
-  private static Tensor layerNorm(IrBuilder b, String module, String weight, Tensor x) {
+  static Tensor layerNorm(IrBuilder b, String module, String weight, Tensor x) {
     Tensor axes = b.constI32(module + "/aten::layer_norm/Multiply", new long[] {1}, -1);
     Tensor n = b.mvn(module + "/aten::layer_norm/MVN", x, axes, "9.999999960041972e-13", null);
     long h = x.dim(-1);
@@ -168,7 +168,7 @@ public final class BertBase {
   }
 
   /** [1, s, h] → [1, heads, s, dh]: view, then permute(0, 2, 1, 3). */
-  private static Tensor heads(IrBuilder b, String self, Tensor x, String sfx, long s, long heads, long dh) {
+  static Tensor heads(IrBuilder b, String self, Tensor x, String sfx, long s, long heads, long dh) {
     Tensor r = b.reshape(self + "/aten::view/Reshape" + sfx, x,
         b.constI64(self + "/prim::ListConstruct/Concat" + sfx, new long[] {4}, 1, s, heads, dh), true, null);
     return b.transpose(self + "/aten::permute/Transpose" + sfx, r,

@@ -33,7 +33,12 @@ public final class ModelCatalog {
       new ModelSpec("tiny_diamond", "test model: two conv branches joined by an Add", TinyModels::diamond),
       new ModelSpec("tiny_two_branch", "test model: Inception-style block with a Concat", TinyModels::twoBranch),
       new ModelSpec("tiny_transformer", "test model: one BERT encoder layer (hidden 32, seq 16)",
-          TinyModels::transformer));
+          TinyModels::transformer),
+      new ModelSpec("decoder_9b", "decoder-only transformer, 32 blocks, hidden 4096, 128 tokens: 17.7 GB of FP16 "
+          + "weights, more than a 16 GB dGPU holds (simulation only: weights are not generated)",
+          () -> DecoderModel.build(DecoderModel.DECODER_9B), true),
+      new ModelSpec("tiny_decoder", "test model: the decoder_9b graph at toy sizes (2 blocks, hidden 64, seq 16)",
+          () -> DecoderModel.build(DecoderModel.TINY)));
 
   private ModelCatalog() {}
 
@@ -119,14 +124,15 @@ public final class ModelCatalog {
    * Writes the {@code .bin} of a bundled model when it is missing, so commands given
    * {@code models/resnet50/resnet50.xml} work without a separate {@code hsdag models build}.
    *
-   * @return true when weights were generated; false when they exist or {@code xml} is not a catalog model
+   * @return true when weights were generated; false when they exist, {@code xml} is not a catalog model or the model
+   *     is simulation-only
    */
   public static boolean ensureWeights(Path xml, long seed) throws IOException {
     if (Files.isRegularFile(org.hsdag.ir.IrReader.defaultBinPath(xml))) {
       return false;
     }
     Optional<ModelSpec> spec = findByXml(xml);
-    if (spec.isEmpty()) {
+    if (spec.isEmpty() || spec.get().simulationOnly()) {
       return false;
     }
     spec.get().build().writeTo(xml, seed);

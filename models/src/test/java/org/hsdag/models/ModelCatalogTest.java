@@ -15,7 +15,7 @@ class ModelCatalogTest {
   @Test
   void listsTheBenchmarksAndTheTinyModels() {
     assertEquals(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8", "tiny_chain", "tiny_diamond", "tiny_two_branch",
-        "tiny_transformer"), ModelCatalog.names());
+        "tiny_transformer", "decoder_9b", "tiny_decoder"), ModelCatalog.names());
     assertEquals(ModelCatalog.names().size(), new HashSet<>(ModelCatalog.names()).size());
     assertTrue(ModelCatalog.get("tiny_diamond").tiny());
     assertTrue(!ModelCatalog.get("bert_base").tiny());
