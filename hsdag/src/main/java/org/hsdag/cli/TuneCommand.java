@@ -47,6 +47,7 @@ import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneResult;
@@ -111,6 +112,8 @@ public final class TuneCommand implements Callable<Integer> {
   @Mixin InputShapeOptions inputShapeOptions;
 
   @Mixin ProxyOptions proxyOptions;
+
+  @Mixin ObjectiveOptions objectiveOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
@@ -219,6 +222,7 @@ public final class TuneCommand implements Callable<Integer> {
     }
     RunStart.checkNewRunFolder(dir);
     InputShapeOptions.Resolved shapes = inputShapeOptions.resolve(graph);
+    RunObjective objective = objectiveOptions.choice();
     LatencyBackend backend = openBackend(seed, shapes, deviceOptions.requested());
     try {
       TuneBackends.bind(backend, graph, modelPath);
@@ -230,7 +234,8 @@ public final class TuneCommand implements Callable<Integer> {
             + ", which is not among " + ds);
       }
       String proxyChoice = proxyOptions.choice(backendOptions);
-      Proxies.Resolved runProxy = resolveProxy(proxyChoice, backend, graph, ds, shapes);
+      Proxies.Resolved runProxy = ObjectiveOptions.proxy(objective, resolveProxy(proxyChoice, backend, graph, ds, shapes), ds);
+      LatencyBackend measuring = ObjectiveOptions.measuring(objective, backend);
       int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
@@ -249,7 +254,8 @@ public final class TuneCommand implements Callable<Integer> {
                 shapes.resolution().assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
-        return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
+        objective.write(folder.dir());
+        return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
       closeBackend(backend);
@@ -293,7 +299,7 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed")) {
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective", "--requests")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
       }
@@ -349,9 +355,12 @@ public final class TuneCommand implements Callable<Integer> {
               + backend.name() + " now reports " + backend.profile());
         }
         reuseCostModelMeasurements(folder, backend, r.graph());
-        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), backend, r.graph(), new DeviceSet(mf.config().devices()),
-            shapes);
-        return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy(), runProxy);
+        RunObjective objective = RunObjective.read(folder.dir());
+        DeviceSet ds = new DeviceSet(mf.config().devices());
+        Proxies.Resolved runProxy = ObjectiveOptions.proxy(objective, resolveProxy(mf.config().proxy(), backend, r.graph(), ds,
+            shapes), ds);
+        return execute(folder, mf, r.graph(), ObjectiveOptions.measuring(objective, backend), true, mf.config().newStrategy(),
+            runProxy);
       } finally {
         closeBackend(backend);
       }
@@ -459,6 +468,11 @@ public final class TuneCommand implements Callable<Integer> {
           c.close();
         }
       }
+      RunObjective objective = RunObjective.read(dir);
+      if (result.status() == RunStatus.COMPLETED) {
+        objective = objective.withFigures(backend, graph, result.candidates(), result.best());
+        objective.write(dir);
+      }
       ReportWriter.Written report = null;
       String reportProblem = null;
       // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
@@ -485,9 +499,10 @@ public final class TuneCommand implements Callable<Integer> {
           m.put("planner_estimate_ms", estimate.plannerMillis());
           m.put("planner_estimate_source", estimate.source());
         }
+        m.put("objective", objective);
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       } else {
-        printSummary(out, dir, mf, result, report, estimate);
+        printSummary(out, dir, mf, result, report, estimate, objective);
       }
       if (reportProblem != null) {
         err.println("hsdag: " + reportProblem);
@@ -525,7 +540,7 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report,
-      PlannerEstimate estimate) {
+      PlannerEstimate estimate, RunObjective objective) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
@@ -551,6 +566,7 @@ public final class TuneCommand implements Callable<Integer> {
         r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
+    ObjectiveSummary.printHeader(out, objective, c.devices().size());
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
         "95% CI ms", "vs CPU-only");
     for (Candidate cand : r.candidates()) {
@@ -580,6 +596,7 @@ public final class TuneCommand implements Callable<Integer> {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);
+      ObjectiveSummary.printFigures(out, objective, nums);
       if (estimate != null) {
         out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
             + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(), estimate.measuredGapPercent());

@@ -192,7 +192,6 @@ public final class PlannerStrategy implements SearchStrategy {
 
   /** The {@code count} unmeasured single-group moves from {@code from} that {@code model} ranks best. */
   private List<Placement> bestMoves(PlacementProxy model, Placement from, int count) {
-    HeteroCostModel.Evaluator exact = model.model().evaluator();
     int[] base = model.opDevices(from);
     record Move(int[] devices, double micros) {}
     List<Move> moves = new ArrayList<>();
@@ -210,7 +209,7 @@ public final class PlannerStrategy implements SearchStrategy {
         if (!ok) {
           continue;
         }
-        HeteroCostModel.Evaluation e = exact.evaluate(next);
+        HeteroCostModel.Evaluation e = model.evaluate(next);
         if (e.ok()) {
           // Optimism under uncertainty: the moved kernels' time on their new device may be off by
           // about UNCERTAINTY either way, so a move that could pay off is tried before a sure small one.

@@ -197,6 +197,8 @@ public final class ReportWriter {
           + "`" + Pasteable.shellLine(hsdagCommand, "tune", "--resume", "--out", runDir) + "`; the figures below show the search so far.");
     }
 
+    ObjectiveSection.add(doc, runDir, mf.config().devices().size(), nums);
+
     if (result != null) {
       doc.heading(2, "Baselines and best candidates (final re-measurement)");
       int rounds = mf.config().finalRounds();
