@@ -20,6 +20,9 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
+import org.hsdag.cli.ObjectiveOptions;
+import org.hsdag.throughput.Objective;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.sim.DeviceProfile;
@@ -85,6 +88,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Mixin ProxyOptions proxyOptions;
 
+  @Mixin ObjectiveOptions objectiveOptions;
+
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
@@ -149,6 +154,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (BenchRunner.NamedGraph g : graphs) {
       shapes.add(inputShapeOptions.resolve(g.graph()));
     }
+    RunObjective objective = objectiveOptions.choice();
     SplittableRandom master = new SplittableRandom(seedOptions.seed());
     List<Long> seedList = new ArrayList<>();
     for (int i = 0; i < seeds; i++) {
@@ -170,6 +176,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (first) {
           progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
+          progress.println("bench: objective " + objective.describe(ds.size()) + (objective.objective() == Objective.THROUGHPUT
+              ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second" : ""));
         }
         ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).resolution().notice();
@@ -178,7 +186,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         progress.flush();
         BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
-        BenchRunner runner = new BenchRunner(backend, line -> {
+        BenchRunner runner = new BenchRunner(ObjectiveOptions.measuring(objective, backend), line -> {
           progress.println(line);
           progress.flush();
         }, proxyChoice, shapes.get(i).resolution().shapes());

@@ -48,13 +48,9 @@ public final class ObjectiveOptions {
     }
   }
 
-  /** {@code resolved}'s proxy under {@code choice} (null stays null: a cold search). */
+  /** {@code resolved}'s proxy under {@code choice} (null stays null: a cold search), for a plan on any cost model. */
   public static Proxies.Resolved proxy(RunObjective choice, Proxies.Resolved resolved, DeviceSet devices) {
-    if (resolved == null || choice.objective() != Objective.THROUGHPUT) {
-      return resolved;
-    }
-    int n = ThroughputBackend.requestsFor(choice.requested(), devices);
-    return new Proxies.Resolved(resolved.proxy().forThroughput(n), resolved.source() + ", time per inference with " + n
-        + " requests in flight");
+    return resolved == null || choice.objective() != Objective.THROUGHPUT ? resolved
+        : Proxies.forThroughput(resolved, choice.requested(), devices);
   }
 }

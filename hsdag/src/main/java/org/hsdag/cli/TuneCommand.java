@@ -234,8 +234,8 @@ public final class TuneCommand implements Callable<Integer> {
             + ", which is not among " + ds);
       }
       String proxyChoice = proxyOptions.choice(backendOptions);
-      Proxies.Resolved runProxy = ObjectiveOptions.proxy(objective, resolveProxy(proxyChoice, backend, graph, ds, shapes), ds);
       LatencyBackend measuring = ObjectiveOptions.measuring(objective, backend);
+      Proxies.Resolved runProxy = resolveProxy(proxyChoice, measuring, graph, ds, shapes);
       int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
@@ -355,12 +355,10 @@ public final class TuneCommand implements Callable<Integer> {
               + backend.name() + " now reports " + backend.profile());
         }
         reuseCostModelMeasurements(folder, backend, r.graph());
-        RunObjective objective = RunObjective.read(folder.dir());
-        DeviceSet ds = new DeviceSet(mf.config().devices());
-        Proxies.Resolved runProxy = ObjectiveOptions.proxy(objective, resolveProxy(mf.config().proxy(), backend, r.graph(), ds,
-            shapes), ds);
-        return execute(folder, mf, r.graph(), ObjectiveOptions.measuring(objective, backend), true, mf.config().newStrategy(),
-            runProxy);
+        LatencyBackend measuring = ObjectiveOptions.measuring(RunObjective.read(folder.dir()), backend);
+        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(), new DeviceSet(mf.config().devices()),
+            shapes);
+        return execute(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
       } finally {
         closeBackend(backend);
       }

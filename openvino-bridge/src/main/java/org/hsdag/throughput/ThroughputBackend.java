@@ -133,9 +133,7 @@ public final class ThroughputBackend implements LatencyBackend, KeyedMeasurement
     for (int i = 0; i < dc.length; i++) {
       dc[i] = model.indexOf(placement.deviceName(model.node(i)));
     }
-    PipelineStages stages = PipelineStages.of(model, dc);
-    int n = requestsFor(requested, placement.devices());
-    return new ObjectiveFigures(ev.micros() / 1000.0, PipelineThroughput.simulatedPeriodMicros(stages, n) / 1000.0, n);
+    return ObjectiveFigures.of(model, dc, requestsFor(requested, placement.devices()));
   }
 
   @Override
