@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.hsdag.sim.HeteroCostModel;
 import org.hsdag.throughput.PipelineStages;
+import org.hsdag.throughput.PipelineThroughput;
 
 /**
  * The planner under the throughput objective: minimises the time per inference with N requests in
@@ -32,7 +33,7 @@ final class ThroughputPlanner {
   /** Weight of the latency in the descent's cost: among placements with the same bound, the faster one. */
   static final double LATENCY_TIE_BREAK = 1e-3;
   /** Starts of the descent: the best candidates by the bound. */
-  static final int DESCENT_STARTS = 3;
+  static final int DESCENT_STARTS = 6;
 
   private final PlannerConfig config;
 
@@ -42,11 +43,28 @@ final class ThroughputPlanner {
 
   /** The plan of a throughput proxy ({@link PlacementProxy#throughputRequests} > 0). */
   Plan plan(PlacementProxy proxy) {
-    HeteroCostModel model = proxy.model();
-    int requests = proxy.throughputRequests();
-    int devices = model.deviceCount();
-    int[][] groups = proxy.colocationGroups();
     long[] evaluations = {0};
+    Map<String, Found> pool = search(proxy.model(), proxy.colocationGroups(), proxy.throughputRequests(), evaluations);
+    return select(proxy, pool.values(), evaluations[0]);
+  }
+
+  /** The best placement found on {@code model} by the simulated time per inference (device per op). */
+  int[] best(HeteroCostModel model, int[][] groups, int requests) {
+    int[] best = null;
+    double bestPeriod = Double.POSITIVE_INFINITY;
+    for (Found f : search(model, groups, requests, new long[1]).values()) {
+      double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label()), requests);
+      if (period < bestPeriod) {
+        best = f.label();
+        bestPeriod = period;
+      }
+    }
+    return best;
+  }
+
+  /** Every distinct placement the weighted plans and the descents found, by label. */
+  private Map<String, Found> search(HeteroCostModel model, int[][] groups, int requests, long[] evaluations) {
+    int devices = model.deviceCount();
     Map<String, Found> pool = new LinkedHashMap<>();
     for (int d = 0; d < devices; d++) {
       int[] single = new int[model.opCount()];
@@ -91,7 +109,7 @@ final class ThroughputPlanner {
       int[] label = descend(model, groups, start.label(), requests, config.evaluations(model.opCount()), evaluations);
       add(pool, model, label, start.origin() + " + bottleneck descent", requests, evaluations);
     }
-    return select(proxy, pool.values(), evaluations[0]);
+    return pool;
   }
 
   /** A placement found, its descent cost (bound + tie-break) and how it was found. */
