@@ -56,15 +56,15 @@ final class ObjectiveSummary {
   static void printPlanFigures(PrintWriter o, RunObjective objective, Proxies.Resolved resolved, Plan plan) {
     o.println("  objective: " + objective.describe(resolved.proxy().devices().size())
         + (objective.objective() == Objective.THROUGHPUT ? "; the ms above are the time per inference" : ""));
-    printPlanLine(o, "plan", figures(objective, resolved.proxy(), plan.best()));
+    printPlanLine(o, "plan", figures(objective, resolved.proxy(), plan.best()), resolved.source());
     if (plan.bestSingleDevice() != null) {
-      printPlanLine(o, "best single device", figures(objective, resolved.proxy(), plan.bestSingleDevice()));
+      printPlanLine(o, "best single device", figures(objective, resolved.proxy(), plan.bestSingleDevice()), resolved.source());
     }
   }
 
-  private static void printPlanLine(PrintWriter o, String what, ObjectiveFigures f) {
-    o.printf(Locale.ROOT, "  %-19s latency %.3f ms, throughput %.1f inferences/s with %d in flight (estimates)%n", what + ":",
-        f.latencyMillis(), f.inferencesPerSecond(), f.requests());
+  private static void printPlanLine(PrintWriter o, String what, ObjectiveFigures f, String source) {
+    o.printf(Locale.ROOT, "  %-19s latency %.3f ms, throughput %.1f inferences/s with %d in flight (estimate, %s)%n",
+        what + ":", f.latencyMillis(), f.inferencesPerSecond(), f.requests(), source);
   }
 
   /**
