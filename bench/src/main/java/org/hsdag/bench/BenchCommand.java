@@ -25,6 +25,9 @@ import org.hsdag.bench.real.RealRuntimeFigures;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
+import org.hsdag.cli.ObjectiveOptions;
+import org.hsdag.throughput.Objective;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.cli.ClusterOptions;
@@ -94,6 +97,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin ProxyOptions proxyOptions;
 
   @Mixin ClusterOptions clusterOptions;
+  @Mixin ObjectiveOptions objectiveOptions;
 
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -159,6 +163,8 @@ public final class BenchCommand implements Callable<Integer> {
     for (BenchRunner.NamedGraph g : graphs) {
       shapes.add(inputShapeOptions.resolve(g.graph()));
     }
+    RunObjective objective = objectiveOptions.choice();
+    clusterOptions.requireLatency(objective);
     SplittableRandom master = new SplittableRandom(seedOptions.seed());
     List<Long> seedList = new ArrayList<>();
     for (int i = 0; i < seeds; i++) {
@@ -180,6 +186,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (first) {
           progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
+          progress.println("bench: objective " + objective.describe(ds.size()) + (objective.objective() == Objective.THROUGHPUT
+              ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second" : ""));
         }
         ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).notice();
@@ -190,7 +198,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
         LatencyBackend measuring = clusterOptions.enabled() ? clusterOptions.attach(backend, model.graph(),
             RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(), inputShapeOptions.text(),
-            line -> progress.println(model.name() + ": " + line), null) : backend;
+            line -> progress.println(model.name() + ": " + line), null) : ObjectiveOptions.measuring(objective, backend);
         BenchRunner runner = new BenchRunner(measuring, line -> {
           progress.println(line);
           progress.flush();

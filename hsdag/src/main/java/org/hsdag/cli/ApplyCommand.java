@@ -31,6 +31,7 @@ import org.hsdag.search.FinalResult;
 import org.hsdag.search.Finalist;
 import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.SearchEngine;
+import org.hsdag.tune.RunObjective;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -71,6 +72,8 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Mixin SeedOptions seedOptions;
 
+  @Mixin ObjectiveOptions objectiveOptions;
+
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
 
@@ -92,6 +95,8 @@ public final class ApplyCommand implements Callable<Integer> {
         err.flush();
       }
     };
+    RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
+        spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
     LatencyBackend backend = TuneBackends.open(backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
         notices);
     try {
@@ -104,7 +109,7 @@ public final class ApplyCommand implements Callable<Integer> {
       } catch (InvalidPlacementException e) {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
-      SearchEngine engine = SearchEngine.builder(backend, graph, ds).protocol(protocolOptions.protocol()).seed(seed).build();
+      SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds).protocol(protocolOptions.protocol()).seed(seed).build();
       SupportMatrix support = engine.support();
       for (int v = 0; v < graph.nodeCount(); v++) {
         if (!support.allowed(v, placement.deviceOf(v))) {
@@ -120,11 +125,13 @@ public final class ApplyCommand implements Callable<Integer> {
       FinalResult fin = engine.remeasure(finalists, rounds, seed, Map.of(), RemeasureListener.NONE);
       List<Candidate> results = fin.candidates();
       Candidate mine = results.get(0);
+      RunObjective figures = objective.withFigures(backend, graph, results, mine);
       if (json) {
-        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
-            toJson(backend, ds, placement, fin)));
+        Map<String, Object> m = toJson(backend, ds, placement, fin);
+        m.put("objective", figures);
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       } else {
-        printText(out, backend, ds, placement, fin, movedByHetero(graph, placement));
+        printText(out, backend, ds, placement, fin, movedByHetero(graph, placement), figures);
       }
       out.flush();
       if (!mine.ok()) {
@@ -222,7 +229,8 @@ public final class ApplyCommand implements Callable<Integer> {
     return m;
   }
 
-  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin, int moved) {
+  private void printText(PrintWriter out, LatencyBackend backend, DeviceSet ds, Placement p, FinalResult fin, int moved,
+      RunObjective objective) {
     List<Candidate> results = fin.candidates();
     Candidate mine = results.get(0);
     String nums = (backend.simulated() ? "simulated, " : "") + backend.name() + "/" + backend.profile();
@@ -262,6 +270,8 @@ public final class ApplyCommand implements Callable<Integer> {
     String xml = model.toString();
     String json = placementFile.toString();
     String hetero = ds.heteroString();
+    ObjectiveSummary.printHeader(out, objective, ds.size());
+    ObjectiveSummary.printFigures(out, objective, nums);
     out.println();
     out.println("Use it with OpenVINO:");
     List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import org.hsdag.throughput.Objective;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import picocli.CommandLine.Option;
@@ -42,6 +44,13 @@ public final class ClusterOptions {
   /** Whether {@code --cluster} was given. */
   public boolean enabled() {
     return cluster != null;
+  }
+
+  /** Workers measure one inference's latency; a throughput run must measure locally. */
+  public void requireLatency(RunObjective objective) {
+    if (enabled() && objective.objective() == Objective.THROUGHPUT) {
+      throw new UserInputException("--cluster measures latency only so far; drop --cluster or --objective throughput");
+    }
   }
 
   /**

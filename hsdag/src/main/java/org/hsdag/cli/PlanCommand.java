@@ -22,6 +22,7 @@ import org.hsdag.plan.PlanCandidate;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Planner;
 import org.hsdag.plan.Proxies;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.plan.ProxyUnavailableException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,6 +52,7 @@ public final class PlanCommand implements Callable<Integer> {
   @Mixin InputShapeOptions inputShapeOptions;
 
   @Mixin MemoryOptions memoryOptions;
+  @Mixin ObjectiveOptions objectiveOptions;
 
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
@@ -74,6 +76,7 @@ public final class PlanCommand implements Callable<Integer> {
       throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
     }
     InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
+    RunObjective objective = objectiveOptions.choice();
     java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
@@ -98,6 +101,7 @@ public final class PlanCommand implements Callable<Integer> {
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
+      resolved = ObjectiveOptions.proxy(objective, resolved, ds);
       long t0 = System.nanoTime();
       Plan plan = new Planner().plan(resolved.proxy());
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -109,10 +113,11 @@ public final class PlanCommand implements Callable<Integer> {
         summary.put("dynamic_inputs", shapes.inputs());
         summary.put("dynamic_inputs_assumed", shapes.assumed());
       }
+      summary.putAll(ObjectiveSummary.planFigures(objective, resolved.proxy(), plan));
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {
-        printText(stdout, graph, resolved, plan, seconds);
+        printText(stdout, graph, resolved, plan, seconds, objective);
       }
       stdout.flush();
       return ExitCodes.OK;
@@ -169,7 +174,8 @@ public final class PlanCommand implements Callable<Integer> {
     return s;
   }
 
-  private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds) {
+  private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds,
+      RunObjective objective) {
     PlacementProxy proxy = resolved.proxy();
     String source = " (estimate, " + resolved.source() + ")";
     o.printf(Locale.ROOT, "plan for %s on %s, %d compute ops, in %.2f s (%,d cost-model evaluations, no measurements)%n",
@@ -187,6 +193,7 @@ public final class PlanCommand implements Callable<Integer> {
     proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement()));
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
+    ObjectiveSummary.printPlanFigures(o, objective, resolved, plan);
     if (out != null) {
       o.println("-> " + out);
       o.println("next: " + CommandName.line("apply", model, out) + "    # measure it against the single devices");

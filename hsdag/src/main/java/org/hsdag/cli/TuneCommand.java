@@ -48,6 +48,7 @@ import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
+import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneResult;
@@ -116,6 +117,7 @@ public final class TuneCommand implements Callable<Integer> {
   @Mixin ProxyOptions proxyOptions;
 
   @Mixin MemoryOptions memoryOptions;
+  @Mixin ObjectiveOptions objectiveOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
@@ -227,6 +229,8 @@ public final class TuneCommand implements Callable<Integer> {
     BackendRequest request = backendOptions.request(seed, shapes).requiring(deviceOptions.requested(),
         RunStart.MINIMUM_DEVICES);
     LatencyBackend backend = openBackend(request);
+    RunObjective objective = objectiveOptions.choice();
+    clusterOptions.requireLatency(objective);
     try {
       TuneBackends.bind(backend, graph, modelPath);
       ModelNotes.announce(graph, backend, this::notice);
@@ -237,7 +241,8 @@ public final class TuneCommand implements Callable<Integer> {
             + ", which is not among " + ds);
       }
       ProxyChoice proxyChoice = proxyOptions.choice(request);
-      Proxies.Resolved runProxy = resolveProxy(proxyChoice, backend, graph, ds, shapes);
+      LatencyBackend measuring = ObjectiveOptions.measuring(objective, backend);
+      Proxies.Resolved runProxy = resolveProxy(proxyChoice, measuring, graph, ds, shapes);
       int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
@@ -255,7 +260,8 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
-        return execute(folder, manifest, graph, backend, false, strategyImpl, runProxy);
+        objective.write(folder.dir());
+        return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
       closeBackend(backend);
@@ -299,7 +305,7 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed")) {
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective", "--requests")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
       }
@@ -351,9 +357,10 @@ public final class TuneCommand implements Callable<Integer> {
               + backend.name() + " now reports " + backend.profile());
         }
         reuseCostModelMeasurements(folder, backend, r.graph());
-        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), backend, r.graph(), new DeviceSet(mf.config().devices()),
+        LatencyBackend measuring = ObjectiveOptions.measuring(RunObjective.read(folder.dir()), backend);
+        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(), new DeviceSet(mf.config().devices()),
             shapes);
-        return execute(folder, mf, r.graph(), backend, true, mf.config().newStrategy(), runProxy);
+        return execute(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
       } finally {
         closeBackend(backend);
       }
@@ -478,6 +485,11 @@ public final class TuneCommand implements Callable<Integer> {
           c.close();
         }
       }
+      RunObjective objective = RunObjective.read(dir);
+      if (result.status() == RunStatus.COMPLETED) {
+        objective = objective.withFigures(backend, graph, result.candidates(), result.best());
+        objective.write(dir);
+      }
       ReportWriter.Written report = null;
       String reportProblem = null;
       // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
@@ -504,9 +516,10 @@ public final class TuneCommand implements Callable<Integer> {
           m.put("planner_estimate_ms", estimate.plannerMillis());
           m.put("planner_estimate_source", estimate.source());
         }
+        m.put("objective", objective);
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       } else {
-        printSummary(out, dir, mf, result, report, estimate);
+        printSummary(out, dir, mf, result, report, estimate, objective);
       }
       if (reportProblem != null) {
         err.println("hsdag: " + reportProblem);
@@ -544,7 +557,7 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report,
-      PlannerEstimate estimate) {
+      PlannerEstimate estimate, RunObjective objective) {
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
@@ -570,6 +583,7 @@ public final class TuneCommand implements Callable<Integer> {
         r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
+    ObjectiveSummary.printHeader(out, objective, c.devices().size());
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
         "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
     for (Candidate cand : r.candidates()) {
@@ -599,6 +613,7 @@ public final class TuneCommand implements Callable<Integer> {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);
+      ObjectiveSummary.printFigures(out, objective, nums);
       if (estimate != null) {
         out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
             + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(), estimate.measuredGapPercent());

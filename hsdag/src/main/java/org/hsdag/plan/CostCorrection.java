@@ -83,7 +83,7 @@ public final class CostCorrection implements LatencyModel {
       x[devices * groups + devices + d] = t.subModels()[d] * base.subModelOverhead(d);
     }
     x[parameters()] = t.requestMicros();
-    return x;
+    return proxy.throughputRequests() == 0 ? x : ThroughputProxy.linearised(x, devices, groups, proxy.throughputRequests());
   }
 
   /** Adds a measured placement (a successful measurement's latency). */
@@ -163,6 +163,6 @@ public final class CostCorrection implements LatencyModel {
     }
     double[] link = Arrays.copyOfRange(theta, devices * groups, devices * groups + devices);
     double[] sub = Arrays.copyOfRange(theta, devices * groups + devices, devices * groups + 2 * devices);
-    return PlacementProxy.of(proxy.graph(), base.rescaled(kernel, link, sub), proxy.devices());
+    return proxy.withModel(base.rescaled(kernel, link, sub));
   }
 }

@@ -28,16 +28,20 @@ public final class PlacementProxy implements LatencyModel {
   private final HeteroCostModel model;
   private final HeteroAffinity affinity;
   private final MemoryCheck memory;
+  /** Requests in flight when the proxy's figure is the time per inference (throughput objective); 0: latency. */
+  private final int throughputRequests;
 
   private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model) {
-    this(graph, devices, model, null);
+    this(graph, devices, model, null, 0);
   }
 
-  private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model, MemoryCheck memory) {
+  private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model, MemoryCheck memory,
+      int throughputRequests) {
     this.graph = graph;
     this.devices = devices;
     this.model = model;
     this.memory = memory;
+    this.throughputRequests = throughputRequests;
     if (model.nodeCount() != graph.nodeCount()) {
       throw new IllegalArgumentException("the cost model has " + model.nodeCount() + " nodes, the graph "
           + graph.nodeCount());
@@ -70,7 +74,7 @@ public final class PlacementProxy implements LatencyModel {
     if (check != null && !check.devices().equals(devices)) {
       throw new IllegalArgumentException("memory check on " + check.devices() + ", proxy on " + devices);
     }
-    return new PlacementProxy(graph, devices, model, check);
+    return new PlacementProxy(graph, devices, model, check, throughputRequests);
   }
 
   /** The capacities the planner respects, when there are any. */
@@ -119,9 +123,36 @@ public final class PlacementProxy implements LatencyModel {
     return affinity.resolvedPlacement(new Placement(devices, device));
   }
 
-  /** Exact proxy evaluation of a placement. */
+  /**
+   * The same proxy whose figure is the time per inference with {@code requests} in flight
+   * ({@link ThroughputProxy}): what the planner and the search minimise under the throughput objective.
+   */
+  public PlacementProxy forThroughput(int requests) {
+    if (requests < 1) {
+      throw new IllegalArgumentException("requests in flight must be at least 1 (got " + requests + ")");
+    }
+    return new PlacementProxy(graph, devices, model, memory, requests);
+  }
+
+  /** Requests in flight of a throughput proxy, 0 for a latency proxy. */
+  public int throughputRequests() {
+    return throughputRequests;
+  }
+
+  /** This proxy's objective on another cost model of the same graph and devices (e.g. a corrected one). */
+  public PlacementProxy withModel(HeteroCostModel other) {
+    return new PlacementProxy(graph, devices, other, memory, throughputRequests);
+  }
+
+  /** Exact proxy evaluation of a placement (under the throughput objective, micros is the time per inference). */
   public HeteroCostModel.Evaluation evaluate(Placement placement) {
-    return model.evaluate(opDevices(placement));
+    return evaluate(opDevices(placement));
+  }
+
+  /** {@link #evaluate(Placement)} of a device per op. */
+  public HeteroCostModel.Evaluation evaluate(int[] opDevices) {
+    HeteroCostModel.Evaluation e = model.evaluate(opDevices);
+    return throughputRequests == 0 || !e.ok() ? e : ThroughputProxy.evaluation(model, opDevices, throughputRequests, e);
   }
 
   /** A fixed cost model: measurements change nothing (see {@link CostCorrection} for one that learns from them). */

@@ -11,7 +11,7 @@ import java.util.Objects;
 import org.hsdag.cost.HeteroCostModel;
 
 /**
- * The cost-model planner: proposes placements with zero measurements by solving the additive
+ * The cost-model planner (for a throughput proxy, {@link ThroughputPlanner}): proposes placements with zero measurements by solving the additive
  * {@link CutModel} of a {@link HeteroCostModel} and improving the solutions on the exact model.
  *
  * <ol>
@@ -43,6 +43,10 @@ public final class Planner {
 
   /** Plans a graph's placement on the proxy's devices, moving its co-location groups as units too. */
   public Plan plan(PlacementProxy proxy) {
+    if (proxy.throughputRequests() > 0 && proxy.memory().isEmpty()) {
+      return new ThroughputPlanner(config).plan(proxy);
+    }
+    // Under memory caps both objectives plan with the capped planner, so that every candidate fits.
     OpPlan p = proxy.memory().isPresent() ? new CappedPlanner(this).planOps(proxy)
         : planOps(proxy.model(), proxy.colocationGroups());
     List<PlanCandidate> out = new ArrayList<>();

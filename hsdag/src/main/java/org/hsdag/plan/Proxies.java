@@ -10,6 +10,7 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.cost.SimGraph;
+import org.hsdag.throughput.ThroughputBackend;
 
 /** Where a search's cost model comes from: a profile file the user names, or the backend itself. */
 public final class Proxies {
@@ -38,7 +39,8 @@ public final class Proxies {
       DeviceProfile profile = DeviceProfile.load(proxyProfile);
       requireDevices(profile.devices().stream().map(d -> d.name()).toList(), devices, "proxy profile " + proxyProfile);
       HeteroCostModel model = SimGraph.build(graph, profile, new CostModel(shapes)).costModel();
-      return new Resolved(PlacementProxy.of(graph, model, devices), "cost model of profile " + profileLabel(proxyProfile));
+      return forObjectiveOf(backend, new Resolved(PlacementProxy.of(graph, model, devices), "cost model of profile "
+          + profileLabel(proxyProfile)), devices);
     }
     var source = backend.capability(CostModelSource.class);
     if (source.isPresent()) {
@@ -50,10 +52,24 @@ public final class Proxies {
         throw new ProxyUnavailableException("backend " + backend.name() + " could not build its cost model (" + e.getMessage() + ")");
       }
       requireDevices(model.deviceNames(), devices, backend.name() + "/" + backend.profile());
-      return new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name() + "/" + backend.profile());
+      return forObjectiveOf(backend, new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name()
+          + "/" + backend.profile()), devices);
     }
     throw new ProxyUnavailableException("backend " + backend.name() + " offers no per-op cost model; pass "
         + "--proxy-profile FILE (a profile from 'hsdag calibrate') to plan with one");
+  }
+
+  /** A backend that measures throughput ({@link ThroughputBackend}) plans for throughput too. */
+  private static Resolved forObjectiveOf(LatencyBackend backend, Resolved resolved, DeviceSet devices) {
+    var throughput = backend.capability(ThroughputBackend.class);
+    return throughput.isEmpty() ? resolved : forThroughput(resolved, throughput.get().requested(), devices);
+  }
+
+  /** {@code resolved} for the throughput objective with {@code requested} in flight (0: the devices + 1). */
+  public static Resolved forThroughput(Resolved resolved, int requested, DeviceSet devices) {
+    int n = ThroughputBackend.requestsFor(requested, devices);
+    return new Resolved(resolved.proxy().forThroughput(n), resolved.source() + ", time per inference with " + n
+        + " requests in flight");
   }
 
   private static void requireDevices(java.util.Collection<String> available, DeviceSet devices, String what) {

@@ -101,6 +101,7 @@ public final class ReportWriter {
     doc.heading(2, "Result");
     GraphResult graph = renderGraph();
     resultSection(doc, result, search.status(), nums);
+    ObjectiveSection.add(doc, runDir, mf.config().devices().size(), nums);
     if (result != null) {
       finalTable(doc, mf, result, nums);
     }

@@ -212,11 +212,10 @@ public final class PlannerStrategy implements SearchStrategy {
 
   /** The {@code count} distinct unmeasured placements one move from {@code from} that {@code model} ranks best. */
   private List<Placement> bestMoves(PlacementProxy model, Placement from, int count) {
-    HeteroCostModel.Evaluator exact = model.model().evaluator();
     int[] base = model.opDevices(from);
     record Move(int[] devices, double micros) {}
     List<Move> moves = new ArrayList<>();
-    for (int[] group : movable(model, base, exact.micros(base))) {
+    for (int[] group : movable(model, base, model.evaluate(base).micros())) {
       for (int d = 0; d < model.devices().size(); d++) {
         if (base[group[0]] == d) {
           continue;
@@ -230,7 +229,7 @@ public final class PlannerStrategy implements SearchStrategy {
         if (!ok) {
           continue;
         }
-        HeteroCostModel.Evaluation e = exact.evaluate(next);
+        HeteroCostModel.Evaluation e = model.evaluate(next);
         if (e.ok()) {
           // Optimism under uncertainty: the moved kernels' time on their new device may be off by
           // about UNCERTAINTY either way, so a move that could pay off is tried before a sure small one.

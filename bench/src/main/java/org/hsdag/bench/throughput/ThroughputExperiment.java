@@ -1,0 +1,198 @@
+package org.hsdag.bench.throughput;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.hsdag.backend.DeviceKinds;
+import org.hsdag.cli.HsdagCli;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.models.ModelCatalog;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.placement.PlacementFiles;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.Planner;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.strategy.AutoEmulationStrategy;
+import org.hsdag.throughput.ObjectiveFigures;
+import org.hsdag.throughput.ThroughputBackend;
+import picocli.CommandLine;
+
+/**
+ * Latency-tuned against throughput-tuned placements on the simulator: for each profile, model,
+ * device set and seed, {@code hsdag tune} runs twice (noise on, default settings), once per
+ * objective, and both returned placements are judged noise-free on both figures: latency and
+ * inferences per second with the devices + 1 requests in flight. Beside them: the best single
+ * device and AUTO's emulation (one device, GPU first) by throughput, and as a reference the sum of
+ * the single devices' throughputs (each device running whole requests of its own; not an
+ * emulation of anything OpenVINO does). Every figure is simulated.
+ *
+ * <pre>
+ * ./hsdag.sh run-class org.hsdag.bench.throughput.ThroughputExperiment [--seeds 3] [--profile NAME]...
+ *     [--devices A,B]... [--plan-only] [models ...]
+ * </pre>
+ * Defaults: profiles {@code paper} (CPU,GPU.1 and CPU,GPU.0,GPU.1) and {@code laptop-core-ultra}
+ * (CPU,GPU.0 and CPU,GPU.0,NPU); models resnet50, inception_v3, decoder_9b. {@code --plan-only}
+ * compares the two planners' placements (no tuning) and prints the throughput planner's time.
+ */
+public final class ThroughputExperiment {
+  private ThroughputExperiment() {}
+
+  public static void main(String[] args) throws IOException {
+    int seeds = 3;
+    boolean planOnly = false;
+    List<String> profiles = new ArrayList<>();
+    List<DeviceSet> deviceSets = new ArrayList<>();
+    List<String> models = new ArrayList<>();
+    for (int k = 0; k < args.length; k++) {
+      switch (args[k]) {
+        case "--seeds" -> seeds = Integer.parseInt(args[++k]);
+        case "--profile" -> profiles.add(args[++k]);
+        case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
+        case "--plan-only" -> planOnly = true;
+        default -> models.add(args[k]);
+      }
+    }
+    if (profiles.isEmpty()) {
+      profiles = List.of("paper", "laptop-core-ultra");
+    }
+    if (models.isEmpty()) {
+      models = List.of("resnet50", "inception_v3", "decoder_9b");
+    }
+    System.out.printf(Locale.ROOT, "## Throughput-tuned vs latency-tuned placements (sim backend; every figure is simulated)%n%n"
+        + "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per seed), "
+        + "latency ms / inferences per s with the devices + 1 requests in flight.%n%n");
+    if (planOnly) {
+      System.out.println("| profile | model | devices | latency plan: ms / inf/s | throughput plan: ms / inf/s | planner ms |");
+      System.out.println("|---|---|---|---|---|---|");
+    } else {
+      System.out.println("| profile | model | devices | latency-tuned per seed | throughput-tuned per seed | best single (inf/s) "
+          + "| AUTO emulation (inf/s) | Σ single devices (inf/s) | throughput-tuned vs latency-tuned, best single, AUTO |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|");
+    }
+    int misses = 0;
+    for (String profileName : profiles) {
+      DeviceProfile profile = DeviceProfile.load(profileName);
+      List<DeviceSet> sets = !deviceSets.isEmpty() ? deviceSets : defaultDeviceSets(profileName);
+      for (String model : models) {
+        OpGraph g = ModelCatalog.get(model).build().graph();
+        for (DeviceSet ds : sets) {
+          ThroughputBackend judge = ThroughputBackend.wrap(new SimBackend(profile, SimOptions.exact()), 0);
+          if (planOnly) {
+            planRow(profileName, model, g, ds, judge);
+          } else {
+            misses += tuneRow(profileName, model, g, ds, judge, seeds);
+          }
+        }
+      }
+    }
+    if (!planOnly) {
+      System.out.printf(Locale.ROOT, "%nrows where the throughput-tuned placement misses a target: %d%n", misses);
+    }
+  }
+
+  private static List<DeviceSet> defaultDeviceSets(String profile) {
+    return profile.equals("laptop-core-ultra") ? List.of(DeviceSet.of("CPU", "GPU.0"), DeviceSet.of("CPU", "GPU.0", "NPU"))
+        : List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1"));
+  }
+
+  private static void planRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge) {
+    SimBackend sim = judge.capability(SimBackend.class).orElseThrow();
+    PlacementProxy latency = PlacementProxy.ofSim(sim, g, ds);
+    PlacementProxy throughput = latency.forThroughput(ThroughputBackend.requestsFor(0, ds));
+    Placement lp = new Planner().plan(latency).best().placement();
+    long t0 = System.nanoTime();
+    Placement tp = new Planner().plan(throughput).best().placement();
+    double ms = (System.nanoTime() - t0) / 1e6;
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f |%n", profileName, model, ds, cell(judge.figures(g, lp)),
+        cell(judge.figures(g, tp)), ms);
+  }
+
+  /** One row; returns 1 when the throughput-tuned placement misses a target in some seed. */
+  private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge, int seeds)
+      throws IOException {
+    ObjectiveFigures bestSingle = null;
+    double sumSingles = 0;
+    for (String d : ds.names()) {
+      ObjectiveFigures f = judge.figures(g, single(g, ds, d));
+      if (f != null) {
+        sumSingles += f.inferencesPerSecond();
+        if (bestSingle == null || f.inferencesPerSecond() > bestSingle.inferencesPerSecond()) {
+          bestSingle = f;
+        }
+      }
+    }
+    ObjectiveFigures auto = judge.figures(g, single(g, ds, autoDevice(judge, g, ds)));
+    List<String> lat = new ArrayList<>();
+    List<String> thr = new ArrayList<>();
+    boolean miss = false;
+    for (int seed = 1; seed <= seeds; seed++) {
+      ObjectiveFigures l = judge.figures(g, tuned(profileName, model, g, ds, seed, "latency"));
+      ObjectiveFigures t = judge.figures(g, tuned(profileName, model, g, ds, seed, "throughput"));
+      lat.add(cell(l));
+      thr.add(cell(t));
+      boolean differ = Math.abs(l.periodMillis() - t.periodMillis()) > 1e-9 * t.periodMillis();
+      miss |= differ && t.inferencesPerSecond() <= l.inferencesPerSecond();
+      miss |= bestSingle != null && t.inferencesPerSecond() <= bestSingle.inferencesPerSecond();
+      miss |= auto != null && t.inferencesPerSecond() <= auto.inferencesPerSecond();
+    }
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s |%n", profileName, model, ds,
+        String.join("; ", lat), String.join("; ", thr), bestSingle == null ? Double.NaN : bestSingle.inferencesPerSecond(),
+        auto == null ? Double.NaN : auto.inferencesPerSecond(), sumSingles, miss ? "**misses**" : "beats all");
+    System.out.flush();
+    return miss ? 1 : 0;
+  }
+
+  private static String cell(ObjectiveFigures f) {
+    return f == null ? "failed" : String.format(Locale.ROOT, "%.3f / %.1f", f.latencyMillis(), f.inferencesPerSecond());
+  }
+
+  /** What {@code hsdag tune} returns for this objective and seed (in a temporary run folder). */
+  private static Placement tuned(String profile, String model, OpGraph g, DeviceSet ds, int seed, String objective)
+      throws IOException {
+    Path dir = Files.createTempDirectory("hsdag-throughput-");
+    Path run = dir.resolve("run");
+    CommandLine cli = HsdagCli.newCommandLine();
+    cli.setOut(new PrintWriter(Writer.nullWriter()));
+    cli.setErr(new PrintWriter(Writer.nullWriter()));
+    int code = cli.execute("tune", model, "--backend", "sim", "--profile", profile, "--devices", String.join(",", ds.names()),
+        "--seed", String.valueOf(seed), "--objective", objective, "--out", run.toString(), "--no-report", "--quiet");
+    if (code != 0) {
+      throw new IllegalStateException("tune " + model + " " + ds + " --objective " + objective + " exited " + code);
+    }
+    Placement p = PlacementFiles.read(run.resolve("best.json"), g, ds);
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+    return p;
+  }
+
+  private static Placement single(OpGraph g, DeviceSet ds, String device) {
+    int[] all = new int[g.nodeCount()];
+    Arrays.fill(all, ds.indexOf(device));
+    return new Placement(ds, all);
+  }
+
+  /** AUTO's device with GPU preference: the first in its priority order that runs every op. */
+  private static String autoDevice(ThroughputBackend judge, OpGraph g, DeviceSet ds) {
+    var support = judge.supports(g, ds);
+    for (int d : AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(judge, ds), AutoEmulationStrategy.Preference.GPU)) {
+      boolean all = true;
+      for (int v = 0; v < g.nodeCount() && all; v++) {
+        all = (support.mask(v) & (1L << d)) != 0;
+      }
+      if (all) {
+        return ds.name(d);
+      }
+    }
+    return ds.name(0);
+  }
+}
