@@ -552,7 +552,7 @@ final class ShapeConstants {
   }
 
   private void interpolate(OpNode n, long[] in, long[] o, List<Rule> out) {
-    boolean v11 = "opset11".equals(n.version()) || n.inputs().size() == 3 && !"opset4".equals(n.version());
+    boolean v11 = "opset11".equals(n.version()) || (n.inputs().size() == 3 && !"opset4".equals(n.version()));
     boolean v1 = "opset1".equals(n.version());
     // Inputs: opset1 (data, sizes) with an axes attribute; opset4 (data, sizes, scales, axes?);
     // opset11 (data, scales or sizes, axes?).
@@ -630,12 +630,12 @@ final class ShapeConstants {
   }
 
   private void slice(OpNode n, int v, long[] in, long[] o, List<Rule> out) {
-    if (n.inputs().size() < 3 || src[v][0] < 0 || evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1) {
+    if (n.inputs().size() < 3 || src[v][0] < 0 || (evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1)) {
       return;
     }
     int count = (int) Math.max(1, Shapes.elementCount(n.inputs().get(1).dims()));
     long[] axes = changedAxes(in, o, count, false);
-    if (axes.length != count || n.inputs().size() < 5 && count != in.length) {
+    if (axes.length != count || (n.inputs().size() < 5 && count != in.length)) {
       note(n, 4, axes.length + " sliced axes for " + count + " bounds; left to the defaults");
       return;
     }
@@ -947,7 +947,7 @@ final class ShapeConstants {
       }
       return;
     }
-    if ("ShapeOf".equals(n.type()) || depth > 0 && isTensor(n)) {
+    if ("ShapeOf".equals(n.type()) || (depth > 0 && isTensor(n))) {
       return; // the search stays inside the shape computation
     }
     for (int s : src[node]) {
@@ -1019,7 +1019,7 @@ final class ShapeConstants {
         return Arrays.stream(in).flatMapToLong(Arrays::stream).toArray();
       }
       case "Gather" -> {
-        if (in.length < 3 || in[2].length != 1 || in[2][0] != 0 && in[2][0] != -1 || n.inputs().get(0).rank() != 1) {
+        if (in.length < 3 || in[2].length != 1 || (in[2][0] != 0 && in[2][0] != -1) || n.inputs().get(0).rank() != 1) {
           return null;
         }
         long[] out = new long[in[1].length];
@@ -1070,7 +1070,7 @@ final class ShapeConstants {
   }
 
   private static long[] elementwise(OpNode n, long[][] in) {
-    if (in.length != 2 || in[0].length != in[1].length && in[0].length != 1 && in[1].length != 1) {
+    if (in.length != 2 || (in[0].length != in[1].length && in[0].length != 1 && in[1].length != 1)) {
       return null;
     }
     boolean pythonDiv = OpAttributes.isTrue(n.attribute("m_pythondiv")) || n.attribute("m_pythondiv") == null;
