@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -245,7 +246,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private static Path defaultOutDir() {
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String stamp = LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path dir = Path.of("runs", "bench-" + stamp);
     for (int i = 2; Files.exists(dir); i++) {
       dir = Path.of("runs", "bench-" + stamp + "-" + i);

@@ -195,11 +195,11 @@ public final class FeatureExtractor {
         d = dims[slot + fold];
         dynamic = d < 0;
       }
-      into[at + slot] += dynamic ? -1f : (float) Math.log1p(d);
+      into[at + slot] += dynamic ? -1f : (float) Math.log1p((double) d);
     }
     double logElems = 0;
     for (long d : dims) {
-      logElems += d > 0 ? Math.log(d) : (d == 0 ? Double.NEGATIVE_INFINITY : 0);
+      logElems += d > 0 ? Math.log((double) d) : (d == 0 ? Double.NEGATIVE_INFINITY : 0);
     }
     // ln(1 + count) computed from ln(count) without overflowing huge products.
     double logCount = Double.isInfinite(logElems) ? 0 : logElems + Math.log1p(Math.exp(-logElems));

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -688,7 +689,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   static Path defaultRunDir(Path model) {
     String base = model.getFileName().toString().replaceFirst("\\.xml$", "");
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String stamp = LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path dir = Path.of("runs", base + "-" + stamp);
     for (int i = 2; Files.exists(dir); i++) {
       dir = Path.of("runs", base + "-" + stamp + "-" + i);

@@ -64,8 +64,8 @@ public final class Adam implements AutoCloseable {
       // One host sync for the global norm instead of one per parameter.
       norm = Math.sqrt(ai.djl.ndarray.NDArrays.stack(squares).sum().getFloat());
       float scale = clipNorm > 0 && norm > clipNorm ? (float) (clipNorm / norm) : 1f;
-      float c1 = (float) (learningRate / (1 - Math.pow(BETA1, step)));
-      float c2 = (float) (1 / Math.sqrt(1 - Math.pow(BETA2, step)));
+      float c1 = (float) (learningRate / (1 - Math.pow(BETA1, (double) step)));
+      float c2 = (float) (1 / Math.sqrt(1 - Math.pow(BETA2, (double) step)));
       for (Map.Entry<String, NDArray> e : store.all().entrySet()) {
         NDArray g = scale == 1f ? grads.get(e.getKey()) : Scalars.mul(grads.get(e.getKey()), scale);
         NDArray m = mean.get(e.getKey());

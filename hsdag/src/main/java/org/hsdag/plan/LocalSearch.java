@@ -168,7 +168,7 @@ final class LocalSearch {
             continue;
           }
         }
-        int size = members(kd, ix, label, root);
+        int size = members(kd, ix);
         if (load != null && !budget.allows(load, work, size, label, d)) {
           continue;
         }
@@ -224,7 +224,7 @@ final class LocalSearch {
 
   /** Whether moving the group / sub-model to d changes something and d runs all of it. */
   private boolean movable(int kind, int ix, int d, int[] label, int[] root) {
-    int size = members(kind, ix, label, root);
+    int size = members(kind, ix);
     boolean changes = false;
     for (int m = 0; m < size; m++) {
       int i = work[m];
@@ -237,7 +237,7 @@ final class LocalSearch {
   }
 
   /** The ops of a move into {@link #work}; returns their number. */
-  private int members(int kind, int ix, int[] label, int[] root) {
+  private int members(int kind, int ix) {
     int size = 0;
     switch (kind) {
       case SINGLE -> {
@@ -268,7 +268,7 @@ final class LocalSearch {
 
   /** Change of the additive energy when the move's ops go to d (evaluated on the terms they touch). */
   private double delta(int kind, int ix, int d, int[] label, int[] root) {
-    int size = members(kind, ix, label, root);
+    int size = members(kind, ix);
     stamp++;
     if (stamp == Integer.MAX_VALUE) {
       Arrays.fill(opStamp, 0);

@@ -128,8 +128,8 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     for (String p : new String[] {"enc", "dec"}) {
       store.glorot(p + ".w_ih", 4 * h, e);
       store.glorot(p + ".w_hh", 4 * h, h);
-      store.zeros(p + ".b_ih", new Shape(4 * h));
-      store.zeros(p + ".b_hh", new Shape(4 * h));
+      store.zeros(p + ".b_ih", new Shape(4L * h));
+      store.zeros(p + ".b_hh", new Shape(4L * h));
     }
     store.glorot("dev", devices + 1, e);
     store.glorot("att", h, h);
@@ -162,7 +162,6 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
 
   private void sampleBatch() {
     int k = config.samplesPerUpdate();
-    int h = config.hidden();
     float[] henc;
     float[] h0;
     float[] c0;

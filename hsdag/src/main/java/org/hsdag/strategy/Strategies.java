@@ -330,7 +330,8 @@ public final class Strategies {
   private static String camel(String kebab) {
     StringBuilder sb = new StringBuilder();
     boolean up = false;
-    for (char c : kebab.toCharArray()) {
+    for (int i = 0; i < kebab.length(); i++) {
+      char c = kebab.charAt(i);
       if (c == '-' || c == '_') {
         up = true;
       } else {

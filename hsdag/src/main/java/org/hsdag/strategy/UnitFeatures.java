@@ -53,7 +53,7 @@ final class UnitFeatures {
           f[k][2 + slot.getOrDefault(n.type(), TOP_TYPES)] += 1;
         }
       }
-      f[k][0] = (float) Math.log1p(bytes);
+      f[k][0] = (float) Math.log1p((double) bytes);
       f[k][1] = (float) Math.log1p(space.memberCount(k));
       maxBytes = Math.max(maxBytes, f[k][0]);
       maxCount = Math.max(maxCount, f[k][1]);

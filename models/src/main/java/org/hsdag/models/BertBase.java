@@ -148,7 +148,7 @@ public final class BertBase {
     Tensor k = heads(b, self, linear(b, self + ".key", w + ".attention.self.key", x, h, h, 3), "_1", s, heads, dh);
     Tensor scores = b.matMul(self + "/aten::matmul/MatMul", q, k, false, true, null);
     scores = b.divide(self + "/aten::div/Divide", scores,
-        b.constF16(self + "/aten::div/Constant", new long[] {1, 1, 1, 1}, (float) Math.sqrt(dh)), null);
+        b.constF16(self + "/aten::div/Constant", new long[] {1, 1, 1, 1}, (float) Math.sqrt((double) dh)), null);
     scores = b.add(self + "/aten::add/Add", scores, mask, null);
     Tensor probs = b.softmax(self + "/aten::softmax/Softmax", scores, -1, null);
     Tensor v = heads(b, self, linear(b, self + ".value", w + ".attention.self.value", x, h, h, 3), "_2", s, heads, dh);

@@ -11,7 +11,6 @@ public final class TinyModels {
   private static final long[] K3 = {3, 3};
   private static final long[] S1 = {1, 1};
   private static final long[] S2 = {2, 2};
-  private static final long[] P0 = {0, 0};
   private static final long[] P1 = {1, 1};
 
   /** A one-layer, 2-head BERT block: hidden 32, sequence 16. */

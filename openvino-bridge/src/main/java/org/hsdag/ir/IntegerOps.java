@@ -26,7 +26,7 @@ final class IntegerOps {
         return Arrays.stream(in).flatMapToLong(Arrays::stream).toArray();
       }
       case "Gather" -> {
-        if (in.length < 3 || in[2].length != 1 || in[2][0] != 0 && in[2][0] != -1 || n.inputs().get(0).rank() != 1) {
+        if (in.length < 3 || in[2].length != 1 || (in[2][0] != 0 && in[2][0] != -1) || n.inputs().get(0).rank() != 1) {
           return null;
         }
         long[] out = new long[in[1].length];
@@ -77,7 +77,7 @@ final class IntegerOps {
   }
 
   private static long[] elementwise(OpNode n, long[][] in) {
-    if (in.length != 2 || in[0].length != in[1].length && in[0].length != 1 && in[1].length != 1) {
+    if (in.length != 2 || (in[0].length != in[1].length && in[0].length != 1 && in[1].length != 1)) {
       return null;
     }
     boolean pythonDiv = OpAttributes.isTrue(n.attribute("m_pythondiv")) || n.attribute("m_pythondiv") == null;

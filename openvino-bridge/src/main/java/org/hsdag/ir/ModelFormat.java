@@ -95,8 +95,8 @@ public enum ModelFormat {
       return TENSORFLOW_LITE;
     }
     // torch.save writes a ZIP archive (or, before PyTorch 1.6, a pickle: 0x80 then protocol 2..5).
-    if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4
-        || head.length >= 2 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5) {
+    if ((head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4)
+        || (head.length >= 2 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5)) {
       return PYTORCH;
     }
     return isText(head) ? TEXT : BINARY;
@@ -105,7 +105,7 @@ public enum ModelFormat {
   /** Index of the first byte after a UTF-8 byte-order mark and whitespace. */
   private static int startOfText(byte[] b) {
     int i = b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF ? 3 : 0;
-    if (b.length >= 2 && ((b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF || (b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE)) {
+    if (b.length >= 2 && (((b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF) || ((b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE))) {
       // UTF-16 with a byte-order mark: find the first non-blank code unit.
       boolean bigEndian = (b[0] & 0xff) == 0xFE;
       for (int k = 2; k + 1 < b.length; k += 2) {

@@ -121,7 +121,7 @@ public final class OpAttributes {
     for (Rule rule : rules) {
       String value = node.attribute(rule.name());
       if (value == null) {
-        if (rule.need() == Need.REQUIRED || rule.need() == Need.UNLESS_AUTO_PAD && !padsIgnored) {
+        if (rule.need() == Need.REQUIRED || (rule.need() == Need.UNLESS_AUTO_PAD && !padsIgnored)) {
           return "attribute '" + rule.name() + "' is missing";
         }
         continue;

@@ -412,7 +412,7 @@ final class ShapeConstants {
       }
       return;
     }
-    if ("ShapeOf".equals(n.type()) || depth > 0 && IntegerOps.isTensor(n)) {
+    if ("ShapeOf".equals(n.type()) || (depth > 0 && IntegerOps.isTensor(n))) {
       return; // the search stays inside the shape computation
     }
     for (int s : src[node]) {

@@ -266,7 +266,7 @@ final class ShapeRules {
   }
 
   private void interpolate(OpNode n, long[] in, long[] o, List<Rule> out) {
-    boolean v11 = "opset11".equals(n.version()) || n.inputs().size() == 3 && !"opset4".equals(n.version());
+    boolean v11 = "opset11".equals(n.version()) || (n.inputs().size() == 3 && !"opset4".equals(n.version()));
     boolean v1 = "opset1".equals(n.version());
     // Inputs: opset1 (data, sizes) with an axes attribute; opset4 (data, sizes, scales, axes?);
     // opset11 (data, scales or sizes, axes?).
@@ -344,12 +344,12 @@ final class ShapeRules {
   }
 
   private void slice(OpNode n, int v, long[] in, long[] o, List<Rule> out) {
-    if (n.inputs().size() < 3 || src[v][0] < 0 || owner.evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1) {
+    if (n.inputs().size() < 3 || src[v][0] < 0 || (owner.evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1)) {
       return;
     }
     int count = (int) Math.max(1, Shapes.elementCount(n.inputs().get(1).dims()));
     long[] axes = ShapeVectors.changedAxes(in, o, count, false);
-    if (axes.length != count || n.inputs().size() < 5 && count != in.length) {
+    if (axes.length != count || (n.inputs().size() < 5 && count != in.length)) {
       note(n, 4, axes.length + " sliced axes for " + count + " bounds; left to the defaults");
       return;
     }

@@ -141,7 +141,7 @@ public record OpenVinoAvailability(Status status, String version, String reason,
     }
     try {
       // Reflective so that no JavaCPP type is linked unless the library is known to load.
-      return (OpenVinoRuntime) Class.forName(RUNTIME_CLASS).getConstructor().newInstance();
+      return Class.forName(RUNTIME_CLASS).asSubclass(OpenVinoRuntime.class).getConstructor().newInstance();
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException r) {

@@ -149,13 +149,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
                 out = engine.run(strategy, SearchLimits.of(limit).withPatience(runPatience), seed, SearchListener.NONE);
                 returned = returned(engine, out, seed, proxy, strategy.favourites(5), tieBreak);
               } finally {
-                if (strategy instanceof AutoCloseable c) {
-                  try {
-                    c.close();
-                  } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                  }
-                }
+                close(strategy);
               }
               int[] reach = reach(out, targetProxy, known);
               double gap = returned == null ? Double.NaN : 100 * (targetProxy.latencyMicros(returned) / 1000.0 / known - 1);
@@ -176,6 +170,16 @@ public final class WarmStartExperiment implements Callable<Integer> {
     }
     summarise(runs);
     return 0;
+  }
+
+  private static void close(SearchStrategy strategy) {
+    if (strategy instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
   /** One search: its setting, devices, method, measurements spent, gap of the returned and of the best measured placement (%). */

@@ -42,7 +42,9 @@ import org.hsdag.tune.RunLog;
 import org.hsdag.tune.Tuner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The real-runtime figures of issue 26, measured on this machine through hsdag's own OpenVINO
@@ -125,11 +127,13 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements and input data. Default: ${DEFAULT-VALUE}.")
   long seed;
 
+  @Spec CommandSpec spec;
+
   private PrintWriter out;
 
   @Override
   public Integer call() throws Exception {
-    out = new PrintWriter(System.out, true);
+    out = spec.commandLine().getOut();
     for (String s : sections) {
       if (!SECTIONS.contains(s)) {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown section " + s + " (known: " + String.join(",", SECTIONS) + ")");

@@ -190,7 +190,7 @@ public final class BenchRunner {
           bestSource = "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)";
         }
         reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)", null, "REFERENCE", List.of(r),
-            Double.NaN, model.name());
+            model.name());
       }
       // Speedups are stated against the reference device alone (DeviceKind#reference).
       String referenceMethod = Strategies.singleDevice(
@@ -204,7 +204,7 @@ public final class BenchRunner {
               Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()), PaperNumbers.speedupPercent(paperRow, model.name()),
               List.of()));
         } else {
-          rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), cpu, model.name()));
+          rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), model.name()));
         }
       }
       if (reference != null) {
@@ -281,7 +281,7 @@ public final class BenchRunner {
     return s / runs.size();
   }
 
-  private static MethodResult aggregate(String name, String label, String paperRow, String kind, List<Run> runs, double cpu, String model) {
+  private static MethodResult aggregate(String name, String label, String paperRow, String kind, List<Run> runs, String model) {
     double mean = mean(runs);
     double var = 0;
     for (Run r : runs) {
