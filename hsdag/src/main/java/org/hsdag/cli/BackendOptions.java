@@ -27,7 +27,7 @@ public final class BackendOptions {
     }
   }
 
-  @Option(names = "--backend", paramLabel = "NAME", defaultValue = Backends.AUTO, completionCandidates = BackendNames.class,
+  @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = Backends.AUTO, completionCandidates = BackendNames.class,
       description = "Latency backend, one of ${COMPLETION-CANDIDATES}: auto takes the first of the others that runs here "
           + "with the devices asked for, else the embedded simulator, and says which ('hsdag devices --backend NAME' "
           + "describes one). Default: ${DEFAULT-VALUE}.")
