@@ -28,7 +28,7 @@ class StrategiesTest {
 
   @Test
   void everyMethodIsRegisteredInTableOrder() {
-    assertEquals(List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "random", "greedy", "brkga", "placeto", "rnn",
+    assertEquals(List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "openvino-pp", "random", "greedy", "brkga", "placeto", "rnn",
         "planner", "hsdag", "hsdag-paper", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"),
         Strategies.all().stream().map(Strategies.Entry::name).toList());
   }
