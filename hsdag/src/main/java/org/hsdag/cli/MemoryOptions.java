@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  * the only limits. A placement that does not fit is never measured.
  */
 public final class MemoryOptions {
-  @Option(names = "--memory", paramLabel = "DEV=SIZE[,DEV=SIZE...]",
+  @Option(names = "--memory", paramLabel = "DEV=SIZE[,...]",
       description = "Device memory capacities, e.g. GPU.1=8GiB,GPU.0=3GiB (units B, KB/MB/GB = 10^3.., KiB/MiB/GiB or "
           + "K/M/G = 2^10..). Placements that need more on a device (weights + activation peak + runtime overhead) "
           + "are never measured, and the planner keeps within them. Default: the sim profile's capacities "

@@ -3,7 +3,6 @@ package org.hsdag.cli;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.hsdag.memory.ByteSizes;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryUse;
 import org.hsdag.placement.Placement;
@@ -34,17 +33,5 @@ final class PlanMemory {
       o.printf("  memory %s%n", u.describe());
     }
     o.printf("  (memory model: the IR's constant sizes and tensor shapes; capacities from the sim profile or --memory)%n");
-  }
-
-  /** The total per device as one short string, e.g. {@code CPU 1.1 GiB, GPU.1 15.9/16.0 GiB}. */
-  static String brief(MemoryCheck check, Placement placement) {
-    StringBuilder b = new StringBuilder();
-    for (MemoryUse u : check.use(placement)) {
-      b.append(b.length() == 0 ? "" : ", ").append(u.device()).append(' ').append(ByteSizes.format(u.totalBytes()));
-      if (u.limited()) {
-        b.append(" of ").append(ByteSizes.format(u.capacityBytes()));
-      }
-    }
-    return b.toString();
   }
 }

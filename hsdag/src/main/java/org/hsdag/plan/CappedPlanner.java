@@ -208,8 +208,8 @@ final class CappedPlanner {
    * which every budget holds, and that labeling rounded toward the one just below
    * those prices (which breaks a budget): its extra ops are taken over in topological order while every budget still holds. When weights are worth about the same time per
    * byte everywhere (a transformer's layers), the relaxation jumps from "all" to "nothing" at one
-   * price and the rounding is what fills the device (an op that no longer fits is skipped, smaller ones
-   * after it may still fit). Empty when no price makes every budget hold.
+   * price and the rounding is what fills the device (up to the first op that no longer fits: a
+   * contiguous stage, few sub-models), or the knapsack eviction below fills it. Empty when no price makes every budget hold.
    */
   private static List<int[]> priced(OpBudget ob, HeteroCostModel model, int[] opOrder, double[] startPrice,
       double[] hint, Function<double[], int[]> solve) {
@@ -266,7 +266,7 @@ final class CappedPlanner {
     return out;
   }
 
-  /** {@code fits} with each op where {@code over} differs moved as {@code over} has it, in order, when budgets still hold. */
+  /** {@code fits} with the ops where {@code over} differs moved as {@code over} has them, in order, while budgets hold. */
   private static int[] round(OpBudget ob, int devices, int[] fits, int[] over, int[] opOrder) {
     int[] label = fits.clone();
     long[] load = ob.loads(label, devices);
@@ -279,7 +279,7 @@ final class CappedPlanner {
       }
       one[0] = i;
       if (!ob.allows(load, one, 1, label, over[i])) {
-        continue;
+        break;
       }
       from[0] = label[i];
       label[i] = over[i];

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.MemoryModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroRules;
 import org.hsdag.placement.Placement;
@@ -72,7 +73,7 @@ public final class PipelineParallelSplit {
     int n = graph.nodeCount();
     int[] device = new int[n];
     Arrays.fill(device, -1);
-    long[] constBytesOf = constBytesByOwner(graph, rules);
+    long[] constBytesOf = new MemoryModel(graph).weightBytesByLeader();
     Map<Integer, Long> available = new LinkedHashMap<>();
     for (int d : priority) {
       if (memoryBytes[d] >= 0) {
@@ -183,25 +184,6 @@ public final class PipelineParallelSplit {
   private static boolean runs(OpGraph graph, HeteroRules rules, int v) {
     OpNode node = graph.node(v);
     return !rules.isConstantOnly(v) && !node.isParameter() && !node.isResult();
-  }
-
-  /** Per node that keeps its own device: the Const bytes that follow it. */
-  private static long[] constBytesByOwner(OpGraph graph, HeteroRules rules) {
-    int n = graph.nodeCount();
-    int[] owner = new int[n];
-    for (int v = 0; v < n; v++) {
-      owner[v] = v;
-    }
-    for (int v : rules.followers()) {
-      owner[v] = owner[rules.leader(v)];
-    }
-    long[] out = new long[n];
-    for (int v = 0; v < n; v++) {
-      if (graph.node(v).isConstant()) {
-        out[owner[v]] += Math.max(0, graph.node(v).constSize());
-      }
-    }
-    return out;
   }
 
   private static long remainingBytes(int n, int[] device, long[] constBytesOf, HeteroRules rules) {

@@ -92,7 +92,7 @@ public final class BertBase {
     return b.build();
   }
 
-  private static Tensor embedding(IrBuilder b, String module, String weight, long rows, long h, Tensor indices) {
+  static Tensor embedding(IrBuilder b, String module, String weight, long rows, long h, Tensor indices) {
     Tensor table = b.weight(weight, new long[] {rows, h}, Init.small(0.05f));
     Tensor axis = b.constI32(module + "/aten::embedding/Constant", new long[0], 0);
     return b.gather(module + "/aten::embedding/Gather", table, indices, axis, null);

@@ -58,15 +58,16 @@ public final class DecoderModel {
     long h = c.hidden();
     Tensor ids = b.parameter("input_ids", ElementType.I64, 1, s);
     String m = "__module.model";
-    Tensor tokens = embedding(b, m + ".embed_tokens", "model.embed_tokens.weight", c.vocab(), h,
+    Tensor tokens = BertBase.embedding(b, m + ".embed_tokens", "model.embed_tokens.weight", c.vocab(), h,
         b.convert(m + ".embed_tokens/aten::embedding/Convert", ids, ElementType.I32, null));
     long[] positions = new long[(int) s];
     for (int i = 0; i < positions.length; i++) {
       positions[i] = i;
     }
     Tensor posIds = b.constI32(m + "/aten::arange/Range", new long[] {1, s}, positions);
-    Tensor x = b.add(m + "/aten::add/Add", tokens,
-        embedding(b, m + ".embed_positions", "model.embed_positions.weight", c.maxPositions(), h, posIds), null);
+    Tensor positionsEmbedded = BertBase.embedding(b, m + ".embed_positions", "model.embed_positions.weight",
+        c.maxPositions(), h, posIds);
+    Tensor x = b.add(m + "/aten::add/Add", tokens, positionsEmbedded, null);
     Tensor mask = b.constF32(m + "/causal_mask", new long[] {1, 1, s, s}, causalMask((int) s));
     for (int l = 0; l < c.layers(); l++) {
       x = block(b, c, l, x, mask);
@@ -76,12 +77,6 @@ public final class DecoderModel {
     b.result("logits/sink_port_0", logits);
     b.modelInfo(Models.generatorInfo(DecoderModel.class, c.name()));
     return b.build();
-  }
-
-  private static Tensor embedding(IrBuilder b, String module, String weight, long rows, long h, Tensor indices) {
-    Tensor table = b.weight(weight, new long[] {rows, h}, Init.small(0.05f));
-    Tensor axis = b.constI32(module + "/aten::embedding/Constant", new long[0], 0);
-    return b.gather(module + "/aten::embedding/Gather", table, indices, axis, null);
   }
 
   /** Additive causal mask: 0 where a position may attend, float-min above the diagonal (f32: it does not fit FP16). */

@@ -238,8 +238,11 @@ public final class BenchRunner {
 
   private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed, PlacementProxy proxy) {
     long start = System.nanoTime();
+    // The simulator's device capacities bind every method alike: none measures what cannot fit.
+    org.hsdag.memory.MemoryCheck memory = backend instanceof org.hsdag.sim.SimBackend sim
+        ? sim.memoryCheck(g, plan.devices()) : null;
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed)
-        .proxy(proxy).build();
+        .proxy(proxy == null ? null : proxy.withMemory(memory)).memory(memory).build();
     SearchOutcome outcome;
     double fin = Double.NaN;
     Map<String, Integer> counts = new LinkedHashMap<>();
