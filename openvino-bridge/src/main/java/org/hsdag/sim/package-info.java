@@ -1,7 +1,7 @@
 /**
- * The HETERO-faithful simulator of a calibrated Intel machine: device profiles (JSON resources),
- * the HETERO cost model (kernel times, fusion, boundary copies, sub-model split), noise, profile
- * mismatch and the {@link org.hsdag.sim.SimBackend}. Depends on {@code backend}, {@code ir} and
- * {@code placement}; planners, bench and the CLI may depend on it, the search core may not.
+ * The simulated backend: {@link org.hsdag.sim.SimBackend} measures a placement on the cost model of
+ * a calibrated machine with seeded noise, profile mismatch and device capacities. Depends on
+ * {@code backend}, {@code cost}, {@code memory}, {@code ir} and {@code placement}; bench, the CLI
+ * and tests may depend on it, the search core and the planner may not.
  */
 package org.hsdag.sim;
