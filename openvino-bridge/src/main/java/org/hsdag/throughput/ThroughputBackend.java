@@ -1,14 +1,11 @@
 package org.hsdag.throughput;
 
-import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
-import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -23,17 +20,16 @@ import org.hsdag.cost.SimGraph;
  * per second. Failures, devices, support and the cost model are the simulator's own. Only the
  * simulator: the real backend has no asynchronous requests yet ({@link #wrap} refuses it).
  */
-public final class ThroughputBackend implements LatencyBackend, KeyedMeasurement {
+public final class ThroughputBackend extends ForwardingBackend implements KeyedMeasurement {
   /** Salt so throughput noise is not the latency noise of the same key. */
   private static final long SALT = 0x7A3C_91E5_D24B_6F01L;
 
-  private final LatencyBackend delegate;
   private final SimBackend sim;
   private final int requested;
   private final SplittableRandom rng;
 
   private ThroughputBackend(LatencyBackend delegate, SimBackend sim, int requested) {
-    this.delegate = delegate;
+    super(delegate);
     this.sim = sim;
     this.requested = requested;
     this.rng = new SplittableRandom(sim.options().seed() ^ SALT);
@@ -65,30 +61,14 @@ public final class ThroughputBackend implements LatencyBackend, KeyedMeasurement
     return requested;
   }
 
-  @Override
-  public String name() {
-    return delegate.name();
-  }
 
-  @Override
-  public String profile() {
-    return delegate.profile();
-  }
 
   @Override
   public boolean simulated() {
     return true;
   }
 
-  @Override
-  public List<DeviceInfo> devices() {
-    return delegate.devices();
-  }
 
-  @Override
-  public SupportMatrix supports(OpGraph graph, DeviceSet devices) {
-    return delegate.supports(graph, devices);
-  }
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
@@ -134,15 +114,5 @@ public final class ThroughputBackend implements LatencyBackend, KeyedMeasurement
       dc[i] = model.indexOf(placement.deviceName(model.node(i)));
     }
     return ObjectiveFigures.of(model, dc, requestsFor(requested, placement.devices()));
-  }
-
-  @Override
-  public <T> Optional<T> capability(Class<T> type) {
-    return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

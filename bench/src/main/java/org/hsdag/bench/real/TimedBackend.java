@@ -1,10 +1,8 @@
 package org.hsdag.bench.real;
 
-import java.util.List;
 import java.util.Optional;
 import org.hsdag.backend.CostModelSource;
-import org.hsdag.backend.DeviceInfo;
-import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
@@ -21,8 +19,8 @@ import org.hsdag.placement.Placement;
  * the backend's timeout, as a default tune does. Not thread-safe beyond what the tuner needs (it
  * measures from one thread).
  */
-final class TimedBackend implements LatencyBackend {
-  private final OpenVinoBackend delegate;
+final class TimedBackend extends ForwardingBackend {
+  private final OpenVinoBackend openVino;
   private double measureMs;
   private double prepareMs;
   private double compileMs;
@@ -34,7 +32,8 @@ final class TimedBackend implements LatencyBackend {
   private long lastReturnNs = Long.MIN_VALUE;
 
   TimedBackend(OpenVinoBackend delegate) {
-    this.delegate = delegate;
+    super(delegate);
+    this.openVino = delegate;
   }
 
   /**
@@ -62,25 +61,9 @@ final class TimedBackend implements LatencyBackend {
     return new Totals(measureMs, prepareMs, compileMs, inferMs, costModelMs, supportsMs, measurements, firstCallNs, lastReturnNs);
   }
 
-  @Override
-  public String name() {
-    return delegate.name();
-  }
 
-  @Override
-  public String profile() {
-    return delegate.profile();
-  }
 
-  @Override
-  public boolean simulated() {
-    return delegate.simulated();
-  }
 
-  @Override
-  public List<DeviceInfo> devices() {
-    return delegate.devices();
-  }
 
   @Override
   public SupportMatrix supports(OpGraph graph, DeviceSet devices) {
@@ -96,7 +79,7 @@ final class TimedBackend implements LatencyBackend {
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
     long t = System.nanoTime();
-    OpenVinoBackend.MeasurementCost c = delegate.measureWithCost(graph, placement, protocol);
+    OpenVinoBackend.MeasurementCost c = openVino.measureWithCost(graph, placement, protocol);
     long end = System.nanoTime();
     double wall = (end - t) / 1e6;
     add(t, end, () -> {
@@ -118,7 +101,7 @@ final class TimedBackend implements LatencyBackend {
         public org.hsdag.cost.HeteroCostModel costModel(OpGraph graph) {
           long t = System.nanoTime();
           try {
-            return delegate.costModel(graph);
+            return openVino.costModel(graph);
           } finally {
             long end = System.nanoTime();
             add(t, end, () -> costModelMs += (end - t) / 1e6);
@@ -127,17 +110,17 @@ final class TimedBackend implements LatencyBackend {
 
         @Override
         public Optional<String> costModelMeasurements(OpGraph graph) {
-          return delegate.costModelMeasurements(graph);
+          return openVino.costModelMeasurements(graph);
         }
 
         @Override
         public void reuseCostModelMeasurements(OpGraph graph, String measurements) {
-          delegate.reuseCostModelMeasurements(graph, measurements);
+          openVino.reuseCostModelMeasurements(graph, measurements);
         }
       };
       return Optional.of(type.cast(timed));
     }
-    return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
+    return super.capability(type);
   }
 
   private synchronized void add(long start, long end, Runnable update) {
