@@ -262,6 +262,7 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
         objective.write(folder.dir());
+        memoryOptions.save(folder.dir());
         return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
@@ -306,7 +307,8 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective", "--requests")) {
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective", "--requests",
+        "--memory")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
       }
@@ -344,8 +346,9 @@ public final class TuneCommand implements Callable<Integer> {
             + " (only --budget and --time can change)");
         err.flush();
       }
-      // Continue on the backend, profile, mismatch, seed and devices the run started with.
+      // Continue on the backend, profile, mismatch, seed, devices and memory capacities the run started with.
       RunManifest mf = r.manifest();
+      memoryOptions = MemoryOptions.savedIn(folder.dir());
       List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
