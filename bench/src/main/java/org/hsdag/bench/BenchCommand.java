@@ -20,9 +20,11 @@ import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.bench.plan.PlannerBenchmark;
+import org.hsdag.bench.plan.MemoryCapExperiment;
 import org.hsdag.bench.plan.PlannerFigures;
 import org.hsdag.bench.plan.WarmStartExperiment;
 import org.hsdag.bench.real.RealRuntimeFigures;
+import org.hsdag.bench.throughput.ThroughputExperiment;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
@@ -63,7 +65,8 @@ import picocli.CommandLine.Spec;
  * the paper's own numbers beside ours, best-so-far plots, Markdown, HTML and JSON.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    subcommands = {PlannerFigures.class, WarmStartExperiment.class, PlannerBenchmark.class, RealRuntimeFigures.class},
+    subcommands = {PlannerFigures.class, WarmStartExperiment.class, PlannerBenchmark.class, RealRuntimeFigures.class,
+        MemoryCapExperiment.class, ThroughputExperiment.class},
     description = {"Compare placement methods (paper Tables 2 and 3) at equal measurement budgets.",
         "Models are IR .xml files or catalog names (default: resnet50, inception_v3, bert_base)."})
 public final class BenchCommand implements Callable<Integer> {

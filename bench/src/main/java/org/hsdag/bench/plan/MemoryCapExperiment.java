@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.ByteSizes;
@@ -25,6 +26,8 @@ import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.AutoEmulationStrategy;
 import org.hsdag.strategy.PipelineParallelSplit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Placements under device memory capacities on the simulator: the capped planner (what {@code tune}
@@ -34,34 +37,39 @@ import org.hsdag.strategy.PipelineParallelSplit;
  * placement's memory is checked on the full memory model.
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.plan.MemoryCapExperiment [--model decoder_9b] [--seeds 1,2,3]
- *     [--memory GPU.1=8GiB] [--anneal 20000] [--profile paper --devices CPU,GPU.1 ...]
+ * ./hsdag.sh bench memory-caps [--model decoder_9b] [--seeds 1,2,3] [--memory GPU.1=8GiB] [--anneal 20000]
+ *     [--setup paper:CPU,GPU.1 ...]
  * </pre>
  */
-public final class MemoryCapExperiment {
-  private MemoryCapExperiment() {}
-
+@Command(name = "memory-caps", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "The capped planner against OpenVINO's pipeline-parallel split and an annealing reference (simulator).")
+public final class MemoryCapExperiment implements Callable<Integer> {
   /** One profile and device set. */
-  private record Setup(String profile, DeviceSet devices) {}
+  record Setup(String profile, DeviceSet devices) {}
 
-  public static void main(String[] args) {
-    String model = "decoder_9b";
-    List<Long> seeds = List.of(1L, 2L, 3L);
-    MemoryLimits user = MemoryLimits.NONE;
-    int anneal = 20_000;
-    List<Setup> setups = new ArrayList<>();
-    String profile = null;
-    for (int k = 0; k < args.length; k++) {
-      switch (args[k]) {
-        case "--model" -> model = args[++k];
-        case "--seeds" -> seeds = Arrays.stream(args[++k].split(",")).map(Long::parseLong).toList();
-        case "--memory" -> user = MemoryLimits.parse(args[++k]);
-        case "--anneal" -> anneal = Integer.parseInt(args[++k]);
-        case "--profile" -> profile = args[++k];
-        case "--devices" -> setups.add(new Setup(profile, DeviceSet.parse(args[++k])));
-        default -> throw new IllegalArgumentException("unknown argument " + args[k]);
-      }
-    }
+  @Option(names = "--model", paramLabel = "NAME", defaultValue = "decoder_9b", description = "Catalog model (default: ${DEFAULT-VALUE})")
+  String model;
+
+  @Option(names = "--seeds", paramLabel = "LIST", split = ",", defaultValue = "1,2,3",
+      description = "Simulator seeds (default: ${DEFAULT-VALUE})")
+  List<Long> seeds;
+
+  @Option(names = "--memory", paramLabel = "DEV=SIZE[,...]", description = "Capacities replacing the profile's")
+  String memory;
+
+  @Option(names = "--anneal", paramLabel = "N", defaultValue = "20000",
+      description = "Annealing evaluations of the reference (default: ${DEFAULT-VALUE})")
+  int anneal;
+
+  @Option(names = "--setup", paramLabel = "PROFILE:LIST", converter = SetupConverter.class,
+      description = "A profile and a device set, e.g. paper:CPU,GPU.1 (repeat; default: paper 2 and 3 devices, "
+          + "laptop-core-ultra CPU,GPU.0 and CPU,GPU.0,NPU)")
+  List<Setup> setups = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    MemoryLimits user = memory == null ? MemoryLimits.NONE : MemoryLimits.parse(memory);
+    List<Setup> setups = this.setups;
     if (setups.isEmpty()) {
       setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")), new Setup("paper", DeviceSet.of("CPU", "GPU.0", "GPU.1")),
           new Setup("laptop-core-ultra", DeviceSet.of("CPU", "GPU.0")),
@@ -76,6 +84,20 @@ public final class MemoryCapExperiment {
       for (long seed : seeds) {
         run(g, s, seed, user, anneal);
       }
+    }
+    return 0;
+  }
+
+
+  /** Parses {@code PROFILE:LIST}. */
+  public static final class SetupConverter implements picocli.CommandLine.ITypeConverter<Setup> {
+    @Override
+    public Setup convert(String value) {
+      int colon = value.indexOf(':');
+      if (colon <= 0) {
+        throw new picocli.CommandLine.TypeConversionException("expected PROFILE:DEVICES, e.g. paper:CPU,GPU.1");
+      }
+      return new Setup(value.substring(0, colon), DeviceSet.parse(value.substring(colon + 1)));
     }
   }
 

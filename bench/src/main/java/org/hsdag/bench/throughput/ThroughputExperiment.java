@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
+import org.hsdag.bench.plan.SimTargetOptions;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
@@ -25,6 +27,9 @@ import org.hsdag.strategy.AutoEmulationStrategy;
 import org.hsdag.throughput.ObjectiveFigures;
 import org.hsdag.throughput.ThroughputBackend;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Latency-tuned against throughput-tuned placements on the simulator: for each profile, model,
@@ -36,37 +41,36 @@ import picocli.CommandLine;
  * emulation of anything OpenVINO does). Every figure is simulated.
  *
  * <pre>
- * ./hsdag.sh run-class org.hsdag.bench.throughput.ThroughputExperiment [--seeds 3] [--profile NAME]...
+ * ./hsdag.sh bench throughput [--seeds 3] [--profile NAME]...
  *     [--devices A,B]... [--plan-only] [models ...]
  * </pre>
  * Defaults: profiles {@code paper} (CPU,GPU.1 and CPU,GPU.0,GPU.1) and {@code laptop-core-ultra}
  * (CPU,GPU.0 and CPU,GPU.0,NPU); models resnet50, inception_v3, decoder_9b. {@code --plan-only}
  * compares the two planners' placements (no tuning) and prints the throughput planner's time.
  */
-public final class ThroughputExperiment {
-  private ThroughputExperiment() {}
+@Command(name = "throughput", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Latency-tuned against throughput-tuned placements on both figures (simulator).")
+public final class ThroughputExperiment implements Callable<Integer> {
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Tunes per objective (default: ${DEFAULT-VALUE})")
+  int seeds;
 
-  public static void main(String[] args) throws IOException {
-    int seeds = 3;
-    boolean planOnly = false;
-    List<String> profiles = new ArrayList<>();
-    List<DeviceSet> deviceSets = new ArrayList<>();
-    List<String> models = new ArrayList<>();
-    for (int k = 0; k < args.length; k++) {
-      switch (args[k]) {
-        case "--seeds" -> seeds = Integer.parseInt(args[++k]);
-        case "--profile" -> profiles.add(args[++k]);
-        case "--devices" -> deviceSets.add(DeviceSet.parse(args[++k]));
-        case "--plan-only" -> planOnly = true;
-        default -> models.add(args[k]);
-      }
-    }
-    if (profiles.isEmpty()) {
-      profiles = List.of("paper", "laptop-core-ultra");
-    }
-    if (models.isEmpty()) {
-      models = List.of("resnet50", "inception_v3", "decoder_9b");
-    }
+  @Option(names = "--profile", paramLabel = "NAME", description = "Simulator profile (repeat; default: paper and laptop-core-ultra)")
+  List<String> profiles = new ArrayList<>();
+
+  @Option(names = "--devices", paramLabel = "LIST", converter = SimTargetOptions.DeviceSetConverter.class,
+      description = "A device set (repeat; default: the profile's 2- and 3-device sets)")
+  List<DeviceSet> deviceSets = new ArrayList<>();
+
+  @Option(names = "--plan-only", description = "Compare the two planners' plans instead of tuning")
+  boolean planOnly;
+
+  @Parameters(arity = "0..*", paramLabel = "MODEL", description = "Catalog models (default: resnet50 inception_v3 decoder_9b)")
+  List<String> models = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    List<String> profiles = this.profiles.isEmpty() ? List.of("paper", "laptop-core-ultra") : this.profiles;
+    List<String> models = this.models.isEmpty() ? List.of("resnet50", "inception_v3", "decoder_9b") : this.models;
     System.out.printf(Locale.ROOT, "## Throughput-tuned vs latency-tuned placements (sim backend; every figure is simulated)%n%n"
         + "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per seed), "
         + "latency ms / inferences per s with the devices + 1 requests in flight.%n%n");
@@ -97,6 +101,7 @@ public final class ThroughputExperiment {
     if (!planOnly) {
       System.out.printf(Locale.ROOT, "%nrows where the throughput-tuned placement misses a target: %d%n", misses);
     }
+    return 0;
   }
 
   private static List<DeviceSet> defaultDeviceSets(String profile) {
