@@ -109,7 +109,6 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     final MeasureTask prototype;
     final Set<ActorRef<Worker.Command>> tried = new HashSet<>();
     int tries;
-    String lastProblem;
 
     Job(Batch batch, int index, MeasureTask prototype) {
       this.batch = batch;
@@ -269,7 +268,6 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   }
 
   private void retryOrFail(Job job, String problem) {
-    job.lastProblem = problem;
     if (job.tries >= MAX_TRIES) {
       MeasureTask p = job.prototype;
       finish(job, new Result(Measurement.failed("not measured after " + MAX_TRIES + " tries (last: " + problem + ")",

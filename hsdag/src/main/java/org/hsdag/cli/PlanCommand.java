@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.InputShapes;
-import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;

@@ -118,20 +118,20 @@ final class LocalSearch {
       for (int i = 0; i < n; i++) {
         for (int d = 0; d < devices; d++) {
           if (d != label[i] && model.supported(i, d)) {
-            moves.add(SINGLE, i, d, delta(SINGLE, i, d, label, root));
+            moves.add(SINGLE, i, d, delta(SINGLE, i, d, label));
           }
         }
       }
       for (int g = 0; g < groups; g++) {
         for (int d = 0; d < devices; d++) {
-          if (movable(GROUP, g, d, label, root)) {
-            moves.add(GROUP, g, d, delta(GROUP, g, d, label, root));
+          if (movable(GROUP, g, d, label)) {
+            moves.add(GROUP, g, d, delta(GROUP, g, d, label));
           }
         }
       }
       for (int i = 0; i < n; i++) {
         for (int d = 0; d < devices; d++) {
-          if (root[i] == i && movable(SUB_MODEL, i, d, label, root)) {
+          if (root[i] == i && movable(SUB_MODEL, i, d, label)) {
             // Always checked: ranked first.
             moves.add(SUB_MODEL, i, d, Double.NEGATIVE_INFINITY);
           }
@@ -158,13 +158,13 @@ final class LocalSearch {
           if (kd == SUB_MODEL && root[ix] != ix) {
             continue;
           }
-          if (kd != SINGLE && !movable(kd, ix, d, label, root)) {
+          if (kd != SINGLE && !movable(kd, ix, d, label)) {
             continue;
           }
           if (kd == SINGLE && label[ix] == d) {
             continue;
           }
-          if (kd != SUB_MODEL && delta(kd, ix, d, label, root) > threshold) {
+          if (kd != SUB_MODEL && delta(kd, ix, d, label) > threshold) {
             continue;
           }
         }
@@ -223,7 +223,7 @@ final class LocalSearch {
   }
 
   /** Whether moving the group / sub-model to d changes something and d runs all of it. */
-  private boolean movable(int kind, int ix, int d, int[] label, int[] root) {
+  private boolean movable(int kind, int ix, int d, int[] label) {
     int size = members(kind, ix);
     boolean changes = false;
     for (int m = 0; m < size; m++) {
@@ -267,7 +267,7 @@ final class LocalSearch {
   }
 
   /** Change of the additive energy when the move's ops go to d (evaluated on the terms they touch). */
-  private double delta(int kind, int ix, int d, int[] label, int[] root) {
+  private double delta(int kind, int ix, int d, int[] label) {
     int size = members(kind, ix);
     stamp++;
     if (stamp == Integer.MAX_VALUE) {

@@ -2,7 +2,6 @@ package org.hsdag.backend;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Everything a {@link BackendProvider} needs to open a backend, in one value: the commands build

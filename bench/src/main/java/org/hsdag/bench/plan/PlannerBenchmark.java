@@ -25,7 +25,6 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Planner;
-import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import picocli.CommandLine.Command;
