@@ -123,8 +123,8 @@ public final class SimGraph {
     return out;
   }
 
-  /** The profile device of every op under a per-node placement. */
-  private int[] opDevices(int[] deviceOf, int[] deviceMap) {
+  /** The profile device of every op (the cost model's op order) under a per-node placement. */
+  public int[] opDevices(int[] deviceOf, int[] deviceMap) {
     int nc = model.opCount();
     int[] dc = new int[nc];
     for (int i = 0; i < nc; i++) {

@@ -267,6 +267,11 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
     return simGraph(graph).evaluate(placementArray(placement), map);
   }
 
+  /** The profile device of every op of {@link #costModel}{@code (graph)} under {@code placement}. */
+  public int[] opDevices(OpGraph graph, Placement placement) {
+    return simGraph(graph).opDevices(placementArray(placement), deviceMap(placement.devices()));
+  }
+
   /** Noise-free latency in milliseconds, or NaN when the placement cannot run. */
   public double latencyMillis(OpGraph graph, Placement placement) {
     SimGraph.Evaluation ev = evaluate(graph, placement);

@@ -9,7 +9,6 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.cost.SimGraph;
 
@@ -108,11 +107,7 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
     if (!ev.ok()) {
       return null;
     }
-    HeteroCostModel model = sim.costModel(graph);
-    int[] dc = new int[model.opCount()];
-    for (int i = 0; i < dc.length; i++) {
-      dc[i] = model.indexOf(placement.deviceName(model.node(i)));
-    }
-    return ObjectiveFigures.of(model, dc, requestsFor(requested, placement.devices()));
+    return ObjectiveFigures.of(sim.costModel(graph), sim.opDevices(graph, placement),
+        requestsFor(requested, placement.devices()));
   }
 }
