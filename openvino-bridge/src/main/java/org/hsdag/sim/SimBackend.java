@@ -309,6 +309,7 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
   }
 
   /** The precomputed tables of {@code graph} (built on first use, cached per graph instance). */
+  @SuppressWarnings("ReferenceEquality") // cached per instance on purpose, as IdentityKey explains
   public SimGraph simGraph(OpGraph graph) {
     SimGraph l = last;
     if (l != null && l.graph() == graph) {
@@ -356,6 +357,7 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
   /** Identity, not equality, of graphs: equal copies are cheap to rebuild, deep equality is not cheap to check. */
   private record IdentityKey(OpGraph graph) {
     @Override
+    @SuppressWarnings("ReferenceEquality") // identity is the point of this key
     public boolean equals(Object o) {
       return o instanceof IdentityKey k && k.graph == graph;
     }
