@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
@@ -135,7 +136,7 @@ class BaselinesTest {
   void singleDeviceProposesExactlyOnceAndRespectsSupport() {
     TinyGraphs.Instance inst = TinyGraphs.medium();
     for (String dev : List.of("CPU", "GPU.0", "GPU.1")) {
-      SingleDeviceStrategy s = new SingleDeviceStrategy(dev.toLowerCase(), dev);
+      SingleDeviceStrategy s = new SingleDeviceStrategy(dev.toLowerCase(Locale.ROOT), dev);
       List<Placement> ps = proposals(s, inst, 500, 1);
       assertEquals(1, ps.size());
       assertTrue(s.finished());

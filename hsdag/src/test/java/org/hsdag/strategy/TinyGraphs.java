@@ -1,6 +1,7 @@
 package org.hsdag.strategy;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.Edge;
@@ -54,7 +55,7 @@ final class TinyGraphs {
       in.add(port(i));
     }
     List<Port> out = type.equals("Result") ? List.of() : List.of(port(inputs));
-    return new OpNode(index, Integer.toString(index), type.toLowerCase() + "_" + index, type, "opset1", Map.of(), in, out, null, null);
+    return new OpNode(index, Integer.toString(index), type.toLowerCase(Locale.ROOT) + "_" + index, type, "opset1", Map.of(), in, out, null, null);
   }
 
   /**

@@ -432,7 +432,8 @@ final class ShapeConstants {
 
   private long[] evaluate(int node, int port, Map<Integer, long[]> trial, int depth) {
     OpNode n = g.node(node);
-    if (depth > 32) {
+    // Every op evaluated here (Const, ShapeOf, the integer ops) has a single output.
+    if (depth > 32 || port != 0) {
       return null;
     }
     if (n.isConstant()) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +49,7 @@ class SyntheticWeightsTest {
 
     T[] op(String type, String version, String data, List<T> inputs, String precision, long[]... outs) {
       int id = next++;
-      layers.append("<layer id=\"").append(id).append("\" name=\"").append(type.toLowerCase()).append(id)
+      layers.append("<layer id=\"").append(id).append("\" name=\"").append(type.toLowerCase(Locale.ROOT)).append(id)
           .append("\" type=\"").append(type).append("\" version=\"").append(version).append("\">\n");
       if (!data.isEmpty()) {
         layers.append("<data ").append(data).append("/>\n");
