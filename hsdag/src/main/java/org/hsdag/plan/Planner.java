@@ -61,7 +61,47 @@ public final class Planner {
   }
 
   /** A candidate as a device per op of the model. */
-  record OpCandidate(int[] label, double micros, int subModels, String origin, String family, int order) {}
+  static final class OpCandidate {
+    private final int[] label;
+    private final double micros;
+    private final int subModels;
+    private final String origin;
+    private final String family;
+    private final int order;
+
+    OpCandidate(int[] label, double micros, int subModels, String origin, String family, int order) {
+      this.label = label.clone();
+      this.micros = micros;
+      this.subModels = subModels;
+      this.origin = origin;
+      this.family = family;
+      this.order = order;
+    }
+
+    int[] label() {
+      return label.clone();
+    }
+
+    double micros() {
+      return micros;
+    }
+
+    int subModels() {
+      return subModels;
+    }
+
+    String origin() {
+      return origin;
+    }
+
+    String family() {
+      return family;
+    }
+
+    int order() {
+      return order;
+    }
+  }
 
   /** {@link #planOps}'s result. */
   record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {}
@@ -158,7 +198,35 @@ public final class Planner {
     seeds.merge(key, s, (old, dup) -> new Seed(old.pair(), old.label(), old.family(), old.origin() + ", " + dup.origin()));
   }
 
-  private record Seed(int pair, int[] label, String family, String origin) {}
+  private static final class Seed {
+    private final int pair;
+    private final int[] label;
+    private final String family;
+    private final String origin;
+
+    Seed(int pair, int[] label, String family, String origin) {
+      this.pair = pair;
+      this.label = label;
+      this.family = family;
+      this.origin = origin;
+    }
+
+    int pair() {
+      return pair;
+    }
+
+    int[] label() {
+      return label;
+    }
+
+    String family() {
+      return family;
+    }
+
+    String origin() {
+      return origin;
+    }
+  }
 
   private static int[] toFull(int[] pairLabel, int[] pair) {
     int[] full = new int[pairLabel.length];
@@ -175,7 +243,7 @@ public final class Planner {
     if (!e.ok()) {
       throw new IllegalStateException("planner produced an infeasible placement (" + origin + ")");
     }
-    return new OpCandidate(label.clone(), e.micros(), e.subModels(), origin, family, order);
+    return new OpCandidate(label, e.micros(), e.subModels(), origin, family, order);
   }
 
   /** Each op on the device where it runs fastest alone (when no single device runs every op). */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.throughput.PipelineStages;
 import org.hsdag.throughput.PipelineThroughput;
@@ -113,7 +114,29 @@ final class ThroughputPlanner {
   }
 
   /** A placement found, its descent cost (bound + tie-break) and how it was found. */
-  private record Found(int[] label, double cost, String origin) {}
+  private static final class Found {
+    private final int[] label;
+    private final double cost;
+    private final String origin;
+
+    Found(int[] label, double cost, String origin) {
+      this.label = label;
+      this.cost = cost;
+      this.origin = origin;
+    }
+
+    int[] label() {
+      return label;
+    }
+
+    double cost() {
+      return cost;
+    }
+
+    String origin() {
+      return origin;
+    }
+  }
 
   private static void add(Map<String, Found> pool, HeteroCostModel model, int[] label, String origin, int requests,
       long[] evaluations) {
@@ -138,15 +161,15 @@ final class ThroughputPlanner {
    * stages, summed per device without ordering the stages (the bound does not need the order).
    */
   private static double[] resources(HeteroCostModel model, int[] label, int requests) {
-    HeteroCostModel.Terms t = model.terms(label);
+    CostTerms t = model.terms(label);
     int devices = model.deviceCount();
     double[] out = new double[devices + 1];
     double latency = t.requestMicros();
     for (int i = 0; i < label.length; i++) {
-      out[label[i]] += t.opMicros()[i];
+      out[label[i]] += t.opMicros(i);
     }
     for (int d = 0; d < devices; d++) {
-      out[d] += t.copyMicros()[d] + t.subModels()[d] * model.subModelOverhead(d);
+      out[d] += t.copyMicros(d) + t.subModels(d) * model.subModelOverhead(d);
       latency += out[d];
     }
     out[devices] = latency / requests;

@@ -28,7 +28,35 @@ public final class ReportDoc {
   /** {@code numeric}: every column after the first holds numbers, aligned right. */
   private record Table(List<String> header, List<List<String>> rows, boolean numeric) implements Block {}
 
-  private record Image(String alt, String file, String mime, byte[] bytes) implements Block {}
+  private static final class Image implements Block {
+    private final String alt;
+    private final String file;
+    private final String mime;
+    private final byte[] bytes;
+
+    Image(String alt, String file, String mime, byte[] bytes) {
+      this.alt = alt;
+      this.file = file;
+      this.mime = mime;
+      this.bytes = bytes;
+    }
+
+    String alt() {
+      return alt;
+    }
+
+    String file() {
+      return file;
+    }
+
+    String mime() {
+      return mime;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+  }
 
   private record Code(String text) implements Block {}
 

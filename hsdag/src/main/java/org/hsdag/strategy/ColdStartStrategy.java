@@ -35,7 +35,23 @@ public final class ColdStartStrategy implements SearchStrategy, AutoCloseable {
   private final ArrayDeque<Asked> asked = new ArrayDeque<>();
   private int innerTold;
 
-  private record Asked(int[] perCoarse, boolean fromInner) {}
+  private static final class Asked {
+    private final int[] perCoarse;
+    private final boolean fromInner;
+
+    Asked(int[] perCoarse, boolean fromInner) {
+      this.perCoarse = perCoarse;
+      this.fromInner = fromInner;
+    }
+
+    int[] perCoarse() {
+      return perCoarse;
+    }
+
+    boolean fromInner() {
+      return fromInner;
+    }
+  }
 
   /**
    * @param grouping the co-location rule that makes the units the model and the moves work on

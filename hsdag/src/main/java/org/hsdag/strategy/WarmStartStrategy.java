@@ -72,7 +72,23 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private Measurement[] pendingResults;
 
   /** One measurement told: the placement's device per node and its latency (null: failed). */
-  record Observed(int[] placement, Double ms) {}
+  static final class Observed {
+    private final int[] placement;
+    private final Double ms;
+
+    Observed(int[] placement, Double ms) {
+      this.placement = placement;
+      this.ms = ms;
+    }
+
+    int[] placement() {
+      return placement;
+    }
+
+    Double ms() {
+      return ms;
+    }
+  }
 
   /** The veto's state in a checkpoint. */
   record VetoState(List<Observed> observed, int idle, int vetoed) {}

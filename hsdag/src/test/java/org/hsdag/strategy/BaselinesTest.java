@@ -88,7 +88,7 @@ class BaselinesTest {
     for (SearchStrategy s : List.of(new BrkgaStrategy("brkga", G, BrkgaStrategy.Config.REGAL), new LocalSearchStrategy(G))) {
       SearchOutcome t = inst.run(s, 500, seed);
       assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9, s.name() + " missed the optimum");
-      assertArrayEquals(inst.optimum(), t.best().placement().deviceOf(), s.name());
+      assertArrayEquals(inst.optimum().deviceOf(), t.best().placement().deviceOf(), s.name());
     }
   }
 
@@ -97,7 +97,7 @@ class BaselinesTest {
   void randomFindsTheOptimumOfAnEasyInstance(long seed) {
     TinyGraphs.Instance inst = TinyGraphs.easy();
     SearchOutcome t = inst.run(new RandomSearchStrategy(), 300, seed);
-    assertArrayEquals(inst.optimum(), t.best().placement().deviceOf());
+    assertArrayEquals(inst.optimum().deviceOf(), t.best().placement().deviceOf());
     // The budget counts distinct placements: random search measures all 2^3 there are (constants,
     // Parameter and Result follow their neighbours) and then only re-proposes measured ones.
     assertEquals(8, t.measurements());

@@ -424,8 +424,53 @@ final class HeteroSplit {
    * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
    * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
    */
-  private record Deps(int w, int[] owner, int[] source, int[] producerSg, long[] entry, long[] traced, long[] own,
-      long[] cyc) {}
+  private static final class Deps {
+    private final int w;
+    private final int[] owner;
+    private final int[] source;
+    private final long[] entry;
+    private final long[] traced;
+    private final long[] own;
+    private final long[] cyc;
+
+    Deps(int w, int[] owner, int[] source, long[] entry, long[] traced, long[] own, long[] cyc) {
+      this.w = w;
+      this.owner = owner;
+      this.source = source;
+      this.entry = entry;
+      this.traced = traced;
+      this.own = own;
+      this.cyc = cyc;
+    }
+
+    int w() {
+      return w;
+    }
+
+    int[] owner() {
+      return owner;
+    }
+
+    int[] source() {
+      return source;
+    }
+
+    long[] entry() {
+      return entry;
+    }
+
+    long[] traced() {
+      return traced;
+    }
+
+    long[] own() {
+      return own;
+    }
+
+    long[] cyc() {
+      return cyc;
+    }
+  }
 
   private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
     int[] bitOfInput = new int[inSrc.length];
@@ -492,7 +537,7 @@ final class HeteroSplit {
         cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
       }
     }
-    return new Deps(w, owner, source, producerSg, entry, traced, own, cyc);
+    return new Deps(w, owner, source, entry, traced, own, cyc);
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
 
 /**
@@ -25,6 +26,7 @@ import org.hsdag.cost.HeteroCostModel;
  * @param micros time of each stage, µs
  * @param requestMicros the per-request overhead (host side), µs
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
 public record PipelineStages(int[] device, double[] micros, double requestMicros) {
   public PipelineStages {
     device = device.clone();
@@ -87,7 +89,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     int nc = model.opCount();
     int[] root = new int[nc];
     model.subModels(deviceOfOp, root);
-    HeteroCostModel.Terms terms = model.terms(deviceOfOp);
+    CostTerms terms = model.terms(deviceOfOp);
     // Stage index of each sub-model root, in HETERO's (topological) order.
     int[] stageOfRoot = order(model, root);
     int stages = 0;
@@ -99,7 +101,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     int[] kernelSubModels = new int[model.deviceCount()];
     for (int i = 0; i < nc; i++) {
       int s = stageOfRoot[root[i]];
-      time[s] += terms.opMicros()[i];
+      time[s] += terms.opMicros(i);
       if (root[i] == i) {
         dev[s] = deviceOfOp[i];
         time[s] += model.subModelOverhead(deviceOfOp[i]);
@@ -110,7 +112,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     // Sub-models without a kernel (a Result cut from its producer) come last: they only pay their start.
     List<int[]> extraDev = new ArrayList<>();
     for (int d = 0; d < kernelSubModels.length; d++) {
-      for (int k = kernelSubModels[d]; k < terms.subModels()[d]; k++) {
+      for (int k = kernelSubModels[d]; k < terms.subModels(d); k++) {
         extraDev.add(new int[] {d});
       }
     }

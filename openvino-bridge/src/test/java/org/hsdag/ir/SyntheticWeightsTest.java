@@ -23,7 +23,35 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SyntheticWeightsTest {
   /** A tensor of the hand-made net: the producing layer's output port. */
-  private record T(int layer, int port, String precision, long[] dims) {}
+  private static final class T {
+    private final int layer;
+    private final int port;
+    private final String precision;
+    private final long[] dims;
+
+    T(int layer, int port, String precision, long[] dims) {
+      this.layer = layer;
+      this.port = port;
+      this.precision = precision;
+      this.dims = dims;
+    }
+
+    int layer() {
+      return layer;
+    }
+
+    int port() {
+      return port;
+    }
+
+    String precision() {
+      return precision;
+    }
+
+    long[] dims() {
+      return dims;
+    }
+  }
 
   /** Builds a small IR v11 by hand: ports numbered inputs first, then outputs, as serializers do. */
   private static final class Net {
