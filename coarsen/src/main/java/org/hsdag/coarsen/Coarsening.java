@@ -17,6 +17,7 @@ import org.hsdag.placement.Placement;
  * @param clusterCount number of clusters (every cluster has at least one member)
  * @param quotient the graph over clusters
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount, IntGraph quotient) {
   public Coarsening {
     Objects.requireNonNull(mode, "mode");

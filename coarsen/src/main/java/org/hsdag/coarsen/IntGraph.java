@@ -6,6 +6,7 @@ import java.util.Arrays;
  * A minimal immutable directed graph over dense ints, the currency between coarsening, features,
  * graph parsing and the GNN: {@code src[k] -> dst[k]} for edge k. Parallel edges are allowed.
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record IntGraph(int nodeCount, int[] src, int[] dst) {
   public IntGraph {
     if (src.length != dst.length) {

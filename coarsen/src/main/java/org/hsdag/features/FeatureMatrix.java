@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param rows number of rows
  * @param values {@code rows × columns.size()} values, row-major
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record FeatureMatrix(List<String> columns, int rows, float[] values) {
   public FeatureMatrix {
     columns = List.copyOf(columns);

@@ -16,6 +16,7 @@ import org.hsdag.coarsen.IntGraph;
  * @param keptEdge per node: index in the input graph of its dominant edge when that edge is among the
  *     edges that formed the clusters, else -1 (no incident edge, or dropped by the minClusters bound)
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, int[] keptEdge) {
   public ParseResult {
     Objects.requireNonNull(pooled, "pooled");

@@ -19,6 +19,7 @@ import org.hsdag.placement.Placement;
  * @param subModels HETERO sub-models it compiles into (0 when unknown)
  * @param reason why it failed, or null
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
 public record Candidate(
     String label,
     boolean baseline,

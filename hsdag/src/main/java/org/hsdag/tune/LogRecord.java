@@ -21,6 +21,7 @@ import org.hsdag.placement.Placement;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value (one JSON line of the log)
 public record LogRecord(
     String type,
     String time,

@@ -20,6 +20,7 @@ public sealed interface ConstData permits ConstData.Literal, ConstData.RandomHal
   void writeTo(OutputStream out, long seed) throws IOException;
 
   /** Fixed little-endian bytes, independent of the seed. */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
   record Literal(byte[] bytes) implements ConstData {
     public Literal {
       bytes = bytes.clone();

@@ -24,6 +24,7 @@ public final class ShapeInference {
    * @param dims static shape
    * @param values the integer values when the input is an integer Const, else null
    */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
   public record Input(ElementType type, long[] dims, long[] values) {
     public Input {
       dims = dims.clone();
@@ -46,6 +47,7 @@ public final class ShapeInference {
   }
 
   /** One inferred output. */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
   public record Output(ElementType type, long[] dims) {
     public Output {
       dims = dims.clone();

@@ -13,6 +13,7 @@ import org.hsdag.ir.ElementType;
  * @param type element type of the tensor
  * @param dims static shape, outermost first; empty for a scalar
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record Tensor(int node, int output, ElementType type, long[] dims) {
   public Tensor {
     dims = dims.clone();

@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param backend backend name, e.g. {@code sim} or {@code openvino}
  * @param profile profile name (sim) or machine description (openvino)
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
 public record Measurement(
     boolean ok,
     double[] samplesMillis,

@@ -6,6 +6,7 @@ import org.hsdag.placement.DeviceSet;
  * Which devices can run each node: bit d of {@code allowedMask[node]} is set when device d of
  * {@code devices} can run it (HETERO's {@code query_model} answer).
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
 public record SupportMatrix(DeviceSet devices, long[] allowedMask) {
   public SupportMatrix {
     if (devices.size() > 63) {

@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param names comma-separated tensor names as written, or null
  * @param rtInfoXml the port's {@code <rt_info>} element verbatim, or null
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record Port(int id, ElementType elementType, long[] dims, String names, String rtInfoXml) {
   public Port {
     dims = dims.clone();

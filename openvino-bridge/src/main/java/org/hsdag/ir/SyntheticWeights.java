@@ -59,6 +59,7 @@ public final class SyntheticWeights {
    * @param fixed derived bytes, or null
    * @param role the random draw for a float region without fixed bytes, or null (then zeros or random integers)
    */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
   public record Region(long offset, long size, ElementType type, byte[] fixed, FloatRole role) {
     public Region {
       fixed = fixed == null ? null : fixed.clone();
