@@ -107,7 +107,8 @@ public final class LatencyChart {
       line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       line.setMarker(SeriesMarkers.NONE);
       line.setLineColor(baseColors[k++ % baseColors.length]);
-      line.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f));
+      line.setLineStyle(
+          new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f));
     }
     if (chart.getSeriesMap().isEmpty()) {
       chart.addSeries("no successful measurement", new double[] {0}, new double[] {0});

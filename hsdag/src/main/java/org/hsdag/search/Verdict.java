@@ -49,7 +49,8 @@ public record Verdict(Decision decision, Candidate winner, String text) {
       return new Verdict(Decision.SINGLE_DEVICE_FASTEST, fastest, fastest.label() + " is the fastest" + tie);
     }
     if (bestBaseline == null) {
-      return new Verdict(Decision.SPLIT_WINS, fastest, fastest.label() + " is the fastest (no single device ran)" + tie);
+      return new Verdict(Decision.SPLIT_WINS, fastest,
+          fastest.label() + " is the fastest (no single device ran)" + tie);
     }
     if (fastest.clearlyFasterThan(bestBaseline)) {
       return new Verdict(Decision.SPLIT_WINS, fastest, String.format(Locale.ROOT,

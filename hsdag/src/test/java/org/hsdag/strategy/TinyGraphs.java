@@ -37,7 +37,8 @@ final class TinyGraphs {
 
     /** {@code strategy} searched by the engine for {@code budget} measurements with {@code seed}. */
     SearchOutcome run(SearchStrategy strategy, int budget, long seed) {
-      SearchEngine engine = SearchEngine.builder(backend, graph, devices).protocol(MeasurementProtocol.PAPER).seed(seed).build();
+      SearchEngine engine = SearchEngine.builder(backend, graph, devices).protocol(MeasurementProtocol.PAPER).seed(seed)
+          .build();
       try {
         return engine.run(strategy, SearchLimits.of(budget), seed, SearchListener.NONE);
       } catch (java.io.IOException e) {

@@ -28,7 +28,8 @@ class BenchReportTest {
         method("hsdag", "HSDAG", "HSDAG", 2.0, 1.1, 1.0),
         method("hsdag-no-shape", "w/o output shape", "ABLATION", 2.0, 1.3, 1.1),
         method("hsdag-no-id", "w/o node ID", "ABLATION", 2.0, 1.4, 1.2)));
-    BenchResults results = new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 3, List.of(1L), "paper", "paper",
+    BenchResults results = new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 3, List.of(1L), "paper",
+        "paper",
         "sim/paper", List.of(model));
     XYChart chart = new BenchReport(results).bestSoFarChart(model);
     List<XYSeries> drawn = new ArrayList<>(chart.getSeriesMap().values());
