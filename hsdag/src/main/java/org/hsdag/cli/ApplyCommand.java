@@ -276,7 +276,9 @@ public final class ApplyCommand implements Callable<Integer> {
             : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.finalMs() / r.finalMs());
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
-          r.equals(mine) && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "", vs);
+          r.equals(mine) && r.subModels() > 0
+              ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "",
+          vs);
     }
     if (!p.isSingleDevice() && mine.ok()) {
       out.println("verdict: " + fin.verdict().text());

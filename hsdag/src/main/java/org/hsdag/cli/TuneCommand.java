@@ -621,9 +621,12 @@ public final class TuneCommand implements Callable<Integer> {
         ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
       }
       String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
-      String ci = Double.isNaN(cand.ciLowMs()) ? "" : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
-      String vs = cand.ok() && ref != null && ref.ok() ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
-      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops, cand.subModels() == 0 ? "?" : cand.subModels(),
+      String ci = Double.isNaN(cand.ciLowMs()) ? ""
+          : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
+      String vs = cand.ok() && ref != null && ref.ok()
+          ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
+      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
+          cand.subModels() == 0 ? "?" : cand.subModels(),
           lat, ci, vs, cand.equals(best) ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
         out.println("      " + cand.reason());

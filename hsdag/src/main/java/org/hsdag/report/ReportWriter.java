@@ -169,7 +169,8 @@ public final class ReportWriter {
           firstBaselines.putIfAbsent(r.candidate(), r.latencyMs());
         }
       }
-      String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)" : lastStatus;
+      String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)"
+          : lastStatus;
       return new SearchLog(List.copyOf(xs), List.copyOf(ys), firstBaselines, sessions, status, searchSteps, measured,
           failed, cached);
     }

@@ -44,7 +44,8 @@ public record Verdict(Decision decision, Candidate winner, String text) {
     }
     Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted);
     String tie = fastest.equals(leader) ? "" : String.format(Locale.ROOT,
-        " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(), leader.finalMs());
+        " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(),
+        leader.finalMs());
     if (fastest.baseline()) {
       return new Verdict(Decision.SINGLE_DEVICE_FASTEST, fastest, fastest.label() + " is the fastest" + tie);
     }

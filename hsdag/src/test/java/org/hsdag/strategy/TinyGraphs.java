@@ -57,7 +57,8 @@ final class TinyGraphs {
       in.add(port(i));
     }
     List<Port> out = type.equals("Result") ? List.of() : List.of(port(inputs));
-    return new OpNode(index, Integer.toString(index), type.toLowerCase(Locale.ROOT) + "_" + index, type, "opset1", Map.of(), in, out, null, null);
+    return new OpNode(index, Integer.toString(index), type.toLowerCase(Locale.ROOT) + "_" + index, type, "opset1",
+        Map.of(), in, out, null, null);
   }
 
   /**

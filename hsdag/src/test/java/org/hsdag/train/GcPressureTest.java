@@ -60,7 +60,8 @@ class GcPressureTest {
         double onFirst = Arrays.stream(d.devicePerCluster()).filter(dev -> dev == 0).count();
         List<ByteBuffer> junk = pressure ? GcPressure.apply() : List.of();
         try {
-          trainer.observe(Measurement.of(new double[] {1 + onFirst / d.clusterCount()}, ONE, 1, "synthetic", "synthetic"));
+          trainer
+              .observe(Measurement.of(new double[] {1 + onFirst / d.clusterCount()}, ONE, 1, "synthetic", "synthetic"));
         } finally {
           Reference.reachabilityFence(junk);
         }
