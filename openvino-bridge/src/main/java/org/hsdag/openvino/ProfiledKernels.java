@@ -17,7 +17,7 @@ import org.hsdag.ir.OpGraph;
  * @param micros {@code micros[d][v]}: kernel time of node v on device d, µs
  * @param supported {@code supported[d][v]}: whether device d runs node v
  */
-@SuppressWarnings("ArrayRecordComponent") // copied in and out (every row), so never shared; not compared by value
+@SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
 public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -22,13 +22,18 @@ import org.hsdag.cost.HeteroCostModel;
  * the device it leaves or enters, and the same stage costs as {@link HeteroCostModel#evaluate} adds
  * up, grouped by sub-model: the stages and the overhead sum to its latency.
  *
- * @param device model device of each stage, in run order
- * @param micros time of each stage, µs
- * @param requestMicros the per-request overhead (host side), µs
  */
-@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
-public record PipelineStages(int[] device, double[] micros, double requestMicros) {
-  public PipelineStages {
+public final class PipelineStages {
+  private final int[] device;
+  private final double[] micros;
+  private final double requestMicros;
+
+  /**
+   * @param device model device of each stage, in run order
+   * @param micros time of each stage, µs
+   * @param requestMicros the per-request overhead (host side), µs
+   */
+  public PipelineStages(int[] device, double[] micros, double requestMicros) {
     device = device.clone();
     micros = micros.clone();
     if (device.length != micros.length) {
@@ -42,14 +47,15 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     if (!(requestMicros >= 0) || Double.isInfinite(requestMicros)) {
       throw new IllegalArgumentException("request overhead must be finite and >= 0 (got " + requestMicros + ")");
     }
+    this.device = device;
+    this.micros = micros;
+    this.requestMicros = requestMicros;
   }
 
-  @Override
   public int[] device() {
     return device.clone();
   }
 
-  @Override
   public double[] micros() {
     return micros.clone();
   }
@@ -194,5 +200,9 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
         time[stageOfRoot[pr]] += model.copyMicros(dc[p], bytes);
       }
     }
+  }
+
+  public double requestMicros() {
+    return requestMicros;
   }
 }
