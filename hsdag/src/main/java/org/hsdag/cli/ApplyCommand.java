@@ -204,7 +204,7 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
     // Rounds may exceed --rounds: candidates within noise of the fastest get more.
-    m.put("statistic", "median of " + mine.roundsMs().length + " rounds of " + protocolOptions.protocol().describe());
+    m.put("statistic", "median of " + mine.rounds() + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();

@@ -1,5 +1,6 @@
 package org.hsdag.search;
 
+import java.util.List;
 import org.hsdag.placement.Placement;
 
 /**
@@ -19,7 +20,6 @@ import org.hsdag.placement.Placement;
  * @param subModels HETERO sub-models it compiles into (0 when unknown)
  * @param reason why it failed, or null
  */
-@SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value
 public record Candidate(
     String label,
     boolean baseline,
@@ -29,23 +29,18 @@ public record Candidate(
     double finalMs,
     double ciLowMs,
     double ciHighMs,
-    double[] roundsMs,
+    List<Double> roundsMs,
     int samples,
     int subModels,
     String reason) {
 
   public Candidate {
-    roundsMs = roundsMs.clone();
-  }
-
-  @Override
-  public double[] roundsMs() {
-    return roundsMs.clone();
+    roundsMs = List.copyOf(roundsMs);
   }
 
   /** Final rounds that succeeded. */
   public int rounds() {
-    return roundsMs.length;
+    return roundsMs.size();
   }
 
   /** True when it has a final latency. */
