@@ -164,9 +164,9 @@ final class CappedPlanner {
       }
     }
     for (Seed sd : seeds.values()) {
-      int[] label = polish(sd.model(), groups, sd.budget(), sd.label(), config, evaluations);
-      pool.add(Planner.candidate(exact, sd.pair() == null ? label : toFull(label, sd.pair()),
-          sd.origin() + (config.localSearch() ? " + local search" : ""), sd.family(), pool.size(), evaluations));
+      int[] label = polish(sd.model, groups, sd.budget, sd.label, config, evaluations);
+      pool.add(Planner.candidate(exact, sd.pair == null ? label : toFull(label, sd.pair),
+          sd.origin + (config.localSearch() ? " + local search" : ""), sd.family, pool.size(), evaluations));
     }
     return pool;
   }
@@ -190,41 +190,13 @@ final class CappedPlanner {
       this.family = family;
       this.origin = origin;
     }
-
-    int key() {
-      return key;
-    }
-
-    int[] pair() {
-      return pair;
-    }
-
-    HeteroCostModel model() {
-      return model;
-    }
-
-    OpBudget budget() {
-      return budget;
-    }
-
-    int[] label() {
-      return label;
-    }
-
-    String family() {
-      return family;
-    }
-
-    String origin() {
-      return origin;
-    }
   }
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
-    seeds.merge(s.key() + ":" + Arrays.toString(s.label()), s,
-        (old, dup) -> new Seed(old.key(), old.pair(), old.model(),
-            old.budget(), old.label(), old.family(),
-            old.origin() + ", " + dup.origin().substring(dup.origin().lastIndexOf(' ') + 1)));
+    seeds.merge(s.key + ":" + Arrays.toString(s.label), s,
+        (old, dup) -> new Seed(old.key, old.pair, old.model,
+            old.budget, old.label, old.family,
+            old.origin + ", " + dup.origin.substring(dup.origin.lastIndexOf(' ') + 1)));
   }
 
   /** The labeling of {@code labels} the exact model rates fastest, or null when there is none. */

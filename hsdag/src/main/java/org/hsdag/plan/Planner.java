@@ -175,28 +175,28 @@ public final class Planner {
 
     Map<Integer, LocalSearch> searches = new LinkedHashMap<>();
     for (Seed s : seeds.values()) {
-      HeteroCostModel searchModel = s.pair() < 0 ? model : pairModels.get(s.pair());
-      int[] label = s.label();
-      String origin = s.origin();
+      HeteroCostModel searchModel = s.pair < 0 ? model : pairModels.get(s.pair);
+      int[] label = s.label;
+      String origin = s.origin;
       if (config.localSearch()) {
         // Groups are op sets: valid on any device subset of the same ops.
-        LocalSearch search = searches.computeIfAbsent(s.pair(), k -> new LocalSearch(new CutModel(searchModel, 1.0),
+        LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
             groups, config.evaluations(ops)));
         LocalSearch.Result r = search.run(label);
         evaluations[0] += r.evaluations();
         label = r.label();
         origin += " + local search";
       }
-      int[] full = s.pair() < 0 ? label : toFull(label, pairs.get(s.pair()));
-      pool.add(candidate(exact, full, origin, s.family(), pool.size(), evaluations));
+      int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
+      pool.add(candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
     return new OpPlan(select(pool), bestSingle, evaluations[0]);
   }
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
-    String key = s.pair() + ":" + Arrays.toString(s.label());
+    String key = s.pair + ":" + Arrays.toString(s.label);
     seeds.merge(key, s,
-        (old, dup) -> new Seed(old.pair(), old.label(), old.family(), old.origin() + ", " + dup.origin()));
+        (old, dup) -> new Seed(old.pair, old.label, old.family, old.origin + ", " + dup.origin));
   }
 
   private static final class Seed {
@@ -210,22 +210,6 @@ public final class Planner {
       this.label = label;
       this.family = family;
       this.origin = origin;
-    }
-
-    int pair() {
-      return pair;
-    }
-
-    int[] label() {
-      return label;
-    }
-
-    String family() {
-      return family;
-    }
-
-    String origin() {
-      return origin;
     }
   }
 

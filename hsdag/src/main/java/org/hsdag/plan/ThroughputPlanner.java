@@ -54,9 +54,9 @@ final class ThroughputPlanner {
     int[] best = null;
     double bestPeriod = Double.POSITIVE_INFINITY;
     for (Found f : search(model, groups, requests, new long[1]).values()) {
-      double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label()), requests);
+      double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label), requests);
       if (period < bestPeriod) {
-        best = f.label();
+        best = f.label;
         bestPeriod = period;
       }
     }
@@ -107,10 +107,10 @@ final class ThroughputPlanner {
       step *= STEP_DECAY;
     }
     List<Found> byBound = new ArrayList<>(pool.values());
-    byBound.sort(Comparator.comparingDouble(Found::cost));
+    byBound.sort(Comparator.comparingDouble(f -> f.cost));
     for (Found start : byBound.subList(0, Math.min(DESCENT_STARTS, byBound.size()))) {
-      int[] label = descend(model, groups, start.label(), requests, config.evaluations(model.opCount()), evaluations);
-      add(pool, model, label, start.origin() + " + bottleneck descent", requests, evaluations);
+      int[] label = descend(model, groups, start.label, requests, config.evaluations(model.opCount()), evaluations);
+      add(pool, model, label, start.origin + " + bottleneck descent", requests, evaluations);
     }
     return pool;
   }
@@ -125,18 +125,6 @@ final class ThroughputPlanner {
       this.label = label;
       this.cost = cost;
       this.origin = origin;
-    }
-
-    int[] label() {
-      return label;
-    }
-
-    double cost() {
-      return cost;
-    }
-
-    String origin() {
-      return origin;
     }
   }
 
@@ -275,13 +263,13 @@ final class ThroughputPlanner {
     List<PlanCandidate> all = new ArrayList<>();
     PlanCandidate bestSingle = null;
     for (Found f : found) {
-      HeteroCostModel.Evaluation e = proxy.evaluate(f.label());
+      HeteroCostModel.Evaluation e = proxy.evaluate(f.label);
       if (!e.ok()) {
-        throw new IllegalStateException("throughput planner produced an infeasible placement (" + f.origin() + ")");
+        throw new IllegalStateException("throughput planner produced an infeasible placement (" + f.origin + ")");
       }
-      PlanCandidate c = new PlanCandidate(proxy.placement(f.label()), e.micros(), e.subModels(), f.origin());
+      PlanCandidate c = new PlanCandidate(proxy.placement(f.label), e.micros(), e.subModels(), f.origin);
       all.add(c);
-      if (f.origin().startsWith("single") && (bestSingle == null || c.proxyMicros() < bestSingle.proxyMicros())) {
+      if (f.origin.startsWith("single") && (bestSingle == null || c.proxyMicros() < bestSingle.proxyMicros())) {
         bestSingle = c;
       }
     }

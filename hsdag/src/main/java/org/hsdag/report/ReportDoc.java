@@ -40,22 +40,6 @@ public final class ReportDoc {
       this.mime = mime;
       this.bytes = bytes;
     }
-
-    String alt() {
-      return alt;
-    }
-
-    String file() {
-      return file;
-    }
-
-    String mime() {
-      return mime;
-    }
-
-    byte[] bytes() {
-      return bytes;
-    }
   }
 
   private record Code(String text) implements Block {}
@@ -136,7 +120,7 @@ public final class ReportDoc {
         }
         sb.append('\n');
       } else if (b instanceof Image i) {
-        sb.append("![").append(i.alt()).append("](").append(i.file()).append(")\n\n");
+        sb.append("![").append(i.alt).append("](").append(i.file).append(")\n\n");
       } else if (b instanceof Code c) {
         sb.append("```\n").append(c.text()).append(c.text().endsWith("\n") ? "" : "\n").append("```\n\n");
       } else if (b instanceof Bullets l) {
@@ -190,8 +174,8 @@ public final class ReportDoc {
         }
         sb.append("</table>\n");
       } else if (b instanceof Image i) {
-        sb.append("<p><img alt=\"").append(esc(i.alt())).append("\" src=\"data:").append(i.mime()).append(";base64,")
-            .append(Base64.getEncoder().encodeToString(i.bytes())).append("\"></p>\n");
+        sb.append("<p><img alt=\"").append(esc(i.alt)).append("\" src=\"data:").append(i.mime).append(";base64,")
+            .append(Base64.getEncoder().encodeToString(i.bytes)).append("\"></p>\n");
       } else if (b instanceof Code c) {
         sb.append("<pre><code>").append(esc(c.text())).append("</code></pre>\n");
       } else if (b instanceof Bullets l) {

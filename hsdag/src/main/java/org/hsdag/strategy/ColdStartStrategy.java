@@ -43,14 +43,6 @@ public final class ColdStartStrategy implements SearchStrategy, AutoCloseable {
       this.perCoarse = perCoarse;
       this.fromInner = fromInner;
     }
-
-    int[] perCoarse() {
-      return perCoarse;
-    }
-
-    boolean fromInner() {
-      return fromInner;
-    }
   }
 
   /**
@@ -121,9 +113,9 @@ public final class ColdStartStrategy implements SearchStrategy, AutoCloseable {
       }
       Measurement m = results.get(i);
       if (cold != null && FailurePenalty.usable(m)) {
-        cold.observe(a.perCoarse(), m.latencySeconds() * 1000);
+        cold.observe(a.perCoarse, m.latencySeconds() * 1000);
       }
-      if (a.fromInner()) {
+      if (a.fromInner) {
         innerBatch.add(batch.get(i));
         innerResults.add(m);
       }

@@ -77,14 +77,6 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       this.deviceOf = deviceOf;
       this.fromPolicy = fromPolicy;
     }
-
-    int[] deviceOf() {
-      return deviceOf;
-    }
-
-    boolean fromPolicy() {
-      return fromPolicy;
-    }
   }
 
   public HsdagStrategy(HsdagConfig config) {
@@ -187,9 +179,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
         throw new IllegalStateException("told more placements than were asked");
       }
       if (cold != null && FailurePenalty.usable(m)) {
-        cold.observe(a.deviceOf(), m.latencySeconds() * 1000);
+        cold.observe(a.deviceOf, m.latencySeconds() * 1000);
       }
-      if (a.fromPolicy()) {
+      if (a.fromPolicy) {
         observe(batch.get(i), m);
         if (cold != null && trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
           cold.queueSegmentMoves(); // after an episode

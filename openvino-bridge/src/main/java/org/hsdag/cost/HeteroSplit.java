@@ -442,34 +442,6 @@ final class HeteroSplit {
       this.own = own;
       this.cyc = cyc;
     }
-
-    int w() {
-      return w;
-    }
-
-    int[] owner() {
-      return owner;
-    }
-
-    int[] source() {
-      return source;
-    }
-
-    long[] entry() {
-      return entry;
-    }
-
-    long[] traced() {
-      return traced;
-    }
-
-    long[] own() {
-      return own;
-    }
-
-    long[] cyc() {
-      return cyc;
-    }
   }
 
   private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
@@ -555,7 +527,7 @@ final class HeteroSplit {
       boolean[] cutting = new boolean[n];
       boolean anyCutting = false;
       for (int p = 0; p < n; p++) {
-        if (any(edgesOnly.cyc(), p * edgesOnly.w(), edgesOnly.w())) {
+        if (any(edgesOnly.cyc, p * edgesOnly.w, edgesOnly.w)) {
           cutting[comp[p]] = true;
           anyCutting = true;
         }
@@ -564,13 +536,13 @@ final class HeteroSplit {
         return;
       }
       Deps d = dependencies(comp, boundary, cutting);
-      int w = d.w();
-      int[] owner = d.owner();
-      int[] source = d.source();
-      long[] entry = d.entry();
-      long[] traced = d.traced();
-      long[] own = d.own();
-      long[] cyc = d.cyc();
+      int w = d.w;
+      int[] owner = d.owner;
+      int[] source = d.source;
+      long[] entry = d.entry;
+      long[] traced = d.traced;
+      long[] own = d.own;
+      long[] cyc = d.cyc;
       boolean added = false;
       long[] reach = new long[w];
       for (int p = 0; p < n; p++) {
