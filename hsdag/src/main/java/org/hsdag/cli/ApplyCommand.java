@@ -204,7 +204,7 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
     // Rounds may exceed --rounds: candidates within noise of the fastest get more.
-    m.put("statistic", "median of " + mine.roundsMs().length + " rounds of " + protocolOptions.protocol().describe());
+    m.put("statistic", "median of " + mine.rounds() + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -268,16 +268,16 @@ public final class ApplyCommand implements Callable<Integer> {
       String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
           r.ciHighMs()) : "failed: " + r.reason();
       String vs = "";
-      if (r != mine && r.placement().equals(mine.placement())) {
+      if (!r.equals(mine) && r.placement().equals(mine.placement())) {
         vs = "  (the same placement)";
-      } else if (r != mine && r.ok() && mine.ok()) {
+      } else if (!r.equals(mine) && r.ok() && mine.ok()) {
         vs = r.finalMs() >= mine.finalMs()
             ? String.format(Locale.ROOT, "  -> placement is %.2fx faster", r.finalMs() / mine.finalMs())
             : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.finalMs() / r.finalMs());
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
-          r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models")
-              : "",
+          r.equals(mine) && r.subModels() > 0
+              ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "",
           vs);
     }
     if (!p.isSingleDevice() && mine.ok()) {

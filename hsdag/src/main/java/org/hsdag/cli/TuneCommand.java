@@ -454,7 +454,7 @@ public final class TuneCommand implements Callable<Integer> {
   private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
       SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
     TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
-        : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
+        : Terminal.isInteractive() && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
         : TuneProgressPrinter.Mode.LINES;
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
@@ -627,7 +627,7 @@ public final class TuneCommand implements Callable<Integer> {
           ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
           cand.subModels() == 0 ? "?" : cand.subModels(),
-          lat, ci, vs, cand == best ? "  <- best" : "");
+          lat, ci, vs, cand.equals(best) ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
         out.println("      " + cand.reason());
       }
@@ -641,7 +641,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
-      if (bb != null && bb != best) {
+      if (bb != null && !bb.equals(best)) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);

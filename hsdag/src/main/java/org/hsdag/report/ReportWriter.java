@@ -134,7 +134,7 @@ public final class ReportWriter {
   }
 
   /** What the log says about the search: its measured series, first baselines, sessions and counts. */
-  private record SearchLog(double[] steps, double[] latencies, Map<String, Double> firstBaselines, int sessions,
+  private record SearchLog(List<Double> steps, List<Double> latencies, Map<String, Double> firstBaselines, int sessions,
       String status, int searchSteps, int measured, int failed, int cached) {
     static SearchLog of(RunLog.Contents log) {
       List<Double> xs = new ArrayList<>();
@@ -171,9 +171,7 @@ public final class ReportWriter {
       }
       String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)"
           : lastStatus;
-      return new SearchLog(xs.stream().mapToDouble(Double::doubleValue).toArray(),
-          ys.stream().mapToDouble(Double::doubleValue).toArray(), firstBaselines, sessions, status, searchSteps,
-          measured,
+      return new SearchLog(List.copyOf(xs), List.copyOf(ys), firstBaselines, sessions, status, searchSteps, measured,
           failed, cached);
     }
   }

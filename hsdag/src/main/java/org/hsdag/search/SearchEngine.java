@@ -517,7 +517,8 @@ public final class SearchEngine {
         ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
         pooled = samples[i];
       }
-      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
+      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1],
+          Arrays.stream(values).boxed().toList(),
           pooled, subModels[i], failReason[i]));
     }
     return new FinalResult(out, Verdict.of(out, predicted), false);

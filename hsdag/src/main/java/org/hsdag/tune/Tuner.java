@@ -423,7 +423,7 @@ public final class Tuner {
       Measurement m = b.first();
       double ms = m.ok() ? m.latencyMillis() : Double.NaN;
       out.add(new Candidate(b.label(), true, b.placement(), -1, ms, ms, m.ciLowMillis(), m.ciHighMillis(),
-          m.ok() ? new double[] {ms} : new double[0], m.samplesMillis().length, m.subModels(), m.reason()));
+          m.ok() ? List.of(ms) : List.of(), m.samplesMillis().length, m.subModels(), m.reason()));
     }
     return out;
   }

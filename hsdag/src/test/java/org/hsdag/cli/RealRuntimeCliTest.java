@@ -125,7 +125,7 @@ class RealRuntimeCliTest {
   private static String pythonBlock(String out) {
     StringBuilder b = new StringBuilder();
     boolean in = false;
-    for (String line : out.split("\n")) {
+    for (String line : out.lines().toList()) {
       if (line.startsWith("  Python")) {
         in = true;
       } else if (in && line.startsWith("    ")) {

@@ -316,6 +316,7 @@ public final class SimBackend
   }
 
   /** The precomputed tables of {@code graph} (built on first use, cached per graph instance). */
+  @SuppressWarnings("ReferenceEquality") // cached per instance on purpose, as IdentityKey explains
   public SimGraph simGraph(OpGraph graph) {
     SimGraph l = last;
     if (l != null && l.graph() == graph) {
@@ -363,6 +364,7 @@ public final class SimBackend
   /** Identity, not equality, of graphs: equal copies are cheap to rebuild, deep equality is not cheap to check. */
   private record IdentityKey(OpGraph graph) {
     @Override
+    @SuppressWarnings("ReferenceEquality") // identity is the point of this key
     public boolean equals(Object o) {
       return o instanceof IdentityKey k && k.graph == graph;
     }

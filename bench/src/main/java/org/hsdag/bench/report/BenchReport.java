@@ -325,7 +325,7 @@ public final class BenchReport {
       }
       XYSeries series = chart.addSeries(r.label(), xs, ys);
       series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-      boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().length <= 1);
+      boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().size() <= 1);
       boolean hsdag = r.kind().equals("HSDAG");
       int k = flat ? oneShot++ : hsdag ? 0 : searching++;
       Color colour = flat ? GREYS[k % GREYS.length] : hsdag ? HSDAG_COLOUR : PALETTE[k % PALETTE.length];
@@ -350,7 +350,7 @@ public final class BenchReport {
    * method keeps its value up to the budget.
    */
   static double[] meanBestSoFar(List<Run> runs, int budget) {
-    int len = runs.stream().mapToInt(x -> x.bestSoFarMillis().length).max().orElse(0);
+    int len = runs.stream().mapToInt(x -> x.bestSoFarMillis().size()).max().orElse(0);
     if (len == 0) {
       return new double[0];
     }
@@ -360,8 +360,8 @@ public final class BenchReport {
       double s = 0;
       int n = 0;
       for (Run run : runs) {
-        double[] c = run.bestSoFarMillis();
-        double v = c.length == 0 ? Double.NaN : c[Math.min(i, c.length - 1)];
+        List<Double> c = run.bestSoFarMillis();
+        double v = c.isEmpty() ? Double.NaN : c.get(Math.min(i, c.size() - 1));
         if (Double.isFinite(v)) {
           s += v;
           n++;

@@ -96,6 +96,10 @@ public record BenchResults(
       double searchBestMillis,
       double finalMillis,
       long wallMillis,
-      double[] bestSoFarMillis,
-      Map<String, Integer> bestPlacementDevices) {}
+      List<Double> bestSoFarMillis,
+      Map<String, Integer> bestPlacementDevices) {
+    public Run {
+      bestSoFarMillis = List.copyOf(bestSoFarMillis);
+    }
+  }
 }

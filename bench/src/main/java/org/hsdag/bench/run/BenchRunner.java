@@ -3,6 +3,7 @@ package org.hsdag.bench.run;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -291,8 +292,8 @@ public final class BenchRunner {
     SearchStep best = outcome.best();
     long wall = (System.nanoTime() - start) / 1_000_000;
     return new Run(seed, outcome.measurements(), outcome.failures(),
-        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall, outcome.bestSoFarPerMeasurement(),
-        counts);
+        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall,
+        Arrays.stream(outcome.bestSoFarPerMeasurement()).boxed().toList(), counts);
   }
 
   private static double mean(List<Run> runs) {
