@@ -24,7 +24,9 @@ import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.memory.MemoryModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -48,7 +50,7 @@ import org.hsdag.random.SplitMix64;
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
 public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource, OpCoverage,
-    MachineDescription {
+    MachineDescription, DeviceMemorySource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -300,6 +302,27 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
       m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> new MemoryModel(graph));
     }
     return ProfileMemory.check(profile, m, devices);
+  }
+
+  @Override
+  public MemoryLimits capacities() {
+    return ProfileMemory.limits(profile);
+  }
+
+  @Override
+  public Map<String, Long> overheads() {
+    return ProfileMemory.overheads(profile);
+  }
+
+  @Override
+  public String capacitySource() {
+    return "sim profile " + profile.name();
+  }
+
+  /** The profile's check with {@code user}'s capacities replacing its own (a device the profile lacks is refused). */
+  @Override
+  public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices, MemoryLimits user) {
+    return ProfileMemory.check(ProfileMemory.withCapacities(profile, user), graph, devices);
   }
 
   /** The profile's own tables: the proxy equals the noise-free simulator. */
