@@ -119,7 +119,8 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
 
   @Override
   public String kind(String device) {
-    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst().orElse("");
+    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst()
+        .orElse("");
   }
 
   @Override
