@@ -61,7 +61,8 @@ public record DeviceMemoryReport(String device, OptionalLong totalBytes, String 
         return new DeviceMemoryReport(device, total, key, positive(runtime.unsignedProperty(device, AVAILABLE)));
       }
     }
-    return new DeviceMemoryReport(device, OptionalLong.empty(), "", positive(runtime.unsignedProperty(device, AVAILABLE)));
+    return new DeviceMemoryReport(device, OptionalLong.empty(), "",
+        positive(runtime.unsignedProperty(device, AVAILABLE)));
   }
 
   private static OptionalLong positive(OptionalLong v) {

@@ -108,7 +108,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
 
   @Override
   public String capacitySource() {
-    return "reported by OpenVINO: " + memory.stream().map(DeviceMemoryReport::describe).collect(Collectors.joining(", "));
+    return "reported by OpenVINO: "
+        + memory.stream().map(DeviceMemoryReport::describe).collect(Collectors.joining(", "));
   }
 
   /** Whether the native backend can run here, and why not. */

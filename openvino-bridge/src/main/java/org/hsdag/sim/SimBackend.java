@@ -49,8 +49,15 @@ import org.hsdag.random.SplitMix64;
  * from this backend are simulated, never hardware measurements; {@link #name()} and
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
-public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource, OpCoverage,
-    MachineDescription, DeviceMemorySource {
+public final class SimBackend
+    implements
+      LatencyBackend,
+      KeyedMeasurement,
+      DeviceTimeBreakdown,
+      CostModelSource,
+      OpCoverage,
+      MachineDescription,
+      DeviceMemorySource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;

@@ -35,7 +35,8 @@ class DeviceMemoryReportTest {
       assertEquals(16 * GIB, check.capacity(2), "GPU.1: total");
       assertEquals("GPU.1 16.00 GiB (GPU_DEVICE_TOTAL_MEM_SIZE)", b.memoryReports().get(2).describe());
       assertEquals("CPU not reported", b.memoryReports().get(0).describe());
-      assertTrue(b.capacitySource().startsWith("reported by OpenVINO: CPU not reported, GPU.0 12.00 GiB"), b.capacitySource());
+      assertTrue(b.capacitySource().startsWith("reported by OpenVINO: CPU not reported, GPU.0 12.00 GiB"),
+          b.capacitySource());
     }
   }
 
@@ -65,6 +66,7 @@ class DeviceMemoryReportTest {
     assertEquals(OptionalLong.of(4 * GIB), DeviceMemoryReport.read(rt, "NPU").capacityBytes());
     assertEquals(DeviceMemoryReport.none("CPU"), DeviceMemoryReport.read(rt, "CPU"));
     assertEquals(new MemoryLimits(Map.of("NPU", 4 * GIB)),
-        DeviceMemoryReport.limits(java.util.List.of(DeviceMemoryReport.read(rt, "CPU"), DeviceMemoryReport.read(rt, "NPU"))));
+        DeviceMemoryReport
+            .limits(java.util.List.of(DeviceMemoryReport.read(rt, "CPU"), DeviceMemoryReport.read(rt, "NPU"))));
   }
 }

@@ -47,7 +47,8 @@ class OpenVinoNativeTest {
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       rt.registerTestDevice(TestDevice.parse("CPU2"));
       for (String device : List.of("CPU", "CPU2")) {
-        for (String key : List.of(DeviceMemoryReport.GPU_TOTAL, DeviceMemoryReport.NPU_TOTAL, DeviceMemoryReport.AVAILABLE)) {
+        for (String key : List.of(DeviceMemoryReport.GPU_TOTAL, DeviceMemoryReport.NPU_TOTAL,
+            DeviceMemoryReport.AVAILABLE)) {
           assertTrue(rt.unsignedProperty(device, key).isEmpty(), device + " " + key);
         }
         assertEquals(DeviceMemoryReport.none(device), DeviceMemoryReport.read(rt, device));

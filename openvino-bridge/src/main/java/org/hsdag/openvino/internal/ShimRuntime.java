@@ -104,7 +104,8 @@ public final class ShimRuntime implements OpenVinoRuntime {
   @Override
   public synchronized OptionalLong unsignedProperty(String device, String key) {
     long[] value = new long[1];
-    int reported = check(hsdag_ov_core_device_uint_property(live(), device, key, value), "reading " + key + " of " + device);
+    int reported = check(hsdag_ov_core_device_uint_property(live(), device, key, value),
+        "reading " + key + " of " + device);
     return reported == 1 ? OptionalLong.of(value[0]) : OptionalLong.empty();
   }
 
