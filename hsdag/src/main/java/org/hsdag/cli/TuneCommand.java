@@ -478,7 +478,8 @@ public final class TuneCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy());
+        runProxy == null ? null : runProxy.proxy(),
+        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
           + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()

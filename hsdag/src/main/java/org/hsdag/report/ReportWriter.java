@@ -108,6 +108,7 @@ public final class ReportWriter {
     progressSection(doc, search, data.finalBestMs(), png);
     if (result != null && result.has("best")) {
       workByDevice(doc, mf, result.get("best"), nums);
+      MemorySection.add(doc, result.get("best"));
     }
     graphSection(doc, graph);
     usageSection(doc, mf);

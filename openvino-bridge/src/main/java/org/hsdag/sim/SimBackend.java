@@ -324,7 +324,10 @@ public final class SimBackend
 
   @Override
   public String capacitySource() {
-    return "sim profile " + profile.name();
+    List<String> given = profile.devices().stream()
+        .filter(d -> d.memory() != null && ProfileMemory.SET_BY_USER.equals(d.memory().source())).map(DeviceModel::name)
+        .toList();
+    return "sim profile " + profile.name() + (given.isEmpty() ? "" : ", --memory for " + String.join(",", given));
   }
 
   /** The profile's check with {@code user}'s capacities replacing its own (a device the profile lacks is refused). */
