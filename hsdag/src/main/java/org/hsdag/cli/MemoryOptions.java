@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryCappedBackend;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.tune.TuneConfig;
 import org.hsdag.sim.SimBackend;
 import picocli.CommandLine.Option;
 
@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  * never measured.
  */
 public final class MemoryOptions {
-  /** The run folder's record of the capacities a tune started with, so a resumed run keeps them. */
+  /** Where runs from before the manifest kept the capacities recorded them; read on resume only. */
   public static final String FILE = "memory.json";
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,18 +48,21 @@ public final class MemoryOptions {
     }
   }
 
-  /** Keeps the user's capacities (if any) in {@code runDir}. */
-  void save(Path runDir) throws IOException {
-    if (memory != null && !memory.isBlank()) {
-      AtomicFiles.writeString(runDir.resolve(FILE), JSON.writeValueAsString(Map.of("memory", memory)) + "\n");
-    }
+  /** {@code --memory} as given ("" when not). */
+  public String text() {
+    return memory == null ? "" : memory.strip();
   }
 
-  /** The capacities the run in {@code runDir} started with (none when it saved none). */
-  static MemoryOptions savedIn(Path runDir) throws IOException {
+  /**
+   * The capacities the run in {@code runDir} started with: its configuration's, or for a run from
+   * before they were kept there, its {@value #FILE}; none when it had none.
+   */
+  static MemoryOptions savedIn(Path runDir, TuneConfig config) throws IOException {
     MemoryOptions saved = new MemoryOptions();
     Path file = runDir.resolve(FILE);
-    if (Files.exists(file)) {
+    if (!config.memory().isEmpty()) {
+      saved.memory = config.memory();
+    } else if (Files.exists(file)) {
       saved.memory = JSON.readTree(Files.readAllBytes(file)).path("memory").asText(null);
     }
     return saved;

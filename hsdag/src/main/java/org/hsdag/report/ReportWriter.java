@@ -429,7 +429,6 @@ public final class ReportWriter {
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`workers.json` (runs with `--cluster`): how many measurements each worker made",
-        "`memory.json` (runs with `--memory`): the device capacities the run keeps on resume",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
   }
 

@@ -1,10 +1,12 @@
 package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +68,27 @@ class MemoryOptionsTest {
     assertEquals(ExitCodes.OK, more.exitCode(), more.err());
     assertTrue(more.err().lines().anyMatch(l -> l.contains("ignored:") && l.contains("--memory")), more.err());
     // The final re-measurement ran again on resume, still under the run's own 1 MiB cap.
+    assertTrue(gpuOnlyReason(out).contains("rejected by the memory model"), gpuOnlyReason(out));
+  }
+
+  @Test
+  void theCapacitiesLiveInTheManifestAndARunThatKeptThemBesideItStillResumesUnderThem() throws IOException {
+    Path out = tmp.resolve("old");
+    CliRun first = CliRun.of("tune", MODEL, "--backend", "sim", "--devices", "CPU,GPU.1", "--memory", "GPU.1=1MiB",
+        "--budget", "3", "--out", out.toString(), "--quiet");
+    assertEquals(ExitCodes.OK, first.exitCode(), first.err());
+    ObjectMapper json = new ObjectMapper();
+    Path manifestFile = out.resolve("manifest.json");
+    ObjectNode manifest = (ObjectNode) json.readTree(Files.readAllBytes(manifestFile));
+    assertEquals("GPU.1=1MiB", manifest.path("config").path("memory").asText(), manifest.toString());
+    assertFalse(Files.exists(out.resolve(MemoryOptions.FILE)), "one place: the manifest");
+
+    // As a run from before kept them: memory.json beside a manifest without them.
+    ((ObjectNode) manifest.get("config")).remove("memory");
+    Files.write(manifestFile, json.writeValueAsBytes(manifest));
+    Files.writeString(out.resolve(MemoryOptions.FILE), "{\"memory\":\"GPU.1=1MiB\"}\n");
+    CliRun more = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "6", "--quiet");
+    assertEquals(ExitCodes.OK, more.exitCode(), more.err());
     assertTrue(gpuOnlyReason(out).contains("rejected by the memory model"), gpuOnlyReason(out));
   }
 
