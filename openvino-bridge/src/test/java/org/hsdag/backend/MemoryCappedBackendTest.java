@@ -1,4 +1,4 @@
-package org.hsdag.memory;
+package org.hsdag.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-import org.hsdag.backend.DeviceTimeBreakdown;
-import org.hsdag.backend.Measurement;
-import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.DeviceMemorySource;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.openvino.SelfTestModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;

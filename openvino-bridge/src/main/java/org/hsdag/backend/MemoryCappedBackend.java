@@ -1,15 +1,14 @@
-package org.hsdag.memory;
+package org.hsdag.backend;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.hsdag.backend.DeviceInfo;
-import org.hsdag.backend.ForwardingBackend;
-import org.hsdag.backend.LatencyBackend;
-import org.hsdag.backend.Measurement;
-import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.ByteSizes;
+import org.hsdag.memory.DeviceMemorySource;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.Placement;
 
 /**
