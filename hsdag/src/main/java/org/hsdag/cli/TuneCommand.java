@@ -260,7 +260,7 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, effectivePatience, proxyChoice);
+            checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -273,7 +273,6 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
         objective.write(folder.dir());
-        memoryOptions.save(folder.dir());
         return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
@@ -361,7 +360,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       // Continue on the backend, profile, mismatch, seed, devices and memory capacities the run started with.
       RunManifest mf = r.manifest();
-      memoryOptions = MemoryOptions.savedIn(folder.dir());
+      memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
@@ -478,7 +477,8 @@ public final class TuneCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy());
+        runProxy == null ? null : runProxy.proxy(),
+        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
           + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()

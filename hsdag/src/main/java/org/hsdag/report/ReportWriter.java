@@ -108,6 +108,7 @@ public final class ReportWriter {
     progressSection(doc, search, data.finalBestMs(), png);
     if (result != null && result.has("best")) {
       workByDevice(doc, mf, result.get("best"), nums);
+      MemorySection.add(doc, result.get("best"));
     }
     graphSection(doc, graph);
     usageSection(doc, mf);
@@ -426,7 +427,6 @@ public final class ReportWriter {
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`workers.json` (runs with `--cluster`): how many measurements each worker made",
-        "`memory.json` (runs with `--memory`): the device capacities the run keeps on resume",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
   }
 

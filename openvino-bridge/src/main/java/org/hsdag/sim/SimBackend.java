@@ -24,7 +24,9 @@ import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.memory.MemoryModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -54,7 +56,8 @@ public final class SimBackend
       DeviceTimeBreakdown,
       CostModelSource,
       OpCoverage,
-      MachineDescription {
+      MachineDescription,
+      DeviceMemorySource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -307,6 +310,30 @@ public final class SimBackend
       m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> new MemoryModel(graph));
     }
     return ProfileMemory.check(profile, m, devices);
+  }
+
+  @Override
+  public MemoryLimits capacities() {
+    return ProfileMemory.limits(profile);
+  }
+
+  @Override
+  public Map<String, Long> overheads() {
+    return ProfileMemory.overheads(profile);
+  }
+
+  @Override
+  public String capacitySource() {
+    List<String> given = profile.devices().stream()
+        .filter(d -> d.memory() != null && ProfileMemory.SET_BY_USER.equals(d.memory().source())).map(DeviceModel::name)
+        .toList();
+    return "sim profile " + profile.name() + (given.isEmpty() ? "" : ", --memory for " + String.join(",", given));
+  }
+
+  /** The profile's check with {@code user}'s capacities replacing its own (a device the profile lacks is refused). */
+  @Override
+  public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices, MemoryLimits user) {
+    return ProfileMemory.check(ProfileMemory.withCapacities(profile, user), graph, devices);
   }
 
   /** The profile's own tables: the proxy equals the noise-free simulator. */

@@ -147,6 +147,7 @@ public final class BenchReport {
     doc.heading(2, "Run cost");
     doc.numberTable(perModelHeader(" s/run"), perMethodRows(r -> r.runs().isEmpty() ? "–"
         : fmt(r.runs().stream().mapToLong(Run::wallMillis).average().orElse(Double.NaN) / 1000.0, 1)));
+    BenchMemorySection.add(doc, results);
     List<String> skipped = new ArrayList<>();
     for (ModelResult m : results.models()) {
       for (MethodResult r : m.methods()) {
