@@ -97,7 +97,7 @@ final class CappedPlanner {
   }
 
   /** Weight bytes each op brings to its device (constants follow the op that consumes them). */
-  private static long[] opBytes(PlacementProxy proxy, MemoryCheck check) {
+  static long[] opBytes(PlacementProxy proxy, MemoryCheck check) {
     long[] byNode = check.model().weightBytesByLeader();
     HeteroCostModel model = proxy.model();
     long[] bytes = new long[model.opCount()];
@@ -374,7 +374,7 @@ final class CappedPlanner {
         .mapToInt(Integer::intValue).toArray();
   }
 
-  private static boolean supportsAll(HeteroCostModel model, int d) {
+  static boolean supportsAll(HeteroCostModel model, int d) {
     for (int i = 0; i < model.opCount(); i++) {
       if (!model.supported(i, d)) {
         return false;
