@@ -293,7 +293,7 @@ final class CappedPlanner {
    * first, until every budget holds (greedy knapsack rounding: the ops that gain most per byte stay).
    * An op goes where {@code fits} has it, or else to its fastest other device.
    */
-  private static int[] evict(OpBudget ob, HeteroCostModel model, int[] fits, int[] over) {
+  static int[] evict(OpBudget ob, HeteroCostModel model, int[] fits, int[] over) {
     int devices = model.deviceCount();
     int[] label = over.clone();
     long[] bytes = ob.bytes();

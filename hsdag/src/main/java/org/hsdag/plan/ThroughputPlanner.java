@@ -159,15 +159,20 @@ final class ThroughputPlanner {
   /** A placement found, its descent cost (bound + tie-break) and how it was found. */
   private record Found(int[] label, double cost, String origin) {}
 
-  /** Adds {@code label} to the pool unless it is there or breaks the budget. */
+  /**
+   * Adds {@code label} to the pool unless it is there; one over a budget first has ops evicted from its
+   * over-budget devices ({@link CappedPlanner}'s knapsack rounding), and is left out when that fails.
+   */
   private static void add(Map<String, Found> pool, HeteroCostModel model, int[] label, String origin, int requests,
       OpBudget budget, long[] evaluations) {
-    if (budget != null && !budget.holds(label)) {
+    int[] fitting = budget == null || budget.holds(label) ? label : CappedPlanner.evict(budget, model, label, label);
+    if (budget != null && !budget.holds(fitting)) {
       return;
     }
-    pool.computeIfAbsent(Arrays.toString(label), k -> {
+    String how = fitting == label ? origin : "memory-budget eviction from " + origin;
+    pool.computeIfAbsent(Arrays.toString(fitting), k -> {
       evaluations[0]++;
-      return new Found(label.clone(), cost(model, label, requests), origin);
+      return new Found(fitting.clone(), cost(model, fitting, requests), how);
     });
   }
 
