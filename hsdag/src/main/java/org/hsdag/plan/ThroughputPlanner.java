@@ -109,7 +109,12 @@ final class ThroughputPlanner {
     for (int[] label : new PipelinePartition(model, budget).partitions()) {
       add(pool, model, label, "pipeline stages", requests, budget, evaluations);
     }
-    List<Found> byBound = new ArrayList<>(pool.values());
+    // An evicted seed scatters ops over the graph (chosen by time per byte): its sub-model graph is cyclic and every
+    // exact evaluation of a descent from it costs HETERO's cycle splitting, so descents start there only when nothing else fits.
+    List<Found> byBound = new ArrayList<>(pool.values().stream().filter(f -> !f.evicted()).toList());
+    if (byBound.isEmpty()) {
+      byBound.addAll(pool.values());
+    }
     byBound.sort(Comparator.comparingDouble(Found::cost));
     BottleneckDescent descent = new BottleneckDescent(model, groups, requests, budget);
     for (Found start : byBound.subList(0, Math.min(DESCENT_STARTS, byBound.size()))) {
@@ -156,8 +161,8 @@ final class ThroughputPlanner {
     }
   }
 
-  /** A placement found, its descent cost (bound + tie-break) and how it was found. */
-  private record Found(int[] label, double cost, String origin) {}
+  /** A placement found, its descent cost (bound + tie-break), how it was found, and whether ops were evicted to fit it. */
+  private record Found(int[] label, double cost, String origin, boolean evicted) {}
 
   /**
    * Adds {@code label} to the pool unless it is there; one over a budget first has ops evicted from its
@@ -172,7 +177,7 @@ final class ThroughputPlanner {
     String how = fitting == label ? origin : "memory-budget eviction from " + origin;
     pool.computeIfAbsent(Arrays.toString(fitting), k -> {
       evaluations[0]++;
-      return new Found(fitting.clone(), cost(model, fitting, requests), how);
+      return new Found(fitting.clone(), cost(model, fitting, requests), how, fitting != label);
     });
   }
 
