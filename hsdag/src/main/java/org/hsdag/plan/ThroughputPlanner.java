@@ -126,12 +126,14 @@ final class ThroughputPlanner {
   }
 
   /** The multiplicative-weights rounds: one weighted latency plan (cuts only) each. */
-  private void weightedPlans(HeteroCostModel model, int[][] groups, int requests, OpBudget budget, Map<String, Found> pool,
+  private void weightedPlans(HeteroCostModel model, int[][] groups, int requests, OpBudget budget,
+      Map<String, Found> pool,
       long[] evaluations) {
     int devices = model.deviceCount();
     // The weighted plans only seed the search: one λ and no local search each (the descent refines the best).
-    Planner inner = new Planner(new PlannerConfig(List.of(1.0), Math.max(3, config.maxCandidates()), config.evaluationWork(),
-        false));
+    Planner inner = new Planner(
+        new PlannerConfig(List.of(1.0), Math.max(3, config.maxCandidates()), config.evaluationWork(),
+            false));
     double[] w = new double[devices + 1];
     Arrays.fill(w, 1.0 / (devices + 1));
     double step = STEP;
@@ -144,7 +146,8 @@ final class ThroughputPlanner {
       evaluations[0] += p.evaluations();
       String weights = describe(w, model);
       for (Planner.OpCandidate c : p.candidates()) {
-        add(pool, model, c.label(), c.origin().startsWith("single") ? c.origin() : "weights " + weights + " " + c.origin(),
+        add(pool, model, c.label(),
+            c.origin().startsWith("single") ? c.origin() : "weights " + weights + " " + c.origin(),
             requests, budget, evaluations);
       }
       double[] values = resources(model, p.candidates().get(0).label(), requests);
@@ -258,7 +261,8 @@ final class ThroughputPlanner {
     }
     if (all.isEmpty()) {
       throw new IllegalArgumentException("no placement on " + proxy.devices() + " fits the memory capacities "
-          + memory.map(m -> m.limits().capacities().toString()).orElse("") + " (the weights alone exceed what the devices hold)");
+          + memory.map(m -> m.limits().capacities().toString()).orElse("")
+          + " (the weights alone exceed what the devices hold)");
     }
     all.sort(Comparator.comparingDouble(PlanCandidate::proxyMicros));
     List<PlanCandidate> chosen = new ArrayList<>();

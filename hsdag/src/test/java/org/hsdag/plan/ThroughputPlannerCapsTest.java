@@ -29,7 +29,8 @@ class ThroughputPlannerCapsTest {
     for (long seed = 1; seed <= 8; seed++) {
       OpGraph g = TinyGraphs.randomDag(80, 256, seed);
       SimBackend paper = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
-      long need = paper.memoryCheck(g, DEVICES).use(Placement.allOn(DEVICES, g.nodeCount(), "GPU.1")).get(1).totalBytes();
+      long need = paper.memoryCheck(g, DEVICES).use(Placement.allOn(DEVICES, g.nodeCount(), "GPU.1")).get(1)
+          .totalBytes();
       long overhead = paper.memoryCheck(g, DEVICES).overhead(1);
       SimBackend sim = paper.withMemoryLimits(new MemoryLimits(Map.of("GPU.1", overhead + (need - overhead) / 2)));
       MemoryCheck check = sim.memoryCheck(g, DEVICES);
@@ -37,7 +38,8 @@ class ThroughputPlannerCapsTest {
       PlacementProxy proxy = PlacementProxy.ofSim(sim, g, DEVICES).withMemory(check).forThroughput(3);
       Plan plan = new Planner().plan(proxy);
       for (PlanCandidate c : plan.candidates()) {
-        assertTrue(check.fits(c.placement()), "seed " + seed + ": " + c.origin() + " " + check.violation(c.placement()));
+        assertTrue(check.fits(c.placement()),
+            "seed " + seed + ": " + c.origin() + " " + check.violation(c.placement()));
       }
       double cpu = proxy.latencyMicros(Placement.allOn(DEVICES, g.nodeCount(), "CPU"));
       assertTrue(plan.best().proxyMicros() <= cpu * (1 + 1e-9), "seed " + seed);
