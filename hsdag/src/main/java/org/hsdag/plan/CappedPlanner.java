@@ -98,7 +98,7 @@ final class CappedPlanner {
   }
 
   /** Weight bytes each op brings to its device (constants follow the op that consumes them). */
-  private static long[] opBytes(PlacementProxy proxy, MemoryCheck check) {
+  static long[] opBytes(PlacementProxy proxy, MemoryCheck check) {
     long[] byNode = check.model().weightBytesByLeader();
     HeteroCostModel model = proxy.model();
     long[] bytes = new long[model.opCount()];
@@ -315,7 +315,7 @@ final class CappedPlanner {
    * first, until every budget holds (greedy knapsack rounding: the ops that gain most per byte stay).
    * An op goes where {@code fits} has it, or else to its fastest other device.
    */
-  private static int[] evict(OpBudget ob, HeteroCostModel model, int[] fits, int[] over) {
+  static int[] evict(OpBudget ob, HeteroCostModel model, int[] fits, int[] over) {
     int devices = model.deviceCount();
     int[] label = over.clone();
     long[] bytes = ob.bytes();
@@ -397,7 +397,7 @@ final class CappedPlanner {
         .mapToInt(Integer::intValue).toArray();
   }
 
-  private static boolean supportsAll(HeteroCostModel model, int d) {
+  static boolean supportsAll(HeteroCostModel model, int d) {
     for (int i = 0; i < model.opCount(); i++) {
       if (!model.supported(i, d)) {
         return false;

@@ -23,6 +23,11 @@ public final class OpBudget {
     return bytes.clone();
   }
 
+  /** Bytes op {@code i} brings to its device. */
+  public long bytes(int i) {
+    return bytes[i];
+  }
+
   /** Bytes device {@code d} may hold. */
   public long budget(int d) {
     return budget[d];

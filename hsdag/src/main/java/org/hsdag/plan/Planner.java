@@ -43,10 +43,9 @@ public final class Planner {
 
   /** Plans a graph's placement on the proxy's devices, moving its co-location groups as units too. */
   public Plan plan(PlacementProxy proxy) {
-    if (proxy.throughputRequests() > 0 && proxy.memory().isEmpty()) {
+    if (proxy.throughputRequests() > 0) {
       return new ThroughputPlanner(config).plan(proxy);
     }
-    // Under memory caps both objectives plan with the capped planner, so that every candidate fits.
     OpPlan p = proxy.memory().isPresent() ? new CappedPlanner(this).planOps(proxy)
         : planOps(proxy.model(), proxy.colocationGroups());
     List<PlanCandidate> out = new ArrayList<>();

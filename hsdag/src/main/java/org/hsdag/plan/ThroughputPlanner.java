@@ -7,8 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.placement.Placement;
 import org.hsdag.throughput.PipelineStages;
 import org.hsdag.throughput.PipelineThroughput;
 
@@ -16,14 +19,19 @@ import org.hsdag.throughput.PipelineThroughput;
  * The planner under the throughput objective: minimises the time per inference with N requests in
  * flight, whose bound is the busiest device's load per inference or the latency over N.
  *
- * <p>A Lagrangian relaxation of that bound: min over placements of max over resources (each
- * device's load, latency / N) equals min over placements of max over weights w on the resources of
- * Σ w_r · value_r, and for fixed weights that sum is the additive cost model with each device's
- * kernels, copies and sub-model starts scaled by w_d + w_latency / N, which the latency planner
- * ({@link Planner}: min-cut, α-expansion, local search) solves. The weights are searched by
- * multiplicative updates towards the resources that bound the placement found; every placement
- * found on the way is a candidate. Then a descent on the bound itself (single-op and co-location
- * group moves), and the candidates ranked by the simulated time per inference. Deterministic.
+ * <p>Seeds from two sides. A Lagrangian relaxation of that bound: min over placements of max over
+ * resources (each device's load, latency / N) equals min over placements of max over weights w on
+ * the resources of Σ w_r · value_r, and for fixed weights that sum is the additive cost model with
+ * each device's kernels, copies and sub-model starts scaled by w_d + w_latency / N, which the
+ * latency planner's cuts ({@link Planner}: min-cut, α-expansion) solve; the weights are searched by
+ * multiplicative updates towards the resources that bound the placement found. And a parametric
+ * search over the bound itself on pipelines ({@link PipelinePartition}: contiguous stages along the
+ * topological order, one per device, by bisection with a greedy feasibility test). Then a
+ * {@link BottleneckDescent} from the best seeds, and the candidates ranked by the simulated time per
+ * inference. Under memory capacities (the proxy's {@link MemoryCheck}) every seed and move keeps
+ * each device's weights within its budget (capacity less runtime overhead less the activation peak
+ * of the whole model on it), and a candidate the full memory model rejects is dropped, so every
+ * candidate fits. Deterministic.
  */
 final class ThroughputPlanner {
   /** Weight updates (one latency plan each). */
@@ -42,18 +50,26 @@ final class ThroughputPlanner {
     this.config = config;
   }
 
-  /** The plan of a throughput proxy ({@link PlacementProxy#throughputRequests} > 0). */
+  /** The plan of a throughput proxy ({@link PlacementProxy#throughputRequests} > 0), within its memory caps if any. */
   Plan plan(PlacementProxy proxy) {
     long[] evaluations = {0};
-    Map<String, Found> pool = search(proxy.model(), proxy.colocationGroups(), proxy.throughputRequests(), evaluations);
+    Optional<MemoryCheck> memory = proxy.memory();
+    OpBudget budget = memory.map(check -> budget(proxy, check)).orElse(null);
+    Map<String, Found> pool = search(proxy.model(), proxy.colocationGroups(), proxy.throughputRequests(), budget,
+        evaluations);
     return select(proxy, pool.values(), evaluations[0]);
   }
 
-  /** The best placement found on {@code model} by the simulated time per inference (device per op). */
+  /** The best placement found on {@code model} by the simulated time per inference (device per op), without caps. */
   int[] best(HeteroCostModel model, int[][] groups, int requests) {
+    return best(model, groups, requests, null);
+  }
+
+  /** {@link #best(HeteroCostModel, int[][], int)} with each device's weights within {@code budget}. */
+  int[] best(HeteroCostModel model, int[][] groups, int requests, OpBudget budget) {
     int[] best = null;
     double bestPeriod = Double.POSITIVE_INFINITY;
-    for (Found f : search(model, groups, requests, new long[1]).values()) {
+    for (Found f : search(model, groups, requests, budget, new long[1]).values()) {
       double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label), requests);
       if (period < bestPeriod) {
         best = f.label;
@@ -63,18 +79,59 @@ final class ThroughputPlanner {
     return best;
   }
 
-  /** Every distinct placement the weighted plans and the descents found, by label. */
-  private Map<String, Found> search(HeteroCostModel model, int[][] groups, int requests, long[] evaluations) {
+  /**
+   * Each device's weight budget: its capacity less its runtime overhead and the activation peak of
+   * the whole model on it (what {@link CappedPlanner} starts from), the weights following their ops.
+   */
+  private static OpBudget budget(PlacementProxy proxy, MemoryCheck check) {
+    int devices = proxy.model().deviceCount();
+    long[] budget = new long[devices];
+    for (int d = 0; d < devices; d++) {
+      Placement all = Placement.allOn(proxy.devices(), proxy.graph().nodeCount(), proxy.devices().name(d));
+      long reserve = check.overhead(d) + check.use(all).get(d).activationPeakBytes();
+      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - reserve);
+    }
+    return new OpBudget(CappedPlanner.opBytes(proxy, check), budget);
+  }
+
+  /** Every distinct placement within budget the weighted plans, the pipelines and the descents found, by label. */
+  private Map<String, Found> search(HeteroCostModel model, int[][] groups, int requests, OpBudget budget,
+      long[] evaluations) {
     int devices = model.deviceCount();
     Map<String, Found> pool = new LinkedHashMap<>();
     for (int d = 0; d < devices; d++) {
       int[] single = new int[model.opCount()];
       Arrays.fill(single, d);
-      if (supportsAll(model, d)) {
-        add(pool, model, single, "single " + model.device(d).name(), requests, evaluations);
+      if (CappedPlanner.supportsAll(model, d)) {
+        add(pool, model, single, "single " + model.device(d).name(), requests, budget, evaluations);
       }
     }
-    // The weighted plans only seed the search: one λ and no local search each (the descent below refines the best).
+    weightedPlans(model, groups, requests, budget, pool, evaluations);
+    for (int[] label : new PipelinePartition(model, budget).partitions()) {
+      add(pool, model, label, "pipeline stages", requests, budget, evaluations);
+    }
+    // An evicted seed scatters ops over the graph (chosen by time per byte): its sub-model graph is cyclic and every
+    // exact evaluation of a descent from it costs HETERO's cycle splitting, so descents start there only when nothing else fits.
+    List<Found> byBound = new ArrayList<>(pool.values().stream().filter(f -> !f.evicted).toList());
+    if (byBound.isEmpty()) {
+      byBound.addAll(pool.values());
+    }
+    byBound.sort(Comparator.comparingDouble(f -> f.cost));
+    BottleneckDescent descent = new BottleneckDescent(model, groups, requests, budget);
+    for (Found start : byBound.subList(0, Math.min(DESCENT_STARTS, byBound.size()))) {
+      BottleneckDescent.Result r = descent.run(start.label, config.evaluations(model.opCount()));
+      evaluations[0] += r.evaluations;
+      add(pool, model, r.label, start.origin + " + bottleneck descent", requests, budget, evaluations);
+    }
+    return pool;
+  }
+
+  /** The multiplicative-weights rounds: one weighted latency plan (cuts only) each. */
+  private void weightedPlans(HeteroCostModel model, int[][] groups, int requests, OpBudget budget,
+      Map<String, Found> pool,
+      long[] evaluations) {
+    int devices = model.deviceCount();
+    // The weighted plans only seed the search: one λ and no local search each (the descent refines the best).
     Planner inner = new Planner(
         new PlannerConfig(List.of(1.0), Math.max(3, config.maxCandidates()), config.evaluationWork(),
             false));
@@ -92,7 +149,7 @@ final class ThroughputPlanner {
       for (Planner.OpCandidate c : p.candidates()) {
         add(pool, model, c.label(),
             c.origin().startsWith("single") ? c.origin() : "weights " + weights + " " + c.origin(),
-            requests, evaluations);
+            requests, budget, evaluations);
       }
       double[] values = resources(model, p.candidates().get(0).label(), requests);
       double max = Arrays.stream(values).max().orElse(1);
@@ -106,39 +163,47 @@ final class ThroughputPlanner {
       }
       step *= STEP_DECAY;
     }
-    List<Found> byBound = new ArrayList<>(pool.values());
-    byBound.sort(Comparator.comparingDouble(f -> f.cost));
-    for (Found start : byBound.subList(0, Math.min(DESCENT_STARTS, byBound.size()))) {
-      int[] label = descend(model, groups, start.label, requests, config.evaluations(model.opCount()), evaluations);
-      add(pool, model, label, start.origin + " + bottleneck descent", requests, evaluations);
-    }
-    return pool;
   }
 
-  /** A placement found, its descent cost (bound + tie-break) and how it was found. */
+  /** A placement found, its descent cost (bound + tie-break), how it was found, and whether ops were evicted to fit it. */
   private static final class Found {
     private final int[] label;
     private final double cost;
     private final String origin;
+    private final boolean evicted;
 
-    Found(int[] label, double cost, String origin) {
+    Found(int[] label, double cost, String origin, boolean evicted) {
       this.label = label;
       this.cost = cost;
       this.origin = origin;
+      this.evicted = evicted;
     }
   }
 
+  /**
+   * Adds {@code label} to the pool unless it is there; one over a budget first has ops evicted from its
+   * over-budget devices ({@link CappedPlanner}'s knapsack rounding), and is left out when that fails.
+   */
   private static void add(Map<String, Found> pool, HeteroCostModel model, int[] label, String origin, int requests,
-      long[] evaluations) {
-    pool.computeIfAbsent(Arrays.toString(label), k -> {
+      OpBudget budget, long[] evaluations) {
+    int[] fitting = budget == null || budget.holds(label) ? label : CappedPlanner.evict(budget, model, label, label);
+    if (budget != null && !budget.holds(fitting)) {
+      return;
+    }
+    String how = fitting == label ? origin : "memory-budget eviction from " + origin;
+    pool.computeIfAbsent(Arrays.toString(fitting), k -> {
       evaluations[0]++;
-      return new Found(label.clone(), cost(model, label, requests), origin);
+      return new Found(fitting.clone(), cost(model, fitting, requests), how, fitting != label);
     });
   }
 
   /** The bound on the time per inference, with the latency as a small tie-break. */
-  private static double cost(HeteroCostModel model, int[] label, int requests) {
-    double[] r = resources(model, label, requests);
+  static double cost(HeteroCostModel model, int[] label, int requests) {
+    return cost(resources(model, label, requests), requests);
+  }
+
+  /** {@link #cost} of a placement's {@link #resources}. */
+  static double cost(double[] r, int requests) {
     double bound = 0;
     for (double v : r) {
       bound = Math.max(bound, v);
@@ -150,7 +215,7 @@ final class ThroughputPlanner {
    * Each device's load, then latency / requests, µs: the terms {@link PipelineStages} groups into
    * stages, summed per device without ordering the stages (the bound does not need the order).
    */
-  private static double[] resources(HeteroCostModel model, int[] label, int requests) {
+  static double[] resources(HeteroCostModel model, int[] label, int requests) {
     CostTerms t = model.terms(label);
     int devices = model.deviceCount();
     double[] out = new double[devices + 1];
@@ -185,93 +250,32 @@ final class ThroughputPlanner {
   }
 
   /**
-   * First-improvement descent on {@link #cost}: moves single ops and co-location groups to another
-   * device that runs all of them, ops of the busiest device first, until no move improves or the
-   * evaluations run out.
+   * Candidates by simulated time per inference, distinct, best first; the best single device apart.
+   * Under caps only those the full memory model accepts (activation peaks and boundaries included).
    */
-  private static int[] descend(HeteroCostModel model, int[][] groups, int[] start, int requests, int budget,
-      long[] evaluations) {
-    int[] label = start.clone();
-    double best = cost(model, label, requests);
-    List<int[]> moves = new ArrayList<>(Arrays.asList(groups));
-    for (int i = 0; i < model.opCount(); i++) {
-      moves.add(new int[] {i});
-    }
-    int spent = 0;
-    boolean improved = true;
-    while (improved && spent < budget) {
-      improved = false;
-      int busiest = busiest(model, label);
-      List<int[]> ordered = new ArrayList<>(moves);
-      ordered.sort(Comparator.comparingInt(g -> label[g[0]] == busiest ? 0 : 1));
-      for (int[] g : ordered) {
-        for (int d = 0; d < model.deviceCount() && spent < budget; d++) {
-          if (!movable(model, label, g, d)) {
-            continue;
-          }
-          int[] next = label.clone();
-          for (int op : g) {
-            next[op] = d;
-          }
-          spent++;
-          double c = cost(model, next, requests);
-          if (c < best * (1 - 1e-9)) {
-            System.arraycopy(next, 0, label, 0, label.length);
-            best = c;
-            improved = true;
-          }
-        }
-      }
-    }
-    evaluations[0] += spent;
-    return label;
-  }
-
-  private static boolean movable(HeteroCostModel model, int[] label, int[] group, int device) {
-    boolean changes = false;
-    for (int op : group) {
-      if (!model.supported(op, device)) {
-        return false;
-      }
-      changes |= label[op] != device;
-    }
-    return changes;
-  }
-
-  private static boolean supportsAll(HeteroCostModel model, int device) {
-    for (int i = 0; i < model.opCount(); i++) {
-      if (!model.supported(i, device)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static int busiest(HeteroCostModel model, int[] label) {
-    double[] loads = resources(model, label, 1);
-    int b = 0;
-    for (int d = 1; d < model.deviceCount(); d++) {
-      if (loads[d] > loads[b]) {
-        b = d;
-      }
-    }
-    return b;
-  }
-
-  /** Candidates by simulated time per inference, distinct, best first; the best single device apart. */
   private Plan select(PlacementProxy proxy, java.util.Collection<Found> found, long evaluations) {
     List<PlanCandidate> all = new ArrayList<>();
     PlanCandidate bestSingle = null;
+    Optional<MemoryCheck> memory = proxy.memory();
     for (Found f : found) {
+      Placement placement = proxy.placement(f.label);
+      if (memory.isPresent() && !memory.get().fits(placement)) {
+        continue;
+      }
       HeteroCostModel.Evaluation e = proxy.evaluate(f.label);
       if (!e.ok()) {
         throw new IllegalStateException("throughput planner produced an infeasible placement (" + f.origin + ")");
       }
-      PlanCandidate c = new PlanCandidate(proxy.placement(f.label), e.micros(), e.subModels(), f.origin);
+      PlanCandidate c = new PlanCandidate(placement, e.micros(), e.subModels(), f.origin);
       all.add(c);
       if (f.origin.startsWith("single") && (bestSingle == null || c.proxyMicros() < bestSingle.proxyMicros())) {
         bestSingle = c;
       }
+    }
+    if (all.isEmpty()) {
+      throw new IllegalArgumentException("no placement on " + proxy.devices() + " fits the memory capacities "
+          + memory.map(m -> m.limits().capacities().toString()).orElse("")
+          + " (the weights alone exceed what the devices hold)");
     }
     all.sort(Comparator.comparingDouble(PlanCandidate::proxyMicros));
     List<PlanCandidate> chosen = new ArrayList<>();

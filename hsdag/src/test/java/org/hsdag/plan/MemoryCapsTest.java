@@ -21,8 +21,13 @@ import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.testkit.TinyGraphs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Property over random models and seeds: no strategy measures, and the planner never proposes, a placement over a cap. */
+/**
+ * Property over random models and seeds: no strategy measures, and the planner never proposes (under either
+ * objective), a placement over a cap.
+ */
 class MemoryCapsTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 
@@ -35,14 +40,17 @@ class MemoryCapsTest {
     return sim.withMemoryLimits(new MemoryLimits(Map.of("GPU.1", overhead + (need - overhead) / 2)));
   }
 
-  @Test
-  void everyPlannerCandidateFitsAndBeatsTheSingleDeviceThatFits() {
+  /** {@code requests} 0: the latency objective (the capped planner); otherwise throughput with that many in flight. */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 3})
+  void everyPlannerCandidateFitsAndBeatsTheSingleDeviceThatFits(int requests) {
     for (long seed = 1; seed <= 8; seed++) {
       OpGraph g = TinyGraphs.randomDag(80, 256, seed);
       SimBackend sim = halfCapSim(g);
       MemoryCheck check = sim.memoryCheck(g, DEVICES);
       assertFalse(check.fits(Placement.allOn(DEVICES, g.nodeCount(), "GPU.1")), "the cap must bind, seed " + seed);
-      PlacementProxy proxy = PlacementProxy.ofSim(sim, g, DEVICES).withMemory(check);
+      PlacementProxy capped = PlacementProxy.ofSim(sim, g, DEVICES).withMemory(check);
+      PlacementProxy proxy = requests == 0 ? capped : capped.forThroughput(requests);
       Plan plan = new Planner().plan(proxy);
       for (PlanCandidate c : plan.candidates()) {
         assertTrue(check.fits(c.placement()),

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import org.hsdag.cost.CostTerms;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.throughput.ObjectiveFigures;
@@ -92,6 +94,38 @@ class ThroughputPlannerTest {
     }
     // A heuristic on a min-max objective: most models within 5 % of the optimum, none beyond 20 %.
     assertTrue(within > models / 2, within + " of " + models + " within 5 %");
+  }
+
+  /**
+   * input -> a -> b -> c -> d -> output, 1000-byte tensors. CPU: 3000 µs per op, free link, 100 µs
+   * per sub-model; GPU: 1500 µs per op, 10 µs + 0.1 µs/byte per copy (110 µs), 200 µs per
+   * sub-model; 50 µs per request, 3 requests in flight. By hand: all on the GPU is one stage of
+   * 6000 + 200 + 110 (input in) + 110 (output out) = 6420 µs; a on the CPU (3100 µs with its start)
+   * and b..d on the GPU (4500 + 200 + 110 in + 110 out = 4920 µs) bound the period at 4920 µs, as do
+   * a..c on the GPU (4500 + 200 + 110 + 110) and d on the CPU (3100); any other split loads one
+   * device more (two ops on the CPU: 6100 µs; the GPU visited twice: 5340 µs), and the latency over
+   * the requests (8070 / 3) stays below.
+   */
+  @Test
+  void onAFourOpChainItFindsTheHandComputedOptimum() {
+    HeteroCostModel.Builder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
+        new HeteroDevice("GPU", 10, 0.1, 200)), 50);
+    int a = b.op(0, new double[] {3000, 1500});
+    int bb = b.op(1, new double[] {3000, 1500}, a);
+    int c = b.op(2, new double[] {3000, 1500}, bb);
+    int d = b.op(3, new double[] {3000, 1500}, c);
+    b.tensor(-1, 1000, 0, a);
+    b.tensor(a, 1000, 0, bb);
+    b.tensor(bb, 1000, 0, c);
+    b.tensor(c, 1000, 0, d);
+    b.tensor(d, 1000, 1);
+    HeteroCostModel model = b.build();
+    int[] planned = new ThroughputPlanner(PlannerConfig.DEFAULT).best(model, new int[0][], 3);
+    assertEquals(4920, period(model, planned, 3), 1e-6);
+    assertTrue(Arrays.equals(planned, new int[] {0, 1, 1, 1}) || Arrays.equals(planned, new int[] {1, 1, 1, 0}),
+        Arrays.toString(planned));
+    assertEquals(6420, period(model, new int[] {1, 1, 1, 1}, 3), 1e-6);
+    assertEquals(6100, period(model, new int[] {0, 0, 1, 1}, 3), 1e-6);
   }
 
   @Test
