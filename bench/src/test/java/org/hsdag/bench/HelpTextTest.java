@@ -42,4 +42,21 @@ class HelpTextTest {
     }
     assertTrue(problems.isEmpty(), String.join("\n", problems));
   }
+
+  /** picocli reads descriptions as format strings: a lone '%' prints a warning and the raw text instead. */
+  @Test
+  void everyDescriptionFormatsWithoutWarnings() {
+    List<CommandLine> all = new ArrayList<>();
+    collect(HsdagCli.newCommandLine(), all);
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      all.forEach(cl -> cl.getUsageMessage(CommandLine.Help.Ansi.OFF));
+    } finally {
+      System.setErr(err);
+    }
+    String warnings = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(warnings.isEmpty(), warnings);
+  }
 }

@@ -162,7 +162,7 @@ public final class TuneCommand implements Callable<Integer> {
   Map<String, String> extraOptions = new LinkedHashMap<>();
 
   @Option(names = "--patience", paramLabel = "N",
-      description = "Stop when this many distinct measurements in a row brought no improvement of 1 % or more of the best "
+      description = "Stop when this many distinct measurements in a row brought no improvement of 1 %% or more of the best "
           + "(re-proposed placements cost nothing and count for nothing), or when the warm-started policy's last 50 "
           + "proposals were all predicted hopeless by the corrected cost model or measured before; 0: neither, the "
           + "budget decides. Default: " + TuneConfig.DEFAULT_PATIENCE + " for a search that plans on a cost model "
