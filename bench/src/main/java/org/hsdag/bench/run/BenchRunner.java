@@ -166,7 +166,9 @@ public final class BenchRunner {
       }
       MethodResult reference = null;
       if (target != null) {
-        BestKnown.Result known = BestKnown.search(target, BestKnown.EVALUATIONS, BestKnown.SEED);
+        // Under the device capacities the best known fits them too: no row is compared with what cannot run.
+        BestKnown.Result known = BestKnown.search(target.withMemory(memoryCheck(g, plan)), BestKnown.EVALUATIONS,
+            BestKnown.SEED);
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         double measured = measureFixed(plan, g, known.placement(), seed);
         progress.accept(String.format(Locale.ROOT, "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
@@ -236,11 +238,14 @@ public final class BenchRunner {
     }
   }
 
+  /** The simulator's device capacities, which bind every method alike: none measures what cannot fit (null: none). */
+  private org.hsdag.memory.MemoryCheck memoryCheck(OpGraph g, Plan plan) {
+    return backend instanceof org.hsdag.sim.SimBackend sim ? sim.memoryCheck(g, plan.devices()) : null;
+  }
+
   private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed, PlacementProxy proxy) {
     long start = System.nanoTime();
-    // The simulator's device capacities bind every method alike: none measures what cannot fit.
-    org.hsdag.memory.MemoryCheck memory = backend instanceof org.hsdag.sim.SimBackend sim
-        ? sim.memoryCheck(g, plan.devices()) : null;
+    org.hsdag.memory.MemoryCheck memory = memoryCheck(g, plan);
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed)
         .proxy(proxy == null ? null : proxy.withMemory(memory)).memory(memory).build();
     SearchOutcome outcome;

@@ -1,0 +1,323 @@
+package org.hsdag.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.memory.MemoryCheck;
+
+/**
+ * A proven lower bound on the latency of every placement that respects additive weight budgets
+ * ({@link OpBudget}), by Lagrangian duality. For prices μ ≥ 0 on the capped devices,
+ *
+ * <pre>
+ * L(μ) = min over labelings of [ E₀(label) + Σ_d μ_d · load_d(label) ] − Σ_d μ_d · budget_d + request overhead
+ * </pre>
+ *
+ * is at most the exact latency of any labeling within budget, because {@link CutModel}'s energy
+ * with no sub-model weight (λ = 0) never exceeds the exact evaluation less the request overhead:
+ * fusion is granted whenever both ops share a device (the evaluator also needs one sub-model),
+ * copies are charged once per other device (the evaluator once per other sub-model), sub-model
+ * starts are left out. For two devices the inner minimum is one exact s-t cut. For more, each
+ * split of the devices into two groups gives a two-device relaxation whose terms are no larger
+ * (an op's cheapest device of a group, the largest fusion saving, the cheapest link), solved
+ * exactly; the bound is the best over splits and over the prices tried, every one of them valid.
+ * The prices are searched by coordinate-wise bisection on the sign of the budget excess.
+ */
+public final class CapBound {
+  /** Bisection steps of each price. */
+  private static final int BISECTIONS = 24;
+  /** Coordinate-ascent rounds over the capped devices (one is exact when only one device is capped). */
+  private static final int ROUNDS = 2;
+  /** Largest price tried, µs per byte (a byte of weights is never worth a millisecond). */
+  private static final double MAX_PRICE = 1e3;
+
+  private CapBound() {}
+
+  /**
+   * The bound.
+   *
+   * @param micros the lower bound on the latency of any labeling within the budgets, µs
+   * @param price the prices (µs per byte, per device) at which it was reached
+   * @param evaluations minimum cuts solved
+   */
+  public record Bound(double micros, double[] price, int evaluations) {
+    public Bound {
+      price = price.clone();
+    }
+  }
+
+  /**
+   * The bound for the proxy's capacities: a device's weights can never exceed its capacity less its
+   * runtime overhead (activations only take more), so those are the budgets.
+   */
+  public static Bound of(PlacementProxy proxy) {
+    MemoryCheck check = proxy.memory().orElseThrow(() -> new IllegalArgumentException("the proxy has no memory caps"));
+    long[] budget = new long[proxy.devices().size()];
+    for (int d = 0; d < budget.length; d++) {
+      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - check.overhead(d));
+    }
+    return of(proxy.model(), new OpBudget(OpBudget.weightsPerOp(proxy, check), budget));
+  }
+
+  /** The bound on {@code model} under {@code budget}. */
+  public static Bound of(HeteroCostModel model, OpBudget budget) {
+    int devices = model.deviceCount();
+    Bound best = new Bound(Double.NEGATIVE_INFINITY, new double[devices], 0);
+    int evaluations = 0;
+    for (boolean[] group : splits(devices)) {
+      Dual dual = new Dual(model, budget, group);
+      Bound b = dual.maximise();
+      evaluations += b.evaluations();
+      if (b.micros() > best.micros()) {
+        best = b;
+      }
+    }
+    return new Bound(best.micros(), best.price(), evaluations);
+  }
+
+  /** Each way to split the devices into two non-empty groups (true: group 1), once. */
+  static List<boolean[]> splits(int devices) {
+    List<boolean[]> out = new ArrayList<>();
+    for (int mask = 1; mask < (1 << devices) - 1; mask++) {
+      if ((mask & 1) != 0) {
+        continue; // device 0 always in group 0: each split once
+      }
+      boolean[] g = new boolean[devices];
+      for (int d = 0; d < devices; d++) {
+        g[d] = (mask >> d & 1) != 0;
+      }
+      out.add(g);
+    }
+    return out;
+  }
+
+  /** The dual function of one split of the devices. */
+  private static final class Dual {
+    private final HeteroCostModel model;
+    private final OpBudget budget;
+    private final boolean[] group;
+    private final long[] load;
+    private int evaluations;
+
+    Dual(HeteroCostModel model, OpBudget budget, boolean[] group) {
+      this.model = model;
+      this.budget = budget;
+      this.group = group;
+      this.load = new long[model.deviceCount()];
+    }
+
+    Bound maximise() {
+      int devices = model.deviceCount();
+      double[] price = new double[devices];
+      double best = value(price);
+      double[] bestPrice = price.clone();
+      for (int round = 0; round < ROUNDS; round++) {
+        for (int d = 0; d < devices; d++) {
+          if (budget.budget()[d] == Long.MAX_VALUE) {
+            continue;
+          }
+          double v = maximiseAlong(price, d);
+          if (v > best) {
+            best = v;
+            bestPrice = price.clone();
+          }
+        }
+      }
+      return new Bound(best, bestPrice, evaluations);
+    }
+
+    /**
+     * Sets {@code price[d]} to the best price found along d (others fixed) and returns the dual
+     * value there: doubling until the budget of d holds, bisection on the excess's sign, then the
+     * crossing of the two pieces of the dual met last (the maximum when they are adjacent).
+     */
+    private double maximiseAlong(double[] price, int d) {
+      double[] p = price.clone();
+      p[d] = 0;
+      double best = value(p);
+      double bestAt = 0;
+      if (excess(d) <= 0) {
+        price[d] = 0;
+        return best;
+      }
+      double lo = 0;
+      double loValue = best;
+      long loLoad = load[d];
+      double hi = startPrice(d);
+      double hiValue;
+      long hiLoad;
+      while (true) {
+        p[d] = hi;
+        hiValue = value(p);
+        hiLoad = load[d];
+        if (hiValue > best) {
+          best = hiValue;
+          bestAt = hi;
+        }
+        if (excess(d) <= 0 || hi >= MAX_PRICE) {
+          break;
+        }
+        lo = hi;
+        loValue = hiValue;
+        loLoad = hiLoad;
+        hi *= 2;
+      }
+      if (excess(d) > 0) {
+        price[d] = bestAt;
+        return best; // no price tried keeps d within budget: the best value seen stands
+      }
+      for (int k = 0; k < BISECTIONS; k++) {
+        double mid = lo == 0 ? hi / 2 : Math.sqrt(lo * hi);
+        p[d] = mid;
+        double v = value(p);
+        if (v > best) {
+          best = v;
+          bestAt = mid;
+        }
+        if (excess(d) > 0) {
+          lo = mid;
+          loValue = v;
+          loLoad = load[d];
+        } else {
+          hi = mid;
+          hiValue = v;
+          hiLoad = load[d];
+        }
+      }
+      if (loLoad > hiLoad) {
+        // Each side's labeling is a line in the price of d; where they cross is the dual's peak between them.
+        long cap = budget.budget()[d];
+        double cross = (hiValue - hi * (hiLoad - cap) - loValue + lo * (loLoad - cap)) / (loLoad - hiLoad);
+        if (cross > lo && cross < hi) {
+          p[d] = cross;
+          double v = value(p);
+          if (v > best) {
+            best = v;
+            bestAt = cross;
+          }
+        }
+      }
+      price[d] = bestAt;
+      return best;
+    }
+
+    /** A first price for d: the mean kernel time a byte of weights saves there against the slowest device. */
+    private double startPrice(int d) {
+      double saving = 0;
+      long total = 0;
+      for (int i = 0; i < model.opCount(); i++) {
+        long b = budget.bytes()[i];
+        if (b == 0 || !model.supported(i, d)) {
+          continue;
+        }
+        double worst = 0;
+        for (int e = 0; e < model.deviceCount(); e++) {
+          worst = model.supported(i, e) ? Math.max(worst, model.micros(i, e)) : worst;
+        }
+        saving += worst - model.micros(i, d);
+        total += b;
+      }
+      return Math.max(saving / Math.max(1, total), 1e-12);
+    }
+
+    private long excess(int d) {
+      return load[d] - budget.budget()[d];
+    }
+
+    /** L(price) on this split; sets {@link #load} to the per-device loads of the minimising labeling. */
+    private double value(double[] price) {
+      evaluations++;
+      int ops = model.opCount();
+      int[] cheapest = new int[ops * 2];
+      HeteroCostModel merged = merged(price, cheapest);
+      CutModel cut = new CutModel(merged, 0);
+      int[] label = Expansion.twoDevices(cut);
+      if (label == null) {
+        throw new IllegalArgumentException("an op runs on no device");
+      }
+      Arrays.fill(load, 0);
+      for (int i = 0; i < ops; i++) {
+        load[cheapest[i * 2 + label[i]]] += budget.bytes()[i];
+      }
+      double value = cut.energy(label) + model.requestOverhead();
+      for (int d = 0; d < price.length; d++) {
+        if (price[d] > 0) {
+          value -= price[d] * budget.budget()[d];
+        }
+      }
+      // The cut's capacities are rounded to picoseconds: allow that much per edge.
+      return value - 1e-6 * (4.0 * ops + 2.0 * model.tensorCount());
+    }
+
+    /**
+     * The two-device relaxation under {@code price}: per op and group, the cheapest priced kernel
+     * time of the group's devices ({@code cheapest[2i + g]} gets that device), the largest fusion
+     * saving, the cheapest link and start.
+     */
+    private HeteroCostModel merged(double[] price, int[] cheapest) {
+      int devices = model.deviceCount();
+      List<HeteroDevice> two = new ArrayList<>();
+      for (int g = 0; g < 2; g++) {
+        double latency = Double.POSITIVE_INFINITY;
+        double perByte = Double.POSITIVE_INFINITY;
+        double start = Double.POSITIVE_INFINITY;
+        for (int d = 0; d < devices; d++) {
+          if (group[d] == (g == 1)) {
+            HeteroDevice dev = model.device(d);
+            latency = Math.min(latency, dev.linkLatencyUs());
+            perByte = Math.min(perByte, dev.linkMicrosPerByte());
+            start = Math.min(start, dev.subModelOverheadUs());
+          }
+        }
+        two.add(new HeteroDevice("G" + g, latency, perByte, start));
+      }
+      HeteroCostModel.Builder b = HeteroCostModel.builder(two, model.requestOverhead());
+      for (int i = 0; i < model.opCount(); i++) {
+        double[] time = new double[2];
+        double[] fused = new double[2];
+        boolean[] runs = new boolean[2];
+        for (int g = 0; g < 2; g++) {
+          double t = Double.POSITIVE_INFINITY;
+          double saving = 0;
+          for (int d = 0; d < devices; d++) {
+            if (group[d] != (g == 1) || !model.supported(i, d)) {
+              continue;
+            }
+            double priced = model.micros(i, d) + price[d] * budget.bytes()[i];
+            if (priced < t) {
+              t = priced;
+              cheapest[i * 2 + g] = d;
+            }
+            saving = Math.max(saving, model.micros(i, d) - model.fusedMicros(i, d));
+          }
+          runs[g] = t < Double.POSITIVE_INFINITY;
+          time[g] = runs[g] ? t : 0;
+          fused[g] = runs[g] ? Math.max(0, t - saving) : 0;
+        }
+        int[] preds = new int[model.predecessorCount(i)];
+        for (int k = 0; k < preds.length; k++) {
+          preds[k] = model.predecessor(i, k);
+        }
+        b.op(model.node(i), time, preds);
+        if (model.fuseInto(i) >= 0) {
+          b.fuse(i, model.fuseInto(i), fused);
+        }
+        for (int g = 0; g < 2; g++) {
+          if (!runs[g]) {
+            b.unsupported(i, g);
+          }
+        }
+      }
+      for (int t = 0; t < model.tensorCount(); t++) {
+        int[] consumers = new int[model.tensorConsumerCount(t)];
+        for (int k = 0; k < consumers.length; k++) {
+          consumers[k] = model.tensorConsumer(t, k);
+        }
+        b.tensor(model.tensorProducer(t), model.tensorBytes(t), model.tensorResults(t), consumers);
+      }
+      return b.build();
+    }
+  }
+}
