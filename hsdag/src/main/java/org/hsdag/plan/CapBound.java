@@ -24,6 +24,8 @@ import org.hsdag.memory.MemoryCheck;
  * (an op's cheapest device of a group, the largest fusion saving, the cheapest link), solved
  * exactly; the bound is the best over splits and over the prices tried, every one of them valid.
  * The prices are searched by coordinate-wise bisection on the sign of the budget excess.
+ * Activations, which take memory but not additively, enter by splitting the labelings into
+ * classes ({@link #of(HeteroCostModel, OpBudget, long[])}).
  */
 public final class CapBound {
   /** Bisection steps of each price. */
@@ -32,6 +34,8 @@ public final class CapBound {
   private static final int ROUNDS = 2;
   /** Largest price tried, µs per byte (a byte of weights is never worth a millisecond). */
   private static final double MAX_PRICE = 1e3;
+  /** Activation classes per device whose budget can bind (shared among such devices). */
+  private static final int CLASSES = 3;
 
   private CapBound() {}
 
@@ -49,26 +53,123 @@ public final class CapBound {
   }
 
   /**
-   * The bound for the proxy's capacities: a device's weights can never exceed its capacity less its
-   * runtime overhead (activations only take more), so those are the budgets.
+   * The bound for the proxy's capacities: a device's weights never exceed its capacity less its
+   * runtime overhead less its activation peak, and that peak is at least the output of any op it
+   * runs (see {@link #of(HeteroCostModel, OpBudget, long[])}).
    */
   public static Bound of(PlacementProxy proxy) {
     MemoryCheck check = proxy.memory().orElseThrow(() -> new IllegalArgumentException("the proxy has no memory caps"));
+    HeteroCostModel model = proxy.model();
     long[] budget = new long[proxy.devices().size()];
     for (int d = 0; d < budget.length; d++) {
       budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - check.overhead(d));
     }
-    return of(proxy.model(), new OpBudget(OpBudget.weightsPerOp(proxy, check), budget));
+    long[] activation = new long[model.opCount()];
+    for (int i = 0; i < activation.length; i++) {
+      activation[i] = check.model().outputBytes(model.node(i));
+    }
+    return of(model, new OpBudget(OpBudget.weightsPerOp(proxy, check), budget), activation);
   }
 
-  /** The bound on {@code model} under {@code budget}. */
+  /** The bound on {@code model} under {@code budget} (weights only). */
   public static Bound of(HeteroCostModel model, OpBudget budget) {
+    return of(model, budget, new long[model.opCount()]);
+  }
+
+  /**
+   * The bound when op i also occupies {@code activation[i]} bytes of its device's budget while it
+   * runs (not additively: a device holds its weights and the largest such figure at least). The
+   * labelings are split into classes by the largest activation on each device whose budget can
+   * bind: "at least v₁" (budget less v₁), "below v₁, at least v₂" (ops of v₁ or more kept off it,
+   * budget less v₂), …, "below v_K" (budget as given). Each class gets its own dual bound; the
+   * smallest is the bound, since every labeling is in one class.
+   */
+  public static Bound of(HeteroCostModel model, OpBudget budget, long[] activation) {
     int devices = model.deviceCount();
+    List<Integer> branching = new ArrayList<>();
+    for (int d = 0; d < devices; d++) {
+      long held = 0;
+      long peak = 0;
+      for (int i = 0; i < model.opCount(); i++) {
+        held += model.supported(i, d) ? budget.bytes()[i] : 0;
+        peak = Math.max(peak, model.supported(i, d) ? activation[i] : 0);
+      }
+      held += peak;
+      if (budget.budget()[d] != Long.MAX_VALUE && held > budget.budget()[d]) {
+        branching.add(d);
+      }
+    }
+    int levels = branching.isEmpty() ? 0 : Math.max(1, CLASSES / branching.size());
+    List<long[]> thresholds = new ArrayList<>();
+    for (int d : branching) {
+      thresholds.add(largestActivations(model, activation, d, levels));
+    }
+    Bound best = null;
+    int evaluations = 0;
+    int[] pick = new int[branching.size()];
+    while (true) {
+      Bound b = classBound(model, budget, activation, branching, thresholds, pick);
+      evaluations += b.evaluations();
+      if (best == null || b.micros() < best.micros()) {
+        best = b;
+      }
+      int k = 0;
+      while (k < pick.length && ++pick[k] > thresholds.get(k).length) {
+        pick[k++] = 0;
+      }
+      if (k == pick.length) {
+        break;
+      }
+    }
+    return new Bound(best.micros(), best.price(), evaluations);
+  }
+
+  /** The distinct largest activations of the ops d can run, at most {@code levels}, descending. */
+  private static long[] largestActivations(HeteroCostModel model, long[] activation, int d, int levels) {
+    return java.util.stream.IntStream.range(0, model.opCount()).filter(i -> model.supported(i, d) && activation[i] > 0)
+        .mapToLong(i -> activation[i]).boxed().distinct().sorted(java.util.Comparator.reverseOrder()).limit(levels)
+        .mapToLong(Long::longValue).toArray();
+  }
+
+  /**
+   * The bound of one class: on branching device {@code branching[k]} with thresholds v, class
+   * {@code pick[k]} = j keeps ops of activation v_{j-1} or more off it (none for j = 0) and takes
+   * v_j off its budget (0 past the last threshold). An empty class is +∞.
+   */
+  private static Bound classBound(HeteroCostModel model, OpBudget budget, long[] activation, List<Integer> branching,
+      List<long[]> thresholds, int[] pick) {
+    int devices = model.deviceCount();
+    int ops = model.opCount();
+    long[] classBudget = budget.budget().clone();
+    boolean[] banned = new boolean[devices * ops];
+    for (int k = 0; k < pick.length; k++) {
+      int d = branching.get(k);
+      long[] v = thresholds.get(k);
+      int j = pick[k];
+      classBudget[d] -= j < v.length ? v[j] : 0;
+      for (int i = 0; i < ops && j > 0; i++) {
+        banned[d * ops + i] = activation[i] >= v[j - 1];
+      }
+    }
+    for (int i = 0; i < ops; i++) {
+      boolean runs = false;
+      for (int d = 0; d < devices; d++) {
+        runs |= model.supported(i, d) && !banned[d * ops + i];
+      }
+      if (!runs) {
+        return new Bound(Double.POSITIVE_INFINITY, new double[devices], 0);
+      }
+    }
+    for (long b : classBudget) {
+      if (b < 0) {
+        return new Bound(Double.POSITIVE_INFINITY, new double[devices], 0);
+      }
+    }
+    OpBudget ob = new OpBudget(budget.bytes(), classBudget);
     Bound best = new Bound(Double.NEGATIVE_INFINITY, new double[devices], 0);
     int evaluations = 0;
     for (boolean[] group : splits(devices)) {
-      Dual dual = new Dual(model, budget, group);
-      Bound b = dual.maximise();
+      Bound b = new Dual(model, ob, group, banned).maximise();
       evaluations += b.evaluations();
       if (b.micros() > best.micros()) {
         best = b;
@@ -98,13 +199,16 @@ public final class CapBound {
     private final HeteroCostModel model;
     private final OpBudget budget;
     private final boolean[] group;
+    /** [d * ops + i]: op i may not go to d in this class. */
+    private final boolean[] banned;
     private final long[] load;
     private int evaluations;
 
-    Dual(HeteroCostModel model, OpBudget budget, boolean[] group) {
+    Dual(HeteroCostModel model, OpBudget budget, boolean[] group, boolean[] banned) {
       this.model = model;
       this.budget = budget;
       this.group = group;
+      this.banned = banned;
       this.load = new long[model.deviceCount()];
     }
 
@@ -209,7 +313,7 @@ public final class CapBound {
       long total = 0;
       for (int i = 0; i < model.opCount(); i++) {
         long b = budget.bytes()[i];
-        if (b == 0 || !model.supported(i, d)) {
+        if (b == 0 || !model.supported(i, d) || banned[d * model.opCount() + i]) {
           continue;
         }
         double worst = 0;
@@ -282,7 +386,7 @@ public final class CapBound {
           double t = Double.POSITIVE_INFINITY;
           double saving = 0;
           for (int d = 0; d < devices; d++) {
-            if (group[d] != (g == 1) || !model.supported(i, d)) {
+            if (group[d] != (g == 1) || !model.supported(i, d) || banned[d * model.opCount() + i]) {
               continue;
             }
             double priced = model.micros(i, d) + price[d] * budget.bytes()[i];

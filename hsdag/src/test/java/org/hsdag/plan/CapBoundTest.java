@@ -38,6 +38,30 @@ class CapBoundTest {
   }
 
   @Test
+  void anActivationTakesItsShareOfTheBudgetOnlyWhereItsOpRuns() {
+    // Budget 3 for weights 1 + 1 + 1 and op 0's output of 1 byte: all three do not fit on D1 (3 + 1), any two do: 12.
+    CapBound.Bound b = CapBound.of(threeIndependentOps(), new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 3}),
+        new long[] {1, 0, 0});
+    assertEquals(12.0, b.micros(), 1e-3);
+  }
+
+  /** Whether each device holds its ops' bytes plus the largest activation among them. */
+  private static boolean fits(int[] label, long[] bytes, long[] activation, long[] budget) {
+    long[] load = new long[budget.length];
+    long[] peak = new long[budget.length];
+    for (int i = 0; i < label.length; i++) {
+      load[label[i]] += bytes[i];
+      peak[label[i]] = Math.max(peak[label[i]], activation[i]);
+    }
+    for (int d = 0; d < budget.length; d++) {
+      if (budget[d] != Long.MAX_VALUE && load[d] + peak[d] > budget[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Test
   void theBoundNeverExceedsTheBruteForceOptimumAndTheReferenceReachesIt() {
     for (int devices = 2; devices <= 3; devices++) {
       int ops = devices == 2 ? 10 : 7;
@@ -45,6 +69,7 @@ class CapBoundTest {
         HeteroCostModel model = RandomModels.random(ops, devices, seed);
         SplittableRandom rnd = new SplittableRandom(seed);
         long[] bytes = rnd.ints(ops, 0, 100).asLongStream().toArray();
+        long[] activation = rnd.ints(ops, 0, 30).asLongStream().toArray();
         long total = java.util.Arrays.stream(bytes).sum();
         long[] budget = new long[devices];
         budget[0] = Long.MAX_VALUE;
@@ -53,15 +78,22 @@ class CapBoundTest {
         }
         OpBudget ob = new OpBudget(bytes, budget);
         double[] optimum = {Double.POSITIVE_INFINITY};
+        double[] withActivations = {Double.POSITIVE_INFINITY};
         HeteroCostModel.Evaluator exact = model.evaluator();
         RandomModels.forEachLabeling(ops, devices, label -> {
           if (ob.holds(label)) {
             optimum[0] = Math.min(optimum[0], exact.micros(label));
           }
+          if (fits(label, bytes, activation, budget)) {
+            withActivations[0] = Math.min(withActivations[0], exact.micros(label));
+          }
         });
         CapBound.Bound bound = CapBound.of(model, ob);
         String where = devices + " devices, seed " + seed;
         assertTrue(bound.micros() <= optimum[0] + 1e-6, where + ": bound " + bound.micros() + " > optimum " + optimum[0]);
+        CapBound.Bound classes = CapBound.of(model, ob, activation);
+        assertTrue(classes.micros() <= withActivations[0] + 1e-6,
+            where + ": bound " + classes.micros() + " > optimum with activations " + withActivations[0]);
         int[] start = new int[ops];
         for (int i = 0; i < ops; i++) {
           start[i] = model.supported(i, 0) ? 0 : 1 + (int) (seed % (devices - 1));
