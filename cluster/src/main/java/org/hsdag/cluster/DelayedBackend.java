@@ -14,7 +14,7 @@ import org.hsdag.placement.Placement;
 /**
  * A backend whose every measurement takes {@code extra} more wall time, its numbers unchanged: the
  * simulator answers in microseconds, so this stands in for a real measurement's duration when the
- * cluster's own overhead and speed-up are measured ({@code worker --extra-time}, {@link ThroughputFigures}).
+ * cluster's own overhead and speed-up are measured ({@code worker --extra-time}, {@link ClusterFigures}).
  */
 final class DelayedBackend extends ForwardingBackend implements KeyedMeasurement {
   private final Duration extra;
@@ -34,7 +34,8 @@ final class DelayedBackend extends ForwardingBackend implements KeyedMeasurement
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol, long key) {
     pause();
     Optional<KeyedMeasurement> keyed = delegate.capability(KeyedMeasurement.class);
-    return keyed.isPresent() ? keyed.get().measure(graph, placement, protocol, key) : delegate.measure(graph, placement, protocol);
+    return keyed.isPresent() ? keyed.get().measure(graph, placement, protocol, key)
+        : delegate.measure(graph, placement, protocol);
   }
 
   private void pause() {

@@ -53,7 +53,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   /** One profile and device set. */
   record Setup(String profile, DeviceSet devices) {}
 
-  @Option(names = "--model", paramLabel = "NAME", defaultValue = "decoder_9b", description = "Catalog model (default: ${DEFAULT-VALUE})")
+  @Option(names = "--model", paramLabel = "NAME", defaultValue = "decoder_9b",
+      description = "Catalog model (default: ${DEFAULT-VALUE})")
   String model;
 
   @Option(names = "--seeds", paramLabel = "LIST", split = ",", defaultValue = "1,2,3",
@@ -77,7 +78,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     MemoryLimits user = memory == null ? MemoryLimits.NONE : MemoryLimits.parse(memory);
     List<Setup> setups = this.setups;
     if (setups.isEmpty()) {
-      setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")), new Setup("paper", DeviceSet.of("CPU", "GPU.0", "GPU.1")),
+      setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")),
+          new Setup("paper", DeviceSet.of("CPU", "GPU.0", "GPU.1")),
           new Setup("laptop-core-ultra", DeviceSet.of("CPU", "GPU.0")),
           new Setup("laptop-core-ultra", DeviceSet.of("CPU", "GPU.0", "NPU")));
     }
@@ -97,7 +99,6 @@ public final class MemoryCapExperiment implements Callable<Integer> {
         + "noise-free; bnd/PP: 1 - bound/PP noise-free, the most any placement within the caps can be faster than PP");
     return 0;
   }
-
 
   /** Parses {@code PROFILE:LIST}. */
   public static final class SetupConverter implements picocli.CommandLine.ITypeConverter<Setup> {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.BatchMeasurement;
 import org.hsdag.backend.BackendRequest;
@@ -20,20 +21,35 @@ import org.hsdag.models.TinyModels;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.tune.RunManifest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The cluster's figures on loopback (issue 30): measurements per second with 1, 2 and 3 workers
  * when each measurement takes an artificial 50 ms (simulator, so the engine's overhead shows), the
  * per-task overhead, and how long a killed worker process takes to be detected and its task re-run.
- * Run: {@code ./hsdag.sh run-class org.hsdag.cluster.ThroughputFigures [TASKS]}.
+ * Run: {@code ./hsdag.sh bench cluster-figures [--tasks N]}.
  */
-public final class ThroughputFigures {
+@Command(name = "cluster-figures", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "The cluster's speed-up with 1-3 loopback workers and its failure detection (simulator).")
+public final class ClusterFigures implements Callable<Integer> {
   private static final Duration MEASURE = Duration.ofMillis(50);
 
-  private ThroughputFigures() {}
+  @Option(names = "--tasks", paramLabel = "N", defaultValue = "120",
+      description = "Measurements per timed batch (default: ${DEFAULT-VALUE})")
+  int tasks;
 
-  public static void main(String[] args) throws Exception {
-    int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 120;
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (tasks < 1) {
+      throw new ParameterException(spec.commandLine(), "--tasks must be at least 1");
+    }
     Path root = Files.createTempDirectory("hsdag-cluster-figures");
     new ClusterInit(root.resolve("fleet")).write(List.of("coordinator", "w1", "w2", "w3"));
     Path models = Files.createDirectories(root.resolve("models"));
@@ -62,16 +78,19 @@ public final class ThroughputFigures {
         double perSecond = tasks / seconds;
         single = n == 1 ? perSecond : single;
         double overheadMs = seconds * 1000 * n / tasks - MEASURE.toMillis();
-        System.out.printf(Locale.ROOT, "%d worker%s: %.1f measurements/s (ideal %.1f), speed-up %.2fx, overhead %.1f ms per task%n",
+        System.out.printf(Locale.ROOT,
+            "%d worker%s: %.1f measurements/s (ideal %.1f), speed-up %.2fx, overhead %.1f ms per task%n",
             n, n == 1 ? " " : "s", perSecond, n * 1000.0 / MEASURE.toMillis(), perSecond / single, overheadMs);
       }
     } finally {
       workers.forEach(WorkerNode::close);
     }
     detection(root, models, graph, model, batch.get(0));
+    return 0;
   }
 
-  private static WorkerNode worker(Path root, String name, int port, String join, Path models) throws InterruptedException {
+  private static WorkerNode worker(Path root, String name, int port, String join, Path models)
+      throws InterruptedException {
     List<String> roles = List.of(WorkerNode.WORKER_ROLE);
     WorkerNode w = WorkerNode.start(ClusterSettings.of("127.0.0.1", port, List.of(join), roles,
         TlsFiles.in(root.resolve("fleet").resolve(name))), null, models, root.resolve(name + ".lock"),
@@ -83,12 +102,14 @@ public final class ThroughputFigures {
   }
 
   private static LatencyBackend sim(long seed, String shape, OpGraph g) {
-    BackendRequest request = BackendRequest.of("sim", null).withSeed(seed).withInputShapes(InputShapeOptions.resolve(shape, g));
-    return org.hsdag.backend.Backends.open(request, n -> { });
+    BackendRequest request = BackendRequest.of("sim", null).withSeed(seed)
+        .withInputShapes(InputShapeOptions.resolve(shape, g));
+    return org.hsdag.backend.Backends.open(request, n -> {});
   }
 
   /** Seconds for a fresh coordinator to have {@code batch} measured (after it found its workers). */
-  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch, int n)
+  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch,
+      int n)
       throws Exception {
     try (LatencyBackend local = sim(3, null, graph);
         ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofMinutes(10), n)) {
@@ -101,8 +122,9 @@ public final class ThroughputFigures {
 
   private static ClusterBackend connect(Path root, String seed, OpGraph graph, Path model, LatencyBackend local,
       Duration taskTimeout, int workers) throws Exception {
-    RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"), "127.0.0.1",
-        taskTimeout, Duration.ofSeconds(60), workers, RunManifest.sha256(model), 3, null, line -> { }, null);
+    RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"),
+        "127.0.0.1",
+        taskTimeout, Duration.ofSeconds(60), workers, RunManifest.sha256(model), 3, null, line -> {}, null);
     return (ClusterBackend) new PekkoRemoteMeasurement().connect(r, local, graph);
   }
 
@@ -117,7 +139,8 @@ public final class ThroughputFigures {
         LatencyBackend local = sim(3, null, graph)) {
       Process hung = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
           System.getProperty("java.class.path"), "org.hsdag.cli.Main", "worker", "--join", seed, "--tls",
-          root.resolve("fleet/w2").toString(), "--models", models.toString(), "--lock", root.resolve("w2.lock").toString(),
+          root.resolve("fleet/w2").toString(), "--models", models.toString(), "--lock",
+          root.resolve("w2.lock").toString(),
           "--backend", "sim", "--extra-time", "1h").redirectErrorStream(true)
           .redirectOutput(root.resolve("w2.txt").toFile()).start();
       try (ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofHours(1), 2)) {
