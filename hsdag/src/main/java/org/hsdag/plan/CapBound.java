@@ -62,7 +62,8 @@ public final class CapBound {
     HeteroCostModel model = proxy.model();
     long[] budget = new long[proxy.devices().size()];
     for (int d = 0; d < budget.length; d++) {
-      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - check.overhead(d));
+      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE
+          : Math.max(0, check.capacity(d) - check.overhead(d));
     }
     long[] activation = new long[model.opCount()];
     for (int i = 0; i < activation.length; i++) {

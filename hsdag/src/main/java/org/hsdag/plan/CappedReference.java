@@ -92,7 +92,8 @@ public final class CappedReference {
       String source) {
     Placement p = proxy.placement(r.opDevices());
     // The budgets hold the weights; the activations are checked here on the full model.
-    return r.micros() / 1000.0 < best.proxyMillis() && check.fits(p) ? new Result(p, r.micros() / 1000.0, source) : best;
+    return r.micros() / 1000.0 < best.proxyMillis() && check.fits(p) ? new Result(p, r.micros() / 1000.0, source)
+        : best;
   }
 
   /** Weight budgets: capacity less the larger of overhead and the fitting starts' activations, never below a start's load. */

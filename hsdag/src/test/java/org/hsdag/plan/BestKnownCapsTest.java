@@ -44,7 +44,8 @@ class BestKnownCapsTest {
       assertTrue(check.fits(known.placement()), "model " + model + ": " + check.violation(known.placement()));
       assertTrue(known.proxyMillis() <= known.plannerMillis() * (1 + 1e-9), "model " + model);
       double bound = CapBound.of(proxy).micros() / 1000.0;
-      assertTrue(bound <= known.proxyMillis() * (1 + 1e-9), "model " + model + ": bound " + bound + " > " + known.proxyMillis());
+      assertTrue(bound <= known.proxyMillis() * (1 + 1e-9),
+          "model " + model + ": bound " + bound + " > " + known.proxyMillis());
       assertTrue(free.proxyMillis() <= known.proxyMillis() * (1 + 1e-9), "model " + model + ": capped beats uncapped");
       Placement p = known.placement();
       assertTrue(Math.abs(proxy.latencyMicros(p) / 1000.0 - known.proxyMillis()) < 1e-9, "model " + model);

@@ -25,7 +25,8 @@ class CapBoundTest {
   @Test
   void theBoundIsTheOptimumWhenTheBudgetHoldsWholeOps() {
     // D1 holds two of the three ops: the optimum is 1 + 1 + 10 = 12; L(μ) = 3 + μ up to μ = 9, then 30 - 2μ.
-    CapBound.Bound b = CapBound.of(threeIndependentOps(), new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 2}));
+    CapBound.Bound b = CapBound.of(threeIndependentOps(),
+        new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 2}));
     assertEquals(12.0, b.micros(), 1e-3);
     assertEquals(9.0, b.price()[1], 1e-6);
   }
@@ -33,14 +34,16 @@ class CapBoundTest {
   @Test
   void theBoundStaysBelowTheOptimumWhenTheBudgetSplitsAnOp() {
     // Ops of 2 bytes, budget 3: one op fits on D1, optimum 1 + 10 + 10 = 21; the dual peaks at μ = 4.5 with 3 + 3μ = 16.5.
-    CapBound.Bound b = CapBound.of(threeIndependentOps(), new OpBudget(new long[] {2, 2, 2}, new long[] {Long.MAX_VALUE, 3}));
+    CapBound.Bound b = CapBound.of(threeIndependentOps(),
+        new OpBudget(new long[] {2, 2, 2}, new long[] {Long.MAX_VALUE, 3}));
     assertEquals(16.5, b.micros(), 1e-3);
   }
 
   @Test
   void anActivationTakesItsShareOfTheBudgetOnlyWhereItsOpRuns() {
     // Budget 3 for weights 1 + 1 + 1 and op 0's output of 1 byte: all three do not fit on D1 (3 + 1), any two do: 12.
-    CapBound.Bound b = CapBound.of(threeIndependentOps(), new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 3}),
+    CapBound.Bound b = CapBound.of(threeIndependentOps(),
+        new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 3}),
         new long[] {1, 0, 0});
     assertEquals(12.0, b.micros(), 1e-3);
   }
@@ -90,7 +93,8 @@ class CapBoundTest {
         });
         CapBound.Bound bound = CapBound.of(model, ob);
         String where = devices + " devices, seed " + seed;
-        assertTrue(bound.micros() <= optimum[0] + 1e-6, where + ": bound " + bound.micros() + " > optimum " + optimum[0]);
+        assertTrue(bound.micros() <= optimum[0] + 1e-6,
+            where + ": bound " + bound.micros() + " > optimum " + optimum[0]);
         CapBound.Bound classes = CapBound.of(model, ob, activation);
         assertTrue(classes.micros() <= withActivations[0] + 1e-6,
             where + ": bound " + classes.micros() + " > optimum with activations " + withActivations[0]);

@@ -86,8 +86,10 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     OpGraph g = ModelCatalog.get(model).build().graph();
     System.out.printf(Locale.ROOT, "memory caps, model %s, backend sim (simulated figures), protocol paper; latency ms "
         + "measured (noise-free)%n", model);
-    System.out.printf(Locale.ROOT, "%-18s %-16s %4s %-18s %-18s %-18s %9s %8s %8s %8s %8s %8s %7s %6s %6s  %s%n", "profile",
-        "devices", "seed", "hsdag planner", "pipeline-parallel", "capped reference", "bound", "vs PP", "vs PP nf", "vs ref",
+    System.out.printf(Locale.ROOT, "%-18s %-16s %4s %-18s %-18s %-18s %9s %8s %8s %8s %8s %8s %7s %6s %6s  %s%n",
+        "profile",
+        "devices", "seed", "hsdag planner", "pipeline-parallel", "capped reference", "bound", "vs PP", "vs PP nf",
+        "vs ref",
         "vs bound", "bnd/PP", "plan ms", "ref s", "bnd s", "hsdag memory per device");
     for (Setup s : setups) {
       Planned planned = plan(g, s, user, anneal);
@@ -138,7 +140,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   }
 
   private static void run(OpGraph g, Setup s, long seed, MemoryLimits user, Planned planned) {
-    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed)).withMemoryLimits(user);
+    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed))
+        .withMemoryLimits(user);
     MemoryCheck check = sim.memoryCheck(g, s.devices());
     Placement hsdag = planned.hsdag();
     Placement pp = planned.pp();
@@ -155,8 +158,10 @@ public final class MemoryCapExperiment implements Callable<Integer> {
       mem.append(u.device()).append(' ').append(ByteSizes.format(u.totalBytes()));
       mem.append(u.limited() ? "/" + ByteSizes.format(u.capacityBytes()) : "").append("; ");
     }
-    System.out.printf(Locale.ROOT, "%-18s %-16s %4d %-18s %-18s %-18s %9.1f %7.1f%% %7.1f%% %7.2f%% %7.2f%% %7.1f%% %7.0f %6.0f %6.1f  %s%n",
-        s.profile(), s.devices(), seed, cell(h, hNf, check, hsdag), cell(p, pNf, check, pp), cell(r, rNf, check, ref), lb,
+    System.out.printf(Locale.ROOT,
+        "%-18s %-16s %4d %-18s %-18s %-18s %9.1f %7.1f%% %7.1f%% %7.2f%% %7.2f%% %7.1f%% %7.0f %6.0f %6.1f  %s%n",
+        s.profile(), s.devices(), seed, cell(h, hNf, check, hsdag), cell(p, pNf, check, pp), cell(r, rNf, check, ref),
+        lb,
         100 * (1 - h / p), 100 * (1 - hNf / pNf), 100 * (hNf / rNf - 1), 100 * (hNf / lb - 1), 100 * (1 - lb / pNf),
         planned.planMs(), planned.referenceSeconds(), planned.boundSeconds(), mem);
   }
