@@ -203,6 +203,8 @@ public final class CapBound {
     /** [d * ops + i]: op i may not go to d in this class. */
     private final boolean[] banned;
     private final long[] load;
+    /** The capped planner's first prices: where each price's search starts. */
+    private final double[] first;
     private int evaluations;
 
     Dual(HeteroCostModel model, OpBudget budget, boolean[] group, boolean[] banned) {
@@ -211,6 +213,7 @@ public final class CapBound {
       this.group = group;
       this.banned = banned;
       this.load = new long[model.deviceCount()];
+      this.first = CappedPlanner.startPrices(model, budget.bytes());
     }
 
     Bound maximise() {
@@ -250,7 +253,7 @@ public final class CapBound {
       double lo = 0;
       double loValue = best;
       long loLoad = load[d];
-      double hi = startPrice(d);
+      double hi = first[d];
       double hiValue;
       long hiLoad;
       while (true) {
@@ -306,25 +309,6 @@ public final class CapBound {
       }
       price[d] = bestAt;
       return best;
-    }
-
-    /** A first price for d: the mean kernel time a byte of weights saves there against the slowest device. */
-    private double startPrice(int d) {
-      double saving = 0;
-      long total = 0;
-      for (int i = 0; i < model.opCount(); i++) {
-        long b = budget.bytes()[i];
-        if (b == 0 || !model.supported(i, d) || banned[d * model.opCount() + i]) {
-          continue;
-        }
-        double worst = 0;
-        for (int e = 0; e < model.deviceCount(); e++) {
-          worst = model.supported(i, e) ? Math.max(worst, model.micros(i, e)) : worst;
-        }
-        saving += worst - model.micros(i, d);
-        total += b;
-      }
-      return Math.max(saving / Math.max(1, total), 1e-12);
     }
 
     private long excess(int d) {

@@ -323,7 +323,7 @@ final class CappedPlanner {
   }
 
   /** Per device, a first price: the mean kernel time a byte of weights saves there against the slowest device. */
-  private static double[] startPrices(HeteroCostModel model, long[] bytes) {
+  static double[] startPrices(HeteroCostModel model, long[] bytes) {
     int devices = model.deviceCount();
     double[] saving = new double[devices];
     long total = 0;
