@@ -260,7 +260,7 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, effectivePatience, proxyChoice);
+            checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -273,7 +273,6 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         saveCostModelMeasurements(folder, backend, graph);
         objective.write(folder.dir());
-        memoryOptions.save(folder.dir());
         return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
@@ -361,7 +360,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       // Continue on the backend, profile, mismatch, seed, devices and memory capacities the run started with.
       RunManifest mf = r.manifest();
-      memoryOptions = MemoryOptions.savedIn(folder.dir());
+      memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
@@ -454,7 +453,7 @@ public final class TuneCommand implements Callable<Integer> {
   private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
       SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
     TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
-        : System.console() != null && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
+        : Terminal.isInteractive() && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
         : TuneProgressPrinter.Mode.LINES;
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
@@ -478,7 +477,8 @@ public final class TuneCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy());
+        runProxy == null ? null : runProxy.proxy(),
+        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
           + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
@@ -627,7 +627,7 @@ public final class TuneCommand implements Callable<Integer> {
           ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
           cand.subModels() == 0 ? "?" : cand.subModels(),
-          lat, ci, vs, cand == best ? "  <- best" : "");
+          lat, ci, vs, cand.equals(best) ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
         out.println("      " + cand.reason());
       }
@@ -641,7 +641,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
-      if (bb != null && bb != best) {
+      if (bb != null && !bb.equals(best)) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);

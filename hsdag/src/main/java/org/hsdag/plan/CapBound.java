@@ -46,9 +46,13 @@ public final class CapBound {
    * @param price the prices (µs per byte, per device) at which it was reached
    * @param evaluations minimum cuts solved
    */
-  public record Bound(double micros, double[] price, int evaluations) {
+  public record Bound(double micros, List<Double> price, int evaluations) {
     public Bound {
-      price = price.clone();
+      price = List.copyOf(price);
+    }
+
+    Bound(double micros, double[] price, int evaluations) {
+      this(micros, Arrays.stream(price).boxed().toList(), evaluations);
     }
   }
 
@@ -87,16 +91,17 @@ public final class CapBound {
    */
   public static Bound of(HeteroCostModel model, OpBudget budget, long[] activation) {
     int devices = model.deviceCount();
+    long[] bytes = budget.bytes();
     List<Integer> branching = new ArrayList<>();
     for (int d = 0; d < devices; d++) {
       long held = 0;
       long peak = 0;
       for (int i = 0; i < model.opCount(); i++) {
-        held += model.supported(i, d) ? budget.bytes()[i] : 0;
+        held += model.supported(i, d) ? bytes[i] : 0;
         peak = Math.max(peak, model.supported(i, d) ? activation[i] : 0);
       }
       held += peak;
-      if (budget.budget()[d] != Long.MAX_VALUE && held > budget.budget()[d]) {
+      if (budget.budget(d) != Long.MAX_VALUE && held > budget.budget(d)) {
         branching.add(d);
       }
     }
@@ -141,7 +146,10 @@ public final class CapBound {
       List<long[]> thresholds, int[] pick) {
     int devices = model.deviceCount();
     int ops = model.opCount();
-    long[] classBudget = budget.budget().clone();
+    long[] classBudget = new long[devices];
+    for (int d = 0; d < devices; d++) {
+      classBudget[d] = budget.budget(d);
+    }
     boolean[] banned = new boolean[devices * ops];
     for (int k = 0; k < pick.length; k++) {
       int d = branching.get(k);
@@ -203,6 +211,8 @@ public final class CapBound {
     /** [d * ops + i]: op i may not go to d in this class. */
     private final boolean[] banned;
     private final long[] load;
+    /** Bytes per op (the budget's, read once). */
+    private final long[] bytes;
     /** The capped planner's first prices: where each price's search starts. */
     private final double[] first;
     private int evaluations;
@@ -213,7 +223,8 @@ public final class CapBound {
       this.group = group;
       this.banned = banned;
       this.load = new long[model.deviceCount()];
-      this.first = CappedPlanner.startPrices(model, budget.bytes());
+      this.bytes = budget.bytes();
+      this.first = CappedPlanner.startPrices(model, bytes);
     }
 
     Bound maximise() {
@@ -223,7 +234,7 @@ public final class CapBound {
       double[] bestPrice = price.clone();
       for (int round = 0; round < ROUNDS; round++) {
         for (int d = 0; d < devices; d++) {
-          if (budget.budget()[d] == Long.MAX_VALUE) {
+          if (budget.budget(d) == Long.MAX_VALUE) {
             continue;
           }
           double v = maximiseAlong(price, d);
@@ -296,7 +307,7 @@ public final class CapBound {
       }
       if (loLoad > hiLoad) {
         // Each side's labeling is a line in the price of d; where they cross is the dual's peak between them.
-        long cap = budget.budget()[d];
+        long cap = budget.budget(d);
         double cross = (hiValue - hi * (hiLoad - cap) - loValue + lo * (loLoad - cap)) / (loLoad - hiLoad);
         if (cross > lo && cross < hi) {
           p[d] = cross;
@@ -312,7 +323,7 @@ public final class CapBound {
     }
 
     private long excess(int d) {
-      return load[d] - budget.budget()[d];
+      return load[d] - budget.budget(d);
     }
 
     /** L(price) on this split; sets {@link #load} to the per-device loads of the minimising labeling. */
@@ -328,12 +339,12 @@ public final class CapBound {
       }
       Arrays.fill(load, 0);
       for (int i = 0; i < ops; i++) {
-        load[cheapest[i * 2 + label[i]]] += budget.bytes()[i];
+        load[cheapest[i * 2 + label[i]]] += bytes[i];
       }
       double value = cut.energy(label) + model.requestOverhead();
       for (int d = 0; d < price.length; d++) {
         if (price[d] > 0) {
-          value -= price[d] * budget.budget()[d];
+          value -= price[d] * budget.budget(d);
         }
       }
       // The cut's capacities are rounded to picoseconds: allow that much per edge.
@@ -374,7 +385,7 @@ public final class CapBound {
             if (group[d] != (g == 1) || !model.supported(i, d) || banned[d * model.opCount() + i]) {
               continue;
             }
-            double priced = model.micros(i, d) + price[d] * budget.bytes()[i];
+            double priced = model.micros(i, d) + price[d] * bytes[i];
             if (priced < t) {
               t = priced;
               cheapest[i * 2 + g] = d;

@@ -154,7 +154,7 @@ public final class CappedReference {
       order[j] = i;
     }
     for (int d = 0; d < devices; d++) {
-      for (int k = 0; k < order.length && load[d] > budget.budget()[d]; k++) {
+      for (int k = 0; k < order.length && load[d] > budget.budget(d); k++) {
         int i = order[k];
         if (label[i] != d || bytes[i] == 0) {
           continue;
@@ -162,7 +162,7 @@ public final class CappedReference {
         int to = -1;
         int seen = 0;
         for (int e = 0; e < devices; e++) {
-          if (e != d && model.supported(i, e) && load[e] + bytes[i] <= budget.budget()[e] && rnd.nextInt(++seen) == 0) {
+          if (e != d && model.supported(i, e) && load[e] + bytes[i] <= budget.budget(e) && rnd.nextInt(++seen) == 0) {
             to = e; // uniform among the devices with room
           }
         }
@@ -172,7 +172,7 @@ public final class CappedReference {
           load[to] += bytes[i];
         }
       }
-      if (load[d] > budget.budget()[d]) {
+      if (load[d] > budget.budget(d)) {
         return false;
       }
     }

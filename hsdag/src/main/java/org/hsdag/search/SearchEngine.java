@@ -353,7 +353,7 @@ public final class SearchEngine {
       SearchStep step = new SearchStep(steps.size(), p, m, cached);
       steps.add(step);
       cache.putIfAbsent(p, m);
-      if (cached || (!m.ok() && m.reason().startsWith(MemoryCheck.REJECTED))) {
+      if (!step.spentMeasurement()) {
         // A cached answer or a memory-model refusal spends no measurement.
         cacheHits += cached ? 1 : 0;
       } else {
@@ -517,7 +517,8 @@ public final class SearchEngine {
         ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
         pooled = samples[i];
       }
-      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
+      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1],
+          Arrays.stream(values).boxed().toList(),
           pooled, subModels[i], failReason[i]));
     }
     return new FinalResult(out, Verdict.of(out, predicted), false);

@@ -28,7 +28,7 @@ class CapBoundTest {
     CapBound.Bound b = CapBound.of(threeIndependentOps(),
         new OpBudget(new long[] {1, 1, 1}, new long[] {Long.MAX_VALUE, 2}));
     assertEquals(12.0, b.micros(), 1e-3);
-    assertEquals(9.0, b.price()[1], 1e-6);
+    assertEquals(9.0, b.price().get(1), 1e-6);
   }
 
   @Test
