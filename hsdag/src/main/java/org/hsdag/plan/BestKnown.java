@@ -11,13 +11,18 @@ import org.hsdag.cost.HeteroCostModel;
  * The best placement known on a cost model: the planner, then a long {@link AnnealingSearch} from
  * the planner's candidates, and one independent of the planner (from every single device and two
  * random block placements). What bench and the experiments measure "gap to best known" against:
- * exact when the cost model is the target's own (the simulator), an estimate otherwise.
+ * exact when the cost model is the target's own (the simulator), an estimate otherwise. Under the
+ * proxy's memory capacities, {@link CappedReference}: every placement it returns fits.
  */
 public final class BestKnown {
   /** Exact evaluations per annealing start of bench's and the experiments' best-known search. */
   public static final int EVALUATIONS = 20_000;
   /** The best-known search's own seed, apart from the runs' seeds, so every seed set is compared to the same reference. */
   public static final long SEED = 29;
+  /** Random block placements among {@link #independentStarts}. */
+  static final int RANDOM_STARTS = 2;
+  /** Draws of random feasible starts of the capped search ({@link CappedReference}). */
+  static final int CAPPED_RANDOM_ROUNDS = 3;
 
   private BestKnown() {}
 
@@ -35,6 +40,13 @@ public final class BestKnown {
   /** Searches {@code proxy} with {@code evaluations} exact evaluations per annealing start. */
   public static Result search(PlacementProxy proxy, int evaluations, long seed) {
     Plan plan = new Planner().plan(proxy);
+    if (proxy.memory().isPresent() && proxy.throughputRequests() == 0) {
+      // Under caps every start and every move stays within them (the planner's candidates all fit).
+      List<Placement> starts = plan.candidates().stream().map(PlanCandidate::placement).toList();
+      CappedReference.Result capped = CappedReference.search(proxy, starts, evaluations, CAPPED_RANDOM_ROUNDS, seed);
+      String source = capped.source().equals("start") ? "planner" : capped.source();
+      return new Result(capped.placement(), capped.proxyMillis(), plan.best().proxyMillis(), source);
+    }
     if (proxy.throughputRequests() > 0) {
       // The annealing minimises latency; under the throughput objective the planner's best is the reference.
       return new Result(plan.best().placement(), plan.best().proxyMillis(), plan.best().proxyMillis(),
@@ -62,7 +74,7 @@ public final class BestKnown {
     return best;
   }
 
-  /** Every feasible single device, and two placements of random blocks of 20 ops. */
+  /** Every feasible single device, and {@link #RANDOM_STARTS} placements of random blocks of 20 ops. */
   public static List<int[]> independentStarts(HeteroCostModel model, SplittableRandom rnd) {
     List<int[]> starts = new ArrayList<>();
     for (int d = 0; d < model.deviceCount(); d++) {
@@ -72,7 +84,7 @@ public final class BestKnown {
         starts.add(all);
       }
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < RANDOM_STARTS; k++) {
       int[] label = new int[model.opCount()];
       int current = 0;
       for (int i = 0; i < label.length; i++) {

@@ -39,7 +39,7 @@ final class CappedPlanner {
     HeteroCostModel model = proxy.model();
     MemoryCheck check = proxy.memory().orElseThrow();
     int devices = model.deviceCount();
-    long[] bytes = opBytes(proxy, check);
+    long[] bytes = OpBudget.weightsPerOp(proxy, check);
     long[] reserve = new long[devices];
     for (int d = 0; d < devices; d++) {
       Placement all = Placement.allOn(proxy.devices(), proxy.graph().nodeCount(), proxy.devices().name(d));
@@ -95,17 +95,6 @@ final class CappedPlanner {
     }
     throw new IllegalArgumentException("no placement on " + proxy.devices() + " fits the memory capacities "
         + check.limits().capacities() + " (the weights alone exceed what the devices hold)");
-  }
-
-  /** Weight bytes each op brings to its device (constants follow the op that consumes them). */
-  static long[] opBytes(PlacementProxy proxy, MemoryCheck check) {
-    long[] byNode = check.model().weightBytesByLeader();
-    HeteroCostModel model = proxy.model();
-    long[] bytes = new long[model.opCount()];
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = byNode[model.node(i)];
-    }
-    return bytes;
   }
 
   /** Single devices within budget, then priced cuts / α-expansion per λ, each polished by the capped local search. */
@@ -351,7 +340,7 @@ final class CappedPlanner {
   }
 
   /** Per device, a first price: the mean kernel time a byte of weights saves there against the slowest device. */
-  private static double[] startPrices(HeteroCostModel model, long[] bytes) {
+  static double[] startPrices(HeteroCostModel model, long[] bytes) {
     int devices = model.deviceCount();
     double[] saving = new double[devices];
     long total = 0;

@@ -1,5 +1,7 @@
 package org.hsdag.plan;
 
+import org.hsdag.memory.MemoryCheck;
+
 /**
  * Additive memory budgets of a device-per-op labeling: op i brings {@code bytes[i]} to its device
  * and device d may hold at most {@code budget[d]}. The searches keep a running load per device and
@@ -31,6 +33,16 @@ public final class OpBudget {
   /** Bytes device {@code d} may hold. */
   public long budget(int d) {
     return budget[d];
+  }
+
+  /** Weight bytes each op of the proxy brings to its device (constants follow the op that consumes them). */
+  public static long[] weightsPerOp(PlacementProxy proxy, MemoryCheck check) {
+    long[] byNode = check.model().weightBytesByLeader();
+    long[] bytes = new long[proxy.model().opCount()];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = byNode[proxy.model().node(i)];
+    }
+    return bytes;
   }
 
   /** Load per device of {@code label}. */

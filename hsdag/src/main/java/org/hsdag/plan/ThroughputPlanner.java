@@ -91,7 +91,7 @@ final class ThroughputPlanner {
       long reserve = check.overhead(d) + check.use(all).get(d).activationPeakBytes();
       budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - reserve);
     }
-    return new OpBudget(CappedPlanner.opBytes(proxy, check), budget);
+    return new OpBudget(OpBudget.weightsPerOp(proxy, check), budget);
   }
 
   /** Every distinct placement within budget the weighted plans, the pipelines and the descents found, by label. */

@@ -64,6 +64,14 @@ public final class MemoryModel {
     return graph;
   }
 
+  /**
+   * Bytes of node v's consumed outputs: live on its device from the moment it runs, so no device
+   * running v has an activation peak below this.
+   */
+  public long outputBytes(int v) {
+    return outputBytes[v];
+  }
+
   /** The HETERO rules the model resolves placements with. */
   public HeteroRules rules() {
     return rules;

@@ -1,7 +1,6 @@
 package org.hsdag.bench.plan;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -16,8 +15,10 @@ import org.hsdag.backend.DeviceKinds;
 import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.plan.AnnealingSearch;
-import org.hsdag.plan.OpBudget;
+import org.hsdag.plan.BestKnown;
+import org.hsdag.plan.CapBound;
+import org.hsdag.plan.CappedReference;
+import org.hsdag.plan.PlanCandidate;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.Planner;
@@ -31,10 +32,12 @@ import picocli.CommandLine.Option;
 
 /**
  * Placements under device memory capacities on the simulator: the capped planner (what {@code tune}
- * measures first), OpenVINO's pipeline-parallel split ({@link PipelineParallelSplit}) and an
- * annealing reference under the same caps, per profile, device set and seed. Latencies are the
- * simulator's measured figure (paper protocol, seeded noise) and the noise-free figure; every
- * placement's memory is checked on the full memory model.
+ * measures first), OpenVINO's pipeline-parallel split ({@link PipelineParallelSplit}), the capped
+ * reference ({@link CappedReference}: annealing from the planner's candidates, the split and random
+ * feasible placements) and the Lagrangian lower bound on any placement within the caps
+ * ({@link CapBound}), per profile, device set and seed. Latencies are the simulator's measured
+ * figure (paper protocol, seeded noise) and the noise-free figure; every placement's memory is
+ * checked on the full memory model.
  *
  * <pre>
  * ./hsdag.sh bench memory-caps [--model decoder_9b] [--seeds 1,2,3] [--memory GPU.1=8GiB] [--anneal 20000]
@@ -42,8 +45,11 @@ import picocli.CommandLine.Option;
  * </pre>
  */
 @Command(name = "memory-caps", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "The capped planner against OpenVINO's pipeline-parallel split and an annealing reference (simulator).")
+    description = "The capped planner against OpenVINO's pipeline-parallel split, a capped reference and a lower bound (simulator).")
 public final class MemoryCapExperiment implements Callable<Integer> {
+  /** Draws of random feasible starts of the reference. */
+  private static final int RANDOM_ROUNDS = 3;
+
   /** One profile and device set. */
   record Setup(String profile, DeviceSet devices) {}
 
@@ -59,7 +65,7 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   String memory;
 
   @Option(names = "--anneal", paramLabel = "N", defaultValue = "20000",
-      description = "Annealing evaluations of the reference (default: ${DEFAULT-VALUE})")
+      description = "Annealing evaluations per start of the capped reference (default: ${DEFAULT-VALUE})")
   int anneal;
 
   @Option(names = "--setup", paramLabel = "PROFILE:LIST", converter = SetupConverter.class,
@@ -80,14 +86,19 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     OpGraph g = ModelCatalog.get(model).build().graph();
     System.out.printf(Locale.ROOT, "memory caps, model %s, backend sim (simulated figures), protocol paper; latency ms "
         + "measured (noise-free)%n", model);
-    System.out.printf(Locale.ROOT, "%-18s %-16s %4s %-22s %-22s %-22s %8s %8s %8s  %s%n", "profile", "devices", "seed",
-        "hsdag planner", "pipeline-parallel", "annealing reference", "vs PP", "vs ref", "plan ms",
-        "hsdag memory per device");
+    System.out.printf(Locale.ROOT, "%-18s %-16s %4s %-18s %-18s %-18s %9s %8s %8s %8s %8s %8s %7s %6s %6s  %s%n",
+        "profile",
+        "devices", "seed", "hsdag planner", "pipeline-parallel", "capped reference", "bound", "vs PP", "vs PP nf",
+        "vs ref",
+        "vs bound", "bnd/PP", "plan ms", "ref s", "bnd s", "hsdag memory per device");
     for (Setup s : setups) {
+      Planned planned = plan(g, s, user, anneal);
       for (long seed : seeds) {
-        run(g, s, seed, user, anneal);
+        run(g, s, seed, user, planned);
       }
     }
+    System.out.println("vs PP: 1 - hsdag/PP measured; vs PP nf: the same noise-free; vs ref, vs bound: hsdag/x - 1 "
+        + "noise-free; bnd/PP: 1 - bound/PP noise-free, the most any placement within the caps can be faster than PP");
     return 0;
   }
 
@@ -103,9 +114,12 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     }
   }
 
-  private static void run(OpGraph g, Setup s, long seed, MemoryLimits user, int anneal) {
-    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed))
-        .withMemoryLimits(user);
+  /** What a setup's noise-free cost model gives, the same for every seed (the seed only draws the measurement noise). */
+  private record Planned(Placement hsdag, Placement pp, CappedReference.Result reference, CapBound.Bound bound,
+      double planMs, double referenceSeconds, double boundSeconds) {}
+
+  private static Planned plan(OpGraph g, Setup s, MemoryLimits user, int anneal) {
+    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT).withMemoryLimits(user);
     MemoryCheck check = sim.memoryCheck(g, s.devices());
     PlacementProxy proxy = PlacementProxy.ofSim(sim, g, s.devices()).withMemory(check);
     long t0 = System.nanoTime();
@@ -116,73 +130,53 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     long[] memory = PipelineParallelSplit.memoryFigures(kinds, check::capacity);
     Placement pp = PipelineParallelSplit.split(g, s.devices(), sim.supports(g, s.devices()),
         AutoEmulationStrategy.priorityOrder(s.devices(), kinds, AutoEmulationStrategy.Preference.GPU), memory);
-    Placement ref = reference(proxy, check, List.of(hsdag, pp), anneal, seed);
+    long t1 = System.nanoTime();
+    List<Placement> starts = new ArrayList<>(plan.candidates().stream().map(PlanCandidate::placement).toList());
+    starts.add(pp);
+    CappedReference.Result ref = CappedReference.search(proxy, starts, anneal, RANDOM_ROUNDS, BestKnown.SEED);
+    long t2 = System.nanoTime();
+    CapBound.Bound bound = CapBound.of(proxy);
+    return new Planned(hsdag, pp, ref, bound, planMs, (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);
+  }
+
+  private static void run(OpGraph g, Setup s, long seed, MemoryLimits user, Planned planned) {
+    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed))
+        .withMemoryLimits(user);
+    MemoryCheck check = sim.memoryCheck(g, s.devices());
+    Placement hsdag = planned.hsdag();
+    Placement pp = planned.pp();
+    Placement ref = planned.reference().placement();
     double h = measured(sim, g, hsdag);
     double p = measured(sim, g, pp);
     double r = measured(sim, g, ref);
+    double hNf = sim.latencyMillis(g, hsdag);
+    double pNf = sim.latencyMillis(g, pp);
+    double rNf = sim.latencyMillis(g, ref);
+    double lb = planned.bound().micros() / 1000.0;
     StringBuilder mem = new StringBuilder();
     for (MemoryUse u : check.use(hsdag)) {
       mem.append(u.device()).append(' ').append(ByteSizes.format(u.totalBytes()));
       mem.append(u.limited() ? "/" + ByteSizes.format(u.capacityBytes()) : "").append("; ");
     }
-    System.out.printf(Locale.ROOT, "%-18s %-16s %4d %-22s %-22s %-22s %7.1f%% %7.2f%% %8.0f  %s%n", s.profile(),
-        s.devices(), seed, cell(h, sim, g, hsdag, check), cell(p, sim, g, pp, check), cell(r, sim, g, ref, check),
-        100 * (1 - h / p), 100 * (h / r - 1), planMs, mem);
+    System.out.printf(Locale.ROOT,
+        "%-18s %-16s %4d %-18s %-18s %-18s %9.1f %7.1f%% %7.1f%% %7.2f%% %7.2f%% %7.1f%% %7.0f %6.0f %6.1f  %s%n",
+        s.profile(), s.devices(), seed, cell(h, hNf, check, hsdag), cell(p, pNf, check, pp), cell(r, rNf, check, ref),
+        lb,
+        100 * (1 - h / p), 100 * (1 - hNf / pNf), 100 * (hNf / rNf - 1), 100 * (hNf / lb - 1), 100 * (1 - lb / pNf),
+        planned.planMs(), planned.referenceSeconds(), planned.boundSeconds(), mem);
   }
 
   /** "measured (noise-free)", or the failure. */
-  private static String cell(double measured, SimBackend sim, OpGraph g, Placement p, MemoryCheck check) {
+  private static String cell(double measured, double noiseFree, MemoryCheck check, Placement p) {
     if (!check.fits(p)) {
       return "OOM " + check.violation(p).orElseThrow().substring(MemoryCheck.OUT_OF_MEMORY.length(),
           MemoryCheck.OUT_OF_MEMORY.length() + 5);
     }
-    return String.format(Locale.ROOT, "%.1f (%.1f)", measured, sim.latencyMillis(g, p));
+    return String.format(Locale.ROOT, "%.1f (%.1f)", measured, noiseFree);
   }
 
   private static double measured(SimBackend sim, OpGraph g, Placement p) {
     var m = sim.measure(g, p, MeasurementProtocol.PAPER, p.hash64());
     return m.ok() ? m.latencyMillis() : Double.NaN;
-  }
-
-  /**
-   * Simulated annealing on the exact proxy from the given (fitting) placements, every move kept
-   * within the weight budgets (capacity less overhead less the activations the starts need), checked
-   * on the full memory model at the end.
-   */
-  private static Placement reference(PlacementProxy proxy, MemoryCheck check, List<Placement> starts, int evaluations,
-      long seed) {
-    int devices = proxy.devices().size();
-    long[] byNode = check.model().weightBytesByLeader();
-    long[] bytes = new long[proxy.model().opCount()];
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = byNode[proxy.model().node(i)];
-    }
-    long[] budget = new long[devices];
-    Arrays.fill(budget, Long.MAX_VALUE);
-    List<int[]> labels = new ArrayList<>();
-    for (Placement p : starts) {
-      if (!check.fits(p)) {
-        continue;
-      }
-      labels.add(proxy.opDevices(p));
-      List<MemoryUse> use = check.use(p);
-      for (int d = 0; d < devices; d++) {
-        if (check.capacity(d) != Long.MAX_VALUE) {
-          long activations = use.get(d).totalBytes() - use.get(d).weightBytes();
-          budget[d] = Math.min(budget[d], check.capacity(d) - Math.max(activations, check.overhead(d)));
-        }
-      }
-    }
-    for (int[] l : labels) {
-      long[] load = new OpBudget(bytes, budget).loads(l, devices);
-      for (int d = 0; d < devices; d++) {
-        budget[d] = Math.max(budget[d], load[d]);
-      }
-    }
-    AnnealingSearch.Result r = new AnnealingSearch(evaluations, seed).run(proxy.model(), proxy.colocationGroups(),
-        labels,
-        new OpBudget(bytes, budget));
-    Placement best = proxy.placement(r.opDevices());
-    return check.fits(best) ? best : starts.get(0);
   }
 }

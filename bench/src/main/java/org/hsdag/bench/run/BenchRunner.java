@@ -171,7 +171,9 @@ public final class BenchRunner {
       }
       MethodResult reference = null;
       if (target != null) {
-        BestKnown.Result known = BestKnown.search(target, BestKnown.EVALUATIONS, BestKnown.SEED);
+        // Under the device capacities the best known fits them too: no row is compared with what cannot run.
+        BestKnown.Result known = BestKnown.search(target.withMemory(memoryCheck(g, plan)), BestKnown.EVALUATIONS,
+            BestKnown.SEED);
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         double measured = measureFixed(plan, g, known.placement(), seed);
         progress.accept(String.format(Locale.ROOT,
@@ -254,11 +256,18 @@ public final class BenchRunner {
     }
   }
 
+  /**
+   * The device capacities the backend knows (a sim profile's, OpenVINO's reports, --memory), which bind every method
+   * alike: none measures what cannot fit (null: none).
+   */
+  private org.hsdag.memory.MemoryCheck memoryCheck(OpGraph g, Plan plan) {
+    return backend.capability(org.hsdag.memory.DeviceMemorySource.class)
+        .map(m -> m.memoryCheck(g, plan.devices(), org.hsdag.memory.MemoryLimits.NONE)).orElse(null);
+  }
+
   private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed, PlacementProxy proxy) {
     long start = System.nanoTime();
-    // The device capacities the backend knows (a sim profile's, OpenVINO's reports, --memory) bind every method alike.
-    org.hsdag.memory.MemoryCheck memory = backend.capability(org.hsdag.memory.DeviceMemorySource.class)
-        .map(m -> m.memoryCheck(g, plan.devices(), org.hsdag.memory.MemoryLimits.NONE)).orElse(null);
+    org.hsdag.memory.MemoryCheck memory = memoryCheck(g, plan);
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed)
         .proxy(proxy == null ? null : proxy.withMemory(memory)).memory(memory).build();
     SearchOutcome outcome;
