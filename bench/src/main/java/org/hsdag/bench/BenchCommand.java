@@ -82,26 +82,36 @@ public final class BenchCommand implements Callable<Integer> {
       completionCandidates = MethodNames.class)
   List<String> methods = new ArrayList<>(List.of("all"));
 
-  @Option(names = "--budget", paramLabel = "N", defaultValue = "500", description = "Measurements per run (default: ${DEFAULT-VALUE})")
+  @Option(names = "--budget", paramLabel = "N", defaultValue = "500",
+      description = "Measurements per run (default: ${DEFAULT-VALUE})")
   int budget;
 
-  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Runs per method and model (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3",
+      description = "Runs per method and model (default: ${DEFAULT-VALUE})")
   int seeds;
 
-  @Mixin SeedOptions seedOptions;
+  @Mixin
+  SeedOptions seedOptions;
 
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
-  @Mixin DeviceOptions deviceOptions;
+  @Mixin
+  DeviceOptions deviceOptions;
 
-  @Mixin ProtocolOptions protocolOptions;
+  @Mixin
+  ProtocolOptions protocolOptions;
 
-  @Mixin InputShapeOptions inputShapeOptions;
+  @Mixin
+  InputShapeOptions inputShapeOptions;
 
-  @Mixin ProxyOptions proxyOptions;
+  @Mixin
+  ProxyOptions proxyOptions;
 
-  @Mixin ClusterOptions clusterOptions;
-  @Mixin ObjectiveOptions objectiveOptions;
+  @Mixin
+  ClusterOptions clusterOptions;
+  @Mixin
+  ObjectiveOptions objectiveOptions;
 
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -119,10 +129,12 @@ public final class BenchCommand implements Callable<Integer> {
       description = "The paper's Tables 2 and 3 at its inputs: every method on " + PAPER_MODELS_TEXT + ".")
   boolean paper;
 
-  @Option(names = "--json", description = "Progress on stderr; a JSON summary (paths and mean latency per method) on stdout")
+  @Option(names = "--json",
+      description = "Progress on stderr; a JSON summary (paths and mean latency per method) on stdout")
   boolean json;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   /** Completion candidates for {@code --methods}. */
   static final class MethodNames extends ArrayList<String> {
@@ -141,7 +153,8 @@ public final class BenchCommand implements Callable<Integer> {
     OptionRules.requireAtLeast("--reference-factor", referenceFactor, 0);
     OptionRules.requireAtLeast("--final-rounds", finalRounds, 1);
     if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
-      throw new UserInputException("--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
+      throw new UserInputException(
+          "--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
     }
     List<String> methodNames = resolveMethods(paper ? List.of("all") : methods);
     List<BenchRunner.NamedGraph> graphs = loadModels(paper ? PAPER_MODELS : models);
@@ -154,7 +167,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     checkWritable(dir);
     MeasurementProtocol protocol = protocolOptions.protocol();
-    ProxyChoice proxyChoice = proxyOptions.choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
+    ProxyChoice proxyChoice = proxyOptions
+        .choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
     if (proxyChoice instanceof ProxyChoice.Profile profile) {
       try {
         DeviceProfile.load(profile.nameOrPath());
@@ -179,19 +193,23 @@ public final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < graphs.size(); i++) {
       BenchRunner.NamedGraph model = graphs.get(i);
       boolean first = i == 0;
-      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), deviceOptions.requested(), 2, notice -> {
-        if (first) {
-          err.println("hsdag: " + notice);
-          err.flush();
-        }
-      })) {
+      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), deviceOptions.requested(), 2,
+          notice -> {
+            if (first) {
+              err.println("hsdag: " + notice);
+              err.flush();
+            }
+          })) {
         DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
         if (first) {
-          progress.printf("bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
+          progress.printf(
+              "bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
               methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
-          progress.println("bench: objective " + objective.describe(ds.size()) + (objective.objective() == Objective.THROUGHPUT
-              ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second" : ""));
+          progress.println("bench: objective " + objective.describe(ds.size())
+              + (objective.objective() == Objective.THROUGHPUT
+                  ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second"
+                  : ""));
         }
         ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).notice();
@@ -199,10 +217,13 @@ public final class BenchCommand implements Callable<Integer> {
           progress.println(model.name() + ": " + shapeNotice);
         }
         progress.flush();
-        BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds, referenceFactor);
+        BenchRunner.Plan plan = new BenchRunner.Plan(methodNames, budget, seedList, ds, protocol, finalRounds,
+            referenceFactor);
         LatencyBackend measuring = clusterOptions.enabled() ? clusterOptions.attach(backend, model.graph(),
-            RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(), inputShapeOptions.text(),
-            line -> progress.println(model.name() + ": " + line), null) : ObjectiveOptions.measuring(objective, backend);
+            RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(),
+            inputShapeOptions.text(),
+            line -> progress.println(model.name() + ": " + line), null)
+            : ObjectiveOptions.measuring(objective, backend);
         BenchRunner runner = new BenchRunner(measuring, line -> {
           progress.println(line);
           progress.flush();
@@ -223,7 +244,8 @@ public final class BenchCommand implements Callable<Integer> {
     checkWritable(dir); // again: the bench may have run for hours
     List<Path> written = new BenchReport(results).writeAll(dir);
     if (json) {
-      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary(dir, written, results)));
+      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValueAsString(summary(dir, written, results)));
     } else {
       for (Path p : written) {
         o.println("wrote " + p);
@@ -272,8 +294,9 @@ public final class BenchCommand implements Callable<Integer> {
       mm.put("best_known_ms", finite(mr.bestKnownMillis()));
       Map<String, Object> methods = new LinkedHashMap<>();
       for (BenchResults.MethodResult r : mr.methods()) {
-        methods.put(r.method(), r.skipped() != null ? Map.of("skipped", r.skipped()) : mapOf("mean_ms", finite(r.meanMillis()),
-            "std_ms", finite(r.stdMillis()), "gap_to_best_percent", finite(r.gapToBestPercent())));
+        methods.put(r.method(),
+            r.skipped() != null ? Map.of("skipped", r.skipped()) : mapOf("mean_ms", finite(r.meanMillis()),
+                "std_ms", finite(r.stdMillis()), "gap_to_best_percent", finite(r.gapToBestPercent())));
       }
       mm.put("methods", methods);
       models.add(mm);
@@ -331,8 +354,9 @@ public final class BenchCommand implements Callable<Integer> {
   private static Path clusterModelFile(List<String> args, int i) {
     Path p = i < args.size() ? Path.of(args.get(i)) : null;
     if (p == null || !Files.isRegularFile(p)) {
-      throw new UserInputException("--cluster measures model files the workers also hold; give IR .xml files, not catalog names"
-          + " (write them with 'hsdag models build')");
+      throw new UserInputException(
+          "--cluster measures model files the workers also hold; give IR .xml files, not catalog names"
+              + " (write them with 'hsdag models build')");
     }
     return p;
   }
@@ -346,7 +370,8 @@ public final class BenchCommand implements Callable<Integer> {
       } else {
         Path p = Path.of(a);
         if (!Files.exists(p)) {
-          throw new UserInputException("model '" + a + "' is neither a file nor a catalog model (" + String.join(", ", ModelCatalog.names()) + ")");
+          throw new UserInputException("model '" + a + "' is neither a file nor a catalog model ("
+              + String.join(", ", ModelCatalog.names()) + ")");
         }
         OpGraph g = ModelArgument.read(p);
         String base = p.getFileName().toString().replaceFirst("\\.xml$", "");

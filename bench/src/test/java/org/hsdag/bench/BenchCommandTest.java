@@ -16,15 +16,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hsdag bench} end to end on a tiny catalog model with the simulator. */
 class BenchCommandTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void writesTablesPlotsAndJsonLabelledWithBackendAndProfile() throws Exception {
     Path out = dir.resolve("bench");
-    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", "gpu1,openvino-gpu,random,greedy,brkga", "--budget", "30", "--seeds", "2",
+    CliRun r = CliRun.of("bench", "tiny_chain", "--methods", "gpu1,openvino-gpu,random,greedy,brkga", "--budget", "30",
+        "--seeds", "2",
         "--reference-factor", "2", "--out", out.toString());
     assertEquals(0, r.exitCode(), r.err());
-    for (String f : List.of("results.json", "report.md", "report.html", "bestsofar-tiny_chain.png", "bestsofar-tiny_chain.svg")) {
+    for (String f : List.of("results.json", "report.md", "report.html", "bestsofar-tiny_chain.png",
+        "bestsofar-tiny_chain.svg")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }
     JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
@@ -129,39 +132,48 @@ class BenchCommandTest {
   @Test
   void theCostModelMethodsPlanWithIsChosenLikeTunesAndNamedInTheReport() throws Exception {
     Path named = dir.resolve("named");
-    CliRun withProfile = CliRun.of("bench", "tiny_chain", "--methods", "planner", "--budget", "4", "--seeds", "1", "--final-rounds", "1",
+    CliRun withProfile = CliRun.of("bench", "tiny_chain", "--methods", "planner", "--budget", "4", "--seeds", "1",
+        "--final-rounds", "1",
         "--backend", "sim", "--mismatch", "0.3", "--proxy-profile", "paper", "--out", named.toString());
     assertEquals(0, withProfile.exitCode(), withProfile.err());
     JsonNode json = new ObjectMapper().readTree(named.resolve("results.json").toFile());
     assertTrue(json.get("costModel").asText().contains("profile paper"), json.get("costModel").asText());
-    assertTrue(Files.readString(named.resolve("report.md")).contains("Methods that plan use the cost model of profile paper"));
+    assertTrue(
+        Files.readString(named.resolve("report.md")).contains("Methods that plan use the cost model of profile paper"));
     Path cold = dir.resolve("cold");
-    CliRun none = CliRun.of("bench", "tiny_chain", "--methods", "greedy", "--budget", "4", "--seeds", "1", "--final-rounds", "1",
+    CliRun none = CliRun.of("bench", "tiny_chain", "--methods", "greedy", "--budget", "4", "--seeds", "1",
+        "--final-rounds", "1",
         "--backend", "sim", "--proxy", "none", "--out", cold.toString());
     assertEquals(0, none.exitCode(), none.err());
-    assertTrue(new ObjectMapper().readTree(cold.resolve("results.json").toFile()).get("costModel").asText().startsWith("none"));
-    CliRun missing = CliRun.of("bench", "tiny_chain", "--budget", "4", "--proxy-profile", dir.resolve("nope.json").toString(),
+    assertTrue(new ObjectMapper().readTree(cold.resolve("results.json").toFile()).get("costModel").asText()
+        .startsWith("none"));
+    CliRun missing = CliRun.of("bench", "tiny_chain", "--budget", "4", "--proxy-profile",
+        dir.resolve("nope.json").toString(),
         "--out", dir.resolve("m").toString());
     assertEquals(2, missing.exitCode(), missing.err());
     assertTrue(missing.err().strip().startsWith("hsdag: --proxy-profile: "), missing.err());
     assertEquals(1, missing.err().strip().lines().count(), missing.err());
-    CliRun both = CliRun.of("bench", "tiny_chain", "--proxy", "none", "--proxy-profile", "paper", "--out", dir.resolve("x").toString());
+    CliRun both = CliRun.of("bench", "tiny_chain", "--proxy", "none", "--proxy-profile", "paper", "--out",
+        dir.resolve("x").toString());
     assertEquals(2, both.exitCode(), both.err());
   }
 
   @Test
   void methodGroupsExpandInTableOrder() {
-    assertEquals(List.of("hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"), BenchCommand.resolveMethods(List.of("ablations")));
+    assertEquals(List.of("hsdag", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural"),
+        BenchCommand.resolveMethods(List.of("ablations")));
     assertEquals(List.of("random", "brkga"), BenchCommand.resolveMethods(List.of("brkga", "random")));
   }
 
   @Test
   void everyDeviceOfTheSetGetsItsSingleDeviceBaselineAnNpuToo() throws Exception {
     Path out = dir.resolve("npu");
-    CliRun r = CliRun.of("bench", "tiny_chain", "--backend", "sim", "--profile", "laptop-core-ultra", "--devices", "CPU,NPU",
+    CliRun r = CliRun.of("bench", "tiny_chain", "--backend", "sim", "--profile", "laptop-core-ultra", "--devices",
+        "CPU,NPU",
         "--methods", "random", "--budget", "4", "--seeds", "1", "--final-rounds", "1", "--out", out.toString());
     assertEquals(0, r.exitCode(), r.err());
-    JsonNode methods = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0).get("methods");
+    JsonNode methods = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0)
+        .get("methods");
     List<String> names = new java.util.ArrayList<>();
     methods.forEach(m -> names.add(m.get("method").asText()));
     assertEquals(List.of("cpu", "npu", "random"), names);
@@ -175,7 +187,8 @@ class BenchCommandTest {
     CliRun r = CliRun.of("bench", "tiny_chain", "--methods", methods, "--budget", "25", "--seeds", "2", "--seed", "3",
         "--reference-factor", "0", "--backend", "sim", "--out", out.toString());
     assertEquals(0, r.exitCode(), r.err());
-    for (JsonNode m : new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0).get("methods")) {
+    for (JsonNode m : new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0)
+        .get("methods")) {
       if (m.get("method").asText().equals("brkga")) {
         return m.get("runs");
       }

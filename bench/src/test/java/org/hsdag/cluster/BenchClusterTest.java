@@ -16,10 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code bench --cluster}: the same figures as the bench measured on this machine (simulator). */
 @Timeout(600)
 class BenchClusterTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private List<String> benchArgs(Fleet fleet, Path out, String... extra) {
-    List<String> args = new ArrayList<>(List.of("bench", fleet.model.toString(), "--methods", "brkga,random", "--budget", "20",
+    List<String> args = new ArrayList<>(List.of("bench", fleet.model.toString(), "--methods", "brkga,random",
+        "--budget", "20",
         "--seeds", "1", "--reference-factor", "0", "--final-rounds", "2", "--backend", "sim", "--devices", "CPU,GPU.1",
         "--out", out.toString()));
     args.addAll(List.of(extra));
@@ -56,7 +58,8 @@ class BenchClusterTest {
       List<String> drop = new ArrayList<>();
       o.fieldNames().forEachRemaining(f -> {
         String l = f.toLowerCase(java.util.Locale.ROOT);
-        if (l.contains("wall") || l.contains("time") || l.contains("elapsed") || l.contains("seconds") || l.equals("out")
+        if (l.contains("wall") || l.contains("time") || l.contains("elapsed") || l.contains("seconds")
+            || l.equals("out")
             || l.contains("created")) {
           drop.add(f);
         }

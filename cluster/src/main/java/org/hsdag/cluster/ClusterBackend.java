@@ -69,7 +69,8 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
       throw new UserInputException("--cluster " + request.seedNode() + ": "
           + (request.minWorkers() == 1 ? "no worker" : "fewer than " + request.minWorkers() + " workers")
           + (request.label() == null ? "" : " with label " + request.label()) + " answered within "
-          + request.workerWait().toSeconds() + " s (is 'hsdag worker' running there, and do this member's certificates in "
+          + request.workerWait().toSeconds()
+          + " s (is 'hsdag worker' running there, and do this member's certificates in "
           + request.tlsDir() + " come from the same 'hsdag cluster init' as the workers'?)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -134,7 +135,8 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     StringBuilder line = new StringBuilder("cluster: measured by " + counts.size() + " worker"
         + (counts.size() == 1 ? "" : "s") + ":");
     counts.forEach((w, n) -> line.append(' ').append(w).append(' ').append(n).append(','));
-    request.notes().accept(counts.isEmpty() ? "cluster: no worker measured anything" : line.substring(0, line.length() - 1));
+    request.notes()
+        .accept(counts.isEmpty() ? "cluster: no worker measured anything" : line.substring(0, line.length() - 1));
     writeWorkersFile();
     Members.stop(system, Duration.ofSeconds(15));
   }

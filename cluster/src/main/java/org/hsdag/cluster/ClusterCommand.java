@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "cluster", mixinStandardHelpOptions = true, subcommands = ClusterCommand.Init.class,
     description = "Set up an hsdag cluster (see 'hsdag worker' and 'tune --cluster').")
 public final class ClusterCommand implements Runnable {
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   @Override
   public void run() {
@@ -36,7 +37,8 @@ public final class ClusterCommand implements Runnable {
         description = "Member names, one folder each (default: ${DEFAULT-VALUE}).")
     List<String> members;
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -45,13 +47,15 @@ public final class ClusterCommand implements Runnable {
       out.println("wrote a CA in " + dir.resolve(ClusterInit.CA_DIR) + " (keep it here) and members:");
       List<String> lines = new ArrayList<>();
       for (String m : members) {
-        lines.add("  " + dir.resolve(m) + "   copy to machine " + m + "; use it with --tls (worker) or --cluster-tls (tune, bench)");
+        lines.add("  " + dir.resolve(m) + "   copy to machine " + m
+            + "; use it with --tls (worker) or --cluster-tls (tune, bench)");
       }
       lines.forEach(out::println);
       out.println("first worker:  hsdag worker --tls " + dir.resolve(members.get(members.size() > 1 ? 1 : 0))
           + " --bind HOST1:25520 --join HOST1:25520 [--label hw=NAME]");
-      out.println("then:          hsdag tune model.xml --cluster HOST1:25520 --cluster-tls " + dir.resolve(members.get(0))
-          + " --cluster-bind THIS_HOST");
+      out.println(
+          "then:          hsdag tune model.xml --cluster HOST1:25520 --cluster-tls " + dir.resolve(members.get(0))
+              + " --cluster-bind THIS_HOST");
       out.flush();
       return ExitCodes.OK;
     }

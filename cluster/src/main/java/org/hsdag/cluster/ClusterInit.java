@@ -49,11 +49,13 @@ final class ClusterInit {
 
   private void member(String name, Path ca, String caPassword) throws IOException {
     if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]*") || name.equals(CA_DIR)) {
-      throw new org.hsdag.cli.UserInputException("member name '" + name + "': use letters, digits, '.', '_' or '-' (not 'ca')");
+      throw new org.hsdag.cli.UserInputException(
+          "member name '" + name + "': use letters, digits, '.', '_' or '-' (not 'ca')");
     }
     Path m = dir.resolve(name);
     if (Files.exists(m.resolve(TlsFiles.KEY_STORE))) {
-      throw new org.hsdag.cli.UserInputException(m + " already holds a member's key store; remove it to make a new one");
+      throw new org.hsdag.cli.UserInputException(
+          m + " already holds a member's key store; remove it to make a new one");
     }
     Files.createDirectories(m);
     String pw = newPassword(m);
@@ -67,7 +69,8 @@ final class ClusterInit {
         "-infile", csr, "-outfile", crt, "-validity", VALIDITY_DAYS, "-ext", "ku:c=digitalSignature,keyAgreement",
         "-ext", "eku=serverAuth,clientAuth");
     // The CA first, so that the signed reply is installed with its chain.
-    keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-keystore", keys, "-storepass", pw);
+    keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-keystore", keys, "-storepass",
+        pw);
     keytool("-importcert", "-alias", "member", "-file", crt, "-keystore", keys, "-storepass", pw);
     keytool("-delete", "-alias", "ca", "-keystore", keys, "-storepass", pw);
     keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-storetype", "PKCS12",

@@ -32,7 +32,8 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
   }
 
   /** A member of the {@value #SYSTEM} cluster. */
-  public static ClusterSettings of(String bindHost, int port, List<String> seedNodes, List<String> roles, TlsFiles tls) {
+  public static ClusterSettings of(String bindHost, int port, List<String> seedNodes, List<String> roles,
+      TlsFiles tls) {
     return new ClusterSettings(SYSTEM, bindHost, port, seedNodes, roles, tls);
   }
 

@@ -161,7 +161,8 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(AwaitWorkers.class, this::onAwait)
         .onMessage(Census.class, c -> {
-          c.done().complete(new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
+          c.done().complete(
+              new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
           return this;
         })
         .onMessage(Listed.class, this::onListed)

@@ -34,7 +34,8 @@ final class DelayedBackend extends ForwardingBackend implements KeyedMeasurement
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol, long key) {
     pause();
     Optional<KeyedMeasurement> keyed = delegate.capability(KeyedMeasurement.class);
-    return keyed.isPresent() ? keyed.get().measure(graph, placement, protocol, key) : delegate.measure(graph, placement, protocol);
+    return keyed.isPresent() ? keyed.get().measure(graph, placement, protocol, key)
+        : delegate.measure(graph, placement, protocol);
   }
 
   private void pause() {

@@ -102,7 +102,8 @@ final class MeasuringService implements AutoCloseable {
     if (opened == null || !opened.modelSha256().equals(want.modelSha256()) || opened.seed() != want.seed()
         || !Objects.equals(opened.inputShape(), want.inputShape())) {
       close();
-      opened = new Opened(t.modelSha256(), t.seed(), t.inputShape(), backends.open(t.seed(), t.inputShape(), graph, model));
+      opened = new Opened(t.modelSha256(), t.seed(), t.inputShape(),
+          backends.open(t.seed(), t.inputShape(), graph, model));
     }
     return opened.backend();
   }

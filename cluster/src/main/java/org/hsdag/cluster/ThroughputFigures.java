@@ -62,7 +62,8 @@ public final class ThroughputFigures {
         double perSecond = tasks / seconds;
         single = n == 1 ? perSecond : single;
         double overheadMs = seconds * 1000 * n / tasks - MEASURE.toMillis();
-        System.out.printf(Locale.ROOT, "%d worker%s: %.1f measurements/s (ideal %.1f), speed-up %.2fx, overhead %.1f ms per task%n",
+        System.out.printf(Locale.ROOT,
+            "%d worker%s: %.1f measurements/s (ideal %.1f), speed-up %.2fx, overhead %.1f ms per task%n",
             n, n == 1 ? " " : "s", perSecond, n * 1000.0 / MEASURE.toMillis(), perSecond / single, overheadMs);
       }
     } finally {
@@ -71,7 +72,8 @@ public final class ThroughputFigures {
     detection(root, models, graph, model, batch.get(0));
   }
 
-  private static WorkerNode worker(Path root, String name, int port, String join, Path models) throws InterruptedException {
+  private static WorkerNode worker(Path root, String name, int port, String join, Path models)
+      throws InterruptedException {
     List<String> roles = List.of(WorkerNode.WORKER_ROLE);
     WorkerNode w = WorkerNode.start(ClusterSettings.of("127.0.0.1", port, List.of(join), roles,
         TlsFiles.in(root.resolve("fleet").resolve(name))), null, models, root.resolve(name + ".lock"),
@@ -83,12 +85,14 @@ public final class ThroughputFigures {
   }
 
   private static LatencyBackend sim(long seed, String shape, OpGraph g) {
-    BackendRequest request = BackendRequest.of("sim", null).withSeed(seed).withInputShapes(InputShapeOptions.resolve(shape, g));
-    return org.hsdag.backend.Backends.open(request, n -> { });
+    BackendRequest request = BackendRequest.of("sim", null).withSeed(seed)
+        .withInputShapes(InputShapeOptions.resolve(shape, g));
+    return org.hsdag.backend.Backends.open(request, n -> {});
   }
 
   /** Seconds for a fresh coordinator to have {@code batch} measured (after it found its workers). */
-  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch, int n)
+  private static double timeBatch(Path root, String seed, OpGraph graph, Path model, List<BatchMeasurement.Task> batch,
+      int n)
       throws Exception {
     try (LatencyBackend local = sim(3, null, graph);
         ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofMinutes(10), n)) {
@@ -101,8 +105,9 @@ public final class ThroughputFigures {
 
   private static ClusterBackend connect(Path root, String seed, OpGraph graph, Path model, LatencyBackend local,
       Duration taskTimeout, int workers) throws Exception {
-    RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"), "127.0.0.1",
-        taskTimeout, Duration.ofSeconds(60), workers, RunManifest.sha256(model), 3, null, line -> { }, null);
+    RemoteMeasurement.Request r = new RemoteMeasurement.Request(seed, null, root.resolve("fleet/coordinator"),
+        "127.0.0.1",
+        taskTimeout, Duration.ofSeconds(60), workers, RunManifest.sha256(model), 3, null, line -> {}, null);
     return (ClusterBackend) new PekkoRemoteMeasurement().connect(r, local, graph);
   }
 
@@ -117,7 +122,8 @@ public final class ThroughputFigures {
         LatencyBackend local = sim(3, null, graph)) {
       Process hung = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
           System.getProperty("java.class.path"), "org.hsdag.cli.Main", "worker", "--join", seed, "--tls",
-          root.resolve("fleet/w2").toString(), "--models", models.toString(), "--lock", root.resolve("w2.lock").toString(),
+          root.resolve("fleet/w2").toString(), "--models", models.toString(), "--lock",
+          root.resolve("w2.lock").toString(),
           "--backend", "sim", "--extra-time", "1h").redirectErrorStream(true)
           .redirectOutput(root.resolve("w2.txt").toFile()).start();
       try (ClusterBackend cluster = connect(root, seed, graph, model, local, Duration.ofHours(1), 2)) {

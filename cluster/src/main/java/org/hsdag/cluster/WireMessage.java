@@ -31,7 +31,9 @@ public sealed interface WireMessage {
    */
   record MeasureTask(long taskId, int attempt, String replyTo, String modelSha256, String backend, String profile,
       long seed, String inputShape, List<String> devices, int[] deviceOf, long key, MeasurementProtocol protocol)
-      implements WireMessage, Worker.Command {
+      implements
+        WireMessage,
+        Worker.Command {
     public MeasureTask {
       devices = List.copyOf(devices);
       deviceOf = deviceOf.clone();
@@ -40,12 +42,14 @@ public sealed interface WireMessage {
     /** A task with no id yet, filled in by the coordinator when it sends it. */
     static MeasureTask prototype(String modelSha256, String backend, String profile, long seed, String inputShape,
         List<String> devices, int[] deviceOf, long key, MeasurementProtocol protocol) {
-      return new MeasureTask(0, 0, "", modelSha256, backend, profile, seed, inputShape, devices, deviceOf, key, protocol);
+      return new MeasureTask(0, 0, "", modelSha256, backend, profile, seed, inputShape, devices, deviceOf, key,
+          protocol);
     }
 
     /** This task as try {@code attempt} with id {@code id}, answered to {@code replyTo}. */
     MeasureTask sent(long id, int attempt, String replyTo) {
-      return new MeasureTask(id, attempt, replyTo, modelSha256, backend, profile, seed, inputShape, devices, deviceOf, key,
+      return new MeasureTask(id, attempt, replyTo, modelSha256, backend, profile, seed, inputShape, devices, deviceOf,
+          key,
           protocol);
     }
 
@@ -65,5 +69,7 @@ public sealed interface WireMessage {
    * @param refusal why this worker will not measure the task (other model, devices or backend), or null
    */
   record TaskDone(long taskId, int attempt, String worker, Measurement measurement, String refusal)
-      implements WireMessage, Coordinator.Command {}
+      implements
+        WireMessage,
+        Coordinator.Command {}
 }

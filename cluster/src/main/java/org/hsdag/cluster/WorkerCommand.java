@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code hsdag worker}: a cluster member that measures what coordinators ({@code tune/bench --cluster}) send it. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
-    description = {"Join an hsdag cluster and measure placements for 'tune --cluster' and 'bench --cluster', one at a time.",
+    description = {
+        "Join an hsdag cluster and measure placements for 'tune --cluster' and 'bench --cluster', one at a time.",
         "Models are found by content hash under --models; a task for another model, backend or device set is refused."},
     footer = {"", "Example (first machine, then every other one):",
         "  hsdag worker --tls fleet/m1 --bind 10.0.0.1:25520 --join 10.0.0.1:25520 --label hw=laptop",
@@ -36,10 +37,12 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "The only address this worker listens on (default: ${DEFAULT-VALUE}, any free port on loopback).")
   String bind;
 
-  @Option(names = "--label", paramLabel = "hw=NAME", description = "Hardware label: 'tune --cluster-label hw=NAME' sends only here.")
+  @Option(names = "--label", paramLabel = "hw=NAME",
+      description = "Hardware label: 'tune --cluster-label hw=NAME' sends only here.")
   String label;
 
-  @Option(names = "--tls", paramLabel = "DIR", description = "This member's folder from 'hsdag cluster init' (default: $HSDAG_CLUSTER_TLS).")
+  @Option(names = "--tls", paramLabel = "DIR",
+      description = "This member's folder from 'hsdag cluster init' (default: $HSDAG_CLUSTER_TLS).")
   Path tlsDir;
 
   @Option(names = "--models", paramLabel = "DIR", defaultValue = ".",
@@ -59,9 +62,11 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "Add this much wall time to every measurement (to study the cluster's overhead; numbers unchanged).")
   Duration extraTime;
 
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -88,8 +93,9 @@ public final class WorkerCommand implements Callable<Integer> {
     Duration patience = joinTimeout != null ? joinTimeout : Duration.ofSeconds(60);
     if (!node.awaitUp(patience)) {
       node.close();
-      err.println("hsdag: worker could not join " + join + " within " + patience.toSeconds() + " s (is a member running "
-          + "there, and do both members' certificates come from the same 'hsdag cluster init'?)");
+      err.println(
+          "hsdag: worker could not join " + join + " within " + patience.toSeconds() + " s (is a member running "
+              + "there, and do both members' certificates come from the same 'hsdag cluster init'?)");
       return ExitCodes.FAILURE;
     }
     err.println("hsdag: worker " + node.name() + " joined the cluster at " + join + "; measuring with backend "
@@ -107,7 +113,7 @@ public final class WorkerCommand implements Callable<Integer> {
 
   private LatencyBackend openBackend(long seed, String inputShape, org.hsdag.ir.OpGraph graph, Path model) {
     LatencyBackend b = TuneBackends.open(backendOptions.request(seed, InputShapeOptions.resolve(inputShape, graph)),
-        note -> { });
+        note -> {});
     TuneBackends.bind(b, graph, model);
     return extraTime == null ? b : new DelayedBackend(b, extraTime);
   }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Labels route tasks; a missing label is an error, not a wait; a worker stopped mid-task changes nothing. */
 @Timeout(600)
 class ClusterFaultTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Fleet fleet;
   private String seed;
   private List<String> expected;
@@ -39,7 +40,8 @@ class ClusterFaultTest {
   }
 
   private String[] clusterTune(Path out, String... extra) {
-    List<String> args = fleet.tuneArgs(out, "--cluster", seed, "--cluster-tls", fleet.certs.resolve("coordinator").toString());
+    List<String> args = fleet.tuneArgs(out, "--cluster", seed, "--cluster-tls",
+        fleet.certs.resolve("coordinator").toString());
     args.addAll(List.of(extra));
     return args.toArray(String[]::new);
   }
@@ -66,14 +68,16 @@ class ClusterFaultTest {
     try (WorkerNode steady = fleet.worker("w1", null, Integer.parseInt(seed.split(":")[1]), seed, b -> b)) {
       WorkerNode stuck = fleet.worker("w2", null, 0, seed, b -> new Stuck(b, measuring));
       try {
-        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(clusterTune(tmp.resolve("stopped"),
-            "--cluster-workers", "2")));
+        CompletableFuture<CliRun> run = CompletableFuture
+            .supplyAsync(() -> CliRun.of(clusterTune(tmp.resolve("stopped"),
+                "--cluster-workers", "2")));
         assertTrue(measuring.await(300, TimeUnit.SECONDS), "the stuck worker never got a task");
         stuck.close();
         CliRun done = run.get(300, TimeUnit.SECONDS);
         assertEquals(0, done.exitCode(), done.err());
         assertEquals(expected, Fleet.outcome(tmp.resolve("stopped")));
-        JsonNode byWorker = Fleet.JSON.readTree(tmp.resolve("stopped/workers.json").toFile()).get("measurements_by_worker");
+        JsonNode byWorker = Fleet.JSON.readTree(tmp.resolve("stopped/workers.json").toFile())
+            .get("measurements_by_worker");
         assertEquals(List.of(steady.name()), List.copyOf(iterable(byWorker)), byWorker.toString());
       } finally {
         stuck.close();

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hsdag cluster init}: a CA, members signed by it, private passwords; existing members are kept. */
 class ClusterInitCommandTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void writesACaAndMembersSignedByItAndRefusesToOverwriteAMember() throws Exception {

@@ -19,13 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
 /** Two worker processes; one is killed (destroyForcibly) mid-run: the run completes with the same result. */
 @Timeout(600)
 class ClusterProcessTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private Process worker(Fleet fleet, String member, String bind, String join) throws IOException {
     List<String> cmd = CliChild.command(List.of(), List.of("worker", "--join", join, "--bind", bind, "--tls",
         fleet.certs.resolve(member).toString(), "--models", fleet.models.toString(), "--lock",
         tmp.resolve(member + ".lock").toString(), "--backend", "sim", "--extra-time", "150ms"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve(member + ".txt").toFile()).start();
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve(member + ".txt").toFile())
+        .start();
   }
 
   @Test
@@ -39,8 +41,10 @@ class ClusterProcessTest {
       workers.add(worker(fleet, "w1", seed, seed));
       workers.add(worker(fleet, "w2", "127.0.0.1:0", seed));
       Path out = tmp.resolve("killed");
-      CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(fleet.tuneArgs(out, "--cluster", seed,
-          "--cluster-tls", fleet.certs.resolve("coordinator").toString(), "--cluster-wait", "120s", "--cluster-workers", "2")
+      CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(fleet
+          .tuneArgs(out, "--cluster", seed,
+              "--cluster-tls", fleet.certs.resolve("coordinator").toString(), "--cluster-wait", "120s",
+              "--cluster-workers", "2")
           .toArray(String[]::new)));
       // Mid-run: once a few search steps are in the log (polling a file, a condition, not a duration).
       while (!run.isDone() && logLines(out) < 12) {
@@ -107,9 +111,12 @@ class ClusterProcessTest {
     Path model = tmp.resolve("tiny_transformer.xml");
     org.hsdag.models.TinyModels.transformer().writeTo(model, 7);
     Path console = tmp.resolve("verbose.txt");
-    Process p = new ProcessBuilder(CliChild.command(List.of("-verbose:class"), List.of("tune", model.toString(), "--devices",
-        "CPU,GPU.1", "--backend", "sim", "--strategy", "brkga", "--budget", "10", "--final-rounds", "1", "--no-report",
-        "--quiet", "--out", tmp.resolve("run").toString()))).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+    Process p = new ProcessBuilder(CliChild.command(List.of("-verbose:class"),
+        List.of("tune", model.toString(), "--devices",
+            "CPU,GPU.1", "--backend", "sim", "--strategy", "brkga", "--budget", "10", "--final-rounds", "1",
+            "--no-report",
+            "--quiet", "--out", tmp.resolve("run").toString())))
+        .redirectErrorStream(true).redirectOutput(console.toFile()).start();
     assertTrue(p.waitFor(300, TimeUnit.SECONDS), "tune did not finish");
     assertEquals(0, p.exitValue(), Files.readString(console));
     String loaded = Files.readString(console);

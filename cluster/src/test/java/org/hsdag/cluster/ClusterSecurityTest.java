@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterSecurityTest {
   private static final Duration JOIN_PATIENCE = Duration.ofSeconds(8);
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void aSelfSignedMemberAndAPlainTcpMemberCannotJoin() throws Exception {
@@ -46,8 +47,9 @@ class ClusterSecurityTest {
         assertFalse(plain.awaitUp(JOIN_PATIENCE), "a plain-TCP member joined");
       }
       // A coordinator with a certificate outside the fleet finds no worker: an error, not a hang.
-      CliRun run = CliRun.of(fleet.tuneArgs(tmp.resolve("rogue-run"), "--cluster", seed, "--cluster-tls", rogue.toString(),
-          "--cluster-wait", "5s").toArray(String[]::new));
+      CliRun run = CliRun
+          .of(fleet.tuneArgs(tmp.resolve("rogue-run"), "--cluster", seed, "--cluster-tls", rogue.toString(),
+              "--cluster-wait", "5s").toArray(String[]::new));
       assertEquals(2, run.exitCode(), run.err());
       assertTrue(run.err().contains("no worker answered"), run.err());
       // The fleet still works for a member of it.
@@ -77,15 +79,18 @@ class ClusterSecurityTest {
   @Test
   void onlyAllowlistedRecordsAreReadAndTheyRoundTrip() throws Exception {
     JsonSerializer json = new JsonSerializer();
-    WireMessage.MeasureTask task = WireMessage.MeasureTask.prototype("abc", "sim", "paper", 7, null, List.of("CPU", "GPU.1"),
-        new int[] {0, 1, 1}, 42, MeasurementProtocol.PAPER).sent(9, 2, "pekko://hsdag@127.0.0.1:1/user");
+    WireMessage.MeasureTask task = WireMessage.MeasureTask
+        .prototype("abc", "sim", "paper", 7, null, List.of("CPU", "GPU.1"),
+            new int[] {0, 1, 1}, 42, MeasurementProtocol.PAPER)
+        .sent(9, 2, "pekko://hsdag@127.0.0.1:1/user");
     WireMessage.MeasureTask back = (WireMessage.MeasureTask) json.fromBinary(json.toBinary(task), json.manifest(task));
     assertEquals(task.devices(), back.devices());
     assertEquals(List.of(0, 1, 1), java.util.Arrays.stream(back.deviceOf()).boxed().toList());
     assertEquals(task.protocol(), back.protocol());
     assertEquals(task.key(), back.key());
     WireMessage.TaskDone failed = new WireMessage.TaskDone(9, 2, "w", Measurement.failed("no", "sim", "paper"), null);
-    WireMessage.TaskDone failedBack = (WireMessage.TaskDone) json.fromBinary(json.toBinary(failed), json.manifest(failed));
+    WireMessage.TaskDone failedBack = (WireMessage.TaskDone) json.fromBinary(json.toBinary(failed),
+        json.manifest(failed));
     assertTrue(Double.isNaN(failedBack.measurement().latencyMillis()));
     assertEquals("no", failedBack.measurement().reason());
     assertThrows(NotSerializableException.class, () -> json.fromBinary("{}".getBytes(StandardCharsets.UTF_8),

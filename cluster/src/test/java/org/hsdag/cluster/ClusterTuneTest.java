@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Members in one JVM on loopback, over TLS: a tune measured by 1, 2 or 3 workers equals the one measured locally. */
 @Timeout(600)
 class ClusterTuneTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void sameResultsWithoutTheClusterAndWithOneTwoAndThreeWorkers() throws Exception {
@@ -38,7 +39,8 @@ class ClusterTuneTest {
       throws Exception {
     Path out = tmp.resolve(name);
     CliRun run = CliRun.of(fleet.tuneArgs(out, "--cluster", seed, "--cluster-tls",
-        fleet.certs.resolve("coordinator").toString(), "--cluster-workers", String.valueOf(workers)).toArray(String[]::new));
+        fleet.certs.resolve("coordinator").toString(), "--cluster-workers", String.valueOf(workers))
+        .toArray(String[]::new));
     assertEquals(0, run.exitCode(), run.err());
     List<String> got = Fleet.outcome(out);
     for (int i = 0; i < Math.min(expected.size(), got.size()); i++) {

@@ -66,7 +66,7 @@ final class Fleet {
   /** The simulator exactly as 'tune --backend sim' opens it, seeded by the run. */
   static LatencyBackend sim(long seed, String inputShape, org.hsdag.ir.OpGraph graph) {
     return Backends.open(BackendRequest.of("sim", null).withSeed(seed)
-        .withInputShapes(InputShapeOptions.resolve(inputShape, graph)), n -> { });
+        .withInputShapes(InputShapeOptions.resolve(inputShape, graph)), n -> {});
   }
 
   /** A worker on loopback with its own lock file (in one JVM, each stands for a machine). */

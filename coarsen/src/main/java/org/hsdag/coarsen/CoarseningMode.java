@@ -7,7 +7,5 @@ package org.hsdag.coarsen;
  * {@link #NONE}: no rule. In every mode constants and Parameters then follow their consumer.
  */
 public enum CoarseningMode {
-  MIRHOSEINI,
-  HSDAG,
-  NONE
+  MIRHOSEINI, HSDAG, NONE
 }

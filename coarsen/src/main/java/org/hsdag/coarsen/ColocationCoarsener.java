@@ -119,7 +119,7 @@ public final class ColocationCoarsener {
     }
     int[] succStart = new int[groupCount + 1];
     for (int e = 0; e < q0.edgeCount(); e++) {
-      succStart[q0.src(e) + 1]++;  // q0 edges are sorted by source
+      succStart[q0.src(e) + 1]++; // q0 edges are sorted by source
     }
     for (int c = 0; c < groupCount; c++) {
       succStart[c + 1] += succStart[c];

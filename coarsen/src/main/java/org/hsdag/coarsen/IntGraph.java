@@ -9,13 +9,15 @@ import java.util.Arrays;
 public record IntGraph(int nodeCount, int[] src, int[] dst) {
   public IntGraph {
     if (src.length != dst.length) {
-      throw new IllegalArgumentException("Expected src and dst of equal length (got " + src.length + ", " + dst.length + ")");
+      throw new IllegalArgumentException(
+          "Expected src and dst of equal length (got " + src.length + ", " + dst.length + ")");
     }
     src = src.clone();
     dst = dst.clone();
     for (int k = 0; k < src.length; k++) {
       if (src[k] < 0 || src[k] >= nodeCount || dst[k] < 0 || dst[k] >= nodeCount) {
-        throw new IllegalArgumentException("edge " + k + " (" + src[k] + "->" + dst[k] + ") outside 0.." + (nodeCount - 1));
+        throw new IllegalArgumentException(
+            "edge " + k + " (" + src[k] + "->" + dst[k] + ") outside 0.." + (nodeCount - 1));
       }
     }
   }
@@ -56,7 +58,8 @@ public record IntGraph(int nodeCount, int[] src, int[] dst) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof IntGraph g && nodeCount == g.nodeCount && Arrays.equals(src, g.src) && Arrays.equals(dst, g.dst);
+    return o instanceof IntGraph g && nodeCount == g.nodeCount && Arrays.equals(src, g.src)
+        && Arrays.equals(dst, g.dst);
   }
 
   @Override

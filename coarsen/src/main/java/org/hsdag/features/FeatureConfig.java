@@ -13,7 +13,8 @@ package org.hsdag.features;
  * @param positionalDims d_pos, the width of the sinusoidal encoding (used when nodeId is on)
  */
 public record FeatureConfig(
-    boolean opType, boolean degrees, boolean fractalDimension, boolean nodeId, boolean outputShape, int positionalDims) {
+    boolean opType, boolean degrees, boolean fractalDimension, boolean nodeId, boolean outputShape,
+    int positionalDims) {
 
   /** Every group on, d_pos = 16. */
   public static final FeatureConfig DEFAULT = new FeatureConfig(true, true, true, true, true, 16);

@@ -175,7 +175,7 @@ public final class FeatureExtractor {
   /** Adds the SHAPE_RANK padded slots, the rank column and the log element count at {@code at}. */
   static void addShape(float[] into, int at, long[] dims) {
     int rank = dims.length;
-    int fold = Math.max(0, rank - SHAPE_RANK);  // leading dims beyond the fixed rank fold into slot 0
+    int fold = Math.max(0, rank - SHAPE_RANK); // leading dims beyond the fixed rank fold into slot 0
     long folded = 1;
     boolean foldedDynamic = false;
     for (int i = 0; i <= fold && i < rank; i++) {

@@ -54,7 +54,8 @@ public record FeatureMatrix(List<String> columns, int rows, float[] values) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FeatureMatrix m && rows == m.rows && columns.equals(m.columns) && Arrays.equals(values, m.values);
+    return o instanceof FeatureMatrix m && rows == m.rows && columns.equals(m.columns)
+        && Arrays.equals(values, m.values);
   }
 
   @Override

@@ -55,7 +55,7 @@ public final class FractalDimension {
     int[][] csr = undirectedNeighbours(g);
     int[] start = csr[0];
     int[] adj = csr[1];
-    int[] seen = new int[n];  // stamp v+1 marks nodes reached from v
+    int[] seen = new int[n]; // stamp v+1 marks nodes reached from v
     int[] queue = new int[n];
     double[] shellCounts = new double[maxRadius];
     double[] out = new double[n];
@@ -90,9 +90,9 @@ public final class FractalDimension {
         }
         head = shellEnd;
         if (tail == shellEnd) {
-          break;  // no node at this distance: v's component is exhausted
+          break; // no node at this distance: v's component is exhausted
         }
-        shellCounts[shells++] = tail;  // N(v, r) for r = shells
+        shellCounts[shells++] = tail; // N(v, r) for r = shells
       }
       out[v] = slope(shellCounts, shells);
     }

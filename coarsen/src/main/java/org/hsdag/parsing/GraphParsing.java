@@ -71,7 +71,7 @@ public final class GraphParsing {
     for (int e : kept) {
       boolean merges = sets.find(g.src(e)) != sets.find(g.dst(e));
       if (merges && sets.setCount() - 1 < minClusters) {
-        break;  // this edge and every lower one are dropped
+        break; // this edge and every lower one are dropped
       }
       sets.union(g.src(e), g.dst(e));
       used[e] = true;

@@ -23,7 +23,8 @@ public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, in
     keptEdge = keptEdge.clone();
     if (clusterOf.length != keptEdge.length) {
       throw new IllegalArgumentException(
-          "clusterOf and keptEdge must have one entry per node (got " + clusterOf.length + ", " + keptEdge.length + ")");
+          "clusterOf and keptEdge must have one entry per node (got " + clusterOf.length + ", " + keptEdge.length
+              + ")");
     }
     if (pooled.nodeCount() != clusterCount) {
       throw new IllegalArgumentException(
@@ -74,6 +75,7 @@ public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, in
 
   @Override
   public String toString() {
-    return "ParseResult[" + clusterOf.length + " nodes -> " + clusterCount + " clusters, " + pooled.edgeCount() + " edges]";
+    return "ParseResult[" + clusterOf.length + " nodes -> " + clusterCount + " clusters, " + pooled.edgeCount()
+        + " edges]";
   }
 }

@@ -62,7 +62,7 @@ public final class CoarsenScaleBenchmark {
           fractalCpu[r] = THREADS.getCurrentThreadCpuTime() - f0;
         }
         System.out.printf("  %-10s -> %6d clusters x %d features: wall median %.3f s (best %.3f, first %.3f);"
-                + " CPU median %.3f s, of which fractal dimension ~%.3f s%n",
+            + " CPU median %.3f s, of which fractal dimension ~%.3f s%n",
             mode, clusters, columns, median(nanos) / 1e9, min(nanos) / 1e9, nanos[0] / 1e9, median(cpu) / 1e9,
             median(fractalCpu) / 1e9);
       }

@@ -83,7 +83,7 @@ public final class TestGraphs {
         continue;
       }
       if (r < 0.30) {
-        b.node("Convert", 8);  // constant-valued when its producer is a Const
+        b.node("Convert", 8); // constant-valued when its producer is a Const
         b.edge(rnd.nextInt(i), i);
         continue;
       }

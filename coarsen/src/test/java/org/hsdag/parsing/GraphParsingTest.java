@@ -92,7 +92,7 @@ class GraphParsingTest {
       for (int e = 0; e < m; e++) {
         src[e] = rnd.nextInt(n);
         dst[e] = rnd.nextInt(n);
-        s[e] = rnd.nextInt(5) / 4f;  // coarse scores to exercise ties
+        s[e] = rnd.nextInt(5) / 4f; // coarse scores to exercise ties
       }
       IntGraph g = new IntGraph(n, src, dst);
       int min = 1 + rnd.nextInt(n);
@@ -150,7 +150,8 @@ class GraphParsingTest {
         return byScore != 0 ? byScore : Integer.compare(x, y);
       });
       org.junit.jupiter.api.Assertions.assertArrayEquals(
-          java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), GraphParsing.bestFirst(kept, count, scores));
+          java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray(),
+          GraphParsing.bestFirst(kept, count, scores));
     }
   }
 }

@@ -58,26 +58,33 @@ public final class ApplyCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "PLACEMENT.json", description = "Placement map, e.g. runs/<name>/best.json.")
   Path placementFile;
 
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
-  @Mixin DeviceOptions deviceOptions;
+  @Mixin
+  DeviceOptions deviceOptions;
 
-  @Mixin ProtocolOptions protocolOptions;
+  @Mixin
+  ProtocolOptions protocolOptions;
 
-  @Mixin InputShapeOptions inputShapeOptions;
+  @Mixin
+  InputShapeOptions inputShapeOptions;
 
   @Option(names = "--rounds", paramLabel = "R", defaultValue = "5",
       description = "Interleaved measurement rounds. Default: ${DEFAULT-VALUE}.")
   int rounds;
 
-  @Mixin SeedOptions seedOptions;
+  @Mixin
+  SeedOptions seedOptions;
 
-  @Mixin ObjectiveOptions objectiveOptions;
+  @Mixin
+  ObjectiveOptions objectiveOptions;
 
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -97,7 +104,8 @@ public final class ApplyCommand implements Callable<Integer> {
     };
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
-    LatencyBackend backend = TuneBackends.open(backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
+    LatencyBackend backend = TuneBackends.open(
+        backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
         notices);
     try {
       TuneBackends.bind(backend, graph, model);
@@ -109,18 +117,21 @@ public final class ApplyCommand implements Callable<Integer> {
       } catch (InvalidPlacementException e) {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
-      SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds).protocol(protocolOptions.protocol()).seed(seed).build();
+      SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds)
+          .protocol(protocolOptions.protocol()).seed(seed).build();
       SupportMatrix support = engine.support();
       for (int v = 0; v < graph.nodeCount(); v++) {
         if (!support.allowed(v, placement.deviceOf(v))) {
           OpNode n = graph.node(v);
           throw new InvalidPlacementException(placementFile + ": op '" + n.name() + "' (" + n.type() + ") is placed on "
-              + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile() + ")");
+              + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile()
+              + ")");
         }
       }
       List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
-        finalists.add(new Finalist(Finalist.baselineLabel(d), true, Placement.allOn(ds, graph.nodeCount(), d), -1, null));
+        finalists
+            .add(new Finalist(Finalist.baselineLabel(d), true, Placement.allOn(ds, graph.nodeCount(), d), -1, null));
       }
       FinalResult fin = engine.remeasure(finalists, rounds, seed, Map.of(), RemeasureListener.NONE);
       List<Candidate> results = fin.candidates();
@@ -158,7 +169,8 @@ public final class ApplyCommand implements Callable<Integer> {
       DeviceSet ds = deviceOptions.resolve(backend, 1, "apply");
       for (String d : used) {
         if (!ds.contains(d)) {
-          throw new UserInputException("the placement uses " + d + ", which --devices " + deviceOptions.text() + " leaves out");
+          throw new UserInputException(
+              "the placement uses " + d + ", which --devices " + deviceOptions.text() + " leaves out");
         }
       }
       return ds;
@@ -241,10 +253,12 @@ public final class ApplyCommand implements Callable<Integer> {
     for (int d = 0; d < counts.length; d++) {
       ops.append(d == 0 ? "" : ", ").append(ds.name(d)).append(' ').append(counts[d]).append(" ops");
     }
-    out.println("placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
+    out.println(
+        "placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
     if (moved > 0) {
       // What was measured and what the printed code compiles must be the same split.
-      out.println("note: " + moved + (moved == 1 ? " node" : " nodes") + " (constants, Parameters or Results) placed away from "
+      out.println("note: " + moved + (moved == 1 ? " node" : " nodes")
+          + " (constants, Parameters or Results) placed away from "
           + "their neighbours were measured on their neighbours' device, as hsdag always places them; the code below "
           + "sets the file's affinities as they are, so write the file from a tune run (best.json) to get what was measured");
     }
@@ -262,7 +276,9 @@ public final class ApplyCommand implements Callable<Integer> {
             : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.finalMs() / r.finalMs());
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
-          r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "", vs);
+          r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models")
+              : "",
+          vs);
     }
     if (!p.isSingleDevice() && mine.ok()) {
       out.println("verdict: " + fin.verdict().text());
@@ -282,19 +298,23 @@ public final class ApplyCommand implements Callable<Integer> {
       // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
       out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
           + "\"libopenvino_intel_cpu_plugin.so\"), \"" + t.name() + "\")  # " + t.describe());
-      out.println("    core.set_property(" + Pasteable.python(t.name()) + ", {" + String.join(", ", t.properties().entrySet()
-          .stream().map(e -> Pasteable.python(e.getKey()) + ": " + Pasteable.python(e.getValue())).toList()) + "})");
+      out.println("    core.set_property(" + Pasteable.python(t.name()) + ", {"
+          + String.join(", ", t.properties().entrySet()
+              .stream().map(e -> Pasteable.python(e.getKey()) + ": " + Pasteable.python(e.getValue())).toList())
+          + "})");
     }
     out.println("    affinity = json.load(open(" + Pasteable.python(json) + "))");
     out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
     out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
     out.println("    OpGraph graph = new IrReader().read(Path.of(" + Pasteable.java(xml) + "));");
-    out.println("    Placement p = PlacementFiles.read(Path.of(" + Pasteable.java(json) + "), graph, DeviceSet.parse(\"" + ds + "\"));");
+    out.println("    Placement p = PlacementFiles.read(Path.of(" + Pasteable.java(json) + "), graph, DeviceSet.parse(\""
+        + ds + "\"));");
     String options = tests.isEmpty() ? "OpenVinoOptions.DEFAULT"
         : "OpenVinoOptions.DEFAULT.withTestDevices(List.of(" + String.join(", ",
             tests.stream().map(t -> "TestDevice.parse(\"" + t + "\")").toList()) + "))";
-    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of(" + Pasteable.java(xml) + "))) {");
+    out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of("
+        + Pasteable.java(xml) + "))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
     List<Object> shell = new ArrayList<>(List.of("apply", xml, json, "--backend", "openvino"));

@@ -27,7 +27,8 @@ public final class BackendOptions {
     }
   }
 
-  @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = Backends.AUTO, completionCandidates = BackendNames.class,
+  @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = Backends.AUTO,
+      completionCandidates = BackendNames.class,
       description = "Latency backend, one of ${COMPLETION-CANDIDATES}: auto takes the first of the others that runs here "
           + "with the devices asked for, else the embedded simulator, and says which ('hsdag devices --backend NAME' "
           + "describes one). Default: ${DEFAULT-VALUE}.")
@@ -48,7 +49,8 @@ public final class BackendOptions {
       description = "Seed of the --mismatch perturbation. Default: ${DEFAULT-VALUE}.")
   long mismatchSeed = 1;
 
-  @Mixin TestDeviceOptions testDeviceOptions = new TestDeviceOptions();
+  @Mixin
+  TestDeviceOptions testDeviceOptions = new TestDeviceOptions();
 
   /** The {@code --test-device} entries, parsed. */
   public List<TestDevice> testDevices() {
@@ -73,7 +75,8 @@ public final class BackendOptions {
    */
   public BackendRequest request(long seed, InputShapes.Resolution shapes) {
     List<String> tests = testDevices().stream().map(TestDevice::toString).toList();
-    return new BackendRequest(backend, profile, new BackendRequest.Mismatch(mismatch, mismatchSeed), seed, shapes, tests,
+    return new BackendRequest(backend, profile, new BackendRequest.Mismatch(mismatch, mismatchSeed), seed, shapes,
+        tests,
         List.of(), 0);
   }
 
@@ -93,7 +96,8 @@ public final class BackendOptions {
    * auto} takes a backend only if it has every device of {@code requestedDevices} and at least
    * {@code minimumDevices} devices.
    */
-  public LatencyBackend open(long seed, InputShapes.Resolution shapes, List<String> requestedDevices, int minimumDevices,
+  public LatencyBackend open(long seed, InputShapes.Resolution shapes, List<String> requestedDevices,
+      int minimumDevices,
       Consumer<String> notices) {
     return open(request(seed, shapes).requiring(requestedDevices, minimumDevices), notices);
   }

@@ -36,11 +36,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-      "Fit a simulator profile to per-layer profiling of MODEL on this machine.",
-      "Profiling needs the native openvino backend; measurements saved earlier with --records can be fitted anywhere "
-          + "(--from-records)."})
+        "Fit a simulator profile to per-layer profiling of MODEL on this machine.",
+        "Profiling needs the native openvino backend; measurements saved earlier with --records can be fitted anywhere "
+            + "(--from-records)."})
 public final class CalibrateCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "MODEL", description = "OpenVINO IR model (.xml) to profile, its .bin next to it.")
+  @Parameters(index = "0", paramLabel = "MODEL",
+      description = "OpenVINO IR model (.xml) to profile, its .bin next to it.")
   Path model;
 
   @Option(names = "--devices", paramLabel = "LIST", defaultValue = "CPU",
@@ -50,22 +51,27 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = {"-o", "--out"}, paramLabel = "FILE", required = true, description = "Profile file (.json) to write.")
   Path output;
 
-  @Option(names = "--name", paramLabel = "NAME", description = "Profile name (default: the output file name without .json).")
+  @Option(names = "--name", paramLabel = "NAME",
+      description = "Profile name (default: the output file name without .json).")
   String name;
 
   @Option(names = "--base-profile", paramLabel = "NAME|FILE", defaultValue = "paper",
       description = "Profile giving peak FLOP/s, bandwidth and unfitted values (default: ${DEFAULT-VALUE}).")
   String baseProfile;
 
-  @Option(names = "--records", paramLabel = "FILE", description = "Also save the raw measurements here (refit later with --from-records).")
+  @Option(names = "--records", paramLabel = "FILE",
+      description = "Also save the raw measurements here (refit later with --from-records).")
   Path records;
 
-  @Option(names = "--from-records", paramLabel = "FILE", description = "Fit saved measurements instead of measuring (no OpenVINO needed).")
+  @Option(names = "--from-records", paramLabel = "FILE",
+      description = "Fit saved measurements instead of measuring (no OpenVINO needed).")
   Path fromRecords;
 
-  @Mixin TestDeviceOptions testDeviceOptions;
+  @Mixin
+  TestDeviceOptions testDeviceOptions;
 
-  @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per wall latency (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "20",
+      description = "Timed runs per wall latency (default: ${DEFAULT-VALUE}).")
   int runs;
 
   @Option(names = "--profiled-runs", paramLabel = "N", defaultValue = "5",
@@ -76,13 +82,16 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "CPU/device split runs per non-CPU device, for the link cost (default: ${DEFAULT-VALUE}).")
   int splits;
 
-  @Option(names = "--input-shape", paramLabel = "NAME=D1,D2;...", description = "Static shapes for dynamic inputs, e.g. input_ids=1,128.")
+  @Option(names = "--input-shape", paramLabel = "NAME=D1,D2;...",
+      description = "Static shapes for dynamic inputs, e.g. input_ids=1,128.")
   String inputShapes;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed of the random input data (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+      description = "Seed of the random input data (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -131,14 +140,17 @@ public final class CalibrateCommand implements Callable<Integer> {
     sources.add("hsdag calibrate on " + recs.model() + " (" + recs.source() + ")");
     sources.add("peak FLOP/s, memory bandwidth and request overhead from profile " + base.name());
     sources.addAll(result.notes());
-    DeviceProfile profile = fit.toProfile(profileName, "calibrated from per-layer profiling of " + recs.model(), sources, result);
+    DeviceProfile profile = fit.toProfile(profileName, "calibrated from per-layer profiling of " + recs.model(),
+        sources, result);
     AtomicFiles.writeString(output, profile.toJson() + "\n");
 
     out.printf("calibrated profile %s from %s (%s)%n", profileName, recs.model(), recs.source());
     for (CalibrationFit.DeviceFit f : result.devices()) {
-      out.printf(Locale.ROOT, "  %-6s launch %.1f us, sub-model %.1f us, link %.1f us + %.2f GB/s, fitted %s; %d records matched, %d plugin-internal%n",
+      out.printf(Locale.ROOT,
+          "  %-6s launch %.1f us, sub-model %.1f us, link %.1f us + %.2f GB/s, fitted %s; %d records matched, %d plugin-internal%n",
           f.device(), f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(),
-          f.fittedClasses().isEmpty() ? "no class" : String.join(",", f.fittedClasses()), f.matchedRecords(), f.unmatchedRecords());
+          f.fittedClasses().isEmpty() ? "no class" : String.join(",", f.fittedClasses()), f.matchedRecords(),
+          f.unmatchedRecords());
     }
     for (String note : result.notes()) {
       out.println("  note: " + note);
@@ -159,7 +171,8 @@ public final class CalibrateCommand implements Callable<Integer> {
       return null;
     }
     if (!Files.isReadable(IrReader.defaultBinPath(model))) {
-      throw new UserInputException(IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
+      throw new UserInputException(
+          IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
     }
     CalibrationRun run;
     try {
@@ -188,7 +201,8 @@ public final class CalibrateCommand implements Callable<Integer> {
       }
       runs.add(r);
     }
-    List<CalibrationRecords.SplitRun> splits = recs.splits().stream().filter(s -> devices.contains(s.device())).toList();
+    List<CalibrationRecords.SplitRun> splits = recs.splits().stream().filter(s -> devices.contains(s.device()))
+        .toList();
     return new CalibrationRecords(recs.model(), recs.source(), runs, splits);
   }
 }

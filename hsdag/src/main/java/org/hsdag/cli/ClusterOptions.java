@@ -76,8 +76,9 @@ public final class ClusterOptions {
     }
     Iterator<RemoteMeasurement> found = ServiceLoader.load(RemoteMeasurement.class).iterator();
     if (!found.hasNext()) {
-      throw new UserInputException("--cluster: the cluster module is not on the class path (build it with 'mvn install' "
-          + "or run through hsdag.sh)");
+      throw new UserInputException(
+          "--cluster: the cluster module is not on the class path (build it with 'mvn install' "
+              + "or run through hsdag.sh)");
     }
     return found.next().connect(new RemoteMeasurement.Request(cluster, label, tls, bindHost,
         taskTimeout != null ? taskTimeout : Duration.ofMinutes(10),

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "devices", mixinStandardHelpOptions = true,
     description = "List the devices of a backend (name and full name) and say which backend and profile answered.")
 public final class DevicesCommand implements Callable<Integer> {
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
   @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
   boolean json;
@@ -30,7 +31,8 @@ public final class DevicesCommand implements Callable<Integer> {
   @Option(names = "--list-profiles", description = "List the built-in simulator profiles and exit.")
   boolean listProfiles;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -81,7 +83,8 @@ public final class DevicesCommand implements Callable<Integer> {
   private static void printText(PrintWriter out, LatencyBackend backend) {
     if (backend.simulated()) {
       String description = backend.capability(MachineDescription.class).map(m -> " — " + m.description()).orElse("");
-      out.printf("backend  %s (simulated: numbers come from a model of the machine, not from hardware)%n", backend.name());
+      out.printf("backend  %s (simulated: numbers come from a model of the machine, not from hardware)%n",
+          backend.name());
       out.printf("profile  %s%s%n", backend.profile(), description);
     } else {
       out.printf("backend  %s (hardware)%n", backend.name());

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hsdag export RUN --step N}: any measured search step of a run as a placement file, not only the best. */
-@Command(name = "export", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class, sortOptions = false,
+@Command(name = "export", mixinStandardHelpOptions = true, versionProvider = HsdagCli.Version.class,
+    sortOptions = false,
     description = {"Write the placement a run measured at one search step to a placement file, "
         + "{friendly_name: device} like best.json, e.g. to apply a runner-up."},
     footerHeading = "%nExamples:%n",
@@ -32,20 +33,24 @@ public final class ExportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "RUN", description = "Run folder (holds manifest.json and log.jsonl).")
   Path run;
 
-  @Option(names = "--step", paramLabel = "N", required = true, description = "Search step to export (as in log.jsonl and the report).")
+  @Option(names = "--step", paramLabel = "N", required = true,
+      description = "Search step to export (as in log.jsonl and the report).")
   int step;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Placement file to write (default: print to stdout).")
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE",
+      description = "Placement file to write (default: print to stdout).")
   Path out;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
     RunManifest mf = RunStart.manifestOf(run);
     Path model = Path.of(mf.modelPath());
     if (!Files.isRegularFile(model)) {
-      throw new UserInputException(model + ": the run's model is not there any more, and the placement file names its ops");
+      throw new UserInputException(
+          model + ": the run's model is not there any more, and the placement file names its ops");
     }
     OpGraph graph = ModelArgument.read(model);
     List<LogRecord> records = RunLog.read(run.resolve(Tuner.LOG_FILE)).records();
@@ -77,8 +82,10 @@ public final class ExportCommand implements Callable<Integer> {
       }
       PlacementFiles.write(out, graph, p);
       String measured = found.succeeded() ? String.format(Locale.ROOT, "%.3f ms during the search (%s%s/%s)",
-          found.latencyMs(), mf.simulated() ? "simulated, " : "", mf.backend(), mf.profile()) : "failed: " + found.reason();
-      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: " + CommandName.line("apply", mf.modelPath(), out));
+          found.latencyMs(), mf.simulated() ? "simulated, " : "", mf.backend(), mf.profile())
+          : "failed: " + found.reason();
+      stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: "
+          + CommandName.line("apply", mf.modelPath(), out));
     }
     stdout.flush();
     return ExitCodes.OK;

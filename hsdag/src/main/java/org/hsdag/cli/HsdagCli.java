@@ -22,18 +22,18 @@ import picocli.CommandLine.Command;
     versionProvider = HsdagCli.Version.class,
     description = "Finds a fast per-operation device placement for an OpenVINO IR model (HSDAG).",
     subcommands = {
-      CommandLine.HelpCommand.class,
-      InspectCommand.class,
-      DevicesCommand.class,
-      TuneCommand.class,
-      PlanCommand.class,
-      ApplyCommand.class,
-      ReportCommand.class,
-      ExportCommand.class,
-      ModelsCommand.class,
-      CalibrateCommand.class,
-      SelfTestCommand.class,
-      // further subcommands are added by their modules' issues; keep one per line
+        CommandLine.HelpCommand.class,
+        InspectCommand.class,
+        DevicesCommand.class,
+        TuneCommand.class,
+        PlanCommand.class,
+        ApplyCommand.class,
+        ReportCommand.class,
+        ExportCommand.class,
+        ModelsCommand.class,
+        CalibrateCommand.class,
+        SelfTestCommand.class,
+    // further subcommands are added by their modules' issues; keep one per line
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:failure while running", "2:bad usage or bad input",
@@ -42,7 +42,8 @@ public final class HsdagCli implements Runnable {
   /** Where slf4j-simple reads hsdag's own level when a logger is created (after parsing). */
   static final String HSDAG_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.hsdag";
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Also log what hsdag is doing (model coarsening, policy size, failed measurements) on stderr.")
@@ -72,7 +73,8 @@ public final class HsdagCli implements Runnable {
     cl.setParameterExceptionHandler((ex, args) -> {
       PrintWriter err = ex.getCommandLine().getErr();
       String qualified = ex.getCommandLine().getCommandSpec().qualifiedName();
-      String cmd = CommandName.current() + qualified.substring(qualified.indexOf(' ') < 0 ? qualified.length() : qualified.indexOf(' '));
+      String cmd = CommandName.current()
+          + qualified.substring(qualified.indexOf(' ') < 0 ? qualified.length() : qualified.indexOf(' '));
       // One hint per line: messages that already name a command to try keep theirs.
       String msg = ex.getMessage();
       err.println("hsdag: " + msg + (msg.contains("(try '") ? "" : " (try '" + cmd + " --help')"));

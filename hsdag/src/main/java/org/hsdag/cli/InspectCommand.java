@@ -31,7 +31,8 @@ public final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
   boolean json;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -96,8 +97,10 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf("model          %s%n", clip(s.get("name")));
     String versionNote = ModelNotes.irVersionNote((Integer) s.get("ir_version"));
     out.printf("IR version     %s%s%n", s.get("ir_version"), versionNote == null ? "" : " (note: " + versionNote + ")");
-    out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"), (Double) s.get("average_degree"));
-    out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n", (Long) s.get("constant_bytes"));
+    out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"),
+        (Double) s.get("average_degree"));
+    out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n",
+        (Long) s.get("constant_bytes"));
     out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");
     out.println("inputs:");
     for (Map<String, Object> p : (List<Map<String, Object>>) s.get("parameters")) {
@@ -110,7 +113,8 @@ public final class InspectCommand implements Callable<Integer> {
     out.println("op types:");
     Map<String, Integer> hist = (Map<String, Integer>) s.get("op_types");
     hist.entrySet().stream()
-        .sorted((a, b) -> b.getValue() != a.getValue().intValue() ? b.getValue() - a.getValue() : a.getKey().compareTo(b.getKey()))
+        .sorted((a, b) -> b.getValue() != a.getValue().intValue() ? b.getValue() - a.getValue()
+            : a.getKey().compareTo(b.getKey()))
         .forEach(e -> out.printf("  %-24s %5d%n", clip(e.getKey()), e.getValue()));
   }
 

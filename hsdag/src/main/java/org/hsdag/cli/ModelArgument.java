@@ -39,7 +39,8 @@ public final class ModelArgument {
       try {
         ModelCatalog.get(name).build().writeTo(xml, ModelCatalog.DEFAULT_SEED);
       } catch (IOException e) {
-        throw new UserInputException(xml + ": cannot write the catalog model " + name + " (" + IoErrors.describe(e) + ")");
+        throw new UserInputException(
+            xml + ": cannot write the catalog model " + name + " (" + IoErrors.describe(e) + ")");
       }
     }
     return xml;

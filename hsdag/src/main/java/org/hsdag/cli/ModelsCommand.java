@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
     description = "The bundled benchmark models (ResNet-50, Inception-V3, BERT-base) and tiny test models.",
     subcommands = {ModelsCommand.Build.class, ModelsCommand.ListModels.class, ModelsCommand.SynthWeights.class})
 public final class ModelsCommand implements Runnable {
-  @Spec CommandLine.Model.CommandSpec spec;
+  @Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
@@ -63,7 +64,8 @@ public final class ModelsCommand implements Runnable {
           + "is missing or stale). Weights are pseudo-random with the real tensor sizes: the same seed gives a "
           + "byte-identical file. Files are replaced atomically."})
   static final class Build implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "NAME", description = "Models to build (default: all; see 'hsdag models list').")
+    @Parameters(arity = "0..*", paramLabel = "NAME",
+        description = "Models to build (default: all; see 'hsdag models list').")
     List<String> names;
 
     @Option(names = "--seed", paramLabel = "N", description = "Weights seed (default: ${DEFAULT-VALUE}).")
@@ -72,7 +74,8 @@ public final class ModelsCommand implements Runnable {
     @Option(names = "--dir", paramLabel = "DIR", description = "Models folder (default: models/ of the hsdag home).")
     Path dir;
 
-    @Spec CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -99,7 +102,8 @@ public final class ModelsCommand implements Runnable {
   }
 
   /** {@code hsdag models list}. */
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the bundled models and whether their weights exist.")
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "List the bundled models and whether their weights exist.")
   static final class ListModels implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "Models folder (default: models/ of the hsdag home).")
     Path dir;
@@ -107,7 +111,8 @@ public final class ModelsCommand implements Runnable {
     @Option(names = "--json", description = "Print the list as JSON.")
     boolean json;
 
-    @Spec CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -140,7 +145,8 @@ public final class ModelsCommand implements Runnable {
         out.printf("%-17s %5d %5d %,13d  %-7s %s%n", m.name(), g.graph().nodeCount(), g.graph().edgeCount(),
             g.binSize(), state, m.description());
       }
-      out.printf("models folder: %s (write missing weights with: %s NAME)%n", root, CommandName.line("models", "build"));
+      out.printf("models folder: %s (write missing weights with: %s NAME)%n", root,
+          CommandName.line("models", "build"));
       out.flush();
       return ExitCodes.OK;
     }
@@ -156,7 +162,8 @@ public final class ModelsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "IR.xml", description = "The IR XML.")
     Path xml;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT.bin", description = "Where to write (default: the .bin beside the XML).")
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT.bin",
+        description = "Where to write (default: the .bin beside the XML).")
     Path output;
 
     @Option(names = "--seed", paramLabel = "N", description = "Weights seed (default: ${DEFAULT-VALUE}).")
@@ -165,7 +172,8 @@ public final class ModelsCommand implements Runnable {
     @Option(names = "--force", description = "Replace an existing .bin.")
     boolean force;
 
-    @Spec CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {

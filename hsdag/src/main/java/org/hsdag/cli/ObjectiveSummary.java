@@ -58,7 +58,8 @@ final class ObjectiveSummary {
         + (objective.objective() == Objective.THROUGHPUT ? "; the ms above are the time per inference" : ""));
     printPlanLine(o, "plan", figures(objective, resolved.proxy(), plan.best()), resolved.source());
     if (plan.bestSingleDevice() != null) {
-      printPlanLine(o, "best single device", figures(objective, resolved.proxy(), plan.bestSingleDevice()), resolved.source());
+      printPlanLine(o, "best single device", figures(objective, resolved.proxy(), plan.bestSingleDevice()),
+          resolved.source());
     }
   }
 

@@ -44,26 +44,33 @@ public final class PlanCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
   Path model;
 
-  @Mixin DeviceOptions deviceOptions;
+  @Mixin
+  DeviceOptions deviceOptions;
 
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
-  @Mixin InputShapeOptions inputShapeOptions;
+  @Mixin
+  InputShapeOptions inputShapeOptions;
 
-  @Mixin MemoryOptions memoryOptions;
-  @Mixin ObjectiveOptions objectiveOptions;
+  @Mixin
+  MemoryOptions memoryOptions;
+  @Mixin
+  ObjectiveOptions objectiveOptions;
 
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Plan on this simulator profile's cost model (e.g. one from 'hsdag calibrate') instead of the backend's own.")
   String proxyProfile;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the best plan as a placement file (in the format of a run's best.json).")
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE",
+      description = "Write the best plan as a placement file (in the format of a run's best.json).")
   Path out;
 
   @Option(names = "--json", description = "Print the plan as JSON on stdout.")
   boolean json;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -177,17 +184,20 @@ public final class PlanCommand implements Callable<Integer> {
       RunObjective objective) {
     PlacementProxy proxy = resolved.proxy();
     String source = " (estimate, " + resolved.source() + ")";
-    o.printf(Locale.ROOT, "plan for %s on %s, %d compute ops, in %.2f s (%,d cost-model evaluations, no measurements)%n",
+    o.printf(Locale.ROOT,
+        "plan for %s on %s, %d compute ops, in %.2f s (%,d cost-model evaluations, no measurements)%n",
         graph.name(), String.join(",", proxy.devices().names()), proxy.model().opCount(), seconds, plan.evaluations());
     PlanCandidate single = plan.bestSingleDevice();
     PlanCandidate best = plan.best();
     if (single != null) {
       o.printf(Locale.ROOT, "  best single device: %-28s %8.3f ms%s%n", single.origin(), single.proxyMillis(), source);
     }
-    String vs = single == null ? "" : String.format(Locale.ROOT, " %+.1f %%", 100 * (best.proxyMillis() / single.proxyMillis() - 1));
+    String vs = single == null ? ""
+        : String.format(Locale.ROOT, " %+.1f %%", 100 * (best.proxyMillis() / single.proxyMillis() - 1));
     o.printf(Locale.ROOT, "  plan:               %-28s %8.3f ms%s%s%n", best.origin(), best.proxyMillis(), vs, source);
     StringBuilder ops = new StringBuilder();
-    computeOpsPerDevice(proxy, best).forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
+    computeOpsPerDevice(proxy, best)
+        .forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
     o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
     proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement()));
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
@@ -197,7 +207,8 @@ public final class PlanCommand implements Callable<Integer> {
       o.println("-> " + out);
       o.println("next: " + CommandName.line("apply", model, out) + "    # measure it against the single devices");
     } else {
-      o.println("next: add -o plan.json to save it, or " + CommandName.line("tune", model) + " to measure and refine it");
+      o.println(
+          "next: add -o plan.json to save it, or " + CommandName.line("tune", model) + " to measure and refine it");
     }
   }
 }

@@ -32,6 +32,7 @@ final class PlanMemory {
     for (MemoryUse u : check.use(placement)) {
       o.printf("  memory %s%n", u.describe());
     }
-    o.printf("  (memory model: the IR's constant sizes and tensor shapes; capacities from the sim profile or --memory)%n");
+    o.printf(
+        "  (memory model: the IR's constant sizes and tensor shapes; capacities from the sim profile or --memory)%n");
   }
 }

@@ -47,8 +47,10 @@ public final class ProtocolOptions {
     if (runs < 1) {
       throw new UserInputException("--protocol " + spec + ": RUNS (in WARMUP+RUNS) must be at least 1");
     }
-    if (stat.equals("mean-of-last") && arg != null && !(Double.parseDouble(arg) >= 1 && Double.parseDouble(arg) <= runs)) {
-      throw new UserInputException("--protocol " + spec + ": K of mean-of-last-K must be between 1 and RUNS (" + runs + ")");
+    if (stat.equals("mean-of-last") && arg != null
+        && !(Double.parseDouble(arg) >= 1 && Double.parseDouble(arg) <= runs)) {
+      throw new UserInputException(
+          "--protocol " + spec + ": K of mean-of-last-K must be between 1 and RUNS (" + runs + ")");
     }
     if (stat.equals("trimmed-mean") && arg != null && !(Double.parseDouble(arg) < 0.5)) {
       throw new UserInputException("--protocol " + spec + ": F of trimmed-mean-F must be at least 0 and below 0.5");

@@ -34,8 +34,10 @@ public final class ProxyOptions {
         throw new UserInputException("--proxy none and --proxy-profile contradict each other");
       }
       Path file = Path.of(proxyProfile);
-      return new ProxyChoice.Profile(Files.isRegularFile(file) ? file.toAbsolutePath().normalize().toString() : proxyProfile);
+      return new ProxyChoice.Profile(
+          Files.isRegularFile(file) ? file.toAbsolutePath().normalize().toString() : proxyProfile);
     }
-    return ProxyChoice.AUTO.equals(given) && backend.mismatch().any() ? new ProxyChoice.Profile(backend.profile()) : given;
+    return ProxyChoice.AUTO.equals(given) && backend.mismatch().any() ? new ProxyChoice.Profile(backend.profile())
+        : given;
   }
 }

@@ -27,7 +27,8 @@ public interface RemoteMeasurement {
    * @param notes one-line progress and per-worker activity
    * @param workersFile where to write how many measurements each worker did (null: nowhere)
    */
-  record Request(String seedNode, String label, Path tlsDir, String bindHost, Duration taskTimeout, Duration workerWait, int minWorkers,
+  record Request(String seedNode, String label, Path tlsDir, String bindHost, Duration taskTimeout, Duration workerWait,
+      int minWorkers,
       String modelSha256,
       long seed, String inputShape, Consumer<String> notes, Path workersFile) {}
 

@@ -27,7 +27,8 @@ public final class ReportCommand implements Callable<Integer> {
       + "unfinished run) and the files written, as JSON on stdout.")
   boolean json;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {

@@ -25,26 +25,31 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "selftest", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-      "Check the native openvino backend on this machine's devices.",
-      "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "
-          + "and prints the timings. Exit 0 when everything matches."})
+        "Check the native openvino backend on this machine's devices.",
+        "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "
+            + "and prints the timings. Exit 0 when everything matches."})
 public final class SelfTestCommand implements Callable<Integer> {
-  @Mixin TestDeviceOptions testDeviceOptions;
+  @Mixin
+  TestDeviceOptions testDeviceOptions;
 
-  @Option(names = "--runs", paramLabel = "N", defaultValue = "20", description = "Timed runs per target (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "20",
+      description = "Timed runs per target (default: ${DEFAULT-VALUE}).")
   int runs;
 
   @Option(names = "--tolerance", paramLabel = "X", defaultValue = "0.01",
       description = "Largest allowed absolute output difference from CPU; GPUs run f16 (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the input data (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+      description = "Seed of the input data (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--keep", paramLabel = "DIR", description = "Write the bundled model to DIR and keep it (default: a temporary folder).")
+  @Option(names = "--keep", paramLabel = "DIR",
+      description = "Write the bundled model to DIR and keep it (default: a temporary folder).")
   Path keep;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {
@@ -75,9 +80,11 @@ public final class SelfTestCommand implements Callable<Integer> {
     }
     out.printf("  %-22s %-6s %12s %12s %5s  %s%n", "target", "result", "median ms", "max |diff|", "subm", "placement");
     for (SelfTest.TargetResult r : report.results()) {
-      out.printf(Locale.ROOT, "  %-22s %-6s %12.4f %12.2e %5d  %s%s%n", r.target(), r.ok() ? "ok" : "FAIL", r.medianMillis(),
+      out.printf(Locale.ROOT, "  %-22s %-6s %12.4f %12.2e %5d  %s%s%n", r.target(), r.ok() ? "ok" : "FAIL",
+          r.medianMillis(),
           r.maxAbsDiff(), r.subModels(), r.placement(),
-          r.error().isEmpty() ? (r.executionDevices().isEmpty() ? "" : " [ran on " + r.executionDevices() + "]") : " — " + r.error());
+          r.error().isEmpty() ? (r.executionDevices().isEmpty() ? "" : " [ran on " + r.executionDevices() + "]")
+              : " — " + r.error());
     }
     for (String note : report.notes()) {
       out.println("  note: " + note);

@@ -81,11 +81,14 @@ public final class TuneCommand implements Callable<Integer> {
       description = "OpenVINO IR model (.xml). Optional with --resume (the run remembers it).")
   Path model;
 
-  @Mixin BackendOptions backendOptions;
+  @Mixin
+  BackendOptions backendOptions;
 
-  @Mixin DeviceOptions deviceOptions;
+  @Mixin
+  DeviceOptions deviceOptions;
 
-  @Mixin ClusterOptions clusterOptions;
+  @Mixin
+  ClusterOptions clusterOptions;
 
   @Option(names = "--strategy", paramLabel = "NAME", defaultValue = Strategies.DEFAULT,
       description = "Search strategy: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
@@ -107,16 +110,22 @@ public final class TuneCommand implements Callable<Integer> {
   @Option(names = "--steps", paramLabel = "N", description = "Measurements per episode (learned strategies).")
   Integer steps;
 
-  @Mixin SeedOptions seedOptions;
+  @Mixin
+  SeedOptions seedOptions;
 
-  @Mixin ProtocolOptions protocolOptions;
+  @Mixin
+  ProtocolOptions protocolOptions;
 
-  @Mixin InputShapeOptions inputShapeOptions;
+  @Mixin
+  InputShapeOptions inputShapeOptions;
 
-  @Mixin ProxyOptions proxyOptions;
+  @Mixin
+  ProxyOptions proxyOptions;
 
-  @Mixin MemoryOptions memoryOptions;
-  @Mixin ObjectiveOptions objectiveOptions;
+  @Mixin
+  MemoryOptions memoryOptions;
+  @Mixin
+  ObjectiveOptions objectiveOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
@@ -131,7 +140,8 @@ public final class TuneCommand implements Callable<Integer> {
       description = "Run folder. Default: runs/<model>-<date>-<time>.")
   Path out;
 
-  @Option(names = "--resume", description = "Continue the run in --out from its log and checkpoint (after Ctrl-C or a crash).")
+  @Option(names = "--resume",
+      description = "Continue the run in --out from its log and checkpoint (after Ctrl-C or a crash).")
   boolean resume;
 
   @Option(names = "--coarsen", paramLabel = "MODE",
@@ -172,7 +182,8 @@ public final class TuneCommand implements Callable<Integer> {
   @Option(names = "--no-report", description = "Do not write report.md/report.html at the end.")
   boolean noReport;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   private final LatencyBackend injectedBackend;
 
@@ -208,7 +219,8 @@ public final class TuneCommand implements Callable<Integer> {
 
   private Integer newRun() throws Exception {
     if (model == null) {
-      throw new UserInputException("missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
+      throw new UserInputException(
+          "missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
     }
     checkCounts();
     Path modelPath = ModelArgument.resolve(model);
@@ -242,7 +254,8 @@ public final class TuneCommand implements Callable<Integer> {
       ProxyChoice proxyChoice = proxyOptions.choice(request);
       LatencyBackend measuring = ObjectiveOptions.measuring(objective, backend);
       Proxies.Resolved runProxy = resolveProxy(proxyChoice, measuring, graph, ds, shapes);
-      int effectivePatience = patience != null ? patience : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
+      int effectivePatience = patience != null ? patience
+          : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
@@ -305,7 +318,8 @@ public final class TuneCommand implements Callable<Integer> {
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
         "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective", "--requests",
+        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective",
+        "--requests",
         "--memory")) {
       if (parsed.hasMatchedOption(o)) {
         ignored.add(o);
@@ -332,7 +346,8 @@ public final class TuneCommand implements Callable<Integer> {
           stdout.println(new ObjectMapper().writeValueAsString(m));
         } else {
           stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
-              + out.resolve(Tuner.BEST_FILE) + "). To search further: " + CommandName.line("tune", "--resume", "--out", out)
+              + out.resolve(Tuner.BEST_FILE) + "). To search further: "
+              + CommandName.line("tune", "--resume", "--out", out)
               + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
         }
         stdout.flush();
@@ -360,7 +375,8 @@ public final class TuneCommand implements Callable<Integer> {
         }
         reuseCostModelMeasurements(folder, backend, r.graph());
         LatencyBackend measuring = ObjectiveOptions.measuring(RunObjective.read(folder.dir()), backend);
-        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(), new DeviceSet(mf.config().devices()),
+        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(),
+            new DeviceSet(mf.config().devices()),
             shapes);
         return execute(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
       } finally {
@@ -373,7 +389,8 @@ public final class TuneCommand implements Callable<Integer> {
   static final String COST_MODEL_MEASUREMENTS = "cost-model-measurements.json";
 
   /** Saves what the backend measured to build the cost model, so that a resume plans on the same numbers. */
-  private static void saveCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph) throws IOException {
+  private static void saveCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph)
+      throws IOException {
     var source = backend.capability(CostModelSource.class);
     if (source.isPresent()) {
       var saved = source.get().costModelMeasurements(graph);
@@ -383,7 +400,8 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  private static void reuseCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph) throws IOException {
+  private static void reuseCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph)
+      throws IOException {
     Path file = folder.dir().resolve(COST_MODEL_MEASUREMENTS);
     var source = backend.capability(CostModelSource.class);
     if (Files.exists(file) && source.isPresent()) {
@@ -452,13 +470,15 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
-      SearchStrategy strategyImpl, Proxies.Resolved runProxy, TuneProgressPrinter printer, TuneProgressPrinter.Mode mode)
+      SearchStrategy strategyImpl, Proxies.Resolved runProxy, TuneProgressPrinter printer,
+      TuneProgressPrinter.Mode mode)
       throws Exception {
     Path dir = folder.dir();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
-    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer, runProxy == null ? null : runProxy.proxy());
+    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
+        runProxy == null ? null : runProxy.proxy());
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
           + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
@@ -567,26 +587,32 @@ public final class TuneCommand implements Callable<Integer> {
       return;
     }
     if (r.status() == RunStatus.FAILED) {
-      out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(), dir.resolve(Tuner.LOG_FILE));
+      out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(),
+          dir.resolve(Tuner.LOG_FILE));
       return;
     }
     Candidate best = r.best();
     Candidate ref = r.referenceBaseline();
     if (quiet) {
-      out.println(best == null ? "no placement ran" : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
-          best.finalMs(), nums, ref != null && ref.ok() ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
-          dir.resolve(Tuner.BEST_FILE)));
+      out.println(best == null ? "no placement ran"
+          : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
+              best.finalMs(), nums,
+              ref != null && ref.ok()
+                  ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
+              dir.resolve(Tuner.BEST_FILE)));
       return;
     }
     TuneConfig c = mf.config();
-    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()), r.backend(),
+    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()),
+        r.backend(),
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
     out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
         r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
     out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
     ObjectiveSummary.printHeader(out, objective, c.devices().size());
-    out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models", "latency ms",
+    out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models",
+        "latency ms",
         "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
     for (Candidate cand : r.candidates()) {
       StringBuilder ops = new StringBuilder();
@@ -595,9 +621,12 @@ public final class TuneCommand implements Callable<Integer> {
         ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
       }
       String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
-      String ci = Double.isNaN(cand.ciLowMs()) ? "" : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
-      String vs = cand.ok() && ref != null && ref.ok() ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
-      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops, cand.subModels() == 0 ? "?" : cand.subModels(),
+      String ci = Double.isNaN(cand.ciLowMs()) ? ""
+          : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
+      String vs = cand.ok() && ref != null && ref.ok()
+          ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
+      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
+          cand.subModels() == 0 ? "?" : cand.subModels(),
           lat, ci, vs, cand == best ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
         out.println("      " + cand.reason());
@@ -607,7 +636,8 @@ public final class TuneCommand implements Callable<Integer> {
       out.println("no placement ran; see the failures in " + dir.resolve(Tuner.LOG_FILE));
     } else {
       Candidate bb = r.bestBaseline();
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
+      StringBuilder line = new StringBuilder(
+          String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
@@ -618,7 +648,8 @@ public final class TuneCommand implements Callable<Integer> {
       ObjectiveSummary.printFigures(out, objective, nums);
       if (estimate != null) {
         out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
-            + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(), estimate.measuredGapPercent());
+            + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(),
+            estimate.measuredGapPercent());
       }
       if (best.baseline()) {
         out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"

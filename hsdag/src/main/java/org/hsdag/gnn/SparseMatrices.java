@@ -38,12 +38,14 @@ public final class SparseMatrices {
       NDManager manager, long rows, long cols, int[] row, int[] col, NDArray values, DataType dataType) {
     int nnz = Math.toIntExact(values.size());
     if (row.length != nnz || col.length != nnz) {
-      throw new IllegalArgumentException("Expected equal lengths (got " + row.length + ", " + col.length + ", " + nnz + ")");
+      throw new IllegalArgumentException(
+          "Expected equal lengths (got " + row.length + ", " + col.length + ", " + nnz + ")");
     }
     long[] idx = new long[2 * nnz];
     for (int k = 0; k < nnz; k++) {
       if (row[k] < 0 || row[k] >= rows || col[k] < 0 || col[k] >= cols) {
-        throw new IllegalArgumentException("entry " + k + " (" + row[k] + "," + col[k] + ") outside " + rows + "x" + cols);
+        throw new IllegalArgumentException(
+            "entry " + k + " (" + row[k] + "," + col[k] + ") outside " + rows + "x" + cols);
       }
       idx[k] = row[k];
       idx[nnz + k] = col[k];
@@ -51,7 +53,8 @@ public final class SparseMatrices {
     try (NDArray i = manager.create(idx, new Shape(2, nnz))) {
       PtNDArray it = (PtNDArray) i.duplicate();
       // toType aliases when the type already matches (torch's to() without copy), so clone then.
-      PtNDArray vt = (PtNDArray) (values.getDataType() == dataType ? values.duplicate() : values.toType(dataType, false));
+      PtNDArray vt = (PtNDArray) (values.getDataType() == dataType ? values.duplicate()
+          : values.toType(dataType, false));
       NDArray sparse = JniUtils.createSparseCoo(it, vt, new Shape(rows, cols));
       it.close();
       vt.close();

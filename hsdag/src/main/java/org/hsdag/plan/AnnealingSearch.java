@@ -134,7 +134,8 @@ public final class AnnealingSearch {
       throw new IllegalArgumentException("no start");
     }
     if (devices >= 2 && n > 0) {
-      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget).run(best);
+      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget)
+          .run(best);
       if (polished.micros() < bestMicros) {
         best = polished.label();
         bestMicros = polished.micros();

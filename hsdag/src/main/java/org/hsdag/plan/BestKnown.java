@@ -37,7 +37,8 @@ public final class BestKnown {
     Plan plan = new Planner().plan(proxy);
     if (proxy.throughputRequests() > 0) {
       // The annealing minimises latency; under the throughput objective the planner's best is the reference.
-      return new Result(plan.best().placement(), plan.best().proxyMillis(), plan.best().proxyMillis(), "throughput planner");
+      return new Result(plan.best().placement(), plan.best().proxyMillis(), plan.best().proxyMillis(),
+          "throughput planner");
     }
     HeteroCostModel model = proxy.model();
     int[][] groups = proxy.colocationGroups();
@@ -51,7 +52,8 @@ public final class BestKnown {
     double plannerMs = plan.best().proxyMillis();
     Result best = new Result(plan.best().placement(), plannerMs, plannerMs, "planner");
     if (refined.micros() / 1000.0 < best.proxyMillis()) {
-      best = new Result(proxy.placement(refined.opDevices()), refined.micros() / 1000.0, plannerMs, "annealing from the planner");
+      best = new Result(proxy.placement(refined.opDevices()), refined.micros() / 1000.0, plannerMs,
+          "annealing from the planner");
     }
     if (independent.micros() / 1000.0 < best.proxyMillis()) {
       best = new Result(proxy.placement(independent.opDevices()), independent.micros() / 1000.0, plannerMs,

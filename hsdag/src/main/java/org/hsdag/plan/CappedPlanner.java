@@ -67,7 +67,8 @@ final class CappedPlanner {
           }
         }
         if (fits) {
-          fitting.add(new Planner.OpCandidate(c.label(), c.micros(), c.subModels(), c.origin(), c.family(), fitting.size()));
+          fitting.add(
+              new Planner.OpCandidate(c.label(), c.micros(), c.subModels(), c.origin(), c.family(), fitting.size()));
           for (int d = 0; d < devices; d++) {
             need[d] = Math.max(need[d], use.get(d).totalBytes() - use.get(d).weightBytes());
           }
@@ -119,7 +120,8 @@ final class CappedPlanner {
       int[] label = new int[ops];
       Arrays.fill(label, d);
       if (supportsAll(model, d) && ob.holds(label)) {
-        pool.add(Planner.candidate(exact, label, "single " + model.device(d).name(), "single", pool.size(), evaluations));
+        pool.add(
+            Planner.candidate(exact, label, "single " + model.device(d).name(), "single", pool.size(), evaluations));
         if (start == null || pool.get(pool.size() - 1).micros() < exact.micros(start)) {
           start = label;
         }
@@ -174,8 +176,10 @@ final class CappedPlanner {
       String origin) {}
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
-    seeds.merge(s.key() + ":" + Arrays.toString(s.label()), s, (old, dup) -> new Seed(old.key(), old.pair(), old.model(),
-        old.budget(), old.label(), old.family(), old.origin() + ", " + dup.origin().substring(dup.origin().lastIndexOf(' ') + 1)));
+    seeds.merge(s.key() + ":" + Arrays.toString(s.label()), s,
+        (old, dup) -> new Seed(old.key(), old.pair(), old.model(),
+            old.budget(), old.label(), old.family(),
+            old.origin() + ", " + dup.origin().substring(dup.origin().lastIndexOf(' ') + 1)));
   }
 
   /** The labeling of {@code labels} the exact model rates fastest, or null when there is none. */
@@ -197,7 +201,8 @@ final class CappedPlanner {
     if (!config.localSearch()) {
       return label;
     }
-    LocalSearch.Result r = new LocalSearch(new CutModel(model, 1.0), groups, config.evaluations(model.opCount()), budget)
+    LocalSearch.Result r = new LocalSearch(new CutModel(model, 1.0), groups, config.evaluations(model.opCount()),
+        budget)
         .run(label);
     evaluations[0] += r.evaluations();
     return r.label();
@@ -306,7 +311,8 @@ final class CappedPlanner {
         movable.add(i);
       }
     }
-    movable.sort(java.util.Comparator.comparingDouble(i -> (model.micros(i, to[i]) - model.micros(i, over[i])) / bytes[i]));
+    movable.sort(
+        java.util.Comparator.comparingDouble(i -> (model.micros(i, to[i]) - model.micros(i, over[i])) / bytes[i]));
     for (int i : movable) {
       if (load[label[i]] > ob.budget()[label[i]] && load[to[i]] + bytes[i] <= ob.budget()[to[i]]) {
         load[label[i]] -= bytes[i];

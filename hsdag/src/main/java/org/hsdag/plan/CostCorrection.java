@@ -83,7 +83,8 @@ public final class CostCorrection implements LatencyModel {
       x[devices * groups + devices + d] = t.subModels()[d] * base.subModelOverhead(d);
     }
     x[parameters()] = t.requestMicros();
-    return proxy.throughputRequests() == 0 ? x : ThroughputProxy.linearised(x, devices, groups, proxy.throughputRequests());
+    return proxy.throughputRequests() == 0 ? x
+        : ThroughputProxy.linearised(x, devices, groups, proxy.throughputRequests());
   }
 
   /** Adds a measured placement (a successful measurement's latency). */

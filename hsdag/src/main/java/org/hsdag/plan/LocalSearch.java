@@ -143,7 +143,8 @@ final class LocalSearch {
         order[k] = k;
       }
       final double[] dl = delta;
-      Arrays.sort(order, (a, b) -> a.equals(b) ? 0 : dl[a] != dl[b] ? Double.compare(dl[a], dl[b]) : Integer.compare(a, b));
+      Arrays.sort(order,
+          (a, b) -> a.equals(b) ? 0 : dl[a] != dl[b] ? Double.compare(dl[a], dl[b]) : Integer.compare(a, b));
       int accepted = 0;
       for (int r = 0; r < count && evaluations < maxEvaluations; r++) {
         int k = order[r];

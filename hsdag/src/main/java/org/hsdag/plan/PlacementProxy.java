@@ -94,7 +94,8 @@ public final class PlacementProxy implements LatencyModel {
   /** The device of every op under a placement of the graph. */
   public int[] opDevices(Placement placement) {
     if (placement.size() != graph.nodeCount()) {
-      throw new IllegalArgumentException("placement has " + placement.size() + " nodes, the graph " + graph.nodeCount());
+      throw new IllegalArgumentException(
+          "placement has " + placement.size() + " nodes, the graph " + graph.nodeCount());
     }
     int[] dc = new int[model.opCount()];
     for (int i = 0; i < dc.length; i++) {

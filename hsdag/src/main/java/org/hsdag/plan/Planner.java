@@ -155,7 +155,8 @@ public final class Planner {
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
     String key = s.pair() + ":" + Arrays.toString(s.label());
-    seeds.merge(key, s, (old, dup) -> new Seed(old.pair(), old.label(), old.family(), old.origin() + ", " + dup.origin()));
+    seeds.merge(key, s,
+        (old, dup) -> new Seed(old.pair(), old.label(), old.family(), old.origin() + ", " + dup.origin()));
   }
 
   private record Seed(int pair, int[] label, String family, String origin) {}

@@ -49,11 +49,14 @@ public final class Proxies {
         model = source.get().costModel(graph);
       } catch (RuntimeException e) {
         // A cost model that cannot be built (a device that fails to compile or profile the model) only costs the warm start.
-        throw new ProxyUnavailableException("backend " + backend.name() + " could not build its cost model (" + e.getMessage() + ")");
+        throw new ProxyUnavailableException(
+            "backend " + backend.name() + " could not build its cost model (" + e.getMessage() + ")");
       }
       requireDevices(model.deviceNames(), devices, backend.name() + "/" + backend.profile());
-      return forObjectiveOf(backend, new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name()
-          + "/" + backend.profile()), devices);
+      return forObjectiveOf(backend,
+          new Resolved(PlacementProxy.of(graph, model, devices), "cost model of " + backend.name()
+              + "/" + backend.profile()),
+          devices);
     }
     throw new ProxyUnavailableException("backend " + backend.name() + " offers no per-op cost model; pass "
         + "--proxy-profile FILE (a profile from 'hsdag calibrate') to plan with one");
@@ -75,7 +78,8 @@ public final class Proxies {
   private static void requireDevices(java.util.Collection<String> available, DeviceSet devices, String what) {
     for (String d : devices.names()) {
       if (!available.contains(d)) {
-        throw new ProxyUnavailableException(what + " has no device " + d + " (it has " + String.join(", ", available) + ")");
+        throw new ProxyUnavailableException(
+            what + " has no device " + d + " (it has " + String.join(", ", available) + ")");
       }
     }
   }

@@ -74,8 +74,9 @@ final class ThroughputPlanner {
       }
     }
     // The weighted plans only seed the search: one λ and no local search each (the descent below refines the best).
-    Planner inner = new Planner(new PlannerConfig(List.of(1.0), Math.max(3, config.maxCandidates()), config.evaluationWork(),
-        false));
+    Planner inner = new Planner(
+        new PlannerConfig(List.of(1.0), Math.max(3, config.maxCandidates()), config.evaluationWork(),
+            false));
     double[] w = new double[devices + 1];
     Arrays.fill(w, 1.0 / (devices + 1));
     double step = STEP;
@@ -88,7 +89,8 @@ final class ThroughputPlanner {
       evaluations[0] += p.evaluations();
       String weights = describe(w, model);
       for (Planner.OpCandidate c : p.candidates()) {
-        add(pool, model, c.label(), c.origin().startsWith("single") ? c.origin() : "weights " + weights + " " + c.origin(),
+        add(pool, model, c.label(),
+            c.origin().startsWith("single") ? c.origin() : "weights " + weights + " " + c.origin(),
             requests, evaluations);
       }
       double[] values = resources(model, p.candidates().get(0).label(), requests);

@@ -91,7 +91,8 @@ public record HsdagConfig(
         "imitationWeight must be >= 0 (got " + imitationWeight + ")");
     require(segmentMoves >= 0, "segmentMoves must be >= 0 (got " + segmentMoves + ")");
     require(clipNorm > 0, "clipNorm must be > 0 (got " + clipNorm + ")");
-    require(refinementDecay >= 0 && refinementDecay <= 1, "refinementDecay must be in [0, 1] (got " + refinementDecay + ")");
+    require(refinementDecay >= 0 && refinementDecay <= 1,
+        "refinementDecay must be in [0, 1] (got " + refinementDecay + ")");
     require(minClusters >= 2, "minClusters must be >= 2 (got " + minClusters + ")");
     require(minClusterFraction >= 0 && minClusterFraction <= 1,
         "minClusterFraction must be in [0, 1] (got " + minClusterFraction + ")");
@@ -169,26 +170,86 @@ public record HsdagConfig(
     private Long seed;
     private int torchThreads;
 
-    public Builder coarsening(CoarseningMode v) { coarsening = v; return this; }
-    public Builder features(FeatureConfig v) { features = v; return this; }
-    public Builder hidden(int v) { hidden = v; return this; }
-    public Builder gcnLayers(int v) { gcnLayers = v; return this; }
-    public Builder placerHidden(int v) { placerHidden = v; return this; }
-    public Builder learningRate(double v) { learningRate = v; return this; }
-    public Builder gamma(double v) { gamma = v; return this; }
-    public Builder stepsPerUpdate(int v) { stepsPerUpdate = v; return this; }
-    public Builder baseline(boolean v) { baseline = v; return this; }
-    public Builder entropyBonus(boolean v) { entropyBonus = v; return this; }
-    public Builder entropyWeight(double v) { entropyWeight = v; return this; }
-    public Builder imitationWeight(double v) { imitationWeight = v; return this; }
-    public Builder segmentMoves(int v) { segmentMoves = v; return this; }
-    public Builder gradientClip(boolean v) { gradientClip = v; return this; }
-    public Builder clipNorm(double v) { clipNorm = v; return this; }
-    public Builder refinementDecay(double v) { refinementDecay = v; return this; }
-    public Builder minClusters(int v) { minClusters = v; return this; }
-    public Builder minClusterFraction(double v) { minClusterFraction = v; return this; }
-    public Builder seed(Long v) { seed = v; return this; }
-    public Builder torchThreads(int v) { torchThreads = v; return this; }
+    public Builder coarsening(CoarseningMode v) {
+      coarsening = v;
+      return this;
+    }
+    public Builder features(FeatureConfig v) {
+      features = v;
+      return this;
+    }
+    public Builder hidden(int v) {
+      hidden = v;
+      return this;
+    }
+    public Builder gcnLayers(int v) {
+      gcnLayers = v;
+      return this;
+    }
+    public Builder placerHidden(int v) {
+      placerHidden = v;
+      return this;
+    }
+    public Builder learningRate(double v) {
+      learningRate = v;
+      return this;
+    }
+    public Builder gamma(double v) {
+      gamma = v;
+      return this;
+    }
+    public Builder stepsPerUpdate(int v) {
+      stepsPerUpdate = v;
+      return this;
+    }
+    public Builder baseline(boolean v) {
+      baseline = v;
+      return this;
+    }
+    public Builder entropyBonus(boolean v) {
+      entropyBonus = v;
+      return this;
+    }
+    public Builder entropyWeight(double v) {
+      entropyWeight = v;
+      return this;
+    }
+    public Builder imitationWeight(double v) {
+      imitationWeight = v;
+      return this;
+    }
+    public Builder segmentMoves(int v) {
+      segmentMoves = v;
+      return this;
+    }
+    public Builder gradientClip(boolean v) {
+      gradientClip = v;
+      return this;
+    }
+    public Builder clipNorm(double v) {
+      clipNorm = v;
+      return this;
+    }
+    public Builder refinementDecay(double v) {
+      refinementDecay = v;
+      return this;
+    }
+    public Builder minClusters(int v) {
+      minClusters = v;
+      return this;
+    }
+    public Builder minClusterFraction(double v) {
+      minClusterFraction = v;
+      return this;
+    }
+    public Builder seed(Long v) {
+      seed = v;
+      return this;
+    }
+    public Builder torchThreads(int v) {
+      torchThreads = v;
+      return this;
+    }
 
     /**
      * The paper's training as published: no baseline, no entropy bonus, no self-imitation, no
@@ -209,7 +270,8 @@ public record HsdagConfig(
 
     public HsdagConfig build() {
       return new HsdagConfig(coarsening, features, hidden, gcnLayers, placerHidden, learningRate, gamma, stepsPerUpdate,
-          baseline, entropyBonus, entropyWeight, imitationWeight, segmentMoves, gradientClip, clipNorm, refinementDecay, minClusters, minClusterFraction, paperFaithful,
+          baseline, entropyBonus, entropyWeight, imitationWeight, segmentMoves, gradientClip, clipNorm, refinementDecay,
+          minClusters, minClusterFraction, paperFaithful,
           seed, torchThreads);
     }
   }

@@ -57,7 +57,8 @@ public final class HsdagPolicy implements AutoCloseable {
   /** One sampled decision; owns {@code state}, the refinement state it was taken in. */
   public record Decision(
       int[] clusterOf, int clusterCount, int[] devicePerCluster, long[] clusterMask, double logProb, NDArray state)
-      implements AutoCloseable {
+      implements
+        AutoCloseable {
     @Override
     public void close() {
       state.close();
@@ -69,7 +70,8 @@ public final class HsdagPolicy implements AutoCloseable {
    * after the backward pass (it holds the step's pooling tensors).
    */
   public record Scored(NDArray logProb, NDArray entropy, GraphParsingPool.Assignment assignment)
-      implements AutoCloseable {
+      implements
+        AutoCloseable {
     @Override
     public void close() {
       logProb.close();
@@ -284,8 +286,8 @@ public final class HsdagPolicy implements AutoCloseable {
   public Scored score(Decision decision) {
     NDArray z = encode(decision.state());
     NDArray scores = scorer.forward(graph, z);
-    GraphParsingPool.Assignment a =
-        GraphParsingPool.assign(manager, graph, decision.clusterOf(), decision.clusterCount());
+    GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, decision.clusterOf(),
+        decision.clusterCount());
     NDArray pooled = GraphParsingPool.pool(a, z, scores);
     return scored(logProbabilities(pooled, decision.clusterMask()), decision.devicePerCluster(), a);
   }

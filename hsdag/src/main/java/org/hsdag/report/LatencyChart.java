@@ -65,7 +65,8 @@ public final class LatencyChart {
     }
     if (d.steps().length > 0) {
       long above = java.util.Arrays.stream(d.latencies()).filter(v -> v > top).count();
-      XYSeries pts = chart.addSeries("measured placement" + (above > 0 ? " (" + above + " above the plot)" : ""), d.steps(),
+      XYSeries pts = chart.addSeries("measured placement" + (above > 0 ? " (" + above + " above the plot)" : ""),
+          d.steps(),
           d.latencies());
       pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
       pts.setMarker(SeriesMarkers.CIRCLE);
@@ -105,7 +106,8 @@ public final class LatencyChart {
       line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       line.setMarker(SeriesMarkers.NONE);
       line.setLineColor(baseColors[k++ % baseColors.length]);
-      line.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f));
+      line.setLineStyle(
+          new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f));
     }
     if (chart.getSeriesMap().isEmpty()) {
       chart.addSeries("no successful measurement", new double[] {0}, new double[] {0});

@@ -35,7 +35,8 @@ final class ObjectiveSection {
     List<List<String>> rows = new ArrayList<>();
     for (RunObjective.Row r : o.figures()) {
       rows.add(List.of(r.best() ? "**" + r.label() + "** (best)" : r.label(),
-          String.format(Locale.ROOT, "%.3f", r.latencyMillis()), String.format(Locale.ROOT, "%.1f", r.inferencesPerSecond()),
+          String.format(Locale.ROOT, "%.3f", r.latencyMillis()),
+          String.format(Locale.ROOT, "%.1f", r.inferencesPerSecond()),
           String.valueOf(r.requests())));
     }
     doc.para("Both figures of the final candidates, noise-free:");

@@ -100,7 +100,8 @@ public final class ReportDoc {
         sb.append('_').append(n.text()).append("_\n\n");
       } else if (b instanceof Table t) {
         sb.append("| ").append(String.join(" | ", t.header().stream().map(ReportDoc::mdCell).toList())).append(" |\n");
-        sb.append(t.numeric() ? "|---|" + "---:|".repeat(t.header().size() - 1) : "|" + "---|".repeat(t.header().size()))
+        sb.append(
+            t.numeric() ? "|---|" + "---:|".repeat(t.header().size() - 1) : "|" + "---|".repeat(t.header().size()))
             .append('\n');
         for (List<String> r : t.rows()) {
           sb.append("| ").append(String.join(" | ", r.stream().map(ReportDoc::mdCell).toList())).append(" |\n");
@@ -128,16 +129,20 @@ public final class ReportDoc {
         .append("</title>\n<style>\n")
         .append("body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1000px;")
         .append("margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\n")
-        .append("table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}")
+        .append(
+            "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}")
         .append("th{background:#f3f3f3}td{font-variant-numeric:tabular-nums;white-space:nowrap}\n")
-        .append("code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;white-space:pre-wrap;overflow-wrap:anywhere}\n")
+        .append(
+            "code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;white-space:pre-wrap;overflow-wrap:anywhere}\n")
         .append("img,svg{max-width:100%;height:auto}.graph{overflow:auto;max-height:900px;border:1px solid #ddd}\n")
-        .append("table.numbers td,table.numbers th{text-align:right}table.numbers td:first-child,table.numbers th:first-child")
+        .append(
+            "table.numbers td,table.numbers th{text-align:right}table.numbers td:first-child,table.numbers th:first-child")
         .append("{text-align:left}.note{background:#fff3cd;padding:8px}\n")
         .append("</style></head><body>\n<h1>").append(esc(title)).append("</h1>\n");
     for (Block b : blocks) {
       if (b instanceof Heading h) {
-        sb.append("<h").append(h.level()).append('>').append(inline(h.text())).append("</h").append(h.level()).append(">\n");
+        sb.append("<h").append(h.level()).append('>').append(inline(h.text())).append("</h").append(h.level())
+            .append(">\n");
       } else if (b instanceof Para p) {
         sb.append("<p>").append(inline(p.text())).append("</p>\n");
       } else if (b instanceof Note n) {

@@ -116,7 +116,8 @@ public final class ReportWriter {
 
     AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
     AtomicFiles.writeString(runDir.resolve(HTML), doc.toHtml());
-    List<Path> files = new ArrayList<>(List.of(runDir.resolve(MD), runDir.resolve(HTML), runDir.resolve(PNG), runDir.resolve(SVG)));
+    List<Path> files = new ArrayList<>(
+        List.of(runDir.resolve(MD), runDir.resolve(HTML), runDir.resolve(PNG), runDir.resolve(SVG)));
     if (graph.rendered()) {
       files.add(runDir.resolve(GRAPH_SVG));
     }
@@ -168,9 +169,11 @@ public final class ReportWriter {
           firstBaselines.putIfAbsent(r.candidate(), r.latencyMs());
         }
       }
-      String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)" : lastStatus;
+      String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)"
+          : lastStatus;
       return new SearchLog(xs.stream().mapToDouble(Double::doubleValue).toArray(),
-          ys.stream().mapToDouble(Double::doubleValue).toArray(), firstBaselines, sessions, status, searchSteps, measured,
+          ys.stream().mapToDouble(Double::doubleValue).toArray(), firstBaselines, sessions, status, searchSteps,
+          measured,
           failed, cached);
     }
   }
@@ -204,12 +207,14 @@ public final class ReportWriter {
           + mf.profile() + "`, a model of that machine; they are not hardware measurements. Check a placement on "
           + "real hardware with `" + Pasteable.shell(hsdagCommand) + " apply --backend openvino`.");
     } else {
-      doc.para("Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
+      doc.para(
+          "Latencies were measured on this machine with the `" + mf.backend() + "` backend (" + mf.profile() + ").");
     }
 
     if (result != null && result.path("unknown_op_types").size() > 0) {
       List<String> unknown = new ArrayList<>();
-      result.get("unknown_op_types").fields().forEachRemaining(e -> unknown.add(e.getKey() + " (" + e.getValue().asInt() + ")"));
+      result.get("unknown_op_types").fields()
+          .forEachRemaining(e -> unknown.add(e.getKey() + " (" + e.getValue().asInt() + ")"));
       doc.para("The simulator has no cost formula for these op types and costed them as memory copies, so its numbers "
           + "say less about where they should run: " + String.join(", ", unknown) + ".");
     }
@@ -221,7 +226,8 @@ public final class ReportWriter {
       String bestLabel = best.path("label").asText();
       StringBuilder sb = new StringBuilder();
       if (best.path("baseline").asBoolean()) {
-        sb.append("No split placement was clearly faster than the fastest single device: the best is **").append(bestLabel)
+        sb.append("No split placement was clearly faster than the fastest single device: the best is **")
+            .append(bestLabel)
             .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
             .append("). `best.json` places every operation on that device.");
         String decision = result.path("decision").asText("");
@@ -246,20 +252,26 @@ public final class ReportWriter {
       }
       doc.para(sb.toString());
     } else {
-      doc.para("The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
-          + "`" + Pasteable.shellLine(hsdagCommand, "tune", "--resume", "--out", runDir) + "`; the figures below show the search so far.");
+      doc.para(
+          "The run has not completed (status: **" + status + "**), so there is no final result yet. Continue it with "
+              + "`" + Pasteable.shellLine(hsdagCommand, "tune", "--resume", "--out", runDir)
+              + "`; the figures below show the search so far.");
     }
   }
 
   private static void finalTable(ReportDoc doc, RunManifest mf, JsonNode result, String nums) {
     doc.heading(2, "Baselines and best candidates (final re-measurement)");
     int rounds = mf.config().finalRounds();
-    doc.para("At the end of the search the " + mf.config().topK() + " best placements found (chosen in turn by their search "
+    doc.para("At the end of the search the " + mf.config().topK()
+        + " best placements found (chosen in turn by their search "
         + "measurement, by the cost model when the run had one, and by how often the search proposed them, so that one "
         + "unlucky measurement cannot keep a placement out) "
-        + "and every single-device baseline were measured again, " + rounds + " rounds each" + SearchEngine.racedRoundsNote(rounds) + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
+        + "and every single-device baseline were measured again, " + rounds + " rounds each"
+        + SearchEngine.racedRoundsNote(rounds)
+        + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
         + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
-        + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, " + nums + ".");
+        + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, "
+        + nums + ".");
     double cpu = Double.NaN;
     String reference = result.path("best").path("reference").asText(CPU_ONLY);
     for (JsonNode c : result.path("candidates")) {
@@ -280,7 +292,8 @@ public final class ReportWriter {
           opsText(c.path("ops_per_device")),
           c.path("sub_models").asInt() == 0 ? "?" : String.valueOf(c.path("sub_models").asInt()),
           c.hasNonNull("latency_ms") ? ms(lat) : "failed: " + c.path("reason").asText(""),
-          c.hasNonNull("ci95_low_ms") ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
+          c.hasNonNull("ci95_low_ms")
+              ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
           c.hasNonNull("search_ms") ? ms(c.path("search_ms").asDouble()) : "",
           Double.isNaN(cpu) || Double.isNaN(lat) ? "" : x(cpu / lat)));
     }
@@ -293,15 +306,18 @@ public final class ReportWriter {
         + "the blue step line is the best found so far; dashed lines are the single-device baselines"
         + (Double.isNaN(finalBest) ? "" : ", and the black line is the winner's final re-measured latency")
         + ". Lower is better; values above " + LatencyChart.RANGE_FACTOR + "x the lowest are left above the plot and "
-        + "counted in the legend. " + search.searchSteps() + " search steps: " + search.measured() + " measured, " + search.cached()
-        + " answered from the cache (a placement proposed again is not measured again), " + search.failed() + " failed.");
+        + "counted in the legend. " + search.searchSteps() + " search steps: " + search.measured() + " measured, "
+        + search.cached()
+        + " answered from the cache (a placement proposed again is not measured again), " + search.failed()
+        + " failed.");
     doc.image("latency per measurement and best so far", PNG, "image/png", png);
     doc.para("Vector version: `" + SVG + "`.");
   }
 
   private static void workByDevice(ReportDoc doc, RunManifest mf, JsonNode best, String nums) {
     doc.heading(2, "Where the work runs (best placement)");
-    JsonNode ops = best.has("compute_ops_per_device") ? best.get("compute_ops_per_device") : best.path("ops_per_device");
+    JsonNode ops = best.has("compute_ops_per_device") ? best.get("compute_ops_per_device")
+        : best.path("ops_per_device");
     JsonNode times = best.path("time_ms_by_device");
     int totalOps = 0;
     for (JsonNode n : ops) {
@@ -312,7 +328,7 @@ public final class ReportWriter {
       totalTime += t.asDouble();
     }
     List<List<String>> rows = new ArrayList<>();
-    for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
+    for (Iterator<String> it = ops.fieldNames(); it.hasNext();) {
       String dev = it.next();
       int n = ops.path(dev).asInt();
       List<String> row = new ArrayList<>(List.of(dev, String.valueOf(n), pct(n, totalOps)));
@@ -331,12 +347,15 @@ public final class ReportWriter {
       header.add("share of kernel time");
     }
     doc.table(header, rows);
-    doc.para((compute ? "Compute ops: " + totalOps + " of the model's " + mf.nodes() + " operations; the table above counts "
-        + "all of them, while constants, inputs and outputs go with their neighbours here. " : "")
+    doc.para((compute
+        ? "Compute ops: " + totalOps + " of the model's " + mf.nodes() + " operations; the table above counts "
+            + "all of them, while constants, inputs and outputs go with their neighbours here. "
+        : "")
         + (totalTime > 0 ? "Kernel time is the " + nums + " stand-alone time of the operations on each device in one "
             + "inference; it leaves out fusion, copies between devices and per-sub-model overheads, so it does not add "
-            + "up to the latency." : "The `" + mf.backend() + "` backend does not report time per device, so "
-            + "only the share of operations is shown."));
+            + "up to the latency."
+            : "The `" + mf.backend() + "` backend does not report time per device, so "
+                + "only the share of operations is shown."));
   }
 
   private static void graphSection(ReportDoc doc, GraphResult graph) {
@@ -355,10 +374,12 @@ public final class ReportWriter {
 
   private void usageSection(ReportDoc doc, RunManifest mf) {
     doc.heading(2, "How to use the placement");
-    doc.para("`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
-        + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
+    doc.para(
+        "`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
+            + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
     String model = mf.modelPath();
-    doc.code(Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
+    doc.code(
+        Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
   }
 
   private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search, String workers) {
@@ -369,10 +390,12 @@ public final class ReportWriter {
     for (DeviceInfo d : mf.deviceInfos()) {
       details.add("Device `" + d.name() + "`: " + d.fullName() + (mf.simulated() ? " (simulated)" : ""));
     }
-    details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`" + (mf.simulated() ? ", simulated numbers" : ""));
+    details.add("Backend `" + mf.backend() + "`, profile `" + mf.profile() + "`"
+        + (mf.simulated() ? ", simulated numbers" : ""));
     if (!mf.dynamicInputs().isEmpty()) {
       details.add("Dynamic inputs " + (mf.inputShapeAssumed() ? "assumed as `" : "measured as `")
-          + String.join(", ", mf.dynamicInputs()) + "`" + (mf.inputShapeAssumed() ? " (hsdag's default; set `--input-shape`)" : ""));
+          + String.join(", ", mf.dynamicInputs()) + "`"
+          + (mf.inputShapeAssumed() ? " (hsdag's default; set `--input-shape`)" : ""));
     }
     TuneConfig c = mf.config();
     List<String> settings = Strategies.differences(c.strategy(), c.strategyConfig());
@@ -380,9 +403,12 @@ public final class ReportWriter {
         + ", seed " + c.seed() + ", budget " + c.budget() + " measurements"
         + (c.timeLimitSeconds() > 0 ? ", time limit " + c.timeLimitSeconds() + " s" : ""));
     details.add("Measurement protocol `" + c.protocol().describe() + "` (warm-up runs + timed runs, statistic)");
-    details.add("Status: " + search.status() + (result != null ? " (" + result.path("stop_reason").asText() + ")" : "") + "; "
-        + search.sessions() + (search.sessions() == 1 ? " session" : " sessions (resumed " + (search.sessions() - 1) + "×)")
-        + (result != null ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
+    details.add(
+        "Status: " + search.status() + (result != null ? " (" + result.path("stop_reason").asText() + ")" : "") + "; "
+            + search.sessions()
+            + (search.sessions() == 1 ? " session" : " sessions (resumed " + (search.sessions() - 1) + "×)")
+            + (result != null
+                ? ", " + String.format(Locale.ROOT, "%.1f", result.path("elapsed_s").asDouble()) + " s in total" : ""));
     details.add("Started " + mf.created() + " on host `" + mf.host() + "`, hsdag " + mf.hsdagVersion() + ", Java "
         + mf.javaVersion() + ", " + mf.os());
     if (workers != null) {
@@ -455,7 +481,7 @@ public final class ReportWriter {
 
   private static String opsText(JsonNode ops) {
     List<String> parts = new ArrayList<>();
-    for (Iterator<String> it = ops.fieldNames(); it.hasNext(); ) {
+    for (Iterator<String> it = ops.fieldNames(); it.hasNext();) {
       String d = it.next();
       parts.add(d + " " + ops.path(d).asInt());
     }

@@ -15,7 +15,8 @@ public final class Estimate {
 
   /** An estimate of {@code millis}. */
   public static Measurement of(double millis) {
-    return new Measurement(true, new double[] {millis}, millis, millis, millis, 0, null, BACKEND, "corrected cost model");
+    return new Measurement(true, new double[] {millis}, millis, millis, millis, 0, null, BACKEND,
+        "corrected cost model");
   }
 
   /** Whether {@code m} is an estimate rather than a measurement. */

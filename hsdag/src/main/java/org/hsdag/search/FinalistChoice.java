@@ -29,7 +29,8 @@ public final class FinalistChoice {
   private FinalistChoice() {}
 
   /** {@link #choose(SearchOutcome, int, Set, PlacementProxy, List)} for a strategy without favourites. */
-  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel) {
+  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude,
+      PlacementProxy costModel) {
     return choose(outcome, k, exclude, costModel, List.of());
   }
 

@@ -389,7 +389,8 @@ public final class SearchEngine {
             + SearchLimits.MEANINGFUL_IMPROVEMENT_PERCENT + " % or more";
         case TOO_MANY_PROPOSALS -> "stopped after " + steps.size()
             + " proposals (the strategy keeps proposing measured placements)";
-        case GAVE_UP -> "gave up after " + consecutiveFailures + " failed measurements in a row (last: " + lastFailure + ")";
+        case GAVE_UP ->
+          "gave up after " + consecutiveFailures + " failed measurements in a row (last: " + lastFailure + ")";
         case INTERRUPTED -> "interrupted";
       };
       return new SearchOutcome(stop, text, steps, measurements, cacheHits, failures, atBatchBoundary);
@@ -461,7 +462,8 @@ public final class SearchEngine {
       int[] order = shuffled(n, new SplittableRandom(orderSeed + round));
       List<Placement> toMeasure = new ArrayList<>();
       for (int i : order) {
-        if (failReason[i] == null && inRound[i] && !prior.containsKey(new RoundKey(round, finalists.get(i).placement()))) {
+        if (failReason[i] == null && inRound[i]
+            && !prior.containsKey(new RoundKey(round, finalists.get(i).placement()))) {
           toMeasure.add(finalists.get(i).placement());
         }
       }
@@ -505,7 +507,8 @@ public final class SearchEngine {
         values = new double[0];
       } else if (values.length == 0) {
         finalMs = searchMs;
-        ci = first == null ? new double[] {Double.NaN, Double.NaN} : new double[] {first.ciLowMillis(), first.ciHighMillis()};
+        ci = first == null ? new double[] {Double.NaN, Double.NaN}
+            : new double[] {first.ciLowMillis(), first.ciHighMillis()};
         pooled = first == null ? 0 : first.samplesMillis().length;
       } else {
         finalMs = median(values);
@@ -607,7 +610,8 @@ public final class SearchEngine {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "SearchEngine[%s on %s, %s/%s]", graph, devices, backend.name(), backend.profile());
+    return String.format(Locale.ROOT, "SearchEngine[%s on %s, %s/%s]", graph, devices, backend.name(),
+        backend.profile());
   }
 
   /** Configures a {@link SearchEngine}. */

@@ -11,7 +11,8 @@ package org.hsdag.search;
  *     re-proposing measured placements still stops
  * @param maxConsecutiveFailures failed measurements in a row after which the search gives up
  */
-public record SearchLimits(int budget, long timeLimitSeconds, int patience, long maxProposals, int maxConsecutiveFailures) {
+public record SearchLimits(int budget, long timeLimitSeconds, int patience, long maxProposals,
+    int maxConsecutiveFailures) {
   /** Consecutive failed measurements after which the search gives up. */
   public static final int DEFAULT_MAX_CONSECUTIVE_FAILURES = 50;
 

@@ -44,12 +44,14 @@ public record Verdict(Decision decision, Candidate winner, String text) {
     }
     Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted);
     String tie = fastest == leader ? "" : String.format(Locale.ROOT,
-        " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(), leader.finalMs());
+        " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(),
+        leader.finalMs());
     if (fastest.baseline()) {
       return new Verdict(Decision.SINGLE_DEVICE_FASTEST, fastest, fastest.label() + " is the fastest" + tie);
     }
     if (bestBaseline == null) {
-      return new Verdict(Decision.SPLIT_WINS, fastest, fastest.label() + " is the fastest (no single device ran)" + tie);
+      return new Verdict(Decision.SPLIT_WINS, fastest,
+          fastest.label() + " is the fastest (no single device ran)" + tie);
     }
     if (fastest.clearlyFasterThan(bestBaseline)) {
       return new Verdict(Decision.SPLIT_WINS, fastest, String.format(Locale.ROOT,

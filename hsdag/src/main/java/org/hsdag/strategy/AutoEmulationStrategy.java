@@ -21,14 +21,12 @@ import org.hsdag.search.SearchContext;
 public final class AutoEmulationStrategy extends OneShotStrategy {
   /** Which device class AUTO is told to prefer. */
   public enum Preference {
-    CPU,
-    GPU
+    CPU, GPU
   }
 
   /** What the emulation decided: one device for the whole model, or HETERO automatic mode. */
   public enum Mode {
-    AUTO_SINGLE_DEVICE,
-    HETERO_AUTOMATIC
+    AUTO_SINGLE_DEVICE, HETERO_AUTOMATIC
   }
 
   private final String methodName;

@@ -40,7 +40,8 @@ public final class BrkgaStrategy implements SearchStrategy {
 
     public Config {
       if (population < 2 || elites < 1 || children < 0 || elites + children > population || elites >= population) {
-        throw new IllegalArgumentException("bad BRKGA sizes: population " + population + ", elites " + elites + ", children " + children);
+        throw new IllegalArgumentException(
+            "bad BRKGA sizes: population " + population + ", elites " + elites + ", children " + children);
       }
       if (eliteBias < 0.5 || eliteBias > 1) {
         throw new IllegalArgumentException("Expected elite bias in [0.5, 1] (got " + eliteBias + ")");
@@ -78,7 +79,8 @@ public final class BrkgaStrategy implements SearchStrategy {
 
   @Override
   public void init(SearchContext context) {
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(), grouping.groupOf(context.graph()));
+    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
+        grouping.groupOf(context.graph()));
     rng = new SplittableRandom(context.seed());
     genes = space.unitCount() * space.deviceCount();
     keys = new double[config.population()][];

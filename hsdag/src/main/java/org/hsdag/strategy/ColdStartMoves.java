@@ -154,7 +154,8 @@ final class ColdStartMoves {
   }
 
   /** The state a checkpoint keeps: rounds drawn, queued moves, everything asked, observations. */
-  record State(long rounds, List<int[]> queued, List<int[]> askedBefore, List<int[]> observed, double[] observedMillis) {
+  record State(long rounds, List<int[]> queued, List<int[]> askedBefore, List<int[]> observed,
+      double[] observedMillis) {
     static final State EMPTY = new State(0, List.of(), List.of(), List.of(), new double[0]);
   }
 

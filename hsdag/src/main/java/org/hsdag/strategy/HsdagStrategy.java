@@ -310,7 +310,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       int format = in.readInt();
       if (format != SEGMENT_FORMAT) {
         // Format 1 centred its moves on the fastest measured placement; the log replays the run instead.
-        throw new IOException(file + ": segment-move state format " + format + ", this version reads " + SEGMENT_FORMAT);
+        throw new IOException(
+            file + ": segment-move state format " + format + ", this version reads " + SEGMENT_FORMAT);
       }
       long rounds = in.readLong();
       List<int[]> queued = readAssignments(in);
@@ -339,7 +340,8 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
     for (int i = 0; i < count; i++) {
       int[] a = DataArrays.readInts(in);
       if (a.length != coarsening.clusterCount()) {
-        throw new IOException("segment-move state is for " + a.length + " coarse nodes, this graph has " + coarsening.clusterCount());
+        throw new IOException(
+            "segment-move state is for " + a.length + " coarse nodes, this graph has " + coarsening.clusterCount());
       }
       out.add(a);
     }

@@ -18,9 +18,7 @@ import org.hsdag.search.SequentialStrategy;
  */
 public final class LocalSearchStrategy implements SequentialStrategy {
   private enum Phase {
-    STARTS,
-    RESTART,
-    SCAN
+    STARTS, RESTART, SCAN
   }
 
   private final Grouping grouping;
@@ -48,7 +46,8 @@ public final class LocalSearchStrategy implements SequentialStrategy {
 
   @Override
   public void init(SearchContext context) {
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(), grouping.groupOf(context.graph()));
+    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
+        grouping.groupOf(context.graph()));
     rng = new SplittableRandom(context.seed());
     penalty = FailurePenalty.twiceSlowest();
     starts.clear();

@@ -114,7 +114,8 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   @Override
   public void init(SearchContext context) {
     close();
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(), grouping.groupOf(context.graph()));
+    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
+        grouping.groupOf(context.graph()));
     rng = new SplittableRandom(context.seed());
     devices = space.deviceCount();
     int u = space.unitCount();

@@ -96,7 +96,8 @@ public final class PlannerStrategy implements SearchStrategy {
       }
       for (int k = 0; k < batch.size(); k++) {
         if (!java.util.Arrays.equals(batch.get(k).deviceOf(), t.placements().get(k))) {
-          throw new IllegalStateException("the planner proposes another placement than it did; the cost model or the planner changed");
+          throw new IllegalStateException(
+              "the planner proposes another placement than it did; the cost model or the planner changed");
         }
       }
       told(batch, t.latencies());

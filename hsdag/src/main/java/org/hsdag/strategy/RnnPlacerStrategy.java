@@ -91,7 +91,8 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   @Override
   public void init(SearchContext context) {
     close();
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(), grouping.groupOf(context.graph()));
+    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
+        grouping.groupOf(context.graph()));
     rng = new SplittableRandom(context.seed());
     units = space.unitCount();
     devices = space.deviceCount();
@@ -342,14 +343,17 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
         pick[(s * units + t) * devices + actions[s][t]] = 1f;
       }
     }
-    NDArray decIn = manager.create(prevOneHot, new Shape((long) k * units, devices + 1)).matMul(store.get("dev")).reshape(k, units, e);
+    NDArray decIn = manager.create(prevOneHot, new Shape((long) k * units, devices + 1)).matMul(store.get("dev"))
+        .reshape(k, units, e);
     NDArray h0 = enc.get(1).repeat(1, k);
     NDArray c0 = enc.get(2).repeat(1, k);
-    NDArray states = decIn.getNDArrayInternal().lstm(decIn, new NDList(h0, c0), params("dec"), true, 1, 0.0, true, false, true).get(0);
+    NDArray states = decIn.getNDArrayInternal()
+        .lstm(decIn, new NDList(h0, c0), params("dec"), true, 1, 0.0, true, false, true).get(0);
     NDArray scores = states.matMul(store.get("att")).matMul(henc.transpose());
     NDArray ctx = scores.softmax(2).matMul(henc);
     NDArray out = states.concat(ctx, 2).matMul(store.get("comb.w")).add(store.get("comb.b")).tanh();
-    NDArray logits = out.matMul(store.get("out.w")).add(store.get("out.b")).add(manager.create(maskFlat, new Shape(units, devices)));
+    NDArray logits = out.matMul(store.get("out.w")).add(store.get("out.b"))
+        .add(manager.create(maskFlat, new Shape(units, devices)));
     NDArray logp = logits.logSoftmax(2);
     return logp.mul(manager.create(pick, new Shape(k, units, devices))).sum(new int[] {1, 2});
   }

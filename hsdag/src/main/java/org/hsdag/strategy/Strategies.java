@@ -90,7 +90,8 @@ public final class Strategies {
         new Entry("brkga", "BRKGA", Family.BASELINE, null, new StrategyConfig.Brkga(perOp, BrkgaStrategy.Config.REGAL)),
         new Entry("placeto", "Placeto", Family.BASELINE, null,
             new StrategyConfig.Placeto(grouped, PlacetoStrategy.Config.DEFAULT)),
-        new Entry("rnn", "RNN-based", Family.BASELINE, null, new StrategyConfig.Rnn(grouped, RnnPlacerStrategy.Config.DEFAULT)),
+        new Entry("rnn", "RNN-based", Family.BASELINE, null,
+            new StrategyConfig.Rnn(grouped, RnnPlacerStrategy.Config.DEFAULT)),
         new Entry("planner", "Cost-model planner, corrected by measurements", Family.BASELINE, null,
             new StrategyConfig.Planner()),
         new Entry("hsdag", "HSDAG", Family.HSDAG, null, StrategyConfig.Hsdag.warm(hsdag)),
@@ -245,7 +246,7 @@ public final class Strategies {
 
   private static List<String> optionKeys(JsonNode tree) {
     Set<String> out = new TreeSet<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext();) {
       Map.Entry<String, JsonNode> f = it.next();
       if (f.getValue().isObject()) {
         out.addAll(optionKeys(f.getValue()));
@@ -267,14 +268,15 @@ public final class Strategies {
   }
 
   private static void diff(String prefix, JsonNode base, JsonNode actual, List<String> out) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = actual.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = actual.fields(); it.hasNext();) {
       Map.Entry<String, JsonNode> f = it.next();
       JsonNode b = base.get(f.getKey());
       if (f.getValue().isObject() && b != null && b.isObject()) {
         diff(prefix + (f.getKey().equals("settings") ? "" : kebab(f.getKey()) + "."), b, f.getValue(), out);
       } else if (!f.getValue().equals(b)) {
         String key = f.getKey().equals("grouping") ? "coarsen" : kebab(f.getKey());
-        out.add(prefix + key + "=" + (f.getValue().isTextual() ? f.getValue().asText().toLowerCase(Locale.ROOT) : f.getValue()));
+        out.add(prefix + key + "="
+            + (f.getValue().isTextual() ? f.getValue().asText().toLowerCase(Locale.ROOT) : f.getValue()));
       }
     }
   }
@@ -284,7 +286,7 @@ public final class Strategies {
     if (tree.has(field) && !tree.get(field).isObject()) {
       return tree;
     }
-    for (Iterator<JsonNode> it = tree.elements(); it.hasNext(); ) {
+    for (Iterator<JsonNode> it = tree.elements(); it.hasNext();) {
       JsonNode child = it.next();
       if (child.isObject() && child.has(field) && !child.get(field).isObject()) {
         return (ObjectNode) child;
@@ -349,7 +351,8 @@ public final class Strategies {
   /** Option keys the HSDAG strategies understand. */
   public static final Set<String> HSDAG_OPTIONS = new TreeSet<>(List.of("steps", "coarsen", "warm-start", "pretrain",
       "features.output-shape", "features.node-id", "features.structural", "hidden", "gcn-layers", "learning-rate",
-      "gamma", "baseline", "entropy-bonus", "entropy-weight", "imitation-weight", "segment-moves", "gradient-clip", "refinement-decay", "min-clusters",
+      "gamma", "baseline", "entropy-bonus", "entropy-weight", "imitation-weight", "segment-moves", "gradient-clip",
+      "refinement-decay", "min-clusters",
       "torch-threads"));
 
   /** The HSDAG configuration from command-line options on top of the default (paper-faithful for {@code hsdag-paper}). */

@@ -83,7 +83,8 @@ public sealed interface StrategyConfig {
    * devices first, a latency model learned from the measurements, {@code movesPerRound} segment
    * moves after every {@code round} of the wrapped strategy's measurements, the model's favourites.
    */
-  record ColdStart(StrategyConfig inner, CoarseningMode grouping, int round, int movesPerRound) implements StrategyConfig {
+  record ColdStart(StrategyConfig inner, CoarseningMode grouping, int round,
+      int movesPerRound) implements StrategyConfig {
     @Override
     public SearchStrategy create(String name) {
       return new ColdStartStrategy(inner.create(name), grouping, round, movesPerRound);

@@ -240,7 +240,8 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   @Override
   public String finishedReason() {
     return warm && idleTooLong() ? "the last " + idle + " proposals were measured before or predicted by the corrected "
-        + "cost model to be more than " + VETO_MARGIN_PERCENT + " % slower than the best (" + vetoed + " vetoed in all)" : "";
+        + "cost model to be more than " + VETO_MARGIN_PERCENT + " % slower than the best (" + vetoed + " vetoed in all)"
+        : "";
   }
 
   @Override
@@ -268,7 +269,8 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
         new TypeReference<List<PlannerStrategy.Told>>() {});
     Path vetoFile = dir.resolve(VETO_FILE);
     if (warm && !Files.isRegularFile(vetoFile)) {
-      throw new IOException(vetoFile + " is missing: a checkpoint from before the veto, the log replays the run instead");
+      throw new IOException(
+          vetoFile + " is missing: a checkpoint from before the veto, the log replays the run instead");
     }
     if (warm) {
       try {

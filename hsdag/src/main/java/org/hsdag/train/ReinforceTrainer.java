@@ -127,7 +127,8 @@ public final class ReinforceTrainer implements AutoCloseable {
     double r = rewards.reward(m);
     if (!FailurePenalty.usable(m)) {
       failures++;
-      LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(), r);
+      LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(),
+          r);
     }
     Decision taken = pending.pollFirst();
     // Self-imitation follows measurements: an estimate told for a vetoed proposal is never the best.

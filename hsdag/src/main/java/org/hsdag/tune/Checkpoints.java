@@ -115,7 +115,8 @@ public final class Checkpoints {
   /** Refuses a checkpoint whose files are not the ones {@code latest.json} recorded. */
   private static void verify(Path latestFile, JsonNode recorded, Path dir) throws IOException {
     if (recorded == null || !recorded.isObject()) {
-      throw new DamagedRunFileException(latestFile, "has no checksums of the checkpoint's files (written by an older hsdag)");
+      throw new DamagedRunFileException(latestFile,
+          "has no checksums of the checkpoint's files (written by an older hsdag)");
     }
     Map<String, String> actual = checksums(dir);
     for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) recorded::fields) {
@@ -124,11 +125,13 @@ public final class Checkpoints {
         throw new DamagedRunFileException(dir.resolve(e.getKey()), "is missing from the checkpoint");
       }
       if (!sum.equals(e.getValue().asText())) {
-        throw new DamagedRunFileException(dir.resolve(e.getKey()), "was changed after it was written (its checksum does not match)");
+        throw new DamagedRunFileException(dir.resolve(e.getKey()),
+            "was changed after it was written (its checksum does not match)");
       }
     }
     if (!actual.isEmpty()) {
-      throw new DamagedRunFileException(dir.resolve(actual.keySet().iterator().next()), "was not part of the checkpoint");
+      throw new DamagedRunFileException(dir.resolve(actual.keySet().iterator().next()),
+          "was not part of the checkpoint");
     }
   }
 

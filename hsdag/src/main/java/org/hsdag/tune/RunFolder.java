@@ -45,7 +45,8 @@ public final class RunFolder implements AutoCloseable {
     }
     if (lock == null) {
       ch.close();
-      throw new RunFolderBusyException(dir + " is in use by another running 'hsdag tune'; wait for it or stop it first");
+      throw new RunFolderBusyException(
+          dir + " is in use by another running 'hsdag tune'; wait for it or stop it first");
     }
     return new RunFolder(dir, ch, lock);
   }

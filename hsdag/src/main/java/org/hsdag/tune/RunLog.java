@@ -106,7 +106,8 @@ public final class RunLog implements Closeable {
         }
         String expected = chain(chain, m.group(1) + "}");
         if (!expected.equals(m.group(2))) {
-          throw new DamagedRunFileException(file, lineNo, "was changed after it was written (its checksum does not match)");
+          throw new DamagedRunFileException(file, lineNo,
+              "was changed after it was written (its checksum does not match)");
         }
         chain = expected;
         records.add(record);
@@ -129,7 +130,8 @@ public final class RunLog implements Closeable {
   /** Opens {@code file} for appending, first cutting it to {@code validBytes} and ending it with a newline. */
   public static RunLog openForAppend(Path file, long validBytes) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
     try {
       if (ch.size() > validBytes) {
         ch.truncate(validBytes);
@@ -185,7 +187,8 @@ public final class RunLog implements Closeable {
   public void append(LogRecord record) throws IOException {
     String body = JSON.writeValueAsString(record);
     String next = chain(chain, body);
-    byte[] line = (body.substring(0, body.length() - 1) + CHAIN_FIELD + next + "\"}\n").getBytes(StandardCharsets.UTF_8);
+    byte[] line = (body.substring(0, body.length() - 1) + CHAIN_FIELD + next + "\"}\n")
+        .getBytes(StandardCharsets.UTF_8);
     ByteBuffer buf = ByteBuffer.wrap(line);
     try {
       while (buf.hasRemaining()) {

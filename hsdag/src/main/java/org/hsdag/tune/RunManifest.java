@@ -90,7 +90,8 @@ public record RunManifest(
   /** The same manifest with another configuration (a resume that extends the budget or time). */
   public RunManifest withConfig(TuneConfig newConfig) {
     return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
-        weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs, inputShapeAssumed, newConfig,
+        weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs,
+        inputShapeAssumed, newConfig,
         commandLine);
   }
 
@@ -105,7 +106,8 @@ public record RunManifest(
     public static ProfileSource of(String nameOrPath, double mismatch, long mismatchSeed) throws IOException {
       Path p = Path.of(nameOrPath);
       if (Files.isRegularFile(p)) {
-        return new ProfileSource(p.getFileName().toString(), p.toAbsolutePath().normalize().toString(), RunManifest.sha256(p),
+        return new ProfileSource(p.getFileName().toString(), p.toAbsolutePath().normalize().toString(),
+            RunManifest.sha256(p),
             mismatch, mismatchSeed);
       }
       return new ProfileSource(nameOrPath, null, null, mismatch, mismatchSeed);
@@ -128,7 +130,7 @@ public record RunManifest(
     }
     byte[] buf = new byte[1 << 16];
     try (InputStream in = Files.newInputStream(file)) {
-      for (int n; (n = in.read(buf)) > 0; ) {
+      for (int n; (n = in.read(buf)) > 0;) {
         md.update(buf, 0, n);
       }
     }

@@ -90,7 +90,8 @@ public record RunObjective(@JsonProperty("objective") String objectiveName, @Jso
     if (backend.capability(org.hsdag.sim.SimBackend.class).isEmpty()) {
       return this;
     }
-    ThroughputBackend tb = backend.capability(ThroughputBackend.class).orElseGet(() -> ThroughputBackend.wrap(backend, requested));
+    ThroughputBackend tb = backend.capability(ThroughputBackend.class)
+        .orElseGet(() -> ThroughputBackend.wrap(backend, requested));
     List<Row> rows = new ArrayList<>();
     for (Candidate c : candidates) {
       ObjectiveFigures f = c.ok() ? tb.figures(graph, c.placement()) : null;
@@ -105,7 +106,8 @@ public record RunObjective(@JsonProperty("objective") String objectiveName, @Jso
   public List<String> lines(String numbers) {
     List<String> out = new ArrayList<>();
     for (Row r : figures) {
-      out.add(String.format(Locale.ROOT, "  %-12s latency %9.3f ms   throughput %9.1f inferences/s (%d in flight, %s)%s",
+      out.add(String.format(Locale.ROOT,
+          "  %-12s latency %9.3f ms   throughput %9.1f inferences/s (%d in flight, %s)%s",
           r.label(), r.latencyMillis(), r.inferencesPerSecond(), r.requests(), numbers, r.best() ? "  <- best" : ""));
     }
     return out;

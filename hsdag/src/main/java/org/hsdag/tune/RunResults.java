@@ -124,8 +124,7 @@ public final class RunResults {
     // Op types the simulator has no formula for are costed as copies: the numbers say less about them.
     m.put("unknown_op_types", unknownOpTypes);
     if (r.best() != null) {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> best = (Map<String, Object>) m.get("best");
+      @SuppressWarnings("unchecked") Map<String, Object> best = (Map<String, Object>) m.get("best");
       best.put("compute_ops_per_device", computeOpsPerDevice(graph, r.best().placement()));
       if (!bestTimeByDevice.isEmpty()) {
         Map<String, Double> t = new LinkedHashMap<>();
@@ -133,7 +132,8 @@ public final class RunResults {
         best.put("time_ms_by_device", t);
       }
     }
-    AtomicFiles.writeString(file, RunLog.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m) + "\n");
+    AtomicFiles.writeString(file,
+        RunLog.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m) + "\n");
   }
 
   private static Double nullIfNan(double x) {

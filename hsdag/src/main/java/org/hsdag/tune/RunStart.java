@@ -44,7 +44,8 @@ public final class RunStart {
    * @throws RunRefusedException when the folder already holds a run
    */
   public static RunManifest begin(RunFolder folder, Path model, OpGraph graph, LatencyBackend backend,
-      RunManifest.ProfileSource profile, InputShapeChoice shapes, TuneConfig config, Software software) throws IOException {
+      RunManifest.ProfileSource profile, InputShapeChoice shapes, TuneConfig config, Software software)
+      throws IOException {
     if (folder.holdsRun()) {
       throw new RunRefusedException(folder.dir() + " already holds a run; continue it with --resume --out "
           + folder.dir() + " or choose another --out");
@@ -68,11 +69,13 @@ public final class RunStart {
    * nothing is added to it.
    */
   public static void checkNewRunFolder(Path dir) throws IOException {
-    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
+    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE))
+        || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
       return; // a new folder, or a run that begin() refuses with its own reason
     }
     try (var entries = Files.list(dir)) {
-      List<String> names = entries.map(p -> p.getFileName().toString()).filter(n -> !n.equals(RunFolder.LOCK_FILE)).sorted()
+      List<String> names = entries.map(p -> p.getFileName().toString()).filter(n -> !n.equals(RunFolder.LOCK_FILE))
+          .sorted()
           .toList();
       if (!names.isEmpty()) {
         throw new RunRefusedException("--out " + dir + " is not empty and holds no run (" + String.join(", ",
@@ -130,7 +133,8 @@ public final class RunStart {
     try {
       return RunManifest.read(dir);
     } catch (NoSuchFileException e) {
-      throw new RunRefusedException(dir + " holds no run to resume (no " + RunManifest.FILE + "); start one without --resume");
+      throw new RunRefusedException(
+          dir + " holds no run to resume (no " + RunManifest.FILE + "); start one without --resume");
     } catch (com.fasterxml.jackson.core.JacksonException e) {
       throw new DamagedRunFileException(dir.resolve(RunManifest.FILE), "not a readable run manifest");
     }
@@ -150,7 +154,8 @@ public final class RunStart {
           + "MODEL.xml --resume --out " + folder.dir());
     }
     if (!RunManifest.sha256(modelPath).equals(mf.modelSha256())) {
-      throw new RunRefusedException(modelPath + " is not the model this run tuned (its SHA-256 changed); start a new run");
+      throw new RunRefusedException(
+          modelPath + " is not the model this run tuned (its SHA-256 changed); start a new run");
     }
     OpGraph graph = new IrReader().read(modelPath);
     if (request.backend() != null && !request.backend().equals("auto") && !request.backend().equals(mf.backend())) {
@@ -206,13 +211,15 @@ public final class RunStart {
     if (recorded == null) {
       // Older manifests and real backends: the profile is the name the backend reported.
       if (given != null && !given.equals(mf.profile())) {
-        throw new RunRefusedException("this run measures with profile " + mf.profile() + "; it cannot continue with " + given);
+        throw new RunRefusedException(
+            "this run measures with profile " + mf.profile() + "; it cannot continue with " + given);
       }
       return mf.profile();
     }
     if (!recorded.isFile()) {
       if (given != null && !given.equals(recorded.name())) {
-        throw new RunRefusedException("this run measures with profile " + recorded.name() + "; it cannot continue with " + given);
+        throw new RunRefusedException(
+            "this run measures with profile " + recorded.name() + "; it cannot continue with " + given);
       }
       return recorded.name();
     }
@@ -220,7 +227,8 @@ public final class RunStart {
     if (!Files.isRegularFile(file)) {
       throw new RunRefusedException(given != null
           ? "this run measures with the profile file " + recorded.path() + "; " + given + " is not a file"
-          : "this run's profile file " + recorded.path() + " is not there any more; pass --profile FILE with the same content");
+          : "this run's profile file " + recorded.path()
+              + " is not there any more; pass --profile FILE with the same content");
     }
     if (!RunManifest.sha256(file).equals(recorded.sha256())) {
       throw new RunRefusedException(file + " is not the profile this run measured with (its content changed since "

@@ -76,9 +76,11 @@ public record TuneConfig(
   }
 
   /** A run with the backend's own cost model ({@link ProxyChoice#AUTO}). */
-  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget, long timeLimitSeconds,
+  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget,
+      long timeLimitSeconds,
       long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery, int patience) {
-    this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds, checkpointEvery,
+    this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds,
+        checkpointEvery,
         patience, ProxyChoice.AUTO);
   }
 
@@ -94,7 +96,8 @@ public record TuneConfig(
 
   /** The same run with another budget and time limit (what {@code --resume} may change). */
   public TuneConfig withLimits(int newBudget, long newTimeLimitSeconds) {
-    return new TuneConfig(devices, strategy, strategyConfig, newBudget, newTimeLimitSeconds, seed, protocol, topK, finalRounds,
+    return new TuneConfig(devices, strategy, strategyConfig, newBudget, newTimeLimitSeconds, seed, protocol, topK,
+        finalRounds,
         checkpointEvery, patience, proxy);
   }
 }

@@ -161,7 +161,8 @@ public final class Tuner {
         case LogRecord.PHASE_BASELINE -> priorBaselines.putIfAbsent(r.candidate(), r);
         case LogRecord.PHASE_SEARCH -> {
           if (r.step() == null || r.step() != priorSearch.size()) {
-            throw new IOException(logFile + ": search step " + r.step() + " out of order (expected " + priorSearch.size() + ")");
+            throw new IOException(
+                logFile + ": search step " + r.step() + " out of order (expected " + priorSearch.size() + ")");
           }
           Placement p = r.toPlacement(devices);
           if (p.size() != graph.nodeCount()) {
@@ -172,7 +173,8 @@ public final class Tuner {
         }
         case LogRecord.PHASE_FINAL -> priorFinal.putIfAbsent(
             new SearchEngine.RoundKey(r.round(), r.toPlacement(devices)), r.toMeasurement());
-        default -> { }
+        default -> {
+        }
       }
     }
     startNanos = System.nanoTime();
@@ -189,7 +191,8 @@ public final class Tuner {
       log = opened;
       long sessionStart = opened.size();
       try {
-        return session(resume, new History(prior, headers, priorBaselines, priorSearch, priorFinal), strategySeed, finalSeed);
+        return session(resume, new History(prior, headers, priorBaselines, priorSearch, priorFinal), strategySeed,
+            finalSeed);
       } catch (ResumeMismatchException e) {
         opened.cutBackTo(sessionStart);
         throw e;
@@ -237,7 +240,8 @@ public final class Tuner {
     lastCheckpoint = restore(priorSearch.size(), strategySeed);
     if (!priorSearch.isEmpty()) {
       listener.note("resumed after " + priorSearch.size() + " logged steps ("
-          + (lastCheckpoint > 0 ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
+          + (lastCheckpoint > 0
+              ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
               : "replayed all")
           + ")");
     }
@@ -258,11 +262,13 @@ public final class Tuner {
     List<Finalist> finalists = new ArrayList<>(baselines);
     Set<Placement> exclude = new HashSet<>();
     baselines.forEach(b -> exclude.add(b.placement()));
-    for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy, strategy.favourites(config.topK()))) {
+    for (SearchStep s : FinalistChoice.choose(outcome, config.topK(), exclude, proxy,
+        strategy.favourites(config.topK()))) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
     // Near ties in the race go to the cost model corrected by the run's measurements (issue 27 §2).
-    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(), remeasureListener(),
+    FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(),
+        remeasureListener(),
         proxy == null ? null : FinalistChoice.prediction(outcome, proxy));
     if (fin.interrupted()) {
       return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
@@ -367,22 +373,26 @@ public final class Tuner {
       }
 
       @Override
-      public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total) throws IOException {
+      public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total)
+          throws IOException {
         if (fresh) {
-          log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_FINAL, round, f.label(), f.placement(),
-              m, false, config.protocol().describe(), Double.NaN));
+          log.append(
+              LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_FINAL, round, f.label(), f.placement(),
+                  m, false, config.protocol().describe(), Double.NaN));
         }
         listener.finalStep(done, total);
       }
     };
   }
 
-  private TuneResult finish(RunStatus status, SearchOutcome outcome, String stopText, FinalResult fin) throws IOException {
+  private TuneResult finish(RunStatus status, SearchOutcome outcome, String stopText, FinalResult fin)
+      throws IOException {
     Verdict verdict = fin == null ? new Verdict(Decision.NOTHING_RAN, null, "") : fin.verdict();
     List<Candidate> cands = fin == null ? provisionalCandidates() : fin.candidates();
     Candidate best = verdict.winner();
     TuneResult result = new TuneResult(status, outcome.stop(), stopText, outcome.steps().size(), outcome.measurements(),
-        outcome.cacheHits(), outcome.failures(), elapsed(), cands, best, verdict.decision(), verdict.text(), backend.name(),
+        outcome.cacheHits(), outcome.failures(), elapsed(), cands, best, verdict.decision(), verdict.text(),
+        backend.name(),
         backend.profile(), backend.simulated(), referenceDevice);
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("stop_reason", stopText);
@@ -419,7 +429,8 @@ public final class Tuner {
   }
 
   private TuneProgress progress(SearchProgress p) {
-    return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, referenceMs, Finalist.baselineLabel(referenceDevice), elapsed(),
+    return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, referenceMs,
+        Finalist.baselineLabel(referenceDevice), elapsed(),
         backend.name(), backend.profile(), backend.simulated());
   }
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ApplyAndReportCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
   private OpGraph graph;
 
@@ -64,7 +65,8 @@ class ApplyAndReportCommandTest {
     assertTrue(r.out().contains("SIMULATED"), r.out());
     assertTrue(r.out().contains("CPU-only") && r.out().contains("GPU.1-only"), r.out());
     assertFalse(r.out().contains("-affinity"), "no released benchmark_app reads a placement file");
-    assertTrue(r.out().contains("compile_model(model, \"HETERO:CPU,GPU.1\")") && r.out().contains(p.toString()), r.out());
+    assertTrue(r.out().contains("compile_model(model, \"HETERO:CPU,GPU.1\")") && r.out().contains(p.toString()),
+        r.out());
     assertTrue(r.out().contains("OpenVinoBackend.open"), r.out());
   }
 
@@ -85,7 +87,8 @@ class ApplyAndReportCommandTest {
     CliRun t = CliRun.of("tune", m.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
         "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", out.toString());
     assertEquals(ExitCodes.OK, t.exitCode(), t.err());
-    assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")), t.out());
+    assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")),
+        t.out());
   }
 
   /** A single-device placement is that device's baseline: no split decision; the statistic counts the rounds it holds. */
@@ -112,10 +115,13 @@ class ApplyAndReportCommandTest {
     picocli.CommandLine cl = new picocli.CommandLine(new TuneCommand(org.hsdag.testkit.FakeBackend.cpuGpu()));
     cl.setOut(new java.io.PrintWriter(text, true));
     cl.setErr(new java.io.PrintWriter(new java.io.StringWriter(), true));
-    assertEquals(ExitCodes.OK, cl.execute(model.toString(), "--devices", "CPU,GPU.1", "--strategy", "random", "--budget",
-        "3", "--top-k", "1", "--final-rounds", "1", "--out", out.toString()), text.toString());
+    assertEquals(ExitCodes.OK,
+        cl.execute(model.toString(), "--devices", "CPU,GPU.1", "--strategy", "random", "--budget",
+            "3", "--top-k", "1", "--final-rounds", "1", "--out", out.toString()),
+        text.toString());
     String cpuLine = text.toString().lines().filter(l -> l.trim().startsWith("CPU-only")).findFirst().orElseThrow();
-    String cpuMs = java.util.Arrays.stream(cpuLine.trim().split("\\s+")).filter(w -> w.matches("\\d+\\.\\d{3}")).findFirst()
+    String cpuMs = java.util.Arrays.stream(cpuLine.trim().split("\\s+")).filter(w -> w.matches("\\d+\\.\\d{3}"))
+        .findFirst()
         .orElseThrow();
     assertTrue(Double.parseDouble(cpuMs) >= 10, "a latency of two integer digits: " + cpuLine);
     assertTrue(Files.readString(out.resolve("report.md")).contains(cpuMs), cpuMs + " not in the report");
@@ -150,17 +156,20 @@ class ApplyAndReportCommandTest {
   void applyRejectsPlacementsThatDoNotFitModelOrDevices() throws IOException {
     Map<String, String> unknownNode = halfAndHalf();
     unknownNode.put("no_such_layer", "CPU");
-    assertOneLineError(CliRun.of("apply", model.toString(), placement("u.json", unknownNode).toString(), "--backend", "sim"),
+    assertOneLineError(
+        CliRun.of("apply", model.toString(), placement("u.json", unknownNode).toString(), "--backend", "sim"),
         "'no_such_layer'");
 
     Map<String, String> missing = halfAndHalf();
     missing.remove(graph.node(3).name());
-    assertOneLineError(CliRun.of("apply", model.toString(), placement("m.json", missing).toString(), "--backend", "sim"),
+    assertOneLineError(
+        CliRun.of("apply", model.toString(), placement("m.json", missing).toString(), "--backend", "sim"),
         "misses 1 of");
 
     Map<String, String> badDevice = halfAndHalf();
     badDevice.put(graph.node(2).name(), "GPU.7");
-    assertOneLineError(CliRun.of("apply", model.toString(), placement("d.json", badDevice).toString(), "--backend", "sim"),
+    assertOneLineError(
+        CliRun.of("apply", model.toString(), placement("d.json", badDevice).toString(), "--backend", "sim"),
         "'GPU.7'");
 
     Files.writeString(tmp.resolve("broken.json"), "{\"a\": ");

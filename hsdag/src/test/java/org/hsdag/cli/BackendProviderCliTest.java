@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the built-in ones, with no change to the CLI.
  */
 class BackendProviderCliTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void theRegisteredTestBackendIsNamedInHelpAndListsItsDevices() {
@@ -35,7 +36,8 @@ class BackendProviderCliTest {
   void tuneRunsOnTheTestBackendAndRecordsIt() throws IOException {
     Path model = TestModels.twoBranch(tmp);
     Path out = tmp.resolve("run");
-    CliRun r = CliRun.of("tune", model.toString(), "--backend", "fake", "--devices", "CPU,GPU.1", "--strategy", "random",
+    CliRun r = CliRun.of("tune", model.toString(), "--backend", "fake", "--devices", "CPU,GPU.1", "--strategy",
+        "random",
         "--budget", "6", "--top-k", "1", "--final-rounds", "1", "--out", out.toString());
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
     RunManifest mf = RunManifest.read(out);

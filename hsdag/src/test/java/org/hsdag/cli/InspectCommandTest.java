@@ -45,7 +45,8 @@ class InspectCommandTest {
     CliRun r = CliRun.of("inspect", big.toString());
     assertEquals(0, r.exitCode(), r.err());
     String line = r.out().lines().filter(l -> l.startsWith("model")).findFirst().orElseThrow();
-    assertTrue(line.length() < 200 && line.contains("(1,000,000 characters)"), line.substring(0, Math.min(300, line.length())));
+    assertTrue(line.length() < 200 && line.contains("(1,000,000 characters)"),
+        line.substring(0, Math.min(300, line.length())));
     CliRun json = CliRun.of("inspect", "--json", big.toString());
     assertEquals(huge, new ObjectMapper().readTree(json.out()).get("name").asText());
   }
@@ -53,7 +54,8 @@ class InspectCommandTest {
   @Test
   void anIrVersionHsdagDoesNotKnowIsNoted(@TempDir Path dir) throws IOException {
     Path model = org.hsdag.tune.TestModels.chain(dir);
-    Path v99 = Files.writeString(dir.resolve("v99.xml"), Files.readString(model).replaceFirst("version=\"11\"", "version=\"99\""));
+    Path v99 = Files.writeString(dir.resolve("v99.xml"),
+        Files.readString(model).replaceFirst("version=\"11\"", "version=\"99\""));
     CliRun inspect = CliRun.of("inspect", v99.toString());
     assertEquals(0, inspect.exitCode(), inspect.err());
     assertTrue(inspect.out().contains("IR version     99 (note: the model says IR version 99; hsdag was written for "

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * touched.
  */
 class LauncherInstallTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void installSaysWhatLoadsTheCompletionAndPrintsTheSourceLine() throws Exception {
@@ -32,7 +33,8 @@ class LauncherInstallTest {
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path home = Files.createDirectories(tmp.resolve("home"));
 
-    ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("hsdag.sh").toString(), "install", home.resolve("bin").toString())
+    ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("hsdag.sh").toString(), "install",
+        home.resolve("bin").toString())
         .redirectErrorStream(true);
     Map<String, String> env = pb.environment();
     env.put("HOME", home.toString());

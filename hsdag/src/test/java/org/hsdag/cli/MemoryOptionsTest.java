@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MemoryOptionsTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
-  private static final String MODEL =
-      ModelCatalog.xmlPath(ModelCatalog.locate(java.nio.file.Path.of("").toAbsolutePath()), "tiny_decoder").toString();
+  private static final String MODEL = ModelCatalog
+      .xmlPath(ModelCatalog.locate(java.nio.file.Path.of("").toAbsolutePath()), "tiny_decoder").toString();
 
   private static void assertUsageError(CliRun r, String expected) {
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ModelInputErrorsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
   private OpGraph graph;
 
@@ -53,7 +54,8 @@ class ModelInputErrorsTest {
     String line = r.err().strip();
     assertTrue(line.startsWith("hsdag: " + file), line);
     assertTrue(line.contains(expected), line);
-    for (String library : new String[] {"java.", "javax.", "Exception", "com.fasterxml", "ParseError", "[Fatal Error]"}) {
+    for (String library : new String[] {"java.", "javax.", "Exception", "com.fasterxml", "ParseError",
+        "[Fatal Error]"}) {
       assertFalse(line.contains(library), "library text '" + library + "' in: " + line);
     }
   }
@@ -70,10 +72,12 @@ class ModelInputErrorsTest {
         "<?xml version=\"1.0\"?>\n<net name=\"empty\" version=\"11\">\n  <layers>\n  </layers>\n  <edges>\n  </edges>\n</net>\n");
     Path out = tmp.resolve("run");
     assertDiagnosis(run("inspect", empty.toString()), empty, ": model has no layers");
-    assertDiagnosis(run("tune", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--out", out.toString()),
+    assertDiagnosis(
+        run("tune", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--out", out.toString()),
         empty, ": model has no layers");
     assertFalse(Files.exists(out), "nothing written");
-    assertDiagnosis(run("plan", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1"), empty, ": model has no layers");
+    assertDiagnosis(run("plan", empty.toString(), "--backend", "sim", "--devices", "CPU,GPU.1"), empty,
+        ": model has no layers");
   }
 
   @Test
@@ -83,7 +87,8 @@ class ModelInputErrorsTest {
     Path f = Files.write(tmp.resolve("noise.xml"), noise);
     assertDiagnosis(run("inspect", f.toString()), f, ": is a binary file, not an OpenVINO IR model (.xml)");
     // An IR with one Latin-1 byte: XML up to there, so the parser would have printed its own line.
-    byte[] latin1 = Files.readString(model).replaceFirst("name=\"", "name=\"\u00e9").getBytes(StandardCharsets.ISO_8859_1);
+    byte[] latin1 = Files.readString(model).replaceFirst("name=\"", "name=\"\u00e9")
+        .getBytes(StandardCharsets.ISO_8859_1);
     Path g = Files.write(tmp.resolve("latin1.xml"), latin1);
     assertDiagnosis(run("inspect", g.toString()), g, "invalid UTF-8 byte 0xE9; an OpenVINO IR is UTF-8 text");
   }
@@ -103,8 +108,9 @@ class ModelInputErrorsTest {
 
   @Test
   void anInvalidGraphIsOneLineNamingTheLayer() throws IOException {
-    String xml = Files.readString(model).replaceFirst("[ \\t]*<edge from-layer=\"[^\"]*\" from-port=\"[^\"]*\" to-layer=\"[^\"]*\" "
-        + "to-port=\"1\"/>\\r?\\n", "");
+    String xml = Files.readString(model)
+        .replaceFirst("[ \\t]*<edge from-layer=\"[^\"]*\" from-port=\"[^\"]*\" to-layer=\"[^\"]*\" "
+            + "to-port=\"1\"/>\\r?\\n", "");
     Path f = Files.writeString(tmp.resolve("dropped.xml"), xml);
     assertDiagnosis(run("inspect", f.toString()), f, "has no incoming edge");
   }
@@ -124,7 +130,8 @@ class ModelInputErrorsTest {
     Path p = placement("best.json", JSON.writeValueAsString(allOn("CPU")));
     CliRun r = run("apply", p.toString(), model.toString(), "--backend", "sim");
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
-    assertEquals("hsdag: the arguments are swapped: " + p + " is a placement (JSON) and " + model + " the model; run: hsdag apply "
+    assertEquals("hsdag: the arguments are swapped: " + p + " is a placement (JSON) and " + model
+        + " the model; run: hsdag apply "
         + model + " " + p, r.err().strip());
     // A JSON alone where the model goes is still named for what it is.
     assertDiagnosis(run("inspect", p.toString()), p, ": is a JSON file, not an OpenVINO IR model (.xml)");
@@ -139,7 +146,8 @@ class ModelInputErrorsTest {
     numbers.put(graph.node(3).name(), 1);
     Path nonString = placement("numbers.json", JSON.writeValueAsString(numbers));
     assertDiagnosis(run("apply", model.toString(), nonString.toString(), "--backend", "sim"), nonString,
-        ": the device of node \"" + graph.node(3).name() + "\" is a number (1); expected a device name such as \"GPU.1\"");
+        ": the device of node \"" + graph.node(3).name()
+            + "\" is a number (1); expected a device name such as \"GPU.1\"");
   }
 
   @Test
@@ -149,7 +157,8 @@ class ModelInputErrorsTest {
       m.put(graph.node(v).name(), v % 2 == 0 ? "gpu.1" : " cpu");
     }
     Path p = placement("lower.json", JSON.writeValueAsString(m));
-    CliRun r = run("apply", model.toString(), p.toString(), "--backend", "sim", "--rounds", "1", "--devices", "Cpu,gpu.1");
+    CliRun r = run("apply", model.toString(), p.toString(), "--backend", "sim", "--rounds", "1", "--devices",
+        "Cpu,gpu.1");
     assertEquals(0, r.exitCode(), r.err());
     assertTrue(r.out().contains("HETERO:CPU,GPU.1"), r.out());
   }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 29 §3: --objective and --requests reach the run, its report and a resume; bad values are one-line usage errors. */
 class ObjectiveOptionsTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -84,7 +85,8 @@ class ObjectiveOptionsTest {
   @Test
   void badObjectiveOrRequestsAreOneLineUsageErrors() {
     Path out = tmp.resolve("run");
-    assertUsageError(tune(out, "--objective", "throughput", "--requests", "0"), "--requests must be at least 1 (got 0)");
+    assertUsageError(tune(out, "--objective", "throughput", "--requests", "0"),
+        "--requests must be at least 1 (got 0)");
     assertUsageError(tune(out, "--objective", "speed"), "--objective 'speed' is not one of latency, throughput");
     assertUsageError(tune(out, "--requests", "3"), "--requests applies to --objective throughput only");
     assertFalse(Files.exists(out), "nothing written");

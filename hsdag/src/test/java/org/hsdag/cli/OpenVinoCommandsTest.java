@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code hsdag calibrate} and {@code hsdag selftest} on a machine without OpenVINO. */
 class OpenVinoCommandsTest {
   private static void assumeNoOpenVino() {
-    assumeFalse(OpenVinoBackend.availability().available(), "skipped: OpenVINO is available here (native tests cover it)");
+    assumeFalse(OpenVinoBackend.availability().available(),
+        "skipped: OpenVINO is available here (native tests cover it)");
   }
 
   private static Path fixture() throws Exception {

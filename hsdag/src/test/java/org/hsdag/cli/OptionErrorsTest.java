@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 27 §3: a bad option value is named in the user's terms (the option, the rule), never in Java's. */
 class OptionErrorsTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -29,7 +30,8 @@ class OptionErrorsTest {
   }
 
   private CliRun tune(String option, String value) {
-    return CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "3", option, value,
+    return CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "3", option,
+        value,
         "--out", tmp.resolve("run").toString());
   }
 
@@ -61,7 +63,8 @@ class OptionErrorsTest {
 
   @Test
   void aProtocolIsJudgedInItsOwnSyntax() {
-    assertUserTerms(tune("--protocol", "0+0:median"), "--protocol 0+0:median: RUNS (in WARMUP+RUNS) must be at least 1");
+    assertUserTerms(tune("--protocol", "0+0:median"),
+        "--protocol 0+0:median: RUNS (in WARMUP+RUNS) must be at least 1");
     assertUserTerms(tune("--protocol", "1+4:mean-of-last-9"),
         "--protocol 1+4:mean-of-last-9: K of mean-of-last-K must be between 1 and RUNS (4)");
     assertUserTerms(tune("--protocol", "1+4:trimmed-mean-0.7"),
@@ -82,7 +85,9 @@ class OptionErrorsTest {
         "<?xml version=\"1.0\"?>\n<!DOCTYPE net [<!ENTITY x \"y\">]>\n<net name=\"a\" version=\"11\"><layers></layers></net>\n");
     CliRun r = CliRun.of("inspect", dtd.toString());
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
-    assertTrue(r.err().strip().equals("hsdag: " + dtd + ":2: has a document type declaration (<!DOCTYPE ...>), which an "
-        + "OpenVINO IR never has"), r.err());
+    assertTrue(
+        r.err().strip().equals("hsdag: " + dtd + ":2: has a document type declaration (<!DOCTYPE ...>), which an "
+            + "OpenVINO IR never has"),
+        r.err());
   }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -45,8 +46,8 @@ class PlanCommandTest {
     CliRun r = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "-o", out.toString());
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
     assertTrue(r.out().contains("no measurements"), r.out());
-    r.out().lines().filter(l -> l.contains(" ms")).forEach(l ->
-        assertTrue(l.contains("estimate, cost model of sim/paper"), "unlabelled number: " + l));
+    r.out().lines().filter(l -> l.contains(" ms"))
+        .forEach(l -> assertTrue(l.contains("estimate, cost model of sim/paper"), "unlabelled number: " + l));
     OpGraph g = TestModels.read(model);
     assertEquals(g.nodeCount(), PlacementFiles.read(out, g, DeviceSet.of("CPU", "GPU.1")).size());
     CliRun apply = CliRun.of("apply", model.toString(), out.toString(), "--backend", "sim", "--rounds", "2");
@@ -76,7 +77,8 @@ class PlanCommandTest {
     JsonNode a = JSON.readTree(own.out());
     JsonNode b = JSON.readTree(mine.out());
     assertEquals("cost model of profile mybox.json", b.get("estimates_from").asText());
-    assertNotEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
+    assertNotEquals(a.at("/best_single_device/estimate_ms").asDouble(),
+        b.at("/best_single_device/estimate_ms").asDouble());
   }
 
   /** As in tune, --mismatch perturbs only the measured machine: the cost model stays --profile. */
@@ -89,7 +91,8 @@ class PlanCommandTest {
     JsonNode a = JSON.readTree(own.out());
     JsonNode b = JSON.readTree(perturbed.out());
     assertEquals(a.get("best"), b.get("best"));
-    assertEquals(a.at("/best_single_device/estimate_ms").asDouble(), b.at("/best_single_device/estimate_ms").asDouble());
+    assertEquals(a.at("/best_single_device/estimate_ms").asDouble(),
+        b.at("/best_single_device/estimate_ms").asDouble());
     assertEquals("cost model of profile paper", b.get("estimates_from").asText());
   }
 
@@ -100,7 +103,8 @@ class PlanCommandTest {
     CliRun plan = CliRun.of("plan", chain.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--json");
     assertEquals(ExitCodes.OK, plan.exitCode(), plan.err());
     Path out = tmp.resolve("run");
-    CliRun tune = CliRun.of("tune", chain.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
+    CliRun tune = CliRun.of("tune", chain.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy",
+        "random",
         "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--quiet", "--out", out.toString());
     assertEquals(ExitCodes.OK, tune.exitCode(), tune.err());
     int planned = 0;
@@ -117,9 +121,11 @@ class PlanCommandTest {
 
   @Test
   void badInputIsOneLineAndExitTwo() throws IOException {
-    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"), "at least 2 devices");
+    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "GPU.1"),
+        "at least 2 devices");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,NPU"), "NPU");
-    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--proxy-profile", "nope.json"), "nope.json");
+    assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "--proxy-profile", "nope.json"),
+        "nope.json");
     assertOneLineError(CliRun.of("plan", model.toString(), "--backend", "sim", "-o", tmp.toString()), "is a directory");
   }
 
@@ -138,7 +144,8 @@ class PlanCommandTest {
     assertEquals("input_ids=1x128", plan.at("/dynamic_inputs/0").asText());
     JsonNode small = JSON.readTree(CliRun.of("plan", bert.toString(), "--backend", "sim", "--devices", "CPU,GPU.1",
         "--json").out());
-    assertTrue(plan.at("/best_single_device/estimate_ms").asDouble() > small.at("/best_single_device/estimate_ms").asDouble());
+    assertTrue(
+        plan.at("/best_single_device/estimate_ms").asDouble() > small.at("/best_single_device/estimate_ms").asDouble());
     assertOneLineError(CliRun.of("plan", bert.toString(), "--backend", "sim", "--input-shape", "ids=1,8"),
         "no input 'ids'");
   }

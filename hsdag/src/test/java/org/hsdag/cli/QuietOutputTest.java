@@ -22,7 +22,8 @@ class QuietOutputTest {
   /** A failure guard for a hung child, not a timing check. */
   private static final long PATIENCE_S = 300;
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private String tuneStderr(String name, String... extra) throws IOException, InterruptedException {
     Path model = tmp.resolve("chain.xml");
@@ -55,9 +56,11 @@ class QuietOutputTest {
   void theUnknownOpNoteIsInHsdagsOwnStyle() throws Exception {
     Path model = tmp.resolve("odd.xml");
     TinyModels.chain().writeTo(tmp.resolve("chain.xml"), 3);
-    Files.writeString(model, Files.readString(tmp.resolve("chain.xml")).replaceFirst("type=\"ReLU\"", "type=\"FancyOp\""));
+    Files.writeString(model,
+        Files.readString(tmp.resolve("chain.xml")).replaceFirst("type=\"ReLU\"", "type=\"FancyOp\""));
     String err = childStderr("plan", List.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1"));
-    assertEquals(1, err.lines().filter(l -> l.startsWith("hsdag: ") && l.contains("op type 'FancyOp' (1 op)")).count(), err);
+    assertEquals(1, err.lines().filter(l -> l.startsWith("hsdag: ") && l.contains("op type 'FancyOp' (1 op)")).count(),
+        err);
     assertFalse(err.contains("WARN"), err);
   }
 

@@ -39,7 +39,8 @@ class RealRuntimeCliTest {
   /** Generous bound on how long the child may take to reach the kill point (a failure guard, not a timing check). */
   private static final long PATIENCE_MS = 180_000;
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -80,7 +81,8 @@ class RealRuntimeCliTest {
     // Resolved as tune writes best.json: constants, Parameters and Results beside their neighbours.
     PlacementFiles.write(placement, graph,
         new HeteroAffinity(graph).resolvedPlacement(new Placement(DeviceSet.of("CPU", "CPU2"), device)));
-    CliRun r = CliRun.of("apply", model.toString(), placement.toString(), "--backend", "openvino", "--test-device", "CPU2",
+    CliRun r = CliRun.of("apply", model.toString(), placement.toString(), "--backend", "openvino", "--test-device",
+        "CPU2",
         "--rounds", "1");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     Matcher m = Pattern.compile("placement\\s+[0-9.]+ ms .*?, (\\d+) sub-models?").matcher(r.out());
@@ -103,11 +105,13 @@ class RealRuntimeCliTest {
         "");
     Path script = tmp.resolve("use_placement.py");
     Files.writeString(script, python);
-    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString()).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString()).redirectErrorStream(true)
+        .start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), python + "\n---\n" + output);
-    assertTrue(output.contains("submodels " + subModels), "hsdag and the printed Python compile the same split: " + output);
+    assertTrue(output.contains("submodels " + subModels),
+        "hsdag and the printed Python compile the same split: " + output);
     Matcher diff = Pattern.compile("maxdiff ([0-9.e+-]+)").matcher(output);
     assertTrue(diff.find(), output);
     assertTrue(Double.parseDouble(diff.group(1)) <= 1e-4, "in f32 a split computes CPU's outputs: " + output);
@@ -140,9 +144,11 @@ class RealRuntimeCliTest {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-Djava.awt.headless=true", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "tune", model.toString(), "--backend", "openvino", "--test-device", "CPU2",
-        "--devices", "CPU,CPU2", "--budget", "24", "--patience", "0", "--checkpoint-every", "4", "--seed", "3", "--out", out.toString(),
+        "--devices", "CPU,CPU2", "--budget", "24", "--patience", "0", "--checkpoint-every", "4", "--seed", "3", "--out",
+        out.toString(),
         "--quiet"));
-    Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
     Path log = out.resolve("log.jsonl");
     try {
       long deadline = System.currentTimeMillis() + PATIENCE_MS;
@@ -166,7 +172,8 @@ class RealRuntimeCliTest {
     for (int i = 0; i < steps.size(); i++) {
       assertEquals(i, steps.get(i), "every step once, in order: " + steps);
     }
-    Placement best = PlacementFiles.read(out.resolve("best.json"), new IrReader().read(model), DeviceSet.of("CPU", "CPU2"));
+    Placement best = PlacementFiles.read(out.resolve("best.json"), new IrReader().read(model),
+        DeviceSet.of("CPU", "CPU2"));
     assertEquals(new IrReader().read(model).nodeCount(), best.size());
     String manifest = Files.readString(out.resolve("manifest.json"));
     assertTrue(manifest.contains("\"backend\" : \"openvino\"") && manifest.contains("test device"), manifest);

@@ -15,11 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Resume never believes a run file that changed after hsdag wrote it, and never dies of a damaged checkpoint. */
 class RunFileDamageTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private CliRun tune(Path model, Path out, String strategy, int budget) {
     return CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", strategy,
-        "--budget", String.valueOf(budget), "--top-k", "1", "--final-rounds", "2", "--no-report", "--out", out.toString());
+        "--budget", String.valueOf(budget), "--top-k", "1", "--final-rounds", "2", "--no-report", "--out",
+        out.toString());
   }
 
   @Test

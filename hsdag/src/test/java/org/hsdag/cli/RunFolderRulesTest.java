@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RunFolderRulesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   Path model;
 
   @BeforeEach
@@ -166,13 +167,15 @@ class RunFolderRulesTest {
         "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--input-shape", "input_ids=1,32;attention_mask=1,32",
         "--out", out.toString());
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
-    assertEquals(1, r.err().lines().filter(l -> l.contains("dynamic inputs measured as input_ids=1x32")).count(), r.err());
+    assertEquals(1, r.err().lines().filter(l -> l.contains("dynamic inputs measured as input_ids=1x32")).count(),
+        r.err());
     RunManifest mf = RunManifest.read(out);
     assertEquals("input_ids=1,32;attention_mask=1,32", mf.inputShape());
     assertEquals(List.of("input_ids=1x32", "attention_mask=1x32"), mf.dynamicInputs());
     assertFalse(mf.inputShapeAssumed());
     assertTrue(Files.readString(out.resolve("report.md")).contains("Dynamic inputs measured as `input_ids=1x32"));
-    CliRun other = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "5", "--input-shape", "input_ids=1,8");
+    CliRun other = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "5", "--input-shape",
+        "input_ids=1,8");
     assertEquals(ExitCodes.BAD_INPUT, other.exitCode(), other.err());
     assertTrue(other.err().contains("cannot continue with --input-shape"), other.err());
     CliRun more = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "5");
@@ -216,7 +219,8 @@ class RunFolderRulesTest {
     Path coldByOption = tmp.resolve("cold-by-option");
     Path warm = tmp.resolve("warm");
     assertEquals(ExitCodes.OK, tune(cold, "--strategy", "hsdag", "--budget", "8", "--proxy", "none").exitCode());
-    assertEquals(ExitCodes.OK, tune(coldByOption, "--strategy", "hsdag", "--budget", "8", "-S", "warm-start=false").exitCode());
+    assertEquals(ExitCodes.OK,
+        tune(coldByOption, "--strategy", "hsdag", "--budget", "8", "-S", "warm-start=false").exitCode());
     assertEquals(ExitCodes.OK, tune(warm, "--strategy", "hsdag", "--budget", "8").exitCode());
     assertEquals(ProxyChoice.NONE, RunManifest.read(cold).config().proxy());
     assertEquals(ProxyChoice.AUTO, RunManifest.read(warm).config().proxy());
@@ -246,8 +250,10 @@ class RunFolderRulesTest {
     CliRun r = CliRun.of("tune", odd.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
         "--budget", "4", "--top-k", "1", "--final-rounds", "1", "--quiet", "--out", out.toString());
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
-    assertEquals(1, JSON.readTree(out.resolve("result.json").toFile()).get("unknown_op_types").get("HsdagTestOp").asInt());
-    assertTrue(Files.readString(out.resolve("report.md")).contains("costed them as memory copies"), "report names them");
+    assertEquals(1,
+        JSON.readTree(out.resolve("result.json").toFile()).get("unknown_op_types").get("HsdagTestOp").asInt());
+    assertTrue(Files.readString(out.resolve("report.md")).contains("costed them as memory copies"),
+        "report names them");
   }
 
   @Test

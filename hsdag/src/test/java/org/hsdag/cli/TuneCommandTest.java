@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TuneCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -222,7 +223,8 @@ class TuneCommandTest {
   @ValueSource(strings = {"placeto", "rnn", "brkga", "greedy", "gpu1", "openvino-gpu", "hsdag-paper"})
   void everyMethodBenchKnowsTunesEndToEnd(String strategy) throws IOException {
     Path out = tmp.resolve("s-" + strategy);
-    CliRun r = tune(out, "--strategy", strategy, "--budget", "10", "--patience", "5", "--top-k", "1", "--final-rounds", "1",
+    CliRun r = tune(out, "--strategy", strategy, "--budget", "10", "--patience", "5", "--top-k", "1", "--final-rounds",
+        "1",
         "--quiet");
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());
     assertEquals(strategy, RunManifest.read(out).config().strategy());
@@ -236,11 +238,13 @@ class TuneCommandTest {
     // Placeto keeps no checkpoint: resume replays its whole log through it. Per-op units, so each
     // step is a new placement.
     Path ext = tmp.resolve("placeto-extended");
-    assertEquals(ExitCodes.OK, tune(ext, "--strategy", "placeto", "--coarsen", "none", "--budget", "5", "--quiet").exitCode());
+    assertEquals(ExitCodes.OK,
+        tune(ext, "--strategy", "placeto", "--coarsen", "none", "--budget", "5", "--quiet").exitCode());
     CliRun more = CliRun.of("tune", "--resume", "--out", ext.toString(), "--budget", "8", "--json");
     assertEquals(ExitCodes.OK, more.exitCode(), more.err());
     Path direct = tmp.resolve("placeto-direct");
-    assertEquals(ExitCodes.OK, tune(direct, "--strategy", "placeto", "--coarsen", "none", "--budget", "8", "--quiet").exitCode());
+    assertEquals(ExitCodes.OK,
+        tune(direct, "--strategy", "placeto", "--coarsen", "none", "--budget", "8", "--quiet").exitCode());
     assertEquals(Files.readString(direct.resolve("best.json")), Files.readString(ext.resolve("best.json")));
     JsonNode a = JSON.readTree(Files.readString(direct.resolve("result.json")));
     JsonNode b = JSON.readTree(more.out());
@@ -256,8 +260,10 @@ class TuneCommandTest {
 
   @Test
   void strategyOptionsAreCheckedAgainstTheChosenStrategy() {
-    assertOneLineError(tune(tmp.resolve("o1"), "--strategy", "random", "--steps", "4"), 2, "strategy random has no option 'steps'");
-    assertOneLineError(tune(tmp.resolve("o2"), "--strategy", "brkga", "-S", "population=few"), 2, "population=few is not a number");
+    assertOneLineError(tune(tmp.resolve("o1"), "--strategy", "random", "--steps", "4"), 2,
+        "strategy random has no option 'steps'");
+    assertOneLineError(tune(tmp.resolve("o2"), "--strategy", "brkga", "-S", "population=few"), 2,
+        "population=few is not a number");
     assertOneLineError(tune(tmp.resolve("o3"), "--strategy", "gpu0"), 2, "needs device GPU.0");
     assertFalse(Files.exists(tmp.resolve("o1")) || Files.exists(tmp.resolve("o2")) || Files.exists(tmp.resolve("o3")));
   }

@@ -27,7 +27,8 @@ class TuneDeterminismTest {
   /** A failure guard for a hung child, not a timing check. */
   private static final long PATIENCE_S = 300;
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private Process start(Path model, Path out, boolean pressure) throws IOException {
     List<String> jvm = pressure ? List.of("-XX:+UseSerialGC", "-Dhsdag.test.collectEveryMs=2") : List.of();
@@ -35,7 +36,8 @@ class TuneDeterminismTest {
         "tune", model.toString(), "--devices", "CPU,GPU.1", "--backend", "sim", "--strategy", "hsdag",
         "--seed", "1", "--budget", "30", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", out.toString(),
         "--quiet"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolveSibling(out.getFileName() + ".txt").toFile())
+    return new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(out.resolveSibling(out.getFileName() + ".txt").toFile())
         .start();
   }
 

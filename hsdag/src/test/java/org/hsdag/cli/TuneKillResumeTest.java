@@ -34,7 +34,8 @@ class TuneKillResumeTest {
   /** Generous bound on how long a child may take to reach the kill point (a failure guard, not a timing check). */
   private static final long PATIENCE_MS = 120_000;
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private Path model;
 
   @BeforeEach
@@ -92,7 +93,8 @@ class TuneKillResumeTest {
   @Test
   void killMinus9AtAKnownStepThenResumeEqualsTheUninterruptedRun() throws Exception {
     Path reference = tmp.resolve("reference");
-    int code = new CommandLine(new TuneCommand(FakeBackend.cpuGpu())).execute(tuneArgs(reference, "40").toArray(String[]::new));
+    int code = new CommandLine(new TuneCommand(FakeBackend.cpuGpu()))
+        .execute(tuneArgs(reference, "40").toArray(String[]::new));
     assertEquals(0, code);
 
     Path killed = tmp.resolve("killed");

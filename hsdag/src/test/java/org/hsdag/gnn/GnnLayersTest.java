@@ -25,11 +25,11 @@ class GnnLayersTest {
   // 0-1 twice (both directions), 1-2, 2-3, 0-2, a self-loop on 3, node 4 isolated.
   static final IntGraph GRAPH = new IntGraph(5, new int[] {0, 1, 1, 2, 3, 0}, new int[] {1, 0, 2, 3, 3, 2});
   static final double[][] ADJ = {
-    {0, 1, 1, 0, 0},
-    {1, 0, 1, 0, 0},
-    {1, 1, 0, 1, 0},
-    {0, 0, 1, 0, 0},
-    {0, 0, 0, 0, 0},
+      {0, 1, 1, 0, 0},
+      {1, 0, 1, 0, 0},
+      {1, 1, 0, 1, 0},
+      {0, 0, 1, 0, 0},
+      {0, 0, 0, 0, 0},
   };
   static final int N = 5;
   static final int F = 3;
@@ -86,7 +86,8 @@ class GnnLayersTest {
   }
 
   /** Compares values and gradients for a reference over [x, params...] concatenated. */
-  void check(ToDoubleFunction<double[]> loss, Function<double[], double[]> forward, float[] out, NDArray x, NDArray... params) {
+  void check(ToDoubleFunction<double[]> loss, Function<double[], double[]> forward, float[] out, NDArray x,
+      NDArray... params) {
     double[][] parts = new double[params.length + 1][];
     parts[0] = d(x.toFloatArray());
     for (int i = 0; i < params.length; i++) {

@@ -123,10 +123,11 @@ class PygGoldenTest {
         gc.backward(y.mul(manager.create(flat(gold.get("loss_weights")), y.getShape())).sum());
       }
       double[] errors = {
-        maxAbsError(flat(layer.get("output")), output),
-        maxAbsError(flat(layer.get("grad_x")), xs.getGradient().toDoubleArray()),
-        maxAbsError(transpose(flat(layer.get("grad.lin.weight")), out, in), conv.weight().getGradient().toDoubleArray()),
-        maxAbsError(flat(layer.get("grad.bias")), conv.bias().getGradient().toDoubleArray()),
+          maxAbsError(flat(layer.get("output")), output),
+          maxAbsError(flat(layer.get("grad_x")), xs.getGradient().toDoubleArray()),
+          maxAbsError(transpose(flat(layer.get("grad.lin.weight")), out, in),
+              conv.weight().getGradient().toDoubleArray()),
+          maxAbsError(flat(layer.get("grad.bias")), conv.bias().getGradient().toDoubleArray()),
       };
       String summary = String.format("%s gcn max abs error: output %.2e, grad x %.2e, grad weight %.2e, grad bias %.2e",
           name, errors[0], errors[1], errors[2], errors[3]);

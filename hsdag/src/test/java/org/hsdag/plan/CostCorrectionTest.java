@@ -51,7 +51,8 @@ class CostCorrectionTest {
     double[] kernel = new double[2 * ops];
     java.util.Arrays.fill(kernel, 0, ops, 1.0);
     java.util.Arrays.fill(kernel, ops, 2 * ops, 1.4);
-    PlacementProxy truth = PlacementProxy.of(g, p.model().rescaled(kernel, new double[] {2, 2}, new double[] {1, 1}), DEVICES);
+    PlacementProxy truth = PlacementProxy.of(g, p.model().rescaled(kernel, new double[] {2, 2}, new double[] {1, 1}),
+        DEVICES);
     CostCorrection correction = new CostCorrection(p);
     SplittableRandom rnd = new SplittableRandom(9);
     for (int k = 0; k < 40; k++) {

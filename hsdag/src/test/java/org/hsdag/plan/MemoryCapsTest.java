@@ -45,7 +45,8 @@ class MemoryCapsTest {
       PlacementProxy proxy = PlacementProxy.ofSim(sim, g, DEVICES).withMemory(check);
       Plan plan = new Planner().plan(proxy);
       for (PlanCandidate c : plan.candidates()) {
-        assertTrue(check.fits(c.placement()), "seed " + seed + ": " + c.origin() + " " + check.violation(c.placement()));
+        assertTrue(check.fits(c.placement()),
+            "seed " + seed + ": " + c.origin() + " " + check.violation(c.placement()));
       }
       double cpu = proxy.latencyMicros(Placement.allOn(DEVICES, g.nodeCount(), "CPU"));
       assertTrue(plan.best().proxyMicros() <= cpu * (1 + 1e-9), "seed " + seed);
@@ -60,7 +61,8 @@ class MemoryCapsTest {
       MemoryCheck check = sim.memoryCheck(g, DEVICES);
       PlacementProxy proxy = PlacementProxy.ofSim(sim, g, DEVICES).withMemory(check);
       for (Strategies.Entry e : Strategies.all()) {
-        if (e.family() == Strategies.Family.ABLATION || (e.requiredDevice() != null && !DEVICES.contains(e.requiredDevice()))) {
+        if (e.family() == Strategies.Family.ABLATION
+            || (e.requiredDevice() != null && !DEVICES.contains(e.requiredDevice()))) {
           continue;
         }
         SearchEngine engine = SearchEngine.builder(sim, g, DEVICES).seed(seed).proxy(proxy).build();

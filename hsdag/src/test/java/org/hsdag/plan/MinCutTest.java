@@ -107,7 +107,8 @@ class MinCutTest {
       double e = cut.energy(end);
       assertTrue(e <= cut.energy(start) + TOL * ops);
       for (int alpha = 0; alpha < 3; alpha++) {
-        assertTrue(bestMove(cut, end, alpha) >= e - TOL * ops, "no expansion move improves the end (seed " + seed + ")");
+        assertTrue(bestMove(cut, end, alpha) >= e - TOL * ops,
+            "no expansion move improves the end (seed " + seed + ")");
       }
     }
   }

@@ -22,8 +22,8 @@ import org.hsdag.strategy.HsdagStrategy;
 class HsdagPolicyTest {
   static final Map<String, double[]> COST = Map.of("Convolution", new double[] {1, 2}, "MatMul", new double[] {2, 1});
   static final OpGraph GRAPH = SyntheticGraphs.segmented(2, 8, "Convolution", "MatMul");
-  static final HsdagConfig SMALL =
-      HsdagConfig.builder().coarsening(CoarseningMode.NONE).stepsPerUpdate(4).hidden(16).placerHidden(16).torchThreads(1).build();
+  static final HsdagConfig SMALL = HsdagConfig.builder().coarsening(CoarseningMode.NONE).stepsPerUpdate(4).hidden(16)
+      .placerHidden(16).torchThreads(1).build();
 
   static void assertAllowed(SupportMatrix support, Placement p) {
     for (int v = 0; v < p.size(); v++) {
@@ -50,7 +50,8 @@ class HsdagPolicyTest {
 
   @Test
   void clusterMasksIntersectThenFallBackToUnion() {
-    Coarsening c = new Coarsening(CoarseningMode.NONE, new int[] {0, 0, 1, 1}, 2, new IntGraph(2, new int[] {0}, new int[] {1}));
+    Coarsening c = new Coarsening(CoarseningMode.NONE, new int[] {0, 0, 1, 1}, 2,
+        new IntGraph(2, new int[] {0}, new int[] {1}));
     SupportMatrix support = new SupportMatrix(Runs.DEVICES, new long[] {0b11, 0b01, 0b10, 0b01});
     assertArrayEquals(new long[] {0b01, 0b11}, HsdagStrategy.coarseMasks(c, support, 2));
     Placement repaired = HsdagStrategy.repair(new Placement(Runs.DEVICES, new int[] {1, 1, 0, 1}), support);

@@ -131,7 +131,8 @@ class RealHeteroSplitTest {
       for (int i = 0; i < expected[o].length; i++) {
         worst = Math.max(worst, Math.abs(expected[o][i] - actual[o][i]));
       }
-      assertTrue(worst <= 1e-4 * Math.max(1.0, scale), what + ": output " + o + " differs by " + worst + " (scale " + scale + ")");
+      assertTrue(worst <= 1e-4 * Math.max(1.0, scale),
+          what + ": output " + o + " differs by " + worst + " (scale " + scale + ")");
     }
   }
 }

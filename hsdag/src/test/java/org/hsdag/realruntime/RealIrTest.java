@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("openvino")
 class RealIrTest {
   /** Op types the IR spells differently from OpenVINO's class names (notes/openvino.md §1.3). */
-  private static final Map<String, String> IR_SPELLING =
-      Map.of("Const", "Constant", "ReLU", "Relu", "SoftMax", "Softmax", "PReLU", "PRelu");
+  private static final Map<String, String> IR_SPELLING = Map.of("Const", "Constant", "ReLU", "Relu", "SoftMax",
+      "Softmax", "PReLU", "PRelu");
 
   static Stream<String> bundledModels() {
     return ModelCatalog.all().stream().filter(m -> !m.simulationOnly()).map(ModelSpec::name);
@@ -118,7 +118,8 @@ class RealIrTest {
     Map<String, OpenVinoRuntime.ModelOp> byName = new HashMap<>();
     ops.forEach(op -> byName.put(op.name(), op));
     if (merged == 0) {
-      assertEquals(graph.edgeCount(), ops.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).sum(), graph.name() + ": edges");
+      assertEquals(graph.edgeCount(), ops.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).sum(),
+          graph.name() + ": edges");
     }
     List<String> problems = new ArrayList<>();
     int absent = 0;

@@ -12,7 +12,8 @@ class ReportDocTest {
   private static ReportDoc doc() {
     return new ReportDoc("bench <x>")
         .note("Backend `sim`, **SIMULATED**")
-        .numberTable(List.of("Method", "a latency (ms)"), List.of(List.of("hsdag", "**1.5000**"), List.of("cpu", "2.0000")))
+        .numberTable(List.of("Method", "a latency (ms)"),
+            List.of(List.of("hsdag", "**1.5000**"), List.of("cpu", "2.0000")))
         .table(List.of("device", "ops"), List.of(List.of("CPU", "3")))
         .image("best-so-far a", "bestsofar-a.svg", "image/png", new byte[] {1, 2, 3});
   }

@@ -39,7 +39,8 @@ class FinalistChoiceTest {
    */
   private static Run run(int repeats, boolean outlierRun) {
     OpGraph g = TinyGraphs.randomDag(60, 6, 3);
-    PlacementProxy model = PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g, DEVICES);
+    PlacementProxy model = PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g,
+        DEVICES);
     int ops = model.model().opCount();
     List<Placement> placements = new ArrayList<>();
     for (int i = 0; i < ops && placements.size() < 12; i++) {
@@ -53,7 +54,8 @@ class FinalistChoiceTest {
     Placement best = placements.stream().min(java.util.Comparator.comparingDouble(model::latencyMicros)).orElseThrow();
     List<SearchStep> steps = new ArrayList<>();
     for (Placement p : placements) {
-      double ms = p.equals(best) ? 1.3 * model.latencyMicros(p) / 1000 : (1 + 0.01 * steps.size()) * model.latencyMicros(best) / 1000;
+      double ms = p.equals(best) ? 1.3 * model.latencyMicros(p) / 1000
+          : (1 + 0.01 * steps.size()) * model.latencyMicros(best) / 1000;
       // With an outlier run, the truly fastest's runs are its true latency but one, 2.5 times slower: their mean is 30 % slow.
       double t = model.latencyMicros(p) / 1000;
       double[] runs = outlierRun && p.equals(best) ? new double[] {t, t, t, t, 2.5 * t} : new double[] {ms};
@@ -64,7 +66,8 @@ class FinalistChoiceTest {
     for (int i = 0; i < repeats; i++) {
       steps.add(new SearchStep(steps.size(), best, bestStep.measurement(), true));
     }
-    return new Run(model, new SearchOutcome(StopReason.BUDGET_SPENT, "", steps, steps.size() - repeats, repeats, 0, true), best);
+    return new Run(model,
+        new SearchOutcome(StopReason.BUDGET_SPENT, "", steps, steps.size() - repeats, repeats, 0, true), best);
   }
 
   @Test
@@ -81,7 +84,8 @@ class FinalistChoiceTest {
     Run r = run(3);
     List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null);
     assertEquals(r.outcome().ranked().get(0), chosen.get(0), "the fastest measured comes first");
-    assertEquals(r.outcome().ranked().get(1), chosen.get(1), "then the fastest by the median of its runs (one run each here)");
+    assertEquals(r.outcome().ranked().get(1), chosen.get(1),
+        "then the fastest by the median of its runs (one run each here)");
     assertEquals(r.trulyBest(), chosen.get(2).placement(), "then the most proposed");
     assertEquals(4, new HashSet<>(chosen.stream().map(SearchStep::placement).toList()).size(), "no placement twice");
   }
@@ -90,9 +94,11 @@ class FinalistChoiceTest {
   void theStrategysFavouritesGetInSecondAndUnmeasuredOnesAreSkipped() {
     Run r = run();
     Placement neverMeasured = new Placement(DEVICES, new int[r.trulyBest().deviceOf().length]);
-    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null, List.of(neverMeasured, r.trulyBest()));
+    List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 4, Set.of(), null,
+        List.of(neverMeasured, r.trulyBest()));
     assertEquals(r.outcome().ranked().get(0), chosen.get(0), "the fastest measured comes first");
-    assertEquals(r.outcome().ranked().get(1), chosen.get(1), "then the fastest by the median of its runs (one run each here)");
+    assertEquals(r.outcome().ranked().get(1), chosen.get(1),
+        "then the fastest by the median of its runs (one run each here)");
     assertEquals(r.trulyBest(), chosen.get(2).placement(), "then the strategy's first measured favourite");
     assertEquals(r.outcome().ranked().get(2), chosen.get(3), "then the next fastest measured");
   }
@@ -113,7 +119,8 @@ class FinalistChoiceTest {
     Placement fastestMeasured = r.outcome().ranked().get(0).placement();
     List<SearchStep> chosen = FinalistChoice.choose(r.outcome(), 3, Set.of(fastestMeasured, r.trulyBest()), r.model());
     assertEquals(3, chosen.size());
-    assertTrue(chosen.stream().noneMatch(s -> s.placement().equals(fastestMeasured) || s.placement().equals(r.trulyBest())));
+    assertTrue(
+        chosen.stream().noneMatch(s -> s.placement().equals(fastestMeasured) || s.placement().equals(r.trulyBest())));
     assertEquals(r.outcome().ranked().size(), FinalistChoice.choose(r.outcome(), 100, Set.of(), r.model()).size(),
         "k beyond the measured placements takes them all");
   }

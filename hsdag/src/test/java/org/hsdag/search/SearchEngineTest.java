@@ -32,7 +32,8 @@ class SearchEngineTest {
   private static final FakeBackend EXACT = FakeBackend.cpuGpu();
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private OpGraph graph;
 
   @BeforeEach
@@ -132,7 +133,8 @@ class SearchEngineTest {
           SearchListener.NONE);
       assertEquals(StopReason.CONVERGED, o.stop(), "batch " + batch);
       assertEquals(1 + 5, o.measurements(), "batch " + batch + ": the best, then 5 measurements without improvement");
-      List<String> steps = o.steps().stream().map(s -> s.index() + ":" + s.placement().hashHex() + ":" + s.cached()).toList();
+      List<String> steps = o.steps().stream().map(s -> s.index() + ":" + s.placement().hashHex() + ":" + s.cached())
+          .toList();
       assertEquals(2 * 5, steps.size(), "batch " + batch + ": the repeats of the best cost no patience");
       if (reference == null) {
         reference = steps;
@@ -277,7 +279,8 @@ class SearchEngineTest {
     assertEquals(5, clear.candidates().get(0).rounds(), "8.8 ms against 7.0 ms is settled in the fixed rounds");
     assertEquals(5, clear.candidates().get(1).rounds());
 
-    List<Finalist> tie = List.of(new Finalist("CPU-only", true, cpu, -1, null), new Finalist("GPU.1-only", true, gpu, -1, null),
+    List<Finalist> tie = List.of(new Finalist("CPU-only", true, cpu, -1, null),
+        new Finalist("GPU.1-only", true, gpu, -1, null),
         new Finalist("step 1", false, near, 1, null));
     FinalResult raced = e.remeasure(tie, 5, 11, Map.of(), RemeasureListener.NONE);
     assertEquals(5, raced.candidates().get(0).rounds(), "CPU-only is out of the race");

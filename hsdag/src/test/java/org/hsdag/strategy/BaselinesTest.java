@@ -50,7 +50,8 @@ class BaselinesTest {
     for (Placement p : ps) {
       for (int v = 0; v < p.size(); v++) {
         if (support.mask(v) != 0) {
-          assertTrue(support.allowed(v, p.deviceOf(v)), "node " + v + " proposed on disallowed device " + p.deviceName(v));
+          assertTrue(support.allowed(v, p.deviceOf(v)),
+              "node " + v + " proposed on disallowed device " + p.deviceName(v));
         }
       }
     }
@@ -84,7 +85,8 @@ class BaselinesTest {
   @ValueSource(longs = {1, 2, 3})
   void brkgaAndGreedyFindThePlantedOptimum(long seed) {
     TinyGraphs.Instance inst = TinyGraphs.medium();
-    for (SearchStrategy s : List.of(new BrkgaStrategy("brkga", G, BrkgaStrategy.Config.REGAL), new LocalSearchStrategy(G))) {
+    for (SearchStrategy s : List.of(new BrkgaStrategy("brkga", G, BrkgaStrategy.Config.REGAL),
+        new LocalSearchStrategy(G))) {
       SearchOutcome t = inst.run(s, 500, seed);
       assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9, s.name() + " missed the optimum");
       assertArrayEquals(inst.optimum(), t.best().placement().deviceOf(), s.name());
@@ -183,7 +185,8 @@ class BaselinesTest {
     int n = inst.graph().nodeCount();
     // A machine whose GPU.0 is the discrete GPU and GPU.1 the integrated one.
     List<DeviceKind> kinds = List.of(DeviceKind.CPU, DeviceKind.DISCRETE_GPU, DeviceKind.INTEGRATED_GPU);
-    SearchContext ctx = SearchContext.builder(inst.graph(), ds, SupportMatrix.all(ds, n)).deviceKinds(kinds).budget(10).seed(1)
+    SearchContext ctx = SearchContext.builder(inst.graph(), ds, SupportMatrix.all(ds, n)).deviceKinds(kinds).budget(10)
+        .seed(1)
         .build();
     AutoEmulationStrategy gpu = new AutoEmulationStrategy("openvino-gpu", AutoEmulationStrategy.Preference.GPU);
     gpu.init(ctx);

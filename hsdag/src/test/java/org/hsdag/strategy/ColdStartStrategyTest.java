@@ -96,7 +96,8 @@ class ColdStartStrategyTest {
     }
 
     List<Placement> moves = measure(t, s, s.ask(10));
-    assertTrue(!moves.isEmpty() && moves.size() <= MOVES, "after a round of the wrapped strategy: the segment moves " + moves);
+    assertTrue(!moves.isEmpty() && moves.size() <= MOVES,
+        "after a round of the wrapped strategy: the segment moves " + moves);
     assertEquals(ROUND, inner.proposed.size(), "which the wrapped strategy did not propose");
     Set<Placement> before = new HashSet<>(first);
     before.addAll(innerBatch);

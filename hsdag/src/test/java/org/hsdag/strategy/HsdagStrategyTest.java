@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class HsdagStrategyTest {
-  private static final TinyGraphs.Instance CHAIN =
-      TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"), new int[] {0, 0, 1, 1, 1, 1, 0, 0}, new int[] {}, new int[] {});
+  private static final TinyGraphs.Instance CHAIN = TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"),
+      new int[] {0, 0, 1, 1, 1, 1, 0, 0}, new int[] {}, new int[] {});
 
   private static List<Measurement> measure(List<Placement> batch) {
     List<Measurement> out = new ArrayList<>();
@@ -51,7 +51,8 @@ class HsdagStrategyTest {
       assertEquals(2, singles.size(), "first, each single-device placement");
       for (int d = 0; d < 2; d++) {
         int device = d;
-        assertTrue(java.util.Arrays.stream(singles.get(d).deviceOf()).allMatch(x -> x == device), singles.get(d).toString());
+        assertTrue(java.util.Arrays.stream(singles.get(d).deviceOf()).allMatch(x -> x == device),
+            singles.get(d).toString());
       }
       s.tell(singles, measure(singles));
       List<Placement> asked = new ArrayList<>(singles);
@@ -104,12 +105,14 @@ class HsdagStrategyTest {
   /** A dense fit is cubic in the model's terms: a coarse graph too large for one gets the policy's samples only. */
   @Test
   void aGraphTooLargeForTheLatencyModelGetsThePolicyAlone() {
-    TinyGraphs.Instance large = TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"), new int[1100], new int[] {}, new int[] {});
+    TinyGraphs.Instance large = TinyGraphs.chain(DeviceSet.of("CPU", "GPU.1"), new int[1100], new int[] {},
+        new int[] {});
     try (HsdagStrategy s = new HsdagStrategy(perOp().build())) {
       s.init(large.context(100, 11));
       List<Placement> first = s.ask(10);
       assertEquals(4, first.size(), "a policy episode, no single-device placements first");
-      s.tell(first, first.stream().map(p -> large.backend().measure(large.graph(), p, MeasurementProtocol.PAPER)).toList());
+      s.tell(first,
+          first.stream().map(p -> large.backend().measure(large.graph(), p, MeasurementProtocol.PAPER)).toList());
       assertEquals(4, s.ask(10).size(), "then the next episode, no segment moves");
       assertEquals(List.of(), s.favourites(5));
     }

@@ -87,7 +87,8 @@ class LearnedBaselinesTest {
       double before = s.meanLogProbOfAll(1);
       SearchOutcome t = inst.run(s, 60, 5);
       double after = s.meanLogProbOfAll(1);
-      assertTrue(Math.exp(after) > Math.exp(before) + 0.1, "p(GPU) per unit " + Math.exp(before) + " -> " + Math.exp(after));
+      assertTrue(Math.exp(after) > Math.exp(before) + 0.1,
+          "p(GPU) per unit " + Math.exp(before) + " -> " + Math.exp(after));
       assertEquals(inst.optimumLatency(), t.best().latencyMillis(), 1e-9);
     }
   }

@@ -88,7 +88,8 @@ class MeasuredLatencyModelTest {
     for (int i = 0; i < 400; i++) {
       int[] p = fewRuns(rng);
       // 2 % run-to-run spread and 2 % outliers of 1.3-2.5x.
-      double ms = truth.millis(p) * Math.exp(0.02 * rng.nextGaussian()) * (rng.nextInt(50) == 0 ? 1.3 + 1.2 * rng.nextDouble() : 1);
+      double ms = truth.millis(p) * Math.exp(0.02 * rng.nextGaussian())
+          * (rng.nextInt(50) == 0 ? 1.3 + 1.2 * rng.nextDouble() : 1);
       model.observe(p, ms);
       if (model.observations() > placements.size()) {
         placements.add(p);
@@ -106,12 +107,14 @@ class MeasuredLatencyModelTest {
         fastestMeasured = i;
       }
     }
-    assertTrue(modelError < measurementError / 4, "model error " + modelError + " vs measurements' " + measurementError);
+    assertTrue(modelError < measurementError / 4,
+        "model error " + modelError + " vs measurements' " + measurementError);
     double trulyBest = placements.stream().mapToDouble(truth::millis).min().orElseThrow();
     double favourite = truth.millis(model.rankedObserved(1).get(0));
     double luckiest = truth.millis(placements.get(fastestMeasured));
     assertTrue(favourite <= luckiest, "favourite " + favourite + " ms, fastest measured " + luckiest + " ms");
-    assertTrue(favourite < trulyBest * 1.01, "favourite " + favourite + " ms, truly best measured " + trulyBest + " ms");
+    assertTrue(favourite < trulyBest * 1.01,
+        "favourite " + favourite + " ms, truly best measured " + trulyBest + " ms");
   }
 
   @Test

@@ -30,7 +30,8 @@ class PlannerStrategyTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
   private static final OpGraph RESNET = ModelCatalog.get("resnet50").build().graph();
 
-  private static SearchOutcome search(SimBackend target, PlacementProxy proxy, String strategy, int budget) throws Exception {
+  private static SearchOutcome search(SimBackend target, PlacementProxy proxy, String strategy, int budget)
+      throws Exception {
     return SearchEngine.builder(target, RESNET, DEVICES).seed(3).proxy(proxy).build()
         .run(Strategies.create(strategy), SearchLimits.of(budget), 3, SearchListener.NONE);
   }
@@ -39,7 +40,8 @@ class PlannerStrategyTest {
   void itMeasuresThePlannersCandidatesFirst() throws Exception {
     SimBackend exact = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
     PlacementProxy proxy = PlacementProxy.ofSim(exact, RESNET, DEVICES);
-    List<Placement> planned = new Planner().plan(proxy).candidates().stream().map(c -> c.placement()).distinct().toList();
+    List<Placement> planned = new Planner().plan(proxy).candidates().stream().map(c -> c.placement()).distinct()
+        .toList();
     SearchOutcome out = search(exact, proxy, "planner", 40);
     for (int k = 0; k < planned.size(); k++) {
       assertTrue(planned.contains(out.steps().get(k).placement()), "step " + k + " is a planner candidate");
@@ -59,7 +61,8 @@ class PlannerStrategyTest {
     SearchOutcome corrected = search(target, believed, "planner", 60);
     double known = BestKnown.search(PlacementProxy.ofSim(target, RESNET, DEVICES), 5_000, 29).proxyMillis();
     assertTrue(corrected.best().latencyMillis() < plannerOnly, corrected.best().latencyMillis() + " vs " + plannerOnly);
-    assertTrue(corrected.best().latencyMillis() <= known * 1.02, corrected.best().latencyMillis() + " vs best known " + known);
+    assertTrue(corrected.best().latencyMillis() <= known * 1.02,
+        corrected.best().latencyMillis() + " vs best known " + known);
   }
 
   /**

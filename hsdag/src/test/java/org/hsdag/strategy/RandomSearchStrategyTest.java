@@ -23,7 +23,8 @@ import org.hsdag.tune.TestModels;
 class RandomSearchStrategyTest {
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.0", "GPU.1");
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private OpGraph graph;
 
   @BeforeEach

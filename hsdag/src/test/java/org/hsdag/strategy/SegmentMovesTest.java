@@ -97,10 +97,11 @@ class SegmentMovesTest {
     for (int v = 0; v < n; v++) {
       int[] flipped = current.clone();
       flipped[v] = 1;
-      assertTrue(total(flipped, cost, boundary) > total(current, cost, boundary), "single flips are worse at the start");
+      assertTrue(total(flipped, cost, boundary) > total(current, cost, boundary),
+          "single flips are worse at the start");
     }
     SegmentMoves moves = new SegmentMoves(order, masks, 2);
-    for (boolean improved = true; improved; ) {
+    for (boolean improved = true; improved;) {
       improved = false;
       for (int[] m : moves.around(current)) {
         if (total(m, cost, boundary) < total(current, cost, boundary) - 1e-9) {

@@ -28,14 +28,16 @@ class StrategiesTest {
 
   @Test
   void everyMethodIsRegisteredInTableOrder() {
-    assertEquals(List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "openvino-pp", "random", "greedy", "brkga", "placeto", "rnn",
+    assertEquals(List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "openvino-pp", "random", "greedy",
+        "brkga", "placeto", "rnn",
         "planner", "hsdag", "hsdag-paper", "hsdag-no-shape", "hsdag-no-id", "hsdag-no-structural", "random-cold-start"),
         Strategies.all().stream().map(Strategies.Entry::name).toList());
   }
 
   @Test
   void baselinesCreateStrategiesWithTheirName() throws Exception {
-    for (String n : List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "random", "greedy", "brkga", "placeto", "rnn")) {
+    for (String n : List.of("cpu", "gpu0", "gpu1", "openvino-cpu", "openvino-gpu", "random", "greedy", "brkga",
+        "placeto", "rnn")) {
       SearchStrategy s = Strategies.create(n);
       assertEquals(n, s.name());
       if (s instanceof AutoCloseable c) {
@@ -57,14 +59,16 @@ class StrategiesTest {
     assertEquals(Strategies.Family.VARIANT, Strategies.get("hsdag-paper").family());
     assertEquals("GPU.1", Strategies.get("gpu1").requiredDevice());
     assertEquals(null, Strategies.get("brkga").requiredDevice());
-    assertFalse(((StrategyConfig.Hsdag) Strategies.get("hsdag-no-shape").defaults()).settings().features().outputShape());
+    assertFalse(
+        ((StrategyConfig.Hsdag) Strategies.get("hsdag-no-shape").defaults()).settings().features().outputShape());
   }
 
   @Test
   void optionsBecomeTypedConfiguration() {
     StrategyConfig.Brkga b = (StrategyConfig.Brkga) Strategies.configure("brkga",
         Map.of("population", "50", "elites", "5", "children", "40", "elite-bias", "0.8", "coarsen", "MirHoseini"));
-    assertEquals(new StrategyConfig.Brkga(CoarseningMode.MIRHOSEINI, new BrkgaStrategy.Config(50, 5, 40, 0.8, false)), b);
+    assertEquals(new StrategyConfig.Brkga(CoarseningMode.MIRHOSEINI, new BrkgaStrategy.Config(50, 5, 40, 0.8, false)),
+        b);
     StrategyConfig.Placeto p = (StrategyConfig.Placeto) Strategies.configure("placeto",
         Map.of("start-from-best", "no", "hidden", "16"));
     assertFalse(p.settings().startFromBest());
@@ -85,7 +89,8 @@ class StrategiesTest {
     assertEquals("strategy random has no option 'steps' (it has none)", none.getMessage());
     SearchConfigException unknown = assertThrows(SearchConfigException.class,
         () -> Strategies.configure("brkga", Map.of("populaton", "4")));
-    assertTrue(unknown.getMessage().contains("it has: children, coarsen, elite-bias, elites, population, seed-single-device"),
+    assertTrue(
+        unknown.getMessage().contains("it has: children, coarsen, elite-bias, elites, population, seed-single-device"),
         unknown.getMessage());
     SearchConfigException notNumber = assertThrows(SearchConfigException.class,
         () -> Strategies.configure("rnn", Map.of("hidden", "wide")));
@@ -101,8 +106,9 @@ class StrategiesTest {
 
   @Test
   void commandLineOptionsReachTheHsdagConfiguration() {
-    HsdagConfig c = Strategies.hsdagConfig(Map.of("coarsen", "mirhoseini", "steps", "7", "features.output-shape", "false",
-        "features.node-id", "false", "entropy-bonus", "off"), false);
+    HsdagConfig c = Strategies
+        .hsdagConfig(Map.of("coarsen", "mirhoseini", "steps", "7", "features.output-shape", "false",
+            "features.node-id", "false", "entropy-bonus", "off"), false);
     assertEquals(CoarseningMode.MIRHOSEINI, c.coarsening());
     assertEquals(7, c.stepsPerUpdate());
     assertFalse(c.features().outputShape());

@@ -35,7 +35,8 @@ final class TinyGraphs {
 
     /** {@code strategy} searched by the engine for {@code budget} measurements with {@code seed}. */
     SearchOutcome run(SearchStrategy strategy, int budget, long seed) {
-      SearchEngine engine = SearchEngine.builder(backend, graph, devices).protocol(MeasurementProtocol.PAPER).seed(seed).build();
+      SearchEngine engine = SearchEngine.builder(backend, graph, devices).protocol(MeasurementProtocol.PAPER).seed(seed)
+          .build();
       try {
         return engine.run(strategy, SearchLimits.of(budget), seed, SearchListener.NONE);
       } catch (java.io.IOException e) {
@@ -54,7 +55,8 @@ final class TinyGraphs {
       in.add(port(i));
     }
     List<Port> out = type.equals("Result") ? List.of() : List.of(port(inputs));
-    return new OpNode(index, Integer.toString(index), type.toLowerCase() + "_" + index, type, "opset1", Map.of(), in, out, null, null);
+    return new OpNode(index, Integer.toString(index), type.toLowerCase() + "_" + index, type, "opset1", Map.of(), in,
+        out, null, null);
   }
 
   /**

@@ -53,17 +53,22 @@ class WarmStartStrategyTest {
       assertEquals(0, cold.trainer().proposals());
       double before = meanProxyMillis(cold, proxy, 5);
       double after = meanProxyMillis(trained, proxy, 5);
-      assertTrue(after < before, "cost-model latency of the samples: cold " + before + " ms, pre-trained " + after + " ms");
+      assertTrue(after < before,
+          "cost-model latency of the samples: cold " + before + " ms, pre-trained " + after + " ms");
     }
   }
 
   @Test
   void preTrainingIsAnOptionOfTheWarmStartedStrategiesOnly() {
-    assertEquals(StrategyConfig.Hsdag.DEFAULT_PRETRAIN_EPISODES, ((StrategyConfig.Hsdag) Strategies.configure("hsdag", Map.of()))
-        .pretrainEpisodes());
-    assertEquals(50, ((StrategyConfig.Hsdag) Strategies.configure("hsdag", Map.of("pretrain", "50"))).pretrainEpisodes());
-    assertEquals(0, ((StrategyConfig.Hsdag) Strategies.configure("hsdag-paper", Map.of())).pretrainEpisodes(), "cold as published");
-    SearchConfigException e = assertThrows(SearchConfigException.class, () -> Strategies.configure("hsdag", Map.of("pretrain", "-1")));
+    assertEquals(StrategyConfig.Hsdag.DEFAULT_PRETRAIN_EPISODES,
+        ((StrategyConfig.Hsdag) Strategies.configure("hsdag", Map.of()))
+            .pretrainEpisodes());
+    assertEquals(50,
+        ((StrategyConfig.Hsdag) Strategies.configure("hsdag", Map.of("pretrain", "50"))).pretrainEpisodes());
+    assertEquals(0, ((StrategyConfig.Hsdag) Strategies.configure("hsdag-paper", Map.of())).pretrainEpisodes(),
+        "cold as published");
+    SearchConfigException e = assertThrows(SearchConfigException.class,
+        () -> Strategies.configure("hsdag", Map.of("pretrain", "-1")));
     assertTrue(e.getMessage().contains("pretrain"), e.getMessage());
     SearchConfigException cold = assertThrows(SearchConfigException.class,
         () -> Strategies.configure("hsdag-paper", Map.of("pretrain", "50")));
@@ -89,12 +94,14 @@ class WarmStartStrategyTest {
     SearchOutcome o = defaultSearch(paper, exact, 1007);
 
     assertTrue(o.stop() == StopReason.CONVERGED || o.stop() == StopReason.STRATEGY_FINISHED, o.stopText());
-    assertTrue(o.measurements() <= 40, o.measurements() + " measurements of " + TuneConfig.DEFAULT_BUDGET + ": " + o.stopText());
+    assertTrue(o.measurements() <= 40,
+        o.measurements() + " measurements of " + TuneConfig.DEFAULT_BUDGET + ": " + o.stopText());
     double optimum = exact.latencyMicros(o.steps().get(0).placement());
     int plannersOwn = new org.hsdag.plan.Planner().plan(exact).candidates().size();
     for (SearchStep s : o.steps().subList(plannersOwn, o.steps().size())) {
       // After the planner's own candidates, the corrections and the veto keep what is measured near the best.
-      assertTrue(exact.latencyMicros(s.placement()) <= 1.10 * optimum, "step " + s.index() + " measured a hopeless placement");
+      assertTrue(exact.latencyMicros(s.placement()) <= 1.10 * optimum,
+          "step " + s.index() + " measured a hopeless placement");
     }
   }
 

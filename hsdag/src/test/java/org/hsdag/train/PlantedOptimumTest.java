@@ -24,7 +24,8 @@ class PlantedOptimumTest {
   static final int SEGMENTS = 4;
   static final int LENGTH = 10;
   // ms per op on {CPU, GPU}.
-  static final Map<String, double[]> COST = Map.of("Convolution", new double[] {1.0, 2.0}, "MatMul", new double[] {2.0, 1.0});
+  static final Map<String, double[]> COST = Map.of("Convolution", new double[] {1.0, 2.0}, "MatMul",
+      new double[] {2.0, 1.0});
   static final double TRANSFER_MS = 0.05;
 
   static Placement optimum(OpGraph g) {
@@ -62,7 +63,8 @@ class PlantedOptimumTest {
         System.out.printf("seed %d (fake backend): optimum %.2f ms, best single device %.2f ms, best found %.2f ms "
             + "(within 5%% after %d measurements), mean sampled first 50 %.2f ms, last 50 %.2f ms%n",
             seed, optimum, singleDevice, t.best(), reached, firstMean, lastMean);
-        assertTrue(t.best() <= 1.05 * optimum, "seed " + seed + ": best " + t.best() + " ms vs optimum " + optimum + " ms");
+        assertTrue(t.best() <= 1.05 * optimum,
+            "seed " + seed + ": best " + t.best() + " ms vs optimum " + optimum + " ms");
         assertTrue(lastMean < firstMean - 0.25 * (firstMean - optimum),
             "seed " + seed + ": sampled latency should fall (first 50 " + firstMean + ", last 50 " + lastMean + ")");
       }

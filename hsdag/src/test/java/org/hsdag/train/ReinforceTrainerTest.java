@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ReinforceTrainerTest {
   static final Map<String, double[]> COST = PlantedOptimumTest.COST;
   static final OpGraph GRAPH = SyntheticGraphs.segmented(2, 6, "Convolution", "MatMul");
-  static final HsdagConfig CONFIG =
-      HsdagConfig.builder().coarsening(CoarseningMode.NONE).stepsPerUpdate(4).hidden(16).placerHidden(16).torchThreads(1).build();
+  static final HsdagConfig CONFIG = HsdagConfig.builder().coarsening(CoarseningMode.NONE).stepsPerUpdate(4).hidden(16)
+      .placerHidden(16).torchThreads(1).build();
 
   static List<float[]> parameters(HsdagStrategy s) {
     List<float[]> out = new ArrayList<>();
@@ -115,7 +115,8 @@ class ReinforceTrainerTest {
     improved.reward(Measurement.of(new double[] {10}, Runs.ONE_RUN, 1, "fake", "fake"));
     assertEquals(slow / 2, improved.reward(fail), 1e-12, "twice the slowest latency seen");
     assertEquals(1e-10, new RewardModel(true).reward(fail), 0.0, "paper: 1e10 s");
-    assertEquals(50.0, new RewardModel(true).reward(Measurement.of(new double[] {20}, Runs.ONE_RUN, 1, "f", "f")), 1e-9);
+    assertEquals(50.0, new RewardModel(true).reward(Measurement.of(new double[] {20}, Runs.ONE_RUN, 1, "f", "f")),
+        1e-9);
   }
 
   @Test
@@ -150,7 +151,8 @@ class ReinforceTrainerTest {
       Runs.Trace trace = Runs.run(imitating, GRAPH, backend, 4);
       Runs.Trace same = Runs.run(reinforce, GRAPH, backend, 4);
       assertEquals(trace.placements(), same.placements(), "the first episode is sampled alike");
-      assertEquals(1000.0 / trace.best(), imitating.trainer().bestReward(), 1e-9, "the best reward is 1 / best latency (s)");
+      assertEquals(1000.0 / trace.best(), imitating.trainer().bestReward(), 1e-9,
+          "the best reward is 1 / best latency (s)");
       assertEquals(Double.NEGATIVE_INFINITY, reinforce.trainer().bestReward(), "weight 0 keeps nothing");
       boolean differs = false;
       List<float[]> a = parameters(imitating);

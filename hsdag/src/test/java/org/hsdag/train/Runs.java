@@ -17,7 +17,8 @@ public final class Runs {
   private Runs() {}
 
   public static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU");
-  public static final MeasurementProtocol ONE_RUN = new MeasurementProtocol(0, 1, org.hsdag.backend.Statistic.MEDIAN, 1, 0);
+  public static final MeasurementProtocol ONE_RUN = new MeasurementProtocol(0, 1, org.hsdag.backend.Statistic.MEDIAN, 1,
+      0);
 
   public static SearchContext context(OpGraph g, LatencyBackend backend, int budget, long seed) {
     return SearchContext.builder(g, DEVICES, backend.supports(g, DEVICES)).budget(budget).seed(seed).protocol(ONE_RUN)

@@ -47,8 +47,9 @@ public final class SyntheticGraphs {
         inputs.add(new Port(p, ElementType.F32, new long[] {1, 64}, null, null));
       }
       List<Port> outputs = List.of(new Port(inCount[i], ElementType.F32, new long[] {1, 64}, null, null));
-      b.addNode(new OpNode(i, String.valueOf(i), types.get(i) + "_" + i, types.get(i), "opset1", Map.of(), inputs, outputs,
-          null, null));
+      b.addNode(
+          new OpNode(i, String.valueOf(i), types.get(i) + "_" + i, types.get(i), "opset1", Map.of(), inputs, outputs,
+              null, null));
     }
     for (int[] e : edges) {
       b.addEdge(new Edge(e[0], 0, e[1], nextInput[e[1]]++));

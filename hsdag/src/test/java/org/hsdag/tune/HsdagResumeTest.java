@@ -28,7 +28,8 @@ import org.hsdag.strategy.StrategyConfig;
 
 /** The learned strategy through the tuner: a stopped and resumed run ends where an uninterrupted one does. */
 class HsdagResumeTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   @Test
   void hsdagRunStoppedAndResumedEqualsTheUninterruptedRun() throws IOException {
@@ -70,22 +71,24 @@ class HsdagResumeTest {
    */
   @Test
   void warmStartedRunWithItsStopRulesResumesIdentically() throws IOException {
-    stoppedAndResumedEqualsUninterrupted(true, 6, 8, dir -> { }, new ArrayList<>());
+    stoppedAndResumedEqualsUninterrupted(true, 6, 8, dir -> {}, new ArrayList<>());
   }
 
   private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt) throws IOException {
-    stoppedAndResumedEqualsUninterrupted(warm, stopAt, 0, dir -> { }, new ArrayList<>());
+    stoppedAndResumedEqualsUninterrupted(warm, stopAt, 0, dir -> {}, new ArrayList<>());
   }
 
   private void stoppedAndResumedEqualsUninterrupted(boolean warm, int stopAt, int patience, Damage damage,
       List<String> resumeNotes) throws IOException {
     OpGraph graph = TestModels.read(TestModels.twoBranch(tmp));
     DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
-    StrategyConfig options = Strategies.configure("hsdag", Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
-        "pretrain", warm ? "5" : "0"));
+    StrategyConfig options = Strategies.configure("hsdag",
+        Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
+            "pretrain", warm ? "5" : "0"));
     TuneConfig c = new TuneConfig(devices.names(), "hsdag", options, 24, 0, 3,
         MeasurementProtocol.PAPER, 2, 2, 5, patience);
-    PlacementProxy proxy = warm ? PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), graph, devices)
+    PlacementProxy proxy = warm
+        ? PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), graph, devices)
         : null;
 
     Path refDir = tmp.resolve("ref");

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RunLogTest {
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 

@@ -40,7 +40,8 @@ class TunerTest {
   private static final FakeBackend EXACT = FakeBackend.cpuGpu();
   private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
   private OpGraph graph;
 
   @BeforeEach
@@ -49,7 +50,8 @@ class TunerTest {
   }
 
   private static TuneConfig config(int budget, int topK, int rounds, int checkpointEvery, int patience, long seed) {
-    return new TuneConfig(DEVICES.names(), "random", new StrategyConfig.Random(), budget, 0, seed, MeasurementProtocol.PAPER, topK, rounds,
+    return new TuneConfig(DEVICES.names(), "random", new StrategyConfig.Random(), budget, 0, seed,
+        MeasurementProtocol.PAPER, topK, rounds,
         checkpointEvery, patience);
   }
 
@@ -125,7 +127,8 @@ class TunerTest {
 
     assertEquals(StopReason.CONVERGED, r.stop(), r.stopReason());
     // best is the GPU.1-only baseline, measured before the search: a cache hit from its first proposal.
-    assertEquals(4, r.measurements(), "a, then b, c and mixed(4) bring no improvement on best: 3 measurements of patience");
+    assertEquals(4, r.measurements(),
+        "a, then b, c and mixed(4) bring no improvement on best: 3 measurements of patience");
     assertEquals(8, r.steps(), "the repeated proposals cost neither budget nor patience");
     assertEquals(4, r.cacheHits());
     assertEquals(1, backend.calls(a));
@@ -144,7 +147,8 @@ class TunerTest {
     ScriptedStrategy s = new ScriptedStrategy(ctx -> List.of(lucky, mixed(6), mixed(7), mixed(8)));
     TuneResult r = run(backend, config(4, 4, 3, 5, 0, 1), s, tmp.resolve("lucky"), false, null);
 
-    Candidate luckyCandidate = r.candidates().stream().filter(c -> c.placement().equals(lucky)).findFirst().orElseThrow();
+    Candidate luckyCandidate = r.candidates().stream().filter(c -> c.placement().equals(lucky)).findFirst()
+        .orElseThrow();
     assertEquals(0.01, luckyCandidate.searchMs(), 1e-12);
     assertEquals(EXACT.latency(graph, lucky), luckyCandidate.finalMs(), 1e-9);
     assertNotEquals(lucky, r.best().placement());
@@ -237,7 +241,8 @@ class TunerTest {
     ResumeMismatchException e = assertThrows(ResumeMismatchException.class,
         () -> run(FakeBackend.cpuGpu(), config(20, 2, 2, 4, 0, 2), new RandomSearchStrategy(), dir, true, null));
     assertTrue(e.getMessage().contains("step"), e.getMessage());
-    assertArrayEquals(log, Files.readAllBytes(dir.resolve(Tuner.LOG_FILE)), "a refused resume appends nothing to the log");
+    assertArrayEquals(log, Files.readAllBytes(dir.resolve(Tuner.LOG_FILE)),
+        "a refused resume appends nothing to the log");
   }
 
   @Test
@@ -294,8 +299,10 @@ class TunerTest {
         actual.candidates().stream().map(Candidate::label).toList());
     assertEquals(expected.candidates().stream().map(Candidate::finalMs).toList(),
         actual.candidates().stream().map(Candidate::finalMs).toList());
-    List<String> e = search(expectedDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs())).toList();
-    List<String> a = search(actualDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs())).toList();
+    List<String> e = search(expectedDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs()))
+        .toList();
+    List<String> a = search(actualDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs()))
+        .toList();
     assertEquals(e, a, "the same placements with the same samples, in the same order");
     assertEquals(Files.readString(expectedDir.resolve(Tuner.BEST_FILE), StandardCharsets.UTF_8),
         Files.readString(actualDir.resolve(Tuner.BEST_FILE), StandardCharsets.UTF_8));

@@ -76,7 +76,8 @@ public final class InceptionV3 {
   }
 
   /** BasicConv2d: conv (BatchNorm folded into the bias) and ReLU. */
-  private static Tensor conv(IrBuilder b, String module, Tensor x, int out, int kh, int kw, int stride, int ph, int pw) {
+  private static Tensor conv(IrBuilder b, String module, Tensor x, int out, int kh, int kw, int stride, int ph,
+      int pw) {
     String path = "/" + module.replace('.', '/');
     long in = x.dim(1);
     Tensor w = b.weight(module + ".conv.weight", new long[] {out, in, kh, kw}, Init.he(in * kh * kw));

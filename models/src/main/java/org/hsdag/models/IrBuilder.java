@@ -130,7 +130,8 @@ public final class IrBuilder {
 
   private Tensor literal(String name, ElementType type, long[] dims, byte[] bytes, long[] values, String rtInfo) {
     if (Shapes.elementCount(dims) * type.bitWidth() / 8 != bytes.length) {
-      throw new IrException("Const '" + name + "': " + bytes.length + " bytes do not fit shape " + Arrays.toString(dims));
+      throw new IrException(
+          "Const '" + name + "': " + bytes.length + " bytes do not fit shape " + Arrays.toString(dims));
     }
     long offset = place(new ConstData.Literal(bytes), true);
     Tensor t = add("Const", "opset1", name, constAttrs(type, dims, offset, bytes.length), rtInfo,

@@ -25,7 +25,8 @@ public final class ModelCatalog {
       new ModelSpec("inception_v3", "Inception-V3 (torchvision), 1x3x299x299, FP16 weights", InceptionV3::build),
       new ModelSpec("bert_base", "BERT-base uncased, batch 1, sequence 128, 12 layers + pooler, FP16 weights",
           BertBase::build),
-      new ModelSpec("resnet50_299", "ResNet-50 at the paper's input 1x3x299x299 (as the HSDAG code timed it), FP16 weights",
+      new ModelSpec("resnet50_299",
+          "ResNet-50 at the paper's input 1x3x299x299 (as the HSDAG code timed it), FP16 weights",
           ResNet50::paperInput),
       new ModelSpec("bert_base_8", "BERT-base uncased at the paper's input: batch 1, 8 tokens, FP16 weights",
           () -> BertBase.build(BertBase.PAPER_8)),
@@ -117,7 +118,8 @@ public final class ModelCatalog {
       return Optional.empty();
     }
     ModelSpec spec = get(base);
-    return Files.readString(xml, StandardCharsets.UTF_8).equals(spec.build().xml()) ? Optional.of(spec) : Optional.empty();
+    return Files.readString(xml, StandardCharsets.UTF_8).equals(spec.build().xml()) ? Optional.of(spec)
+        : Optional.empty();
   }
 
   /**

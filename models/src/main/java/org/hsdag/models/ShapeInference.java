@@ -259,7 +259,8 @@ public final class ShapeInference {
     }
     long[] k = spatial(type, attrs, "kernel", n, -1);
     long[] s = spatial(type, attrs, "strides", n, 1);
-    long[] d = type.equals("MaxPool") ? spatial(type, attrs, "dilations", n, 1) : spatial(type, Map.of(), "dilations", n, 1);
+    long[] d = type.equals("MaxPool") ? spatial(type, attrs, "dilations", n, 1)
+        : spatial(type, Map.of(), "dilations", n, 1);
     long[] pb = spatial(type, attrs, "pads_begin", n, 0);
     long[] pe = spatial(type, attrs, "pads_end", n, 0);
     boolean ceil = "ceil".equals(attrs.getOrDefault("rounding_type", "floor"));

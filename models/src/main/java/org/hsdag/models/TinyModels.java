@@ -14,7 +14,8 @@ public final class TinyModels {
   private static final long[] P1 = {1, 1};
 
   /** A one-layer, 2-head BERT block: hidden 32, sequence 16. */
-  public static final BertBase.Config TRANSFORMER = new BertBase.Config("tiny_transformer", 100, 32, 1, 2, 64, 32, 2, 16);
+  public static final BertBase.Config TRANSFORMER = new BertBase.Config("tiny_transformer", 100, 32, 1, 2, 64, 32, 2,
+      16);
 
   private TinyModels() {}
 

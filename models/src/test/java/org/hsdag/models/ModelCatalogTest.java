@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ModelCatalogTest {
   @Test
   void listsTheBenchmarksAndTheTinyModels() {
-    assertEquals(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8", "tiny_chain", "tiny_diamond", "tiny_two_branch",
+    assertEquals(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8", "tiny_chain",
+        "tiny_diamond", "tiny_two_branch",
         "tiny_transformer", "decoder_9b", "tiny_decoder"), ModelCatalog.names());
     assertEquals(ModelCatalog.names().size(), new HashSet<>(ModelCatalog.names()).size());
     assertTrue(ModelCatalog.get("tiny_diamond").tiny());

@@ -47,7 +47,8 @@ final class ModelChecks {
         ElementType t = ElementType.parse(n.attribute("element_type"));
         long[] dims = Shapes.parseShape(n.attribute("shape"));
         assertEquals(t.byteSize(Shapes.elementCount(dims)), n.constSize(), "size of " + n.name());
-        assertTrue(n.constOffset() >= 0 && n.constOffset() + n.constSize() <= binSize, n.name() + " lies outside the bin");
+        assertTrue(n.constOffset() >= 0 && n.constOffset() + n.constSize() <= binSize,
+            n.name() + " lies outside the bin");
       }
       List<ShapeInference.Input> ins = new ArrayList<>();
       for (int k = 0; k < n.inputs().size(); k++) {

@@ -50,7 +50,8 @@ class PaperCalibrationTest {
       for (Map.Entry<String, Double> e : d.efficiency().entrySet()) {
         assertTrue(e.getValue() > 0 && e.getValue() <= 1.0, d.name() + " efficiency " + e);
       }
-      assertTrue(d.memoryBandwidthGBs() <= PaperCalibration.SPEC_BANDWIDTH_GBS.get(d.name()), d.name() + " bandwidth above spec");
+      assertTrue(d.memoryBandwidthGBs() <= PaperCalibration.SPEC_BANDWIDTH_GBS.get(d.name()),
+          d.name() + " bandwidth above spec");
       assertTrue(d.launchOverheadUs() >= 1 && d.launchOverheadUs() <= 30, d.name() + " launch " + d.launchOverheadUs());
     }
   }

@@ -77,7 +77,8 @@ class RealSampleComparisonTest {
           continue;
         }
         assertTrue(realKeys.get(key).containsAll(n.attributes().keySet()),
-            m.name() + ": " + n.name() + " has attributes " + n.attributes().keySet() + ", real IRs use " + realKeys.get(key));
+            m.name() + ": " + n.name() + " has attributes " + n.attributes().keySet() + ", real IRs use "
+                + realKeys.get(key));
       }
     }
     // AvgPool only occurs in the v10 samples; its opset1 attributes are checked by the shape tests.

@@ -61,7 +61,8 @@ class ShapeInferenceTest {
     Map<String, String> asym = IrBuilder.attrs("strides", "1, 1", "dilations", "1, 1", "pads_begin", "0, 3",
         "pads_end", "0, 3", "auto_pad", "explicit");
     // Inception 1x7: height unchanged by a 1-tall kernel, width kept by padding 3 on both sides.
-    assertArrayEquals(new long[] {1, 160, 17, 17}, shape("Convolution", asym, f32(1, 128, 17, 17), f32(160, 128, 1, 7)));
+    assertArrayEquals(new long[] {1, 160, 17, 17},
+        shape("Convolution", asym, f32(1, 128, 17, 17), f32(160, 128, 1, 7)));
     assertThrows(IrException.class, () -> shape("Convolution", a, f32(1, 4, 224, 224), f32(64, 3, 7, 7)));
   }
 
@@ -82,7 +83,8 @@ class ShapeInferenceTest {
     for (String t : List.of("ReLU", "Gelu", "Tanh")) {
       assertArrayEquals(new long[] {1, 128, 3072}, shape(t, Map.of(), f32(1, 128, 3072)), t);
     }
-    assertArrayEquals(new long[] {1, 12, 128, 128}, shape("SoftMax", IrBuilder.attrs("axis", "-1"), f32(1, 12, 128, 128)));
+    assertArrayEquals(new long[] {1, 12, 128, 128},
+        shape("SoftMax", IrBuilder.attrs("axis", "-1"), f32(1, 12, 128, 128)));
     assertThrows(IrException.class, () -> shape("SoftMax", IrBuilder.attrs("axis", "4"), f32(1, 12, 128, 128)));
     Map<String, String> mvn = IrBuilder.attrs("eps", "1e-12", "normalize_variance", "true", "eps_mode", "INSIDE_SQRT");
     assertArrayEquals(new long[] {1, 128, 768}, shape("MVN", mvn, f32(1, 128, 768), ints(new long[] {1}, -1)));
@@ -122,7 +124,8 @@ class ShapeInferenceTest {
   void reshapeHandlesSpecialZeroAndMinusOne() {
     Map<String, String> sz = IrBuilder.attrs("special_zero", "true");
     assertArrayEquals(new long[] {1, 2048}, shape("Reshape", sz, f32(1, 2048, 1, 1), ints(new long[] {2}, 0, -1)));
-    assertArrayEquals(new long[] {1, 128, 12, 64}, shape("Reshape", sz, f32(1, 128, 768), ints(new long[] {4}, 1, 128, 12, 64)));
+    assertArrayEquals(new long[] {1, 128, 12, 64},
+        shape("Reshape", sz, f32(1, 128, 768), ints(new long[] {4}, 1, 128, 12, 64)));
     assertThrows(IrException.class, () -> shape("Reshape", sz, f32(1, 128, 768), ints(new long[] {2}, 100, -1)));
     assertThrows(IrException.class, () -> shape("Reshape", sz, f32(1, 128, 768), ints(new long[] {2}, 1, 1)));
   }
@@ -160,7 +163,8 @@ class ShapeInferenceTest {
   void transposeAndUnsqueezeUseTheirConstants() {
     assertArrayEquals(new long[] {1, 12, 128, 64},
         shape("Transpose", Map.of(), f32(1, 128, 12, 64), ints(new long[] {4}, 0, 2, 1, 3)));
-    assertThrows(IrException.class, () -> shape("Transpose", Map.of(), f32(1, 128, 12, 64), ints(new long[] {4}, 0, 2, 2, 3)));
+    assertThrows(IrException.class,
+        () -> shape("Transpose", Map.of(), f32(1, 128, 12, 64), ints(new long[] {4}, 0, 2, 2, 3)));
     assertArrayEquals(new long[] {1, 1, 128}, shape("Unsqueeze", Map.of(), f32(1, 128), ints(new long[0], 1)));
     assertArrayEquals(new long[] {1, 1, 1, 128}, shape("Unsqueeze", Map.of(), f32(1, 1, 128), ints(new long[0], 2)));
   }

@@ -60,7 +60,8 @@ public record BackendRequest(String backend, String profile, Mismatch mismatch, 
   }
 
   public BackendRequest withSeed(long s) {
-    return new BackendRequest(backend, profile, mismatch, s, inputShapes, testDevices, requestedDevices, minimumDevices);
+    return new BackendRequest(backend, profile, mismatch, s, inputShapes, testDevices, requestedDevices,
+        minimumDevices);
   }
 
   public BackendRequest withInputShapes(InputShapes.Resolution shapes) {
@@ -78,7 +79,8 @@ public record BackendRequest(String backend, String profile, Mismatch mismatch, 
 
   /** The same request for backend {@code name} (what {@value Backends#AUTO} passes to the provider it tries). */
   public BackendRequest forBackend(String name) {
-    return new BackendRequest(name, profile, mismatch, seed, inputShapes, testDevices, requestedDevices, minimumDevices);
+    return new BackendRequest(name, profile, mismatch, seed, inputShapes, testDevices, requestedDevices,
+        minimumDevices);
   }
 
   /** True when the request names no particular backend. */

@@ -94,7 +94,8 @@ public final class Backends {
 
   private static List<BackendProvider> autoOrder(List<BackendProvider> all) {
     return all.stream().filter(p -> p.autoRank().isPresent())
-        .sorted(Comparator.comparingInt((BackendProvider p) -> p.autoRank().getAsInt()).thenComparing(BackendProvider::name))
+        .sorted(Comparator.comparingInt((BackendProvider p) -> p.autoRank().getAsInt())
+            .thenComparing(BackendProvider::name))
         .toList();
   }
 
@@ -141,8 +142,10 @@ public final class Backends {
         return b;
       }
       b.close();
-      String lacking = missing.isEmpty() ? "only " + String.join(", ", have) + " (this needs " + request.minimumDevices()
-          + " devices)" : String.join(", ", have) + " but not " + String.join(", ", missing);
+      String lacking = missing.isEmpty()
+          ? "only " + String.join(", ", have) + " (this needs " + request.minimumDevices()
+              + " devices)"
+          : String.join(", ", have) + " but not " + String.join(", ", missing);
       passedOver.add(p.name() + " here has " + lacking + p.moreDevicesHint().map(h -> " (" + h + ")").orElse(""));
     }
     throw new AssertionError("unreachable: the last candidate always answers");

@@ -97,7 +97,8 @@ public final class ConfidenceInterval {
   }
 
   private static double tQuantile(int df, double level) {
-    return level == 0.95 && df < T95.length ? T95[df] : TDistribution.of(df).inverseCumulativeProbability(0.5 + level / 2);
+    return level == 0.95 && df < T95.length ? T95[df]
+        : TDistribution.of(df).inverseCumulativeProbability(0.5 + level / 2);
   }
 
   // The t quantile costs tens of µs; every simulated measurement needs one, so the usual level is tabulated.

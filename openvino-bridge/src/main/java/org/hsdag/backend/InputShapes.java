@@ -49,9 +49,11 @@ public record InputShapes(Map<String, long[]> given) {
    * @param assumed true when a dynamic input's size came from the default, not from the user
    * @param note a caveat to print (e.g. two sequence lengths where the simulator has one), or null
    */
-  public record Resolution(InputShapes given, ShapeAssumption shapes, List<String> inputs, boolean assumed, String note) {
+  public record Resolution(InputShapes given, ShapeAssumption shapes, List<String> inputs, boolean assumed,
+      String note) {
     /** A model without dynamic inputs, or no model: nothing given, the default assumption. */
-    public static final Resolution NONE = new Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, List.of(), false, null);
+    public static final Resolution NONE = new Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, List.of(), false,
+        null);
 
     public Resolution {
       Objects.requireNonNull(given);

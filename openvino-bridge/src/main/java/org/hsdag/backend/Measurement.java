@@ -42,7 +42,8 @@ public record Measurement(
   }
 
   /** A successful measurement: latency by {@code protocol}, with the 95% interval of that statistic. */
-  public static Measurement of(double[] samplesMillis, MeasurementProtocol protocol, int subModels, String backend, String profile) {
+  public static Measurement of(double[] samplesMillis, MeasurementProtocol protocol, int subModels, String backend,
+      String profile) {
     double latency = protocol.reduce(samplesMillis);
     double[] ci = protocol.interval(samplesMillis);
     return new Measurement(true, samplesMillis, latency, ci[0], ci[1], subModels, null, backend, profile);

@@ -18,7 +18,8 @@ public record MeasurementProtocol(int warmupRuns, int runs, Statistic statistic,
 
   public MeasurementProtocol {
     if (warmupRuns < 0 || runs < 1) {
-      throw new IllegalArgumentException("Expected warmupRuns >= 0 and runs >= 1 (got " + warmupRuns + ", " + runs + ")");
+      throw new IllegalArgumentException(
+          "Expected warmupRuns >= 0 and runs >= 1 (got " + warmupRuns + ", " + runs + ")");
     }
     if (statistic == Statistic.MEAN_OF_LAST && (lastK < 1 || lastK > runs)) {
       throw new IllegalArgumentException("Expected 1 <= lastK <= runs (got lastK=" + lastK + ", runs=" + runs + ")");
@@ -31,7 +32,8 @@ public record MeasurementProtocol(int warmupRuns, int runs, Statistic statistic,
   /** The same protocol with {@code factor} times the timed runs (for final re-measurement). */
   public MeasurementProtocol scaled(int factor) {
     int r = runs * factor;
-    return new MeasurementProtocol(warmupRuns, r, statistic, statistic == Statistic.MEAN_OF_LAST ? lastK * factor : lastK, trimFraction);
+    return new MeasurementProtocol(warmupRuns, r, statistic,
+        statistic == Statistic.MEAN_OF_LAST ? lastK * factor : lastK, trimFraction);
   }
 
   /** Reduces timed samples to the protocol's latency. */

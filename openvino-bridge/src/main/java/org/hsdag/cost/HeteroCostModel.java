@@ -96,7 +96,8 @@ public final class HeteroCostModel {
     for (int i = 0; i < nc; i++) {
       for (int j = predStart[i]; j < predStart[i + 1]; j++) {
         if (pred[j] < 0 || pred[j] >= i) {
-          throw new IllegalArgumentException("op " + i + " has predecessor " + pred[j] + ": ops must be in topological order");
+          throw new IllegalArgumentException(
+              "op " + i + " has predecessor " + pred[j] + ": ops must be in topological order");
         }
       }
       if (fuseInto[i] >= i) {
@@ -115,8 +116,9 @@ public final class HeteroCostModel {
     }
     for (int k = 0; k < time.length; k++) {
       if (!(time[k] >= 0) || !(fusedTime[k] >= 0) || Double.isInfinite(time[k]) || Double.isInfinite(fusedTime[k])) {
-        throw new IllegalArgumentException("op " + (k % Math.max(nc, 1)) + " on " + this.devices.get(k / Math.max(nc, 1)).name()
-            + ": kernel times must be finite and >= 0");
+        throw new IllegalArgumentException(
+            "op " + (k % Math.max(nc, 1)) + " on " + this.devices.get(k / Math.max(nc, 1)).name()
+                + ": kernel times must be finite and >= 0");
       }
     }
   }
@@ -334,11 +336,13 @@ public final class HeteroCostModel {
     List<HeteroDevice> scaled = new ArrayList<>();
     for (int k = 0; k < d; k++) {
       HeteroDevice dev = devices.get(k);
-      scaled.add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
-          dev.subModelOverheadUs() * subModelScale[k]));
+      scaled
+          .add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
+              dev.subModelOverheadUs() * subModelScale[k]));
     }
     return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
-        supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(), tensorConsumer.clone(),
+        supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(),
+        tensorConsumer.clone(),
         tensorResults.clone(), requestOverhead, split);
   }
 
@@ -686,7 +690,8 @@ public final class HeteroCostModel {
         }
       }
       if (micros.length != devices.size()) {
-        throw new IllegalArgumentException("op " + i + ": " + micros.length + " times for " + devices.size() + " devices");
+        throw new IllegalArgumentException(
+            "op " + i + ": " + micros.length + " times for " + devices.size() + " devices");
       }
       nodes.add(node);
       preds.add(predecessors.clone());

@@ -561,7 +561,8 @@ final class HeteroSplit {
 
   /** A single-consumer op whose own-subgraph dependencies all come straight from Parameters/Constants: never cut. */
   private boolean singleConsumerLeaf(int k, int src, long[] own, long[] cyc, int w, long[] traced) {
-    return inSrcPortConsumers[k] == 1 && !graphInput(src) && !any(cyc, src * w, w) && !intersects(own, src * w, traced, 0, w);
+    return inSrcPortConsumers[k] == 1 && !graphInput(src) && !any(cyc, src * w, w)
+        && !intersects(own, src * w, traced, 0, w);
   }
 
   /**
@@ -597,7 +598,8 @@ final class HeteroSplit {
       }
       boolean linear = same == 1 && nonResultConsumers[p] <= 1;
       // Lexicographic: re-entry first, then shared source, no leaf input, not linear, fewer inputs, earlier.
-      long rank = ((long) (reentry ? 0 : 1) << 62) | ((long) (shared ? 0 : 1) << 61) | ((long) (leafInput ? 1 : 0) << 60)
+      long rank = ((long) (reentry ? 0 : 1) << 62) | ((long) (shared ? 0 : 1) << 61)
+          | ((long) (leafInput ? 1 : 0) << 60)
           | ((long) (linear ? 1 : 0) << 59) | ((long) Math.min(same, 0xFFFF) << 32) | p;
       if (rank < targetRank) {
         targetRank = rank;

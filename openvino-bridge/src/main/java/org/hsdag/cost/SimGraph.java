@@ -73,7 +73,6 @@ public final class SimGraph {
     return CostModel.unknownOpTypes(graph);
   }
 
-
   /** Whether node {@code v} is a kernel (false for constants, folded ops, Parameters, Results). */
   public boolean isCompute(int v) {
     return computeIndex[v] >= 0;

@@ -6,33 +6,13 @@ import java.util.Map;
 
 /** OpenVINO element types, with their lower-case IR name and upper-case port precision spelling. */
 public enum ElementType {
-  BOOLEAN("boolean", "BOOL", 8),
-  BF16("bf16", "BF16", 16),
-  F16("f16", "FP16", 16),
-  F32("f32", "FP32", 32),
-  F64("f64", "FP64", 64),
-  I4("i4", "I4", 4),
-  I8("i8", "I8", 8),
-  I16("i16", "I16", 16),
-  I32("i32", "I32", 32),
-  I64("i64", "I64", 64),
-  U1("u1", "U1", 1),
-  U2("u2", "U2", 2),
-  U3("u3", "U3", 3),
-  U4("u4", "U4", 4),
-  U6("u6", "U6", 6),
-  U8("u8", "U8", 8),
-  U16("u16", "U16", 16),
-  U32("u32", "U32", 32),
-  U64("u64", "U64", 64),
-  NF4("nf4", "NF4", 4),
-  F8E4M3("f8e4m3", "F8E4M3", 8),
-  F8E5M2("f8e5m2", "F8E5M2", 8),
-  STRING("string", "STRING", 8),
-  F4E2M1("f4e2m1", "F4E2M1", 4),
-  F8E8M0("f8e8m0", "F8E8M0", 8),
-  DYNAMIC("dynamic", "DYNAMIC", 0),
-  UNDEFINED("undefined", "UNSPECIFIED", 0);
+  BOOLEAN("boolean", "BOOL", 8), BF16("bf16", "BF16", 16), F16("f16", "FP16", 16), F32("f32", "FP32", 32), F64("f64",
+      "FP64", 64), I4("i4", "I4", 4), I8("i8", "I8", 8), I16("i16", "I16", 16), I32("i32", "I32", 32), I64("i64", "I64",
+          64), U1("u1", "U1", 1), U2("u2", "U2", 2), U3("u3", "U3", 3), U4("u4", "U4", 4), U6("u6", "U6",
+              6), U8("u8", "U8", 8), U16("u16", "U16", 16), U32("u32", "U32", 32), U64("u64", "U64",
+                  64), NF4("nf4", "NF4", 4), F8E4M3("f8e4m3", "F8E4M3", 8), F8E5M2("f8e5m2", "F8E5M2",
+                      8), STRING("string", "STRING", 8), F4E2M1("f4e2m1", "F4E2M1", 4), F8E8M0("f8e8m0", "F8E8M0",
+                          8), DYNAMIC("dynamic", "DYNAMIC", 0), UNDEFINED("undefined", "UNSPECIFIED", 0);
 
   private static final Map<String, ElementType> BY_SPELLING = new HashMap<>();
   /** The two spellings serializers write, looked up without trimming or case folding (the common case). */

@@ -148,6 +148,7 @@ final class IntegerOps {
 
   /** True for an op whose output is a data tensor rather than a shape-sized vector or scalar. */
   static boolean isTensor(OpNode n) {
-    return !n.outputs().isEmpty() && n.outputs().get(0).rank() > 1 && Shapes.elementCount(n.outputs().get(0).dims()) > 1;
+    return !n.outputs().isEmpty() && n.outputs().get(0).rank() > 1
+        && Shapes.elementCount(n.outputs().get(0).dims()) > 1;
   }
 }

@@ -13,17 +13,20 @@ final class IrConsistency {
       return null;
     }
     Port out = node.outputs().get(0);
-    String typeKey = node.isConstant() || node.isParameter() ? "element_type" : "Convert".equals(node.type()) ? "destination_type" : null;
+    String typeKey = node.isConstant() || node.isParameter() ? "element_type"
+        : "Convert".equals(node.type()) ? "destination_type" : null;
     if (typeKey == null) {
       return null;
     }
     ElementType declared = ElementType.parse(node.attribute(typeKey));
-    if (out.elementType() != null && out.elementType().bitWidth() > 0 && declared.bitWidth() > 0 && out.elementType() != declared) {
+    if (out.elementType() != null && out.elementType().bitWidth() > 0 && declared.bitWidth() > 0
+        && out.elementType() != declared) {
       return "attribute " + typeKey + "=\"" + node.attribute(typeKey) + "\" does not match its output port's precision "
           + out.elementType().precision();
     }
     if (declaredShape != null && !out.shapeCompatible(new Port(out.id(), null, declaredShape, null, null))) {
-      return "attribute shape=\"" + node.attribute("shape") + "\" does not match its output port [" + Shapes.format(out.dims()) + "]";
+      return "attribute shape=\"" + node.attribute("shape") + "\" does not match its output port ["
+          + Shapes.format(out.dims()) + "]";
     }
     return null;
   }

@@ -172,9 +172,11 @@ public final class IrReader {
     private void rootElement() throws XMLStreamException {
       while (r.next() != XMLStreamConstants.START_ELEMENT) {
         switch (r.getEventType()) {
-          case XMLStreamConstants.DTD -> throw error("has a document type declaration (<!DOCTYPE ...>), which an OpenVINO IR "
-              + "never has");
-          case XMLStreamConstants.SPACE, XMLStreamConstants.COMMENT, XMLStreamConstants.PROCESSING_INSTRUCTION -> { }
+          case XMLStreamConstants.DTD ->
+            throw error("has a document type declaration (<!DOCTYPE ...>), which an OpenVINO IR "
+                + "never has");
+          case XMLStreamConstants.SPACE, XMLStreamConstants.COMMENT, XMLStreamConstants.PROCESSING_INSTRUCTION -> {
+          }
           case XMLStreamConstants.CHARACTERS -> {
             if (!r.isWhiteSpace()) {
               throw error("text before the root element");
@@ -271,7 +273,8 @@ public final class IrReader {
       OpNode node = new OpNode(index, id, name, type, version, data, inputs, outputs, rtInfo,
           extra == null ? null : extra.toString());
       String bad = OpAttributes.problem(node);
-      long[] declared = bad == null && (node.isConstant() || node.isParameter()) ? Shapes.parseShape(node.attribute("shape")) : null;
+      long[] declared = bad == null && (node.isConstant() || node.isParameter())
+          ? Shapes.parseShape(node.attribute("shape")) : null;
       if (bad == null) {
         bad = IrConsistency.disagreement(node, declared);
       }
@@ -310,8 +313,9 @@ public final class IrReader {
       if (et != ElementType.STRING) {
         long needed = et.byteSize(Shapes.elementCount(shape));
         if (size < needed) {
-          throw new IrException(source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name() + "' holds " + size
-              + " bytes but its shape needs " + needed);
+          throw new IrException(
+              source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name() + "' holds " + size
+                  + " bytes but its shape needs " + needed);
         }
       }
     }
@@ -383,10 +387,10 @@ public final class IrReader {
           throw error("unexpected <" + r.getLocalName() + "> in <edges>");
         }
         String[] e = {
-          r.getAttributeValue(null, "from-layer"),
-          r.getAttributeValue(null, "from-port"),
-          r.getAttributeValue(null, "to-layer"),
-          r.getAttributeValue(null, "to-port")
+            r.getAttributeValue(null, "from-layer"),
+            r.getAttributeValue(null, "from-port"),
+            r.getAttributeValue(null, "to-layer"),
+            r.getAttributeValue(null, "to-port")
         };
         for (String s : e) {
           if (s == null) {

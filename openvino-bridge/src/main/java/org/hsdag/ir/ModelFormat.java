@@ -17,18 +17,9 @@ import java.util.Locale;
  */
 public enum ModelFormat {
   /** XML text: parsed as OpenVINO IR. */
-  IR_XML,
-  MISSING,
-  EMPTY,
-  DIRECTORY,
+  IR_XML, MISSING, EMPTY, DIRECTORY,
   /** The {@code .bin} weights of an IR. */
-  IR_WEIGHTS,
-  JSON,
-  ONNX,
-  TENSORFLOW,
-  TENSORFLOW_LITE,
-  PADDLE,
-  PYTORCH,
+  IR_WEIGHTS, JSON, ONNX, TENSORFLOW, TENSORFLOW_LITE, PADDLE, PYTORCH,
   /** Bytes that are not text. */
   BINARY,
   /** Text that is not XML. */
@@ -105,7 +96,8 @@ public enum ModelFormat {
   /** Index of the first byte after a UTF-8 byte-order mark and whitespace. */
   private static int startOfText(byte[] b) {
     int i = b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF ? 3 : 0;
-    if (b.length >= 2 && (((b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF) || ((b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE))) {
+    if (b.length >= 2
+        && (((b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF) || ((b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE))) {
       // UTF-16 with a byte-order mark: find the first non-blank code unit.
       boolean bigEndian = (b[0] & 0xff) == 0xFE;
       for (int k = 2; k + 1 < b.length; k += 2) {
@@ -166,7 +158,8 @@ public enum ModelFormat {
       case JSON -> "is a JSON file, " + ir;
       case ONNX -> "is an ONNX model, " + ir + "; convert it with OpenVINO's converter: ovc " + file;
       case TENSORFLOW -> "is a TensorFlow model, " + ir + "; convert it with OpenVINO's converter: ovc " + file;
-      case TENSORFLOW_LITE -> "is a TensorFlow Lite model, " + ir + "; convert it with OpenVINO's converter: ovc " + file;
+      case TENSORFLOW_LITE ->
+        "is a TensorFlow Lite model, " + ir + "; convert it with OpenVINO's converter: ovc " + file;
       case PADDLE -> "is a PaddlePaddle model, " + ir + "; convert it with OpenVINO's converter: ovc " + file;
       case PYTORCH -> "is a PyTorch file, " + ir + "; PyTorch models convert from Python only: "
           + "ov.save_model(ov.convert_model(model), \"model.xml\") with 'import openvino as ov'";

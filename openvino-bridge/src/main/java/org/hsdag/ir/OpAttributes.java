@@ -26,9 +26,7 @@ public final class OpAttributes {
     /** A shape with {@code ?}, {@code -1}, intervals or a dynamic rank allowed. */
     PARTIAL_SHAPE,
     /** Non-negative dimensions only. */
-    STATIC_SHAPE,
-    NON_NEGATIVE_INT,
-    INT,
+    STATIC_SHAPE, NON_NEGATIVE_INT, INT,
     /** {@code true}, {@code false}, {@code 1} or {@code 0} in any case, as OpenVINO's reader accepts. */
     BOOLEAN,
     /** One positive integer per spatial axis. */
@@ -39,8 +37,7 @@ public final class OpAttributes {
 
   /** When an attribute must be present. */
   enum Need {
-    REQUIRED,
-    OPTIONAL,
+    REQUIRED, OPTIONAL,
     /** Required unless {@code auto_pad} is same_upper, same_lower or valid. */
     UNLESS_AUTO_PAD
   }
@@ -56,7 +53,8 @@ public final class OpAttributes {
     Rule elementType = new Rule("element_type", Form.ELEMENT_TYPE, Need.REQUIRED);
     rules(rules, List.of(elementType, new Rule("shape", Form.PARTIAL_SHAPE, Need.REQUIRED)), "Parameter");
     rules(rules, List.of(elementType, new Rule("shape", Form.STATIC_SHAPE, Need.REQUIRED),
-        new Rule("offset", Form.NON_NEGATIVE_INT, Need.REQUIRED), new Rule("size", Form.NON_NEGATIVE_INT, Need.REQUIRED)),
+        new Rule("offset", Form.NON_NEGATIVE_INT, Need.REQUIRED),
+        new Rule("size", Form.NON_NEGATIVE_INT, Need.REQUIRED)),
         "Const", "Constant");
     rules(rules, List.of(new Rule("destination_type", Form.ELEMENT_TYPE, Need.REQUIRED)), "Convert");
     Rule padsBegin = new Rule("pads_begin", Form.NON_NEGATIVE_PER_AXIS, Need.UNLESS_AUTO_PAD);
@@ -66,12 +64,15 @@ public final class OpAttributes {
         "Convolution", "GroupConvolution");
     rules(rules, List.of(new Rule("kernel", Form.POSITIVE_PER_AXIS, Need.REQUIRED), strides, padsBegin, padsEnd,
         new Rule("dilations", Form.POSITIVE_PER_AXIS, Need.OPTIONAL)), "MaxPool", "AvgPool");
-    rules(rules, List.of(new Rule("transpose_a", Form.BOOLEAN, Need.OPTIONAL), new Rule("transpose_b", Form.BOOLEAN, Need.OPTIONAL)),
+    rules(rules,
+        List.of(new Rule("transpose_a", Form.BOOLEAN, Need.OPTIONAL),
+            new Rule("transpose_b", Form.BOOLEAN, Need.OPTIONAL)),
         "MatMul");
     rules(rules, List.of(new Rule("axis", Form.INT, Need.OPTIONAL)), "SoftMax", "Softmax", "LogSoftmax");
     rules(rules, List.of(new Rule("axis", Form.INT, Need.REQUIRED)), "Concat");
     rules(rules, List.of(new Rule("special_zero", Form.BOOLEAN, Need.REQUIRED)), "Reshape");
-    rules(rules, List.of(new Rule("keep_dims", Form.BOOLEAN, Need.OPTIONAL)), "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
+    rules(rules, List.of(new Rule("keep_dims", Form.BOOLEAN, Need.OPTIONAL)), "ReduceMean", "ReduceSum", "ReduceMax",
+        "ReduceMin",
         "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogicalAnd", "ReduceLogicalOr");
     rules(rules, List.of(new Rule("batch_dims", Form.INT, Need.OPTIONAL)), "Gather");
     RULES = Map.copyOf(rules);

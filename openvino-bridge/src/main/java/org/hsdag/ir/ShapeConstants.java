@@ -43,7 +43,8 @@ final class ShapeConstants {
    * @param floats per Const node index: derived float values (Interpolate scales)
    * @param notes what could not be derived, and the safe value used instead
    */
-  record Result(Map<Integer, List<Requirement>> integers, Map<Integer, double[]> floats, List<SyntheticWeights.Note> notes) {}
+  record Result(Map<Integer, List<Requirement>> integers, Map<Integer, double[]> floats,
+      List<SyntheticWeights.Note> notes) {}
 
   private final OpGraph g;
   private final int[][] src;
@@ -274,7 +275,8 @@ final class ShapeConstants {
           return true;
         }
       }
-      default -> { }
+      default -> {
+      }
     }
     return search(node, port, need);
   }

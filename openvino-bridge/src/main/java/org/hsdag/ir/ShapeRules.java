@@ -275,7 +275,8 @@ final class ShapeRules {
     if (v1) {
       axes = Shapes.parseLongs(n.attribute("axes"));
     } else if (axesInput < n.inputs().size()) {
-      axes = ShapeVectors.changedAxes(in, o, (int) Math.max(1, Shapes.elementCount(n.inputs().get(axesInput).dims())), false);
+      axes = ShapeVectors.changedAxes(in, o, (int) Math.max(1, Shapes.elementCount(n.inputs().get(axesInput).dims())),
+          false);
     } else {
       axes = new long[in.length];
       Arrays.setAll(axes, i -> i);
@@ -344,7 +345,8 @@ final class ShapeRules {
   }
 
   private void slice(OpNode n, int v, long[] in, long[] o, List<Rule> out) {
-    if (n.inputs().size() < 3 || src[v][0] < 0 || (owner.evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1)) {
+    if (n.inputs().size() < 3 || src[v][0] < 0
+        || (owner.evaluate(src[v][0], srcPort[v][0], Map.of()) != null && in.length == 1)) {
       return;
     }
     int count = (int) Math.max(1, Shapes.elementCount(n.inputs().get(1).dims()));

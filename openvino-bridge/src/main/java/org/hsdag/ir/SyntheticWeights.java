@@ -168,7 +168,8 @@ public final class SyntheticWeights {
     long end = 0;
     for (Region r : regions) {
       if (r.offset() < end) {
-        notes.add(new Note("Const region", "offset " + r.offset(), "overlaps the region before it; the earlier bytes win"));
+        notes.add(
+            new Note("Const region", "offset " + r.offset(), "overlaps the region before it; the earlier bytes win"));
       }
       end = Math.max(end, r.offset() + r.size());
     }
@@ -365,7 +366,8 @@ public final class SyntheticWeights {
         case F32, F16, BF16, F64 -> {
           return encodeFloats(t, Arrays.stream(values).asDoubleStream().toArray());
         }
-        default -> { } // other sub-byte and exotic types: zeros
+        default -> {
+        } // other sub-byte and exotic types: zeros
       }
     }
     return bb.array();

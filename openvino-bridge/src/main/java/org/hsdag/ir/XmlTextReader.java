@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * not valid in the charset is an error, never a replacement character.
  */
 final class XmlTextReader extends Reader {
-  private static final Pattern DECLARED = Pattern.compile("^<\\?xml[^>]*?encoding\\s*=\\s*[\"']([A-Za-z0-9._:-]+)[\"']");
+  private static final Pattern DECLARED = Pattern
+      .compile("^<\\?xml[^>]*?encoding\\s*=\\s*[\"']([A-Za-z0-9._:-]+)[\"']");
 
   /** A byte sequence the charset cannot decode; the message is one line. */
   static final class BadEncodingException extends CharacterCodingException {

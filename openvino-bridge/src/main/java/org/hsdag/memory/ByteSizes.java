@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /** Byte sizes as users write them ({@code 8GiB}, {@code 512MB}, {@code 1.5G}) and as reports print them. */
 public final class ByteSizes {
-  private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)(I?)(B?)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)(I?)(B?)",
+      Pattern.CASE_INSENSITIVE);
 
   private ByteSizes() {}
 

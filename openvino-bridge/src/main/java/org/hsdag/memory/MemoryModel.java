@@ -103,7 +103,8 @@ public final class MemoryModel {
    * @param capacityBytes capacity per device index ({@link Long#MAX_VALUE}: none)
    * @param names device names by index
    */
-  public List<MemoryUse> use(int[] deviceOf, int devices, long[] overheadBytes, long[] capacityBytes, List<String> names) {
+  public List<MemoryUse> use(int[] deviceOf, int devices, long[] overheadBytes, long[] capacityBytes,
+      List<String> names) {
     int[] dev = rules.resolve(deviceOf);
     int n = graph.nodeCount();
     long[] weights = new long[devices];

@@ -47,7 +47,8 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
       fullName = fullName == null ? device : fullName;
       records = records == null ? List.of() : List.copyOf(records);
       if (!(latencyMillis > 0)) {
-        throw new IllegalArgumentException("device run " + device + ": latencyMillis must be > 0 (got " + latencyMillis + ")");
+        throw new IllegalArgumentException(
+            "device run " + device + ": latencyMillis must be > 0 (got " + latencyMillis + ")");
       }
     }
   }
@@ -64,7 +65,8 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
     public SplitRun {
       requireField(device, "device");
       if (prefixKernels < 0 || !(latencyMillis > 0)) {
-        throw new IllegalArgumentException("split run on " + device + ": need prefixKernels >= 0 and latencyMillis > 0");
+        throw new IllegalArgumentException(
+            "split run on " + device + ": need prefixKernels >= 0 and latencyMillis > 0");
       }
     }
   }

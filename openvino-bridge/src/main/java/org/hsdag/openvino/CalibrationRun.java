@@ -41,7 +41,8 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
   }
 
   /** Measures {@code graph} (read from {@code xml}) on {@code devices}. */
-  public CalibrationRecords measure(OpenVinoRuntime rt, OpGraph graph, Path xml, List<String> devices, DeviceProfile base,
+  public CalibrationRecords measure(OpenVinoRuntime rt, OpGraph graph, Path xml, List<String> devices,
+      DeviceProfile base,
       ShapeAssumption shapes) {
     Map<String, String> fullNames = new LinkedHashMap<>();
     for (DeviceInfo d : rt.devices()) {
@@ -49,7 +50,8 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     }
     for (String d : devices) {
       if (!fullNames.containsKey(d)) {
-        throw new OpenVinoException("device " + d + " is not available (available: " + String.join(",", fullNames.keySet()) + ")");
+        throw new OpenVinoException(
+            "device " + d + " is not available (available: " + String.join(",", fullNames.keySet()) + ")");
       }
     }
     List<CalibrationRecords.DeviceRun> runsOut = new ArrayList<>();
@@ -112,7 +114,8 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       for (int r = 0; r < profiledRuns; r++) {
         c.inferTimed(0, 1);
         for (ProfilingRecord rec : c.profile()) {
-          String key = rec.subgraph() + "\u0000" + rec.nodeName() + "\u0000" + rec.nodeType() + "\u0000" + rec.execType();
+          String key = rec.subgraph() + "\u0000" + rec.nodeName() + "\u0000" + rec.nodeType() + "\u0000"
+              + rec.execType();
           first.putIfAbsent(key, rec);
           long[] s = sums.computeIfAbsent(key, x -> new long[3]);
           s[0] += rec.realTimeMicros();

@@ -226,7 +226,8 @@ public record OpenVinoAvailability(Status status, String version, String reason,
       @Override
       public boolean jniLibraryPresent(String platform) {
         String file = System.mapLibraryName(JNI_LIBRARY);
-        String resource = SHIM_CLASS.substring(0, SHIM_CLASS.lastIndexOf('.')).replace('.', '/') + "/" + platform + "/" + file;
+        String resource = SHIM_CLASS.substring(0, SHIM_CLASS.lastIndexOf('.')).replace('.', '/') + "/" + platform + "/"
+            + file;
         if (OpenVinoAvailability.class.getClassLoader().getResource(resource) != null) {
           return true;
         }

@@ -195,13 +195,15 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
    * {@code compileMillis} OpenVINO's {@code compile_model} on HETERO with its infer request,
    * {@code inferMillis} filling the inputs plus the warm-up and timed inferences.
    */
-  public record MeasurementCost(Measurement measurement, double prepareMillis, double compileMillis, double inferMillis) {}
+  public record MeasurementCost(Measurement measurement, double prepareMillis, double compileMillis,
+      double inferMillis) {}
 
   /**
    * {@link #measure} without a timeout, also saying where its time went: the figures of what a real
    * measurement costs ({@code bench}) use the same path as every tuning measurement.
    */
-  public synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+  public synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement,
+      MeasurementProtocol protocol) {
     return measureNow(graph, placement, protocol);
   }
 
@@ -216,7 +218,9 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
     for (String used : new LinkedHashSet<>(affinities.values())) {
       if (!available.contains(used)) {
-        return costOf(failed("device " + used + " is not available on this machine (available: " + String.join(",", available) + ")"),
+        return costOf(
+            failed("device " + used + " is not available on this machine (available: " + String.join(",", available)
+                + ")"),
             t0, NOT_REACHED, NOT_REACHED);
       }
     }
@@ -234,7 +238,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
         inferring = System.nanoTime();
         c.fillInputs(options.seed());
         double[] samples = c.inferTimed(protocol.warmupRuns(), protocol.runs());
-        return costOf(Measurement.of(samples, protocol, SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
+        return costOf(Measurement.of(samples, protocol,
+            SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
             NAME, profile), t0, compiling, inferring);
       }
     } catch (OpenVinoException | IllegalStateException e) {
@@ -285,7 +290,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
     CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
-    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
+    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero,
+        links.requestOverheadUs(),
         KernelTimes.byNode(k.micros(), null, k.supported()));
     costModels.put(graph, model);
     return model;

@@ -21,13 +21,12 @@ import java.util.regex.Pattern;
  * @param cpuTimeMicros host CPU time of the node in microseconds (often 0 on GPU)
  */
 public record ProfilingRecord(
-    int subgraph, String nodeName, String nodeType, String execType, Status status, long realTimeMicros, long cpuTimeMicros) {
+    int subgraph, String nodeName, String nodeType, String execType, Status status, long realTimeMicros,
+    long cpuTimeMicros) {
 
   /** {@code ov::ProfilingInfo::Status}, in OpenVINO's order. */
   public enum Status {
-    NOT_RUN,
-    OPTIMIZED_OUT,
-    EXECUTED;
+    NOT_RUN, OPTIMIZED_OUT, EXECUTED;
 
     /** The status of the shim's integer code (0, 1, 2); anything else counts as executed. */
     public static Status ofCode(int code) {

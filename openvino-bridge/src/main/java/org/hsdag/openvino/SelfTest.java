@@ -67,9 +67,11 @@ public final class SelfTest {
         cpu.fillInputs(seed);
         double[] t = cpu.inferTimed(3, runs);
         reference = cpu.outputs();
-        results.add(new TargetResult("CPU", "all on CPU (reference)", true, median(t), 0.0, 1, cpu.executionDevices(), ""));
+        results.add(
+            new TargetResult("CPU", "all on CPU (reference)", true, median(t), 0.0, 1, cpu.executionDevices(), ""));
       } catch (OpenVinoException e) {
-        results.add(new TargetResult("CPU", "all on CPU (reference)", false, Double.NaN, Double.NaN, 0, "", e.getMessage()));
+        results.add(
+            new TargetResult("CPU", "all on CPU (reference)", false, Double.NaN, Double.NaN, 0, "", e.getMessage()));
         notes.add("CPU failed, so no reference outputs: nothing else was compared");
         return new Report(rt.version(), devices, results, notes);
       }

@@ -88,14 +88,16 @@ public final class SelfTestModel {
         List.of(f32(1, 8, 32, 32), f32(1, 8, 1, 1)), List.of(f32(1, 8, 32, 32)), null);
     b.edge(conv1, add1);
     b.edge(bias1, add1);
-    int relu1 = b.layer("conv1/relu", "ReLU", "opset1", Map.of(), List.of(f32(1, 8, 32, 32)), List.of(f32(1, 8, 32, 32)), null);
+    int relu1 = b.layer("conv1/relu", "ReLU", "opset1", Map.of(), List.of(f32(1, 8, 32, 32)),
+        List.of(f32(1, 8, 32, 32)), null);
     b.edge(add1, relu1);
     int w2 = b.constF32("conv2/weights", rng, 16, 8, 3, 3);
     int conv2 = b.layer("conv2", "Convolution", "opset1", conv(2),
         List.of(f32(1, 8, 32, 32), f32(16, 8, 3, 3)), List.of(f32(1, 16, 16, 16)), null);
     b.edge(relu1, conv2);
     b.edge(w2, conv2);
-    int relu2 = b.layer("conv2/relu", "ReLU", "opset1", Map.of(), List.of(f32(1, 16, 16, 16)), List.of(f32(1, 16, 16, 16)), null);
+    int relu2 = b.layer("conv2/relu", "ReLU", "opset1", Map.of(), List.of(f32(1, 16, 16, 16)),
+        List.of(f32(1, 16, 16, 16)), null);
     b.edge(conv2, relu2);
     int axes = b.constI64("pool/axes", 2, 3);
     int pool = b.layer("pool", "ReduceMean", "opset1", attrs("keep_dims", "false"),
@@ -158,7 +160,8 @@ public final class SelfTestModel {
       this.bin = bin;
     }
 
-    int layer(String name, String type, String version, Map<String, String> data, List<Port> in, List<Port> out, String rt) {
+    int layer(String name, String type, String version, Map<String, String> data, List<Port> in, List<Port> out,
+        String rt) {
       int index = graph.nodeCount();
       List<Port> ins = new ArrayList<>();
       int id = 0;

@@ -31,8 +31,8 @@ public record TestDevice(String name, int threads, String precision) {
 
   private static final Set<String> PRECISIONS = Set.of("f32", "bf16", "f16");
   private static final String MARK = "test device: the CPU plugin registered again, ";
-  private static final Pattern MARKED =
-      Pattern.compile(Pattern.quote(MARK) + "(\\d+) threads?(?:, precision (\\w+))?\\)$");
+  private static final Pattern MARKED = Pattern
+      .compile(Pattern.quote(MARK) + "(\\d+) threads?(?:, precision (\\w+))?\\)$");
 
   public TestDevice {
     Objects.requireNonNull(name);
@@ -93,7 +93,8 @@ public record TestDevice(String name, int threads, String precision) {
 
   /** How reports name it: {@code test device: the CPU plugin registered again, 1 thread[, precision f32]}. */
   public String describe() {
-    return MARK + threads + (threads == 1 ? " thread" : " threads") + (precision.isEmpty() ? "" : ", precision " + precision);
+    return MARK + threads + (threads == 1 ? " thread" : " threads")
+        + (precision.isEmpty() ? "" : ", precision " + precision);
   }
 
   /** {@code fullName} (e.g. {@code Intel Xeon}) marked as this test device's, as devices and reports show it. */

@@ -11,11 +11,7 @@ import java.util.Locale;
  * inference-devices-and-modes/gpu-device.html).
  */
 public enum DeviceKind {
-  CPU("CPU"),
-  INTEGRATED_GPU("iGPU"),
-  DISCRETE_GPU("dGPU"),
-  NPU("NPU"),
-  OTHER("");
+  CPU("CPU"), INTEGRATED_GPU("iGPU"), DISCRETE_GPU("dGPU"), NPU("NPU"), OTHER("");
 
   private final String label;
 

@@ -105,7 +105,8 @@ public final class HeteroAffinity {
   }
 
   private static List<String> problems(List<String> missing) {
-    return missing.isEmpty() ? List.of() : List.of(missing.size() + " placed node(s) are not in the model OpenVINO read (first: '"
-        + missing.get(0) + "'); the graph and the model file differ");
+    return missing.isEmpty() ? List.of()
+        : List.of(missing.size() + " placed node(s) are not in the model OpenVINO read (first: '"
+            + missing.get(0) + "'); the graph and the model file differ");
   }
 }

@@ -82,7 +82,8 @@ public final class HeteroRules {
   /** A copy of {@code deviceOf} (one device per node) with every follower on its leader's device. */
   public int[] resolve(int[] deviceOf) {
     if (deviceOf.length != leader.length) {
-      throw new InvalidPlacementException("placement has " + deviceOf.length + " nodes but the model has " + leader.length);
+      throw new InvalidPlacementException(
+          "placement has " + deviceOf.length + " nodes but the model has " + leader.length);
     }
     int[] device = deviceOf.clone();
     for (int v : order) {

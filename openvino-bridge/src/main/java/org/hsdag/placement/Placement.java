@@ -136,7 +136,8 @@ public record Placement(DeviceSet devices, int[] deviceOf) {
     }
     if (missing > 0) {
       throw new InvalidPlacementException(
-          "placement misses " + missing + " of " + a.length + " nodes (first: '" + first + "'); HETERO needs every node placed");
+          "placement misses " + missing + " of " + a.length + " nodes (first: '" + first
+              + "'); HETERO needs every node placed");
     }
     return new Placement(devices, a);
   }

@@ -27,7 +27,8 @@ public final class PlacementDot {
     sb.append("digraph placement {\n");
     sb.append("  graph [rankdir=TB, fontname=\"Helvetica\", label=").append(quote(
         "placement of " + (g.name().isEmpty() ? "model" : g.name()) + " (" + backend + "/" + profile
-            + "; constants omitted, they run with their consumer)")).append(", labelloc=t];\n");
+            + "; constants omitted, they run with their consumer)"))
+        .append(", labelloc=t];\n");
     sb.append("  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10];\n");
     sb.append("  subgraph cluster_legend {\n    label=\"devices\";\n");
     for (int d = 0; d < p.devices().size(); d++) {
@@ -70,6 +71,7 @@ public final class PlacementDot {
 
   private static String quote(String s) {
     // \\n is kept as DOT's line break; other backslashes and quotes are escaped.
-    return "\"" + s.replace("\\n", "\u0000").replace("\\", "\\\\").replace("\"", "\\\"").replace("\u0000", "\\n") + "\"";
+    return "\"" + s.replace("\\n", "\u0000").replace("\\", "\\\\").replace("\"", "\\\"").replace("\u0000", "\\n")
+        + "\"";
   }
 }

@@ -48,7 +48,8 @@ public final class PlacementFiles {
           : ": cannot read (" + IoErrors.reason(e) + ")"));
     }
     if (ModelFormat.detect(file) == ModelFormat.IR_XML) {
-      throw new InvalidPlacementException(file + ": is XML (an OpenVINO IR model?), not a placement; expected " + SHAPE);
+      throw new InvalidPlacementException(
+          file + ": is XML (an OpenVINO IR model?), not a placement; expected " + SHAPE);
     }
     JsonNode root;
     try {
@@ -108,7 +109,8 @@ public final class PlacementFiles {
     try {
       return Placement.fromNameMap(graph, devices, readMap(file));
     } catch (InvalidPlacementException e) {
-      throw e.getMessage().startsWith(file.toString()) ? e : new InvalidPlacementException(file + ": " + e.getMessage());
+      throw e.getMessage().startsWith(file.toString()) ? e
+          : new InvalidPlacementException(file + ": " + e.getMessage());
     }
   }
 

@@ -30,7 +30,8 @@ public final class SplitPlacements {
       throw new IllegalArgumentException("Expected 0 <= flips <= count and maxChanges >= 1");
     }
     if (ops < maxChanges + 1 || (flips > 0 && 2L * ops < flips) || (count > flips && ops < 2)) {
-      throw new IllegalArgumentException(ops + " ops are too few for " + count + " placements with up to " + maxChanges + " changes");
+      throw new IllegalArgumentException(
+          ops + " ops are too few for " + count + " placements with up to " + maxChanges + " changes");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     Set<String> seen = new HashSet<>();

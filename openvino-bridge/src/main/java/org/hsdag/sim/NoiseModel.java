@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  * @param outlierMax largest outlier factor
  * @param warmupPenalty extra fraction of the first run, halving with every later run
  */
-public record NoiseModel(double sigma, double outlierProbability, double outlierMin, double outlierMax, double warmupPenalty) {
+public record NoiseModel(double sigma, double outlierProbability, double outlierMin, double outlierMax,
+    double warmupPenalty) {
   /** No noise at all: every sample equals the simulated latency (for exact tests). */
   public static final NoiseModel ZERO = new NoiseModel(0, 0, 1, 1, 0);
   /** 2% spread, 1% outliers of 1.3–2.5x, a 25% slower first run. */

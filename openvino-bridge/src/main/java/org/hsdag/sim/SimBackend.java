@@ -47,8 +47,14 @@ import org.hsdag.random.SplitMix64;
  * from this backend are simulated, never hardware measurements; {@link #name()} and
  * {@link #profile()} say so in every {@link Measurement}. Thread-safe.
  */
-public final class SimBackend implements LatencyBackend, KeyedMeasurement, DeviceTimeBreakdown, CostModelSource, OpCoverage,
-    MachineDescription {
+public final class SimBackend
+    implements
+      LatencyBackend,
+      KeyedMeasurement,
+      DeviceTimeBreakdown,
+      CostModelSource,
+      OpCoverage,
+      MachineDescription {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -117,7 +123,8 @@ public final class SimBackend implements LatencyBackend, KeyedMeasurement, Devic
 
   @Override
   public String kind(String device) {
-    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst().orElse("");
+    return profile.devices().stream().filter(m -> m.name().equals(device)).map(DeviceModel::kind).findFirst()
+        .orElse("");
   }
 
   @Override

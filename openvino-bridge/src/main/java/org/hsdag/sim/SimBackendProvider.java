@@ -47,8 +47,9 @@ public final class SimBackendProvider implements BackendProvider {
     }
     ProfileMismatch m = ProfileMismatch.named(request.mismatch().amplitude(), request.mismatch().seed());
     SimBackend sim = new SimBackend(m.apply(DeviceProfile.load(request.profile())), options);
-    notices.accept("backend sim on a perturbed machine, " + sim.profile() + "; the cost model stays " + request.profile()
-        + " (every number is simulated)");
+    notices
+        .accept("backend sim on a perturbed machine, " + sim.profile() + "; the cost model stays " + request.profile()
+            + " (every number is simulated)");
     return sim;
   }
 }

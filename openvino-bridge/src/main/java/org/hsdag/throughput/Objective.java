@@ -8,8 +8,7 @@ import java.util.Locale;
  * devices, so a split's throughput is bounded by its busiest device, not by the sum of its stages).
  */
 public enum Objective {
-  LATENCY("latency"),
-  THROUGHPUT("throughput");
+  LATENCY("latency"), THROUGHPUT("throughput");
 
   private final String label;
 

@@ -19,7 +19,8 @@ public record ObjectiveFigures(double latencyMillis, double periodMillis, int re
   public static ObjectiveFigures of(HeteroCostModel model, int[] deviceOfOp, int requests) {
     HeteroCostModel.Evaluation e = model.evaluate(deviceOfOp);
     if (!e.ok()) {
-      throw new IllegalArgumentException("the placement cannot run: op " + e.failedOp() + " on device " + e.failedDevice());
+      throw new IllegalArgumentException(
+          "the placement cannot run: op " + e.failedOp() + " on device " + e.failedDevice());
     }
     double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, deviceOfOp), requests);
     return new ObjectiveFigures(e.micros() / 1000.0, period / 1000.0, requests);

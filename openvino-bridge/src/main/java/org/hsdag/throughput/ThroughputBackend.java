@@ -60,14 +60,10 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
     return requested;
   }
 
-
-
   @Override
   public boolean simulated() {
     return true;
   }
-
-
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {

@@ -22,7 +22,8 @@ class BackendsTest {
   @Test
   void autoUsesTheSimulatorWhenARequestedDeviceIsMissingAndSaysSo() {
     List<String> notices = new ArrayList<>();
-    LatencyBackend b = Backends.open(BackendRequest.of("auto", null).requiring(List.of("CPU", "GPU.1"), 2), notices::add);
+    LatencyBackend b = Backends.open(BackendRequest.of("auto", null).requiring(List.of("CPU", "GPU.1"), 2),
+        notices::add);
     assertEquals("sim", b.name());
     assertEquals("paper", b.profile());
     assertEquals(1, notices.size());
@@ -47,7 +48,8 @@ class BackendsTest {
   @Test
   void openvinoThatCannotRunIsAClearErrorAndUnknownNamesAreRefused() {
     if (!OpenVinoBackend.availability().available()) {
-      BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> Backends.open("openvino", null));
+      BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
+          () -> Backends.open("openvino", null));
       assertTrue(e.getMessage().contains("native"), e.getMessage());
     }
     assertThrows(IllegalArgumentException.class, () -> Backends.open("cuda", null));

@@ -21,17 +21,18 @@ class ConfidenceIntervalTest {
   void theProtocolsStatisticLiesInsideItsInterval() {
     SplittableRandom rnd = new SplittableRandom(11);
     MeasurementProtocol[] protocols = {
-      MeasurementProtocol.PAPER,
-      new MeasurementProtocol(2, 20, Statistic.MEDIAN, 1, 0.0),
-      new MeasurementProtocol(2, 7, Statistic.MEDIAN, 1, 0.0),
-      new MeasurementProtocol(0, 20, Statistic.TRIMMED_MEAN, 1, 0.2),
+        MeasurementProtocol.PAPER,
+        new MeasurementProtocol(2, 20, Statistic.MEDIAN, 1, 0.0),
+        new MeasurementProtocol(2, 7, Statistic.MEDIAN, 1, 0.0),
+        new MeasurementProtocol(0, 20, Statistic.TRIMMED_MEAN, 1, 0.2),
     };
     for (MeasurementProtocol p : protocols) {
       for (int trial = 0; trial < 500; trial++) {
         double[] x = skewed(rnd, p.runs());
         double point = p.reduce(x);
         double[] ci = p.interval(x);
-        assertTrue(ci[0] <= point && point <= ci[1], p.describe() + ": " + point + " outside [" + ci[0] + ", " + ci[1] + "]");
+        assertTrue(ci[0] <= point && point <= ci[1],
+            p.describe() + ": " + point + " outside [" + ci[0] + ", " + ci[1] + "]");
       }
     }
   }

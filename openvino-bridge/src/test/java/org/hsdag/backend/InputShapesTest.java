@@ -72,7 +72,8 @@ class InputShapesTest {
   @Test
   void sizesThatMakeATensorLargerThanTheReadersBoundAreRefusedNamingIt() {
     OpGraph g = distilbert();
-    String m = assertThrows(IllegalArgumentException.class, () -> shapes("input_ids", "1,100000000").resolve(g)).getMessage();
+    String m = assertThrows(IllegalArgumentException.class, () -> shapes("input_ids", "1,100000000").resolve(g))
+        .getMessage();
     assertTrue(m.startsWith("--input-shape: with input_ids=1x100000000") && m.contains("has more than 2^36 elements")
         && m.contains("output of layer '"), m);
     assertEquals(new ShapeAssumption(1, 4096), shapes("input_ids", "1,4096").resolve(g).shapes());
@@ -83,7 +84,8 @@ class InputShapesTest {
     List<String> inputs = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "input_" + i + "=1x8").toList();
     String notice = new InputShapes.Resolution(InputShapes.NONE, ShapeAssumption.DEFAULT, inputs, true, null).notice();
     assertTrue(notice.length() < 250, notice);
-    assertTrue(notice.contains("assumed input_0=1x8, input_1=1x8, input_2=1x8") && notice.contains("and 97 more"), notice);
+    assertTrue(notice.contains("assumed input_0=1x8, input_1=1x8, input_2=1x8") && notice.contains("and 97 more"),
+        notice);
   }
 
   @Test

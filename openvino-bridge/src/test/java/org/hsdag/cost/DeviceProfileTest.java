@@ -39,7 +39,8 @@ class DeviceProfileTest {
     assertTrue(unknown.getMessage().contains("paper"), unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> DeviceProfile.load(dir.resolve("missing.json").toString()));
     Path bad = dir.resolve("bad.json");
-    Files.writeString(bad, DeviceProfile.load("paper").toJson().replace("\"peakGflops\" : 1700.0", "\"peakGflops\" : -1"));
+    Files.writeString(bad,
+        DeviceProfile.load("paper").toJson().replace("\"peakGflops\" : 1700.0", "\"peakGflops\" : -1"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceProfile.load(bad.toString()));
     assertTrue(e.getMessage().contains("peakGflops"), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));

@@ -48,7 +48,8 @@ class HeteroCostModelTest {
   @Test
   void aDeviceSubsetEvaluatesLikeTheFullModel() {
     OpGraph g = TinyGraphs.randomDag(80, 6, 9);
-    HeteroCostModel full = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"), new CostModel(ShapeAssumption.DEFAULT));
+    HeteroCostModel full = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"),
+        new CostModel(ShapeAssumption.DEFAULT));
     HeteroCostModel pair = full.withDevices(List.of("GPU.1", "CPU"));
     assertEquals(List.of("GPU.1", "CPU"), pair.deviceNames());
     int[] map = {full.indexOf("GPU.1"), full.indexOf("CPU")};

@@ -117,7 +117,8 @@ class HeteroSplitTest {
 
   /** The predicted count with the named ops on device 1 and every other node resolved by {@link HeteroRules}. */
   static int subModels(OpGraph g, Set<String> foreign) {
-    HeteroCostModel model = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"), new CostModel(ShapeAssumption.DEFAULT));
+    HeteroCostModel model = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"),
+        new CostModel(ShapeAssumption.DEFAULT));
     int[] placed = new int[g.nodeCount()];
     for (int v = 0; v < placed.length; v++) {
       placed[v] = foreign.contains(g.node(v).name()) ? 1 : 0;

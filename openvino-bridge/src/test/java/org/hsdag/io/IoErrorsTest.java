@@ -26,7 +26,8 @@ class IoErrorsTest {
     FileSystemException e = IoErrors.naming(Path.of("a/b"), new AccessDeniedException("a/.b.123.tmp"));
     assertTrue(e instanceof AccessDeniedException);
     assertEquals("a/b: permission denied", IoErrors.describe(e));
-    assertEquals("x -> y: Operation not permitted", IoErrors.describe(new FileSystemException("x", "y", "Operation not permitted")));
+    assertEquals("x -> y: Operation not permitted",
+        IoErrors.describe(new FileSystemException("x", "y", "Operation not permitted")));
   }
 
   @Test

@@ -41,7 +41,8 @@ class IrBadInputTest {
       """;
 
   static String net(String layers, String edges) {
-    return "<?xml version=\"1.0\"?>\n<net name=\"t\" version=\"11\">\n<layers>\n" + layers + "</layers>\n<edges>\n" + edges + "</edges>\n</net>\n";
+    return "<?xml version=\"1.0\"?>\n<net name=\"t\" version=\"11\">\n<layers>\n" + layers + "</layers>\n<edges>\n"
+        + edges + "</edges>\n</net>\n";
   }
 
   private static IrException reject(String xml) {
@@ -78,7 +79,8 @@ class IrBadInputTest {
 
   @Test
   void rejectsAnEdgeToAMissingPort() {
-    IrException e = reject(net(LAYERS_OK, EDGES_OK.replace("to-layer=\"2\" to-port=\"1\"", "to-layer=\"2\" to-port=\"7\"")));
+    IrException e = reject(
+        net(LAYERS_OK, EDGES_OK.replace("to-layer=\"2\" to-port=\"1\"", "to-layer=\"2\" to-port=\"7\"")));
     assertTrue(e.getMessage().contains("has no input port 7"), e.getMessage());
   }
 
@@ -102,8 +104,10 @@ class IrBadInputTest {
 
   @Test
   void rejectsAnUnknownElementType() {
-    IrException e = reject(net(LAYERS_OK.replace("precision=\"FP32\"><dim>1</dim><dim>4</dim></port></output>\n  </layer>\n  <layer id=\"1\"",
-        "precision=\"FP33\"><dim>1</dim><dim>4</dim></port></output>\n  </layer>\n  <layer id=\"1\"").replace("element_type=\"f32\"/>", "element_type=\"q7\"/>"), EDGES_OK));
+    IrException e = reject(net(LAYERS_OK
+        .replace("precision=\"FP32\"><dim>1</dim><dim>4</dim></port></output>\n  </layer>\n  <layer id=\"1\"",
+            "precision=\"FP33\"><dim>1</dim><dim>4</dim></port></output>\n  </layer>\n  <layer id=\"1\"")
+        .replace("element_type=\"f32\"/>", "element_type=\"q7\"/>"), EDGES_OK));
     assertTrue(e.getMessage().contains("unknown element type"), e.getMessage());
   }
 
@@ -138,8 +142,9 @@ class IrBadInputTest {
 
   @Test
   void rejectsTwoEdgesIntoOneInput() {
-    IrException e = reject(net(LAYERS_OK, EDGES_OK.replace("from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"1\"",
-        "from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"0\"")));
+    IrException e = reject(
+        net(LAYERS_OK, EDGES_OK.replace("from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"1\"",
+            "from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"0\"")));
     assertTrue(e.getMessage().contains("two incoming edges"), e.getMessage());
   }
 
@@ -153,15 +158,19 @@ class IrBadInputTest {
 
   @Test
   void rejectsAnInputPortWithoutAnEdge() {
-    IrException e = reject(net(LAYERS_OK, EDGES_OK.replace("<edge from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"1\"/>\n", "")));
-    assertTrue(e.getMessage().matches("test\\.xml:\\d+: input port 1 of layer id=2 'add' \\(Add\\) has no incoming edge"), e.getMessage());
+    IrException e = reject(net(LAYERS_OK,
+        EDGES_OK.replace("<edge from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"1\"/>\n", "")));
+    assertTrue(
+        e.getMessage().matches("test\\.xml:\\d+: input port 1 of layer id=2 'add' \\(Add\\) has no incoming edge"),
+        e.getMessage());
   }
 
   @Test
   void rejectsATensorAboveTheElementBound() {
     // Consistent on both ends of every edge, so only the bound can catch it.
     String huge = "<dim>1</dim><dim>1000000000000</dim>";
-    String layers = LAYERS_OK.replace("<dim>1</dim><dim>4</dim>", huge).replace("shape=\"1,4\" element_type", "shape=\"1,1000000000000\" element_type");
+    String layers = LAYERS_OK.replace("<dim>1</dim><dim>4</dim>", huge).replace("shape=\"1,4\" element_type",
+        "shape=\"1,1000000000000\" element_type");
     IrException e = reject(net(layers, EDGES_OK));
     assertTrue(e.getMessage().contains("has more than 2^36 elements (1, 1000000000000)"), e.getMessage());
     assertTrue(e.getMessage().contains("layer id=0 'in' (Parameter)"), e.getMessage());
@@ -184,43 +193,51 @@ class IrBadInputTest {
 
   @Test
   void rejectsAnEdgeWhoseEndsDisagreeOnTheShape() {
-    String layers = LAYERS_OK.replace("<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
+    String layers = LAYERS_OK.replace(
+        "<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
         "<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>8</dim></port></input>");
     IrException e = reject(net(layers, EDGES_OK));
-    assertTrue(e.getMessage().contains("edge 2:2 -> 3:0: layer id=2 'add' outputs [1, 4] but input port 0 of layer id=3 'out' takes [1, 8]"),
+    assertTrue(
+        e.getMessage().contains(
+            "edge 2:2 -> 3:0: layer id=2 'add' outputs [1, 4] but input port 0 of layer id=3 'out' takes [1, 8]"),
         e.getMessage());
   }
 
   @Test
   void rejectsAnEdgeWhoseEndsDisagreeOnTheElementType() {
-    String layers = LAYERS_OK.replace("<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
+    String layers = LAYERS_OK.replace(
+        "<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
         "<input><port id=\"0\" precision=\"FP16\"><dim>1</dim><dim>4</dim></port></input>");
     IrException e = reject(net(layers, EDGES_OK));
-    assertTrue(e.getMessage().contains("layer id=2 'add' outputs FP32 but input port 0 of layer id=3 'out' takes FP16"), e.getMessage());
+    assertTrue(e.getMessage().contains("layer id=2 'add' outputs FP32 but input port 0 of layer id=3 'out' takes FP16"),
+        e.getMessage());
   }
 
   @Test
   void aDynamicDimensionMatchesAnySize() {
-    String layers = LAYERS_OK.replace("<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
+    String layers = LAYERS_OK.replace(
+        "<input><port id=\"0\" precision=\"FP32\"><dim>1</dim><dim>4</dim></port></input>",
         "<input><port id=\"0\" precision=\"FP32\"><dim>-1</dim><dim>4</dim></port></input>");
     assertEquals(3, IrRoundTripTest.read(net(layers, EDGES_OK)).edgeCount());
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-    "Const shape          | shape=\"1,4\" offset  | offset   | layer id=1 'w' (Const): attribute 'shape' is missing",
-    "Const element_type   | element_type=\"f32\" shape=\"1,4\" offset | shape=\"1,4\" offset | layer id=1 'w' (Const): attribute 'element_type' is missing",
-    "Const offset         | offset=\"0\"          | ''       | layer id=1 'w' (Const): attribute 'offset' is missing",
-    "Const size           | size=\"16\"           | ''       | layer id=1 'w' (Const): attribute 'size' is missing",
-    "Const negative size  | size=\"16\"           | size=\"-16\" | layer id=1 'w' (Const): attribute size=\"-16\" is negative",
-    "Const bad shape      | shape=\"1,4\" offset  | shape=\"1,x\" offset | layer id=1 'w' (Const): attribute shape=\"1,x\" is not a shape",
-    "Const dynamic shape  | shape=\"1,4\" offset  | shape=\"1,?\" offset | layer id=1 'w' (Const): attribute shape=\"1,?\" is not a static shape",
-    "Const shape vs port  | shape=\"1,4\" offset  | shape=\"4,1\" offset | layer id=1 'w' (Const): attribute shape=\"4,1\" does not match its output port [1, 4]",
-    "Parameter shape      | shape=\"1,4\" element | element | layer id=0 'in' (Parameter): attribute 'shape' is missing",
-    "Parameter type vs port | shape=\"1,4\" element_type=\"f32\" | shape=\"1,4\" element_type=\"i32\" | layer id=0 'in' (Parameter): attribute element_type=\"i32\" does not match its output port's precision FP32",
+      "Const shape          | shape=\"1,4\" offset  | offset   | layer id=1 'w' (Const): attribute 'shape' is missing",
+      "Const element_type   | element_type=\"f32\" shape=\"1,4\" offset | shape=\"1,4\" offset | layer id=1 'w' (Const): attribute 'element_type' is missing",
+      "Const offset         | offset=\"0\"          | ''       | layer id=1 'w' (Const): attribute 'offset' is missing",
+      "Const size           | size=\"16\"           | ''       | layer id=1 'w' (Const): attribute 'size' is missing",
+      "Const negative size  | size=\"16\"           | size=\"-16\" | layer id=1 'w' (Const): attribute size=\"-16\" is negative",
+      "Const bad shape      | shape=\"1,4\" offset  | shape=\"1,x\" offset | layer id=1 'w' (Const): attribute shape=\"1,x\" is not a shape",
+      "Const dynamic shape  | shape=\"1,4\" offset  | shape=\"1,?\" offset | layer id=1 'w' (Const): attribute shape=\"1,?\" is not a static shape",
+      "Const shape vs port  | shape=\"1,4\" offset  | shape=\"4,1\" offset | layer id=1 'w' (Const): attribute shape=\"4,1\" does not match its output port [1, 4]",
+      "Parameter shape      | shape=\"1,4\" element | element | layer id=0 'in' (Parameter): attribute 'shape' is missing",
+      "Parameter type vs port | shape=\"1,4\" element_type=\"f32\" | shape=\"1,4\" element_type=\"i32\" | layer id=0 'in' (Parameter): attribute element_type=\"i32\" does not match its output port's precision FP32",
   })
   void rejectsAMissingOrMalformedRequiredAttribute(String what, String from, String to, String message) {
-    IrException e = reject(net(LAYERS_OK.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to)), EDGES_OK));
+    IrException e = reject(
+        net(LAYERS_OK.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to)),
+            EDGES_OK));
     assertTrue(e.getMessage().matches("test\\.xml:\\d+: .*"), e.getMessage());
     assertTrue(e.getMessage().endsWith(message), what + ": " + e.getMessage());
   }
@@ -274,22 +291,23 @@ class IrBadInputTest {
   void acceptsTheConvolutionBaseCase() {
     assertEquals(6, IrRoundTripTest.read(convNet(CVT, CONV, POOL)).nodeCount());
     // Paddings are ignored, so not needed, when auto_pad is valid or same_*.
-    assertEquals(6, IrRoundTripTest.read(convNet(CVT, "strides=\"1,1\" dilations=\"1,1\" auto_pad=\"same_upper\"", POOL)).nodeCount());
+    assertEquals(6, IrRoundTripTest
+        .read(convNet(CVT, "strides=\"1,1\" dilations=\"1,1\" auto_pad=\"same_upper\"", POOL)).nodeCount());
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-    "Convert destination_type | cvt  | ''                    | layer id=1 'cvt' (Convert): attribute 'destination_type' is missing",
-    "Convert bad type         | cvt  | destination_type=\"q9\" | layer id=1: unknown element type 'q9' in destination_type",
-    "Convert type vs port     | cvt  | destination_type=\"f16\" | layer id=1 'cvt' (Convert): attribute destination_type=\"f16\" does not match its output port's precision FP32",
-    "Convolution pads_end     | conv | strides=\"1, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" auto_pad=\"explicit\" | layer id=3 'conv' (Convolution): attribute 'pads_end' is missing",
-    "Convolution strides      | conv | dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute 'strides' is missing",
-    "Convolution dilations    | conv | strides=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute 'dilations' is missing",
-    "Convolution bad strides  | conv | strides=\"1, x\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"1, x\" is not a list of integers",
-    "Convolution zero stride  | conv | strides=\"0, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"0, 1\" has a value below 1",
-    "Convolution axes         | conv | strides=\"1, 1, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"1, 1, 1\" has 3 values for 2 spatial axes",
-    "Convolution negative pad | conv | strides=\"1, 1\" dilations=\"1, 1\" pads_begin=\"-1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute pads_begin=\"-1, 1\" has a negative value",
-    "MaxPool kernel           | pool | strides=\"2, 2\" pads_begin=\"0, 0\" pads_end=\"0, 0\" | layer id=4 'pool' (MaxPool): attribute 'kernel' is missing",
+      "Convert destination_type | cvt  | ''                    | layer id=1 'cvt' (Convert): attribute 'destination_type' is missing",
+      "Convert bad type         | cvt  | destination_type=\"q9\" | layer id=1: unknown element type 'q9' in destination_type",
+      "Convert type vs port     | cvt  | destination_type=\"f16\" | layer id=1 'cvt' (Convert): attribute destination_type=\"f16\" does not match its output port's precision FP32",
+      "Convolution pads_end     | conv | strides=\"1, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" auto_pad=\"explicit\" | layer id=3 'conv' (Convolution): attribute 'pads_end' is missing",
+      "Convolution strides      | conv | dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute 'strides' is missing",
+      "Convolution dilations    | conv | strides=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute 'dilations' is missing",
+      "Convolution bad strides  | conv | strides=\"1, x\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"1, x\" is not a list of integers",
+      "Convolution zero stride  | conv | strides=\"0, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"0, 1\" has a value below 1",
+      "Convolution axes         | conv | strides=\"1, 1, 1\" dilations=\"1, 1\" pads_begin=\"1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute strides=\"1, 1, 1\" has 3 values for 2 spatial axes",
+      "Convolution negative pad | conv | strides=\"1, 1\" dilations=\"1, 1\" pads_begin=\"-1, 1\" pads_end=\"1, 1\" | layer id=3 'conv' (Convolution): attribute pads_begin=\"-1, 1\" has a negative value",
+      "MaxPool kernel           | pool | strides=\"2, 2\" pads_begin=\"0, 0\" pads_end=\"0, 0\" | layer id=4 'pool' (MaxPool): attribute 'kernel' is missing",
   })
   void rejectsAMissingOrMalformedConvolutionAttribute(String what, String layer, String data, String message) {
     String xml = switch (layer) {
@@ -326,7 +344,8 @@ class IrBadInputTest {
       assertEquals(3, IrRoundTripTest.read(net(matmul.formatted(ok), edges)).nodeCount(), ok);
     }
     IrException e = reject(net(matmul.formatted("yes"), edges));
-    assertTrue(e.getMessage().endsWith("layer id=1 'mm' (MatMul): attribute transpose_a=\"yes\" is not true or false"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("layer id=1 'mm' (MatMul): attribute transpose_a=\"yes\" is not true or false"),
+        e.getMessage());
   }
 
   // --- issue 16 §6: encodings -------------------------------------------------------------------
@@ -337,8 +356,10 @@ class IrBadInputTest {
   @Test
   void nonUtf8InputIsOneLineOfOursAndNothingFromTheParser() {
     String stderr = SystemErr.capture(() -> {
-      IrException e = assertThrows(IrException.class, () -> new IrReader().read(new ByteArrayInputStream(LATIN1_NAME), "test.xml"));
-      assertTrue(e.getMessage().matches("test\\.xml:\\d+: invalid UTF-8 byte 0xE9; an OpenVINO IR is UTF-8 text"), e.getMessage());
+      IrException e = assertThrows(IrException.class,
+          () -> new IrReader().read(new ByteArrayInputStream(LATIN1_NAME), "test.xml"));
+      assertTrue(e.getMessage().matches("test\\.xml:\\d+: invalid UTF-8 byte 0xE9; an OpenVINO IR is UTF-8 text"),
+          e.getMessage());
       int line = Integer.parseInt(e.getMessage().split(":")[1]);
       String text = new String(LATIN1_NAME, StandardCharsets.ISO_8859_1);
       assertTrue(text.split("\n")[line - 1].contains("caf\u00e9"), "names the line of the bad byte: " + e.getMessage());
@@ -349,7 +370,8 @@ class IrBadInputTest {
   @Test
   void aDeclaredEncodingIsHonoured() {
     byte[] latin1 = new String(LATIN1_NAME, StandardCharsets.ISO_8859_1)
-        .replace("<?xml version=\"1.0\"?>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>").getBytes(StandardCharsets.ISO_8859_1);
+        .replace("<?xml version=\"1.0\"?>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
+        .getBytes(StandardCharsets.ISO_8859_1);
     OpGraph g = new IrReader().read(new ByteArrayInputStream(latin1), "test.xml");
     assertEquals("caf\u00e9", g.node(2).name());
     byte[] bom = ("\uFEFF" + net(LAYERS_OK, EDGES_OK)).getBytes(StandardCharsets.UTF_8);

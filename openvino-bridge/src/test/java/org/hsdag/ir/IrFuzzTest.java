@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class IrFuzzTest {
   private static final String[] TOKENS = {
-    "\"", "<", ">", "/>", "</port>", "<dim>", "-7", "?", "1..3", "FP99", "id=\"0\"", "offset=\"-1\"",
-    "from-layer=\"999999\"", "to-port=\"x\"", "&", "&amp;", "<layer>", "version=\"x\"", "size=\"99999999999\"", ""
+      "\"", "<", ">", "/>", "</port>", "<dim>", "-7", "?", "1..3", "FP99", "id=\"0\"", "offset=\"-1\"",
+      "from-layer=\"999999\"", "to-port=\"x\"", "&", "&amp;", "<layer>", "version=\"x\"", "size=\"99999999999\"", ""
   };
   private static final Pattern EDGE = Pattern.compile("[ \\t]*<edge [^>]*/>\\r?\\n?");
   private static final Pattern DIM = Pattern.compile("<dim>(\\d+)</dim>");
@@ -85,7 +85,8 @@ class IrFuzzTest {
     String stderr = SystemErr.capture(() -> {
       for (int trial = 0; trial < 8; trial++) {
         check(file, "dropped edge", cut(original, edges.get(rnd.nextInt(edges.size())), ""), accepted, counts, 0);
-        check(file, "absurd dim", cut(original, dims.get(rnd.nextInt(dims.size())), "<dim>1000000000000</dim>"), accepted,
+        check(file, "absurd dim", cut(original, dims.get(rnd.nextInt(dims.size())), "<dim>1000000000000</dim>"),
+            accepted,
             counts, 1);
         if (!attributes.isEmpty()) {
           check(file, "deleted attribute", cut(original, attributes.get(rnd.nextInt(attributes.size())), ""), accepted,
@@ -113,7 +114,8 @@ class IrFuzzTest {
         continue;
       }
       String swapped = original.replace("<layer id=\"" + a + "\"", "<layer id=\"@\"")
-          .replace("<layer id=\"" + b + "\"", "<layer id=\"" + a + "\"").replace("<layer id=\"@\"", "<layer id=\"" + b + "\"");
+          .replace("<layer id=\"" + b + "\"", "<layer id=\"" + a + "\"")
+          .replace("<layer id=\"@\"", "<layer id=\"" + b + "\"");
       boolean valid = swapKeepsEveryEdge(graph, index(graph, a), index(graph, b));
       String failure = outcome(swapped.getBytes(StandardCharsets.UTF_8), file, "swap " + a + "<->" + b);
       if (valid) {

@@ -36,7 +36,8 @@ class IrSamplesTest {
     int[] order = g.topologicalOrder();
     for (int k = 0; k < g.edgeCount(); k++) {
       Edge e = g.edge(k);
-      assertTrue(g.topologicalRank(e.source()) < g.topologicalRank(e.target()), "edge " + e + " against topological order");
+      assertTrue(g.topologicalRank(e.source()) < g.topologicalRank(e.target()),
+          "edge " + e + " against topological order");
     }
     assertEquals(layers, order.length);
   }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A file that is not an IR gets one line saying what it is, and for other frameworks how to convert it. */
 class ModelFormatTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private String diagnosis(Path file) {
     return assertThrows(IrException.class, () -> new IrReader().read(file)).getMessage();
@@ -39,24 +40,32 @@ class ModelFormatTest {
     assertEquals(models + ": is a directory, not an OpenVINO IR model (.xml)", diagnosis(models));
     file("models/b.xml", "<net/>".getBytes(StandardCharsets.UTF_8));
     file("models/a.xml", "<net/>".getBytes(StandardCharsets.UTF_8));
-    assertEquals(models + ": is a directory, not an OpenVINO IR model (.xml); it holds a.xml, b.xml", diagnosis(models));
+    assertEquals(models + ": is a directory, not an OpenVINO IR model (.xml); it holds a.xml, b.xml",
+        diagnosis(models));
   }
 
   @Test
   void otherFrameworksAreRecognisedWithHowToConvert() throws IOException {
     Path onnx = file("model.onnx", bytes(0x08, 0x07, 0x12, 0x07));
-    assertEquals(onnx + ": is an ONNX model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc " + onnx,
+    assertEquals(
+        onnx + ": is an ONNX model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc " + onnx,
         diagnosis(onnx));
     Path pb = file("frozen.pb", bytes(0x0a, 0x10, 0x0a));
-    assertEquals(pb + ": is a TensorFlow model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc " + pb,
+    assertEquals(
+        pb + ": is a TensorFlow model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc "
+            + pb,
         diagnosis(pb));
     Path saved = Files.createDirectory(dir.resolve("saved"));
     file("saved/saved_model.pb", bytes(0x08, 0x01));
-    assertEquals(saved + ": is a TensorFlow model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc "
-        + saved, diagnosis(saved));
+    assertEquals(
+        saved + ": is a TensorFlow model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: ovc "
+            + saved,
+        diagnosis(saved));
     Path tflite = file("m.dat", bytes(0x1c, 0, 0, 0, 'T', 'F', 'L', '3', 0));
-    assertEquals(tflite + ": is a TensorFlow Lite model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: "
-        + "ovc " + tflite, diagnosis(tflite));
+    assertEquals(
+        tflite + ": is a TensorFlow Lite model, not an OpenVINO IR model (.xml); convert it with OpenVINO's converter: "
+            + "ovc " + tflite,
+        diagnosis(tflite));
     String pytorch = ": is a PyTorch file, not an OpenVINO IR model (.xml); PyTorch models convert from Python only: "
         + "ov.save_model(ov.convert_model(model), \"model.xml\") with 'import openvino as ov'";
     Path zip = file("weights.dat", bytes('P', 'K', 3, 4, 0, 0));
@@ -84,8 +93,9 @@ class ModelFormatTest {
 
   @Test
   void xmlIsLeftToTheReaderWhateverItsName() throws IOException {
-    assertEquals(ModelFormat.IR_XML, ModelFormat.detect(file("model.onnx.txt", "\uFEFF <?xml version=\"1.0\"?>".getBytes(
-        StandardCharsets.UTF_8))));
+    assertEquals(ModelFormat.IR_XML,
+        ModelFormat.detect(file("model.onnx.txt", "\uFEFF <?xml version=\"1.0\"?>".getBytes(
+            StandardCharsets.UTF_8))));
     assertEquals(ModelFormat.IR_XML, ModelFormat.detect(file("u16.xml", bytes(0xFF, 0xFE, '<', 0, 'n', 0))));
     assertEquals(ModelFormat.MISSING, ModelFormat.detect(dir.resolve("none.xml")));
   }

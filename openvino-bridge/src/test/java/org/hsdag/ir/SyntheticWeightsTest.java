@@ -158,7 +158,8 @@ class SyntheticWeightsTest {
     n.result(mean);
     T splitAxis = n.constant("i64", 64);
     T lengths = n.constant("i64", 72, 2);
-    T[] parts = n.op("VariadicSplit", "opset1", "", List.of(x, splitAxis, lengths), "FP32", d(1, 2, 4, 4), d(1, 4, 4, 4));
+    T[] parts = n.op("VariadicSplit", "opset1", "", List.of(x, splitAxis, lengths), "FP32", d(1, 2, 4, 4),
+        d(1, 4, 4, 4));
     n.result(parts[0]);
     T scales = n.constant("f32", 88, 2);
     T iaxes = n.constant("i32", 96, 2);
@@ -318,8 +319,9 @@ class SyntheticWeightsTest {
    * region), and the plan covers max(offset + size). OpenVINO itself was run on these by hand.
    */
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"resnet-50.xml", "inception-v3.xml", "distilbert-base-uncased-sst2.xml", "roberta-base-cola.xml",
-      "mobilenet-v2.xml", "alexnet.xml", "ssd-inception-v2.xml", "yolo11n.xml", "yolo11n-int8.xml"})
+  @ValueSource(
+      strings = {"resnet-50.xml", "inception-v3.xml", "distilbert-base-uncased-sst2.xml", "roberta-base-cola.xml",
+          "mobilenet-v2.xml", "alexnet.xml", "ssd-inception-v2.xml", "yolo11n.xml", "yolo11n-int8.xml"})
   void realSamplesNeedNoCompromiseOnShapeInputs(String file) {
     OpGraph g = new IrReader().read(Samples.irSample(file), null);
 
@@ -328,7 +330,8 @@ class SyntheticWeightsTest {
     assertEquals(Weights.requiredBytes(g), plan.bytes());
     assertEquals(Weights.usedBytes(g), plan.regions().stream().mapToLong(SyntheticWeights.Region::size).sum());
     for (SyntheticWeights.Note note : plan.notes()) {
-      assertFalse(note.message().contains("not derivable through") || note.what().startsWith("shared"), note.toString());
+      assertFalse(note.message().contains("not derivable through") || note.what().startsWith("shared"),
+          note.toString());
     }
   }
 
@@ -343,7 +346,8 @@ class SyntheticWeightsTest {
     long[] pieces = new long[3];
     for (int i = 0; i < 3; i++) {
       OpNode c = g.node(g.indexOf(prefix + i));
-      SyntheticWeights.Region r = plan.regions().stream().filter(x -> x.offset() == c.constOffset()).findFirst().orElseThrow();
+      SyntheticWeights.Region r = plan.regions().stream().filter(x -> x.offset() == c.constOffset()).findFirst()
+          .orElseThrow();
       pieces[i] = ByteBuffer.wrap(r.fixed()).order(ByteOrder.LITTLE_ENDIAN).getInt();
     }
     assertArrayEquals(new long[] {-1, 12, 64}, pieces, "the second dynamic dim is inferred; the head dims are literal");

@@ -28,7 +28,8 @@ class CalibrationFitTest {
   private static final DeviceProfile PAPER = DeviceProfile.load("paper");
 
   private static CalibrationRecords fixture() throws URISyntaxException {
-    return CalibrationRecords.read(Path.of(CalibrationFitTest.class.getResource("calibration-selftest-synthetic.json").toURI()));
+    return CalibrationRecords
+        .read(Path.of(CalibrationFitTest.class.getResource("calibration-selftest-synthetic.json").toURI()));
   }
 
   @Test
@@ -80,13 +81,15 @@ class CalibrationFitTest {
 
   @Test
   void recordsMatchedByFriendlyNameAndPluginInternalNodesCounted() throws Exception {
-    CalibrationFit.Result result = new CalibrationFit(SelfTestModel.graph(), PAPER, ShapeAssumption.DEFAULT).fit(fixture());
+    CalibrationFit.Result result = new CalibrationFit(SelfTestModel.graph(), PAPER, ShapeAssumption.DEFAULT)
+        .fit(fixture());
     CalibrationFit.DeviceFit cpu = result.devices().get(0);
     assertEquals("CPU", cpu.device());
     assertEquals(5, cpu.matchedRecords(), "conv1, conv2, pool, fc, prob");
     assertEquals(1, cpu.unmatchedRecords(), "input_reorder");
     assertEquals(List.of("CONVOLUTION"), cpu.fittedClasses(), "only classes with two or more records");
-    assertEquals(PAPER.device("CPU").efficiencyOf(OpClass.MATMUL), cpu.efficiency().get("MATMUL"), "unfitted classes keep the base value");
+    assertEquals(PAPER.device("CPU").efficiencyOf(OpClass.MATMUL), cpu.efficiency().get("MATMUL"),
+        "unfitted classes keep the base value");
     assertEquals(2, result.devices().get(1).unmatchedRecords());
   }
 
@@ -105,8 +108,9 @@ class CalibrationFitTest {
     List<ProfilingRecord> records = new ArrayList<>();
     for (int v = 0; v < g.nodeCount(); v++) {
       if (sg.isCompute(v)) {
-        records.add(new ProfilingRecord(-1, g.node(v).name(), g.node(v).type(), "synthetic", ProfilingRecord.Status.EXECUTED,
-            Math.round(sg.kernelMicros(v, 0)), 0));
+        records.add(
+            new ProfilingRecord(-1, g.node(v).name(), g.node(v).type(), "synthetic", ProfilingRecord.Status.EXECUTED,
+                Math.round(sg.kernelMicros(v, 0)), 0));
       }
     }
     double wall = new SimBackend(truth, SimOptions.exact()).latencyMillis(g, Placement.allOn(
@@ -131,7 +135,8 @@ class CalibrationFitTest {
     CalibrationFit.Result result = fit.fit(fast);
     CalibrationFit.DeviceFit fitted = result.devices().get(1);
     assertTrue(fitted.launchOverheadUs() < 11.0, "below the smallest GPU record: " + fitted);
-    assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("GPU.1: launch overhead lowered")), result.notes().toString());
+    assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("GPU.1: launch overhead lowered")),
+        result.notes().toString());
     SimBackend sim = new SimBackend(fit.toProfile("x", "", List.of(), result), SimOptions.exact());
     assertEquals(0.100, sim.latencyMillis(g, Placement.allOn(sim.deviceSet(), g.nodeCount(), "GPU.1")), 0.001);
   }

@@ -67,7 +67,8 @@ class OpenVinoAvailabilityTest {
 
   @Test
   void anOldRuntimeIsRejectedWithItsVersion() {
-    OpenVinoAvailability a = OpenVinoAvailability.probe(probe(true, true, null, "2023.3.0-13775-ceeafaf64f3-releases/2023/3"));
+    OpenVinoAvailability a = OpenVinoAvailability
+        .probe(probe(true, true, null, "2023.3.0-13775-ceeafaf64f3-releases/2023/3"));
     assertEquals(Status.VERSION_TOO_OLD, a.status());
     assertTrue(a.reason().contains("2023.3.0"), a.reason());
     assertTrue(a.reason().contains("2024.0"), a.reason());
@@ -75,7 +76,8 @@ class OpenVinoAvailabilityTest {
 
   @Test
   void aCurrentRuntimeIsAvailable() {
-    OpenVinoAvailability a = OpenVinoAvailability.probe(probe(true, true, null, "2025.1.0-18503-6fec06580ab-releases/2025/1"));
+    OpenVinoAvailability a = OpenVinoAvailability
+        .probe(probe(true, true, null, "2025.1.0-18503-6fec06580ab-releases/2025/1"));
     assertTrue(a.available());
     assertEquals("2025.1.0-18503-6fec06580ab-releases/2025/1", a.version());
     assertEquals("", a.reason());

@@ -88,13 +88,15 @@ class OpenVinoBackendTest {
       assertTrue(ok.prepareMillis() >= 0 && ok.compileMillis() >= 0 && ok.inferMillis() >= 0, ok.toString());
 
       rt.compileError = "[GPU] Operation: fc of type MatMul(opset1) is not supported";
-      OpenVinoBackend.MeasurementCost failed = b.measureWithCost(graph, Placement.allOn(devices, graph.nodeCount(), "GPU.1"),
+      OpenVinoBackend.MeasurementCost failed = b.measureWithCost(graph,
+          Placement.allOn(devices, graph.nodeCount(), "GPU.1"),
           MeasurementProtocol.PAPER);
       assertFalse(failed.measurement().ok());
       assertEquals(0.0, failed.inferMillis(), "a compile that failed ran no inference");
     }
     try (OpenVinoBackend b = backend(new ScriptedRuntime(graph, "CPU"), OpenVinoOptions.DEFAULT)) {
-      OpenVinoBackend.MeasurementCost refused = b.measureWithCost(graph, SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"),
+      OpenVinoBackend.MeasurementCost refused = b.measureWithCost(graph,
+          SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"),
           MeasurementProtocol.PAPER);
       assertFalse(refused.measurement().ok());
       assertEquals(0.0, refused.compileMillis(), "refused before compiling");
@@ -129,7 +131,8 @@ class OpenVinoBackendTest {
   void anUnboundGraphIsAFailedMeasurementNotACrash() {
     ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
     try (OpenVinoBackend b = new OpenVinoBackend(rt, OpenVinoOptions.DEFAULT)) {
-      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"),
+          MeasurementProtocol.PAPER);
       assertFalse(m.ok());
       assertTrue(m.reason().contains("bind(graph, model.xml)"), m.reason());
       assertThrows(IllegalStateException.class, () -> b.supports(graph, DeviceSet.of("CPU")));
@@ -141,7 +144,8 @@ class OpenVinoBackendTest {
     ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
     rt.blockInference = new CountDownLatch(1);
     try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT.withTimeout(Duration.ofMillis(200)))) {
-      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      Measurement m = b.measure(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"),
+          MeasurementProtocol.PAPER);
       // Release the stuck inference before close(), which waits for it (its handles are in use).
       rt.blockInference.countDown();
       assertFalse(m.ok());
@@ -207,9 +211,11 @@ class OpenVinoBackendTest {
   void itsCostModelTakesEachOpsTimeFromThatDevicesProfilingRun() {
     ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
     // On the GPU the plugin fused conv1's bias and activation into one kernel named after the last of them.
-    rt.profileByDevice.put("CPU", List.of(ran("conv1", 300), ran("conv1/add", 20), ran("conv1/relu", 10), ran("fc", 50)));
+    rt.profileByDevice.put("CPU",
+        List.of(ran("conv1", 300), ran("conv1/add", 20), ran("conv1/relu", 10), ran("fc", 50)));
     rt.profileByDevice.put("GPU.1", List.of(ran("conv1/relu", 90), ran("fc", 40), ran("reorder_0", 7)));
-    rt.executedByDevice.put("GPU.1", List.of(ExecutedNode.of("conv1/relu", "conv1,conv1/add,conv1/relu"), ExecutedNode.of("fc", "fc")));
+    rt.executedByDevice.put("GPU.1",
+        List.of(ExecutedNode.of("conv1/relu", "conv1,conv1/add,conv1/relu"), ExecutedNode.of("fc", "fc")));
     boolean[] gpu = new boolean[graph.nodeCount()];
     java.util.Arrays.fill(gpu, true);
     gpu[graph.indexOf("prob")] = false;

@@ -56,7 +56,8 @@ class OpenVinoNativeTest {
     OpGraph g = new IrReader().read(xml);
     try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model m = rt.readModel(xml)) {
       assertTrue(HeteroAffinity.checkAgainstModel(
-          new HeteroAffinity(g).nameMap(Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU")), m.opNames()).isEmpty());
+          new HeteroAffinity(g).nameMap(Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU")), m.opNames())
+          .isEmpty());
       boolean[] cpu = m.query("CPU");
       assertEquals(m.opNames().size(), cpu.length);
     }
@@ -83,7 +84,8 @@ class OpenVinoNativeTest {
     Path xml = SelfTestModel.write(dir);
     OpGraph g = new IrReader().read(xml);
     try (OpenVinoBackend b = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(g, xml)) {
-      Measurement m = b.measure(g, Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU"), MeasurementProtocol.PAPER);
+      Measurement m = b.measure(g, Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU"),
+          MeasurementProtocol.PAPER);
       assertTrue(m.ok(), m.reason());
       assertEquals(10, m.samplesMillis().length);
       assertEquals("openvino", m.backend());

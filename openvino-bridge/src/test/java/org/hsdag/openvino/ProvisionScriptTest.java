@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ProvisionScriptTest {
   private static final Path SCRIPT = Path.of("native", "provision.sh");
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private record Run(int exit, String output) {}
 

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class SubModelCountTest {
   private static ProfilingRecord in(int subgraph) {
-    return ProfilingRecord.fromRaw("subgraph" + subgraph + ": op" + subgraph, "Add", "ref", ProfilingRecord.Status.EXECUTED, 5, 5);
+    return ProfilingRecord.fromRaw("subgraph" + subgraph + ": op" + subgraph, "Add", "ref",
+        ProfilingRecord.Status.EXECUTED, 5, 5);
   }
 
   @Test

@@ -39,7 +39,8 @@ class TestDeviceTest {
     assertEquals(Optional.of(t), TestDevice.fromMarked("CPU2", marked));
     assertEquals(Optional.empty(), TestDevice.fromMarked("CPU", "AMD EPYC"));
     TestDevice f32 = new TestDevice("CPU2", 1, "f32");
-    assertEquals("AMD EPYC (test device: the CPU plugin registered again, 1 thread, precision f32)", f32.mark("AMD EPYC"));
+    assertEquals("AMD EPYC (test device: the CPU plugin registered again, 1 thread, precision f32)",
+        f32.mark("AMD EPYC"));
     assertEquals(Optional.of(f32), TestDevice.fromMarked("CPU2", f32.mark("AMD EPYC")));
   }
 
@@ -47,7 +48,8 @@ class TestDeviceTest {
   void theBackendRegistersTestDevicesAndEveryReportSeesThemMarked() {
     OpGraph g = TinyGraphs.randomDag(6, 2, 1);
     ScriptedRuntime rt = new ScriptedRuntime(g, "CPU");
-    OpenVinoBackend backend = new OpenVinoBackend(rt, OpenVinoOptions.DEFAULT.withTestDevices(List.of(new TestDevice("CPU2", 1))));
+    OpenVinoBackend backend = new OpenVinoBackend(rt,
+        OpenVinoOptions.DEFAULT.withTestDevices(List.of(new TestDevice("CPU2", 1))));
     assertTrue(rt.calls.contains("register CPU2:threads=1"), rt.calls.toString());
     DeviceInfo cpu2 = backend.devices().get(1);
     assertEquals("CPU2", cpu2.name());

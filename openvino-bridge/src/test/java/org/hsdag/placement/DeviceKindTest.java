@@ -24,6 +24,7 @@ class DeviceKindTest {
     assertEquals("CPU", DeviceKind.reference(DeviceSet.of("GPU.1", "CPU")));
     assertEquals("GPU.1", DeviceKind.reference(DeviceSet.of("GPU.1", "NPU")));
     // Kinds stated by a profile win over names: here the first device is the CPU.
-    assertEquals("HOST", DeviceKind.reference(DeviceSet.of("GPU.1", "HOST"), List.of(DeviceKind.DISCRETE_GPU, DeviceKind.CPU)));
+    assertEquals("HOST",
+        DeviceKind.reference(DeviceSet.of("GPU.1", "HOST"), List.of(DeviceKind.DISCRETE_GPU, DeviceKind.CPU)));
   }
 }

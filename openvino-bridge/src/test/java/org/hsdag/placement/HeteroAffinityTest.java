@@ -92,8 +92,10 @@ class HeteroAffinityTest {
     Port in0 = new Port(0, ElementType.F32, new long[] {4}, null, null);
     Port in1 = new Port(1, ElementType.F32, new long[] {4}, null, null);
     Port out2 = new Port(2, ElementType.F32, new long[] {4}, null, null);
-    b.addNode(new OpNode(0, "0", "x", "Parameter", "opset1", Map.of("shape", "4", "element_type", "f32"), List.of(), List.of(f), null, null));
-    b.addNode(new OpNode(1, "1", "c", "Const", "opset1", Map.of("element_type", "f32", "shape", "4", "offset", "0", "size", "16"),
+    b.addNode(new OpNode(0, "0", "x", "Parameter", "opset1", Map.of("shape", "4", "element_type", "f32"), List.of(),
+        List.of(f), null, null));
+    b.addNode(new OpNode(1, "1", "c", "Const", "opset1",
+        Map.of("element_type", "f32", "shape", "4", "offset", "0", "size", "16"),
         List.of(), List.of(f), null, null));
     b.addNode(new OpNode(2, "2", "second", "Add", "opset1", Map.of(), List.of(in0, in1), List.of(out2), null, null));
     b.addNode(new OpNode(3, "3", "first", "Add", "opset1", Map.of(), List.of(in0, in1), List.of(out2), null, null));

@@ -54,17 +54,20 @@ class PlacementTest {
     Map<String, String> m = new LinkedHashMap<>(Placement.allOn(devices, g.nodeCount(), "CPU").toNameMap(g));
     Map<String, String> unknownDevice = new LinkedHashMap<>(m);
     unknownDevice.put(g.node(5).name(), "GPU.7");
-    InvalidPlacementException e1 = assertThrows(InvalidPlacementException.class, () -> Placement.fromNameMap(g, devices, unknownDevice));
+    InvalidPlacementException e1 = assertThrows(InvalidPlacementException.class,
+        () -> Placement.fromNameMap(g, devices, unknownDevice));
     assertTrue(e1.getMessage().contains("unknown device 'GPU.7'"), e1.getMessage());
 
     Map<String, String> unknownNode = new LinkedHashMap<>(m);
     unknownNode.put("no/such/node", "CPU");
-    InvalidPlacementException e2 = assertThrows(InvalidPlacementException.class, () -> Placement.fromNameMap(g, devices, unknownNode));
+    InvalidPlacementException e2 = assertThrows(InvalidPlacementException.class,
+        () -> Placement.fromNameMap(g, devices, unknownNode));
     assertTrue(e2.getMessage().contains("'no/such/node', which is not in the model"), e2.getMessage());
 
     Map<String, String> missing = new LinkedHashMap<>(m);
     missing.remove(g.node(7).name());
-    InvalidPlacementException e3 = assertThrows(InvalidPlacementException.class, () -> Placement.fromNameMap(g, devices, missing));
+    InvalidPlacementException e3 = assertThrows(InvalidPlacementException.class,
+        () -> Placement.fromNameMap(g, devices, missing));
     assertTrue(e3.getMessage().contains("misses 1 of 396 nodes"), e3.getMessage());
   }
 
@@ -73,7 +76,8 @@ class PlacementTest {
     Path f = dir.resolve("bad.json");
     Files.writeString(f, "{\"a\": [1,2]}");
     InvalidPlacementException e = assertThrows(InvalidPlacementException.class, () -> PlacementFiles.readMap(f));
-    assertTrue(e.getMessage().startsWith(f + ": the device of node \"a\" is a JSON list; expected a device name"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(f + ": the device of node \"a\" is a JSON list; expected a device name"),
+        e.getMessage());
     assertTrue(!e.getMessage().contains("\n"));
   }
 
@@ -91,13 +95,16 @@ class PlacementTest {
   void aPlacementFileSaysWhatShapeItExpects(@TempDir Path dir) throws IOException {
     String shape = "a JSON object {\"<node friendly name>\": \"<device>\", ...}";
     Object[][] cases = {
-      {"[\"CPU\", \"GPU.1\"]", ": holds a JSON list; expected " + shape},
-      {"{\"conv\": 1}", ": the device of node \"conv\" is a number (1); expected a device name such as \"GPU.1\" (" + shape + ")"},
-      {"{\"conv\": null}", ": the device of node \"conv\" is null; expected a device name such as \"GPU.1\" (" + shape + ")"},
-      {"{\"conv\": \" \"}", ": the device of node \"conv\" is empty; expected a device name such as \"GPU.1\" (" + shape + ")"},
-      {"", ": is empty; expected " + shape},
-      {"{\"conv\": \"CPU\",\n  \"relu\": GPU}", ":2: not valid JSON; expected " + shape},
-      {"<?xml version=\"1.0\"?><net/>", ": is XML (an OpenVINO IR model?), not a placement; expected " + shape},
+        {"[\"CPU\", \"GPU.1\"]", ": holds a JSON list; expected " + shape},
+        {"{\"conv\": 1}",
+            ": the device of node \"conv\" is a number (1); expected a device name such as \"GPU.1\" (" + shape + ")"},
+        {"{\"conv\": null}",
+            ": the device of node \"conv\" is null; expected a device name such as \"GPU.1\" (" + shape + ")"},
+        {"{\"conv\": \" \"}",
+            ": the device of node \"conv\" is empty; expected a device name such as \"GPU.1\" (" + shape + ")"},
+        {"", ": is empty; expected " + shape},
+        {"{\"conv\": \"CPU\",\n  \"relu\": GPU}", ":2: not valid JSON; expected " + shape},
+        {"<?xml version=\"1.0\"?><net/>", ": is XML (an OpenVINO IR model?), not a placement; expected " + shape},
     };
     for (Object[] c : cases) {
       Path f = dir.resolve("p.json");

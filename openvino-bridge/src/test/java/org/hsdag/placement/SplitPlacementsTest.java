@@ -44,14 +44,16 @@ class SplitPlacementsTest {
       distinct.add(Arrays.toString(a.get(i)));
     }
     assertEquals(30, distinct.size());
-    assertTrue(SplitPlacements.generate(50, 30, 6, 6, 4).stream().map(Arrays::toString).anyMatch(s -> !distinct.contains(s)),
+    assertTrue(
+        SplitPlacements.generate(50, 30, 6, 6, 4).stream().map(Arrays::toString).anyMatch(s -> !distinct.contains(s)),
         "another seed gives other placements");
   }
 
   @Test
   void tooFewOpsForTheRequestIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> SplitPlacements.generate(4, 10, 0, 6, 1));
-    assertThrows(IllegalArgumentException.class, () -> SplitPlacements.generate(3, 30, 0, 2, 1), "only a few distinct runs exist");
+    assertThrows(IllegalArgumentException.class, () -> SplitPlacements.generate(3, 30, 0, 2, 1),
+        "only a few distinct runs exist");
   }
 
   @Test

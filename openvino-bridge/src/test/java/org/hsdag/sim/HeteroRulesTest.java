@@ -156,7 +156,8 @@ class HeteroRulesTest {
     OpGraph g = b.build();
     Measurement m = sim.measure(g, place(g, "CPU", "GPU.1", "CPU"), MeasurementProtocol.PAPER);
     assertFalse(m.ok());
-    assertTrue(m.reason().contains("the_gelu") && m.reason().contains("Gelu") && m.reason().contains("GPU.1"), m.reason());
+    assertTrue(m.reason().contains("the_gelu") && m.reason().contains("Gelu") && m.reason().contains("GPU.1"),
+        m.reason());
     assertEquals("sim", m.backend());
     assertEquals("handy", m.profile());
     assertTrue(sim.measure(g, place(g, "CPU", "CPU", "CPU"), MeasurementProtocol.PAPER).ok());

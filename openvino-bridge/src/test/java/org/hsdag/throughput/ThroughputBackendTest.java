@@ -101,7 +101,8 @@ class ThroughputBackendTest {
         throw new UnsupportedOperationException();
       }
     };
-    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> ThroughputBackend.wrap(real, 0));
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> ThroughputBackend.wrap(real, 0));
     assertTrue(e.getMessage().startsWith("throughput is measured only by the simulator so far"), e.getMessage());
   }
 }

@@ -110,7 +110,8 @@ public class SimulatorBenchmark {
     Path dir = Path.of(System.getProperty("hsdag.shared.dir", "../shared"), "ir-samples");
     Path f = dir.resolve(file);
     if (!Files.isRegularFile(f)) {
-      throw new IllegalStateException("sample " + f.toAbsolutePath() + " not found; pass -Dhsdag.shared.dir=<shared folder>");
+      throw new IllegalStateException(
+          "sample " + f.toAbsolutePath() + " not found; pass -Dhsdag.shared.dir=<shared folder>");
     }
     return new IrReader().read(f);
   }

@@ -47,7 +47,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   /** One profile and device set. */
   record Setup(String profile, DeviceSet devices) {}
 
-  @Option(names = "--model", paramLabel = "NAME", defaultValue = "decoder_9b", description = "Catalog model (default: ${DEFAULT-VALUE})")
+  @Option(names = "--model", paramLabel = "NAME", defaultValue = "decoder_9b",
+      description = "Catalog model (default: ${DEFAULT-VALUE})")
   String model;
 
   @Option(names = "--seeds", paramLabel = "LIST", split = ",", defaultValue = "1,2,3",
@@ -71,7 +72,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     MemoryLimits user = memory == null ? MemoryLimits.NONE : MemoryLimits.parse(memory);
     List<Setup> setups = this.setups;
     if (setups.isEmpty()) {
-      setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")), new Setup("paper", DeviceSet.of("CPU", "GPU.0", "GPU.1")),
+      setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")),
+          new Setup("paper", DeviceSet.of("CPU", "GPU.0", "GPU.1")),
           new Setup("laptop-core-ultra", DeviceSet.of("CPU", "GPU.0")),
           new Setup("laptop-core-ultra", DeviceSet.of("CPU", "GPU.0", "NPU")));
     }
@@ -79,7 +81,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "memory caps, model %s, backend sim (simulated figures), protocol paper; latency ms "
         + "measured (noise-free)%n", model);
     System.out.printf(Locale.ROOT, "%-18s %-16s %4s %-22s %-22s %-22s %8s %8s %8s  %s%n", "profile", "devices", "seed",
-        "hsdag planner", "pipeline-parallel", "annealing reference", "vs PP", "vs ref", "plan ms", "hsdag memory per device");
+        "hsdag planner", "pipeline-parallel", "annealing reference", "vs PP", "vs ref", "plan ms",
+        "hsdag memory per device");
     for (Setup s : setups) {
       for (long seed : seeds) {
         run(g, s, seed, user, anneal);
@@ -87,7 +90,6 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     }
     return 0;
   }
-
 
   /** Parses {@code PROFILE:LIST}. */
   public static final class SetupConverter implements picocli.CommandLine.ITypeConverter<Setup> {
@@ -102,7 +104,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   }
 
   private static void run(OpGraph g, Setup s, long seed, MemoryLimits user, int anneal) {
-    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed)).withMemoryLimits(user);
+    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed))
+        .withMemoryLimits(user);
     MemoryCheck check = sim.memoryCheck(g, s.devices());
     PlacementProxy proxy = PlacementProxy.ofSim(sim, g, s.devices()).withMemory(check);
     long t0 = System.nanoTime();
@@ -176,7 +179,8 @@ public final class MemoryCapExperiment implements Callable<Integer> {
         budget[d] = Math.max(budget[d], load[d]);
       }
     }
-    AnnealingSearch.Result r = new AnnealingSearch(evaluations, seed).run(proxy.model(), proxy.colocationGroups(), labels,
+    AnnealingSearch.Result r = new AnnealingSearch(evaluations, seed).run(proxy.model(), proxy.colocationGroups(),
+        labels,
         new OpBudget(bytes, budget));
     Placement best = proxy.placement(r.opDevices());
     return check.fits(best) ? best : starts.get(0);

@@ -54,9 +54,11 @@ public final class PlannerBenchmark implements Callable<Integer> {
   /** Graph families. */
   enum Family { synthetic, inception, both }
 
-  @Mixin SimTargetOptions target;
+  @Mixin
+  SimTargetOptions target;
 
-  @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs per size, after one warm-up (default: ${DEFAULT-VALUE})")
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
+      description = "Timed runs per size, after one warm-up (default: ${DEFAULT-VALUE})")
   int runs;
 
   @Option(names = "--graph", paramLabel = "FAMILY", defaultValue = "both",
@@ -81,11 +83,15 @@ public final class PlannerBenchmark implements Callable<Integer> {
 
   private void benchmark(DeviceSet devices, List<Integer> sizes) throws IOException {
     SimBackend sim = new SimBackend(target.profile(), SimOptions.exact());
-    System.out.printf(Locale.ROOT, "planner speed, sim backend, profile %s, devices %s, %d processors, median of %d runs%s%n",
+    System.out.printf(Locale.ROOT,
+        "planner speed, sim backend, profile %s, devices %s, %d processors, median of %d runs%s%n",
         sim.profile(), devices, Runtime.getRuntime().availableProcessors(), runs, capFraction > 0
-            ? String.format(Locale.ROOT, ", memory cap on %s at %.0f%% of what the model needs there", devices.name(devices.size() - 1),
-                100 * capFraction) : "");
-    System.out.printf(Locale.ROOT, "%-10s %9s %7s %9s %9s %9s %9s %9s %7s %11s %11s%n", "graph", "nodes", "ops", "proxy ms",
+            ? String.format(Locale.ROOT, ", memory cap on %s at %.0f%% of what the model needs there",
+                devices.name(devices.size() - 1),
+                100 * capFraction)
+            : "");
+    System.out.printf(Locale.ROOT, "%-10s %9s %7s %9s %9s %9s %9s %9s %7s %11s %11s%n", "graph", "nodes", "ops",
+        "proxy ms",
         "plan ms", "total ms", "cpu ms", "first ms", "evals", "best ms", "single ms");
     List<String> families = family == Family.both ? List.of("synthetic", "inception") : List.of(family.name());
     for (String f : families) {
@@ -127,7 +133,8 @@ public final class PlannerBenchmark implements Callable<Integer> {
         cpuMs[r] = (c1 - c0) / 1e6;
       }
     }
-    System.out.printf(Locale.ROOT, "%-10s %9d %7d %9.1f %9.1f %9.1f %9.1f %9.1f %7d %11.3f %11.3f%n", family, g.nodeCount(),
+    System.out.printf(Locale.ROOT, "%-10s %9d %7d %9.1f %9.1f %9.1f %9.1f %9.1f %7d %11.3f %11.3f%n", family,
+        g.nodeCount(),
         ops, median(proxyMs), median(planMs), median(totalMs), median(cpuMs), coldMs, plan.evaluations(),
         plan.best().proxyMillis(), plan.bestSingleDevice().proxyMillis());
   }

@@ -53,9 +53,11 @@ public final class PlannerFigures implements Callable<Integer> {
   /** Seed of the random starts among the independent ones. */
   private static final long RANDOM_STARTS_SEED = 17;
 
-  @Mixin SimTargetOptions target;
+  @Mixin
+  SimTargetOptions target;
 
-  @Mixin ExperimentModels modelOptions;
+  @Mixin
+  ExperimentModels modelOptions;
 
   @Option(names = "--anneal", paramLabel = "N", defaultValue = "50000",
       description = "Exact evaluations per annealing start (default: ${DEFAULT-VALUE})")
@@ -71,15 +73,20 @@ public final class PlannerFigures implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    List<DeviceSet> deviceSets = target.deviceSetsOr(List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1")));
-    List<String> models = modelOptions.orDefaults(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8"));
+    List<DeviceSet> deviceSets = target
+        .deviceSetsOr(List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1")));
+    List<String> models = modelOptions
+        .orDefaults(List.of("resnet50", "inception_v3", "bert_base", "resnet50_299", "bert_base_8"));
     DeviceProfile profile = target.profile();
     SimBackend sim = new SimBackend(profile, SimOptions.exact());
-    System.out.printf(Locale.ROOT, "## Planner vs best single device (sim backend, profile %s, noise-free)%n%n", profile.name());
-    System.out.printf(Locale.ROOT, "Latencies in ms on the proxy (= the noise-free target). Reference: simulated annealing "
-        + "on the exact proxy, %d evaluations per start, then descent; 'independent' starts from every single device and "
-        + "2 random placements (nothing from the planner); best known = min(independent, annealing from the planner's "
-        + "candidates). planner ms = median wall time of 3 plans.%n%n", anneal);
+    System.out.printf(Locale.ROOT, "## Planner vs best single device (sim backend, profile %s, noise-free)%n%n",
+        profile.name());
+    System.out.printf(Locale.ROOT,
+        "Latencies in ms on the proxy (= the noise-free target). Reference: simulated annealing "
+            + "on the exact proxy, %d evaluations per start, then descent; 'independent' starts from every single device and "
+            + "2 random placements (nothing from the planner); best known = min(independent, annealing from the planner's "
+            + "candidates). planner ms = median wall time of 3 plans.%n%n",
+        anneal);
     System.out.println("| model | devices | best single | cuts only | planner | vs single | planner ms | independent "
         + "reference | best known | planner gap |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
@@ -89,8 +96,10 @@ public final class PlannerFigures implements Callable<Integer> {
         figures(ExperimentModels.label(m), g, sim, ds, anneal);
       }
     }
-    System.out.printf(Locale.ROOT, "%n## Mismatched proxy (target sim/%s, proxy %s perturbed: a=%s, links x0.5, launch x1.5), "
-        + "CPU+GPU.1%n%n", profile.name(), profile.name(), mismatch);
+    System.out.printf(Locale.ROOT,
+        "%n## Mismatched proxy (target sim/%s, proxy %s perturbed: a=%s, links x0.5, launch x1.5), "
+            + "CPU+GPU.1%n%n",
+        profile.name(), profile.name(), mismatch);
     System.out.println("| model | seed | plan on target | plan on proxy: proxy's estimate | its best on target "
         + "| best of its candidates on target | mismatch cost (best / best of set) |");
     System.out.println("|---|---|---|---|---|---|---|");
@@ -107,7 +116,8 @@ public final class PlannerFigures implements Callable<Integer> {
         for (PlanCandidate c : onProxy.candidates()) {
           bestOfSet = Math.min(bestOfSet, sim.latencyMillis(g, c.placement()));
         }
-        System.out.printf(Locale.ROOT, "| %s | %d | %.3f ms | %.3f ms | %.3f ms (%s) | %.3f ms (%d candidates) | %+.1f %% / %+.1f %% |%n",
+        System.out.printf(Locale.ROOT,
+            "| %s | %d | %.3f ms | %.3f ms | %.3f ms (%s) | %.3f ms (%d candidates) | %+.1f %% / %+.1f %% |%n",
             m, seed, targetMs, onProxy.best().proxyMillis(), proxyBest, onProxy.best().origin(), bestOfSet,
             onProxy.candidates().size(),
             100 * (proxyBest / targetMs - 1), 100 * (bestOfSet / targetMs - 1));
@@ -133,7 +143,8 @@ public final class PlannerFigures implements Callable<Integer> {
     // Independent of the planner: single devices and random starts.
     List<int[]> independentStarts = BestKnown.independentStarts(model, new SplittableRandom(RANDOM_STARTS_SEED));
     int[][] groups = proxy.colocationGroups();
-    AnnealingSearch.Result independent = new AnnealingSearch(anneal, INDEPENDENT_SEED).run(model, groups, independentStarts);
+    AnnealingSearch.Result independent = new AnnealingSearch(anneal, INDEPENDENT_SEED).run(model, groups,
+        independentStarts);
     List<int[]> planStarts = new ArrayList<>();
     for (PlanCandidate c : plan.candidates()) {
       planStarts.add(proxy.opDevices(c.placement()));
@@ -142,8 +153,9 @@ public final class PlannerFigures implements Callable<Integer> {
     double knownMicros = Math.min(independent.micros(), refined.micros());
     double best = plan.best().proxyMillis();
     PlanCandidate single = plan.bestSingleDevice();
-    String singleText = single == null ? "none" : String.format(Locale.ROOT, "%s %.3f", single.origin().replace("single ", ""),
-        single.proxyMillis());
+    String singleText = single == null ? "none"
+        : String.format(Locale.ROOT, "%s %.3f", single.origin().replace("single ", ""),
+            single.proxyMillis());
     double knownMs = knownMicros / 1000.0;
     System.out.printf(Locale.ROOT, "| %s | %s | %s | %.3f | %.3f | %s | %.1f | %.3f | %.3f | %+.2f %% |%n", name,
         String.join("+", ds.names()), singleText, cuts.best().proxyMillis(), best,

@@ -65,31 +65,38 @@ import picocli.CommandLine.Option;
     description = "Print the time to the optimum of each method on the simulator (noisy measurements), with and without "
         + "a (mismatched) cost model.")
 public final class WarmStartExperiment implements Callable<Integer> {
-  @Mixin SimTargetOptions target;
+  @Mixin
+  SimTargetOptions target;
 
-  @Mixin ExperimentModels modelOptions;
+  @Mixin
+  ExperimentModels modelOptions;
 
-  @Option(names = "--budget", paramLabel = "N", description = "Measurements per search (default: tune's, ${DEFAULT-VALUE})")
+  @Option(names = "--budget", paramLabel = "N",
+      description = "Measurements per search (default: tune's, ${DEFAULT-VALUE})")
   int budget = TuneConfig.DEFAULT_BUDGET;
 
   @Option(names = "--patience", paramLabel = "N", defaultValue = "-1",
       description = "Stop after N measurements without improvement (default: as tune)")
   int patience;
 
-  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Searches per method and setting (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3",
+      description = "Searches per method and setting (default: ${DEFAULT-VALUE})")
   int seeds;
 
   @Option(names = "--mismatch", paramLabel = "A", defaultValue = "0.3",
       description = "Perturbation of the mismatch setting's target (default: ${DEFAULT-VALUE})")
   double mismatch;
 
-  @Option(names = "--setting", paramLabel = "NAME", description = "exact, mismatch or cold (repeat; default: exact and mismatch)")
+  @Option(names = "--setting", paramLabel = "NAME",
+      description = "exact, mismatch or cold (repeat; default: exact and mismatch)")
   List<String> settings = new ArrayList<>();
 
-  @Option(names = "--methods", paramLabel = "LIST", split = ",", description = "Methods (default: planner,hsdag; planner-only too)")
+  @Option(names = "--methods", paramLabel = "LIST", split = ",",
+      description = "Methods (default: planner,hsdag; planner-only too)")
   List<String> methods = new ArrayList<>();
 
-  @Option(names = "-S", paramLabel = "KEY=VALUE", description = "A strategy option for the HSDAG methods (as tune -S; repeat)")
+  @Option(names = "-S", paramLabel = "KEY=VALUE",
+      description = "A strategy option for the HSDAG methods (as tune -S; repeat)")
   Map<String, String> options = new LinkedHashMap<>();
 
   @Option(names = "--no-tie-break", description = "Pick the winner on medians alone (no cost-model tie-break)")
@@ -107,9 +114,12 @@ public final class WarmStartExperiment implements Callable<Integer> {
         + "budget %d measurements, patience %s, %d seeds (the stop rules of tune); gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties) "
         + "vs the target's best known (planner + annealing on its own cost model); used = measurements the search spent; m1/m2 = measurements until the "
         + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n",
-        budget, patience >= 0 ? String.valueOf(patience) : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
+        budget,
+        patience >= 0 ? String.valueOf(patience)
+            : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
         seeds);
-    System.out.println("| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
+    System.out.println(
+        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     List<Run> runs = new ArrayList<>();
     for (String m : models) {
@@ -117,7 +127,8 @@ public final class WarmStartExperiment implements Callable<Integer> {
       String label = ExperimentModels.label(m);
       for (DeviceSet ds : deviceSets) {
         for (String setting : settings) {
-          DeviceProfile targetProfile = setting.equals("mismatch") ? ProfileMismatch.named(mismatch, 1).apply(profile) : profile;
+          DeviceProfile targetProfile = setting.equals("mismatch") ? ProfileMismatch.named(mismatch, 1).apply(profile)
+              : profile;
           SimBackend exactTarget = new SimBackend(targetProfile, SimOptions.exact());
           PlacementProxy targetProxy = PlacementProxy.ofSim(exactTarget, g, ds);
           double known = BestKnown.search(targetProxy, BestKnown.EVALUATIONS, BestKnown.SEED).proxyMillis();
@@ -152,7 +163,8 @@ public final class WarmStartExperiment implements Callable<Integer> {
                 close(strategy);
               }
               int[] reach = reach(out, targetProxy, known);
-              double gap = returned == null ? Double.NaN : 100 * (targetProxy.latencyMicros(returned) / 1000.0 / known - 1);
+              double gap = returned == null ? Double.NaN
+                  : 100 * (targetProxy.latencyMicros(returned) / 1000.0 / known - 1);
               double seenGap = 100 * (bestSeen(out, targetProxy) / known - 1);
               runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap));
               gaps.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", gap));
@@ -161,7 +173,8 @@ public final class WarmStartExperiment implements Callable<Integer> {
               seen.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", seenGap));
               used.append(s > 1 ? " / " : "").append(out.measurements());
             }
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s |%n", label, String.join("+", ds.names()),
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s |%n", label,
+                String.join("+", ds.names()),
                 setting, method, known, gaps, seen, used, m1, m2);
             System.out.flush();
           }
@@ -190,7 +203,8 @@ public final class WarmStartExperiment implements Callable<Integer> {
    * often the returned placement is slower (noise-free, by more than 0.05 %) than the best one measured.
    */
   private static void summarise(List<Run> runs) {
-    System.out.printf(Locale.ROOT, "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured |%n");
+    System.out.printf(Locale.ROOT,
+        "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured |%n");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     Map<String, List<Run>> groups = new java.util.TreeMap<>();
     for (Run r : runs) {
@@ -199,14 +213,17 @@ public final class WarmStartExperiment implements Callable<Integer> {
     for (Map.Entry<String, List<Run>> e : groups.entrySet()) {
       List<Run> rs = e.getValue();
       double[] used = rs.stream().mapToDouble(Run::used).sorted().toArray();
-      double median = used.length % 2 == 1 ? used[used.length / 2] : (used[used.length / 2 - 1] + used[used.length / 2]) / 2;
+      double median = used.length % 2 == 1 ? used[used.length / 2]
+          : (used[used.length / 2 - 1] + used[used.length / 2]) / 2;
       double maxGap = rs.stream().mapToDouble(Run::gap).max().orElse(Double.NaN);
       double meanGap = rs.stream().mapToDouble(Run::gap).average().orElse(Double.NaN);
       long in1 = rs.stream().filter(r -> r.gap() <= 1.0).count();
       long in2 = rs.stream().filter(r -> r.gap() <= 2.0).count();
       long notBest = rs.stream().filter(r -> r.gap() > r.seenGap() + 0.05).count();
-      System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.0f | %+.2f %% | %+.2f %% | %d/%d | %d/%d | %d/%d |%n", e.getKey(), rs.size(),
-          median, Arrays.stream(used).average().orElse(Double.NaN), used[used.length - 1], maxGap, meanGap, in1, rs.size(), in2,
+      System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.0f | %+.2f %% | %+.2f %% | %d/%d | %d/%d | %d/%d |%n",
+          e.getKey(), rs.size(),
+          median, Arrays.stream(used).average().orElse(Double.NaN), used[used.length - 1], maxGap, meanGap, in1,
+          rs.size(), in2,
           rs.size(), notBest, rs.size());
     }
   }

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * @param iterations the "Count:" line
  * @param firstMs the untimed first inference ("First inference took"), NaN if not printed
  */
-public record BenchmarkAppRun(double medianMs, double averageMs, double minMs, double maxMs, int iterations, double firstMs) {
+public record BenchmarkAppRun(double medianMs, double averageMs, double minMs, double maxMs, int iterations,
+    double firstMs) {
   private static final Pattern COUNT = Pattern.compile("Count:\\s+(\\d+) iterations");
   private static final Pattern FIRST = Pattern.compile("First inference took ([0-9.]+) ms");
 
@@ -32,7 +33,8 @@ public record BenchmarkAppRun(double medianMs, double averageMs, double minMs, d
    */
   public static BenchmarkAppRun parse(String log) {
     Matcher first = FIRST.matcher(log);
-    return new BenchmarkAppRun(latency(log, "Median"), latency(log, "Average"), latency(log, "Min"), latency(log, "Max"),
+    return new BenchmarkAppRun(latency(log, "Median"), latency(log, "Average"), latency(log, "Min"),
+        latency(log, "Max"),
         (int) number(COUNT, log, "Count"), first.find() ? Double.parseDouble(first.group(1)) : Double.NaN);
   }
 
@@ -62,8 +64,9 @@ public record BenchmarkAppRun(double medianMs, double averageMs, double minMs, d
    * @throws IOException when it cannot start, or exits non-zero (with the end of its output)
    */
   public static BenchmarkAppRun run(Path benchmarkApp, Path xml, String device, int iterations) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(benchmarkApp.toString(), "-m", xml.toString(), "-d", device, "-hint", "latency",
-        "-nireq", "1", "-niter", Integer.toString(iterations)));
+    List<String> cmd = new ArrayList<>(
+        List.of(benchmarkApp.toString(), "-m", xml.toString(), "-d", device, "-hint", "latency",
+            "-nireq", "1", "-niter", Integer.toString(iterations)));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int code;

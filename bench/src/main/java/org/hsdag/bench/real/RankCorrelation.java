@@ -13,7 +13,8 @@ public final class RankCorrelation {
    */
   public static double spearman(double[] x, double[] y) {
     if (x.length != y.length || x.length < 2) {
-      throw new IllegalArgumentException("Expected two arrays of the same length >= 2 (got " + x.length + ", " + y.length + ")");
+      throw new IllegalArgumentException(
+          "Expected two arrays of the same length >= 2 (got " + x.length + ", " + y.length + ")");
     }
     return pearson(ranks(x), ranks(y));
   }

@@ -69,18 +69,21 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           + "and hsdag's share), split (tuned split vs best single device). Default: all.")
   List<String> sections = new ArrayList<>(SECTIONS);
 
-  @Option(names = "--models", split = ",", paramLabel = "LIST", defaultValue = "resnet50,inception_v3,bert_base,resnet50_299",
+  @Option(names = "--models", split = ",", paramLabel = "LIST",
+      defaultValue = "resnet50,inception_v3,bert_base,resnet50_299",
       description = "Models of the cpu, sim and cost-model sections (catalog names or IR files). Default: ${DEFAULT-VALUE}.")
   List<String> models;
 
-  @Option(names = "--rounds", defaultValue = "5", description = "Interleaved rounds of each side-by-side comparison. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--rounds", defaultValue = "5",
+      description = "Interleaved rounds of each side-by-side comparison. Default: ${DEFAULT-VALUE}.")
   int rounds;
 
   @Option(names = "--iterations", defaultValue = "50",
       description = "Timed inferences per benchmark_app run and per hsdag run at its protocol (after one warm-up). Default: ${DEFAULT-VALUE}.")
   int iterations;
 
-  @Option(names = "--placements", defaultValue = "30", description = "CPU/CPU2 placements per model for the cost model. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--placements", defaultValue = "30",
+      description = "CPU/CPU2 placements per model for the cost model. Default: ${DEFAULT-VALUE}.")
   int placements;
 
   @Option(names = "--split-runs", defaultValue = "10",
@@ -107,13 +110,16 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         .orElseThrow(() -> new IllegalStateException("no benchmark_app known: pass --benchmark-app PATH"));
   }
 
-  @Option(names = "--calibrate-on", defaultValue = "resnet50", description = "Model the sim section calibrates on. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--calibrate-on", defaultValue = "resnet50",
+      description = "Model the sim section calibrates on. Default: ${DEFAULT-VALUE}.")
   String calibrateOn;
 
-  @Option(names = "--cost-model", defaultValue = "resnet50", description = "Model of the measure-cost section. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--cost-model", defaultValue = "resnet50",
+      description = "Model of the measure-cost section. Default: ${DEFAULT-VALUE}.")
   String costModelName;
 
-  @Option(names = "--tune-model", defaultValue = "resnet50", description = "Model of the tune section. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--tune-model", defaultValue = "resnet50",
+      description = "Model of the tune section. Default: ${DEFAULT-VALUE}.")
   String tuneModel;
 
   @Option(names = "--tune-out", paramLabel = "DIR",
@@ -124,10 +130,12 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       description = "Extra argument for the tune (repeat; e.g. --tune-arg=--budget --tune-arg=30). Default: none (a default tune).")
   List<String> tuneArgs = new ArrayList<>();
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements and input data. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--seed", defaultValue = "1",
+      description = "Seed of the placements and input data. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   private PrintWriter out;
 
@@ -136,7 +144,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     out = spec.commandLine().getOut();
     for (String s : sections) {
       if (!SECTIONS.contains(s)) {
-        throw new CommandLine.ParameterException(new CommandLine(this), "unknown section " + s + " (known: " + String.join(",", SECTIONS) + ")");
+        throw new CommandLine.ParameterException(new CommandLine(this),
+            "unknown section " + s + " (known: " + String.join(",", SECTIONS) + ")");
       }
     }
     TestDevice second = TestDevice.parse(testDevice);
@@ -144,8 +153,10 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     OpenVinoOptions options = OpenVinoOptions.DEFAULT.withSeed(seed).withTestDevices(List.of(second));
     try (OpenVinoBackend backend = OpenVinoBackend.open(options)) {
       out.printf("# Real-runtime figures: backend %s, %s%n", backend.name(), backend.profile());
-      out.printf("# real hardware, not simulated; %s = %s; the machine is shared with other jobs, so every figure is a median "
-          + "with its [min-max] over interleaved rounds%n%n", second.name(), second.describe());
+      out.printf(
+          "# real hardware, not simulated; %s = %s; the machine is shared with other jobs, so every figure is a median "
+              + "with its [min-max] over interleaved rounds%n%n",
+          second.name(), second.describe());
       for (String s : SECTIONS) {
         if (!sections.contains(s)) {
           continue;
@@ -193,17 +204,22 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   // ---- cpu: hsdag vs benchmark_app ----
 
   private void cpuVsBenchmarkApp(OpenVinoBackend backend, DeviceSet pair) throws IOException {
-    out.printf("## CPU-only latency: hsdag (openvino backend) vs benchmark_app -d CPU -hint latency -nireq 1 -niter %d%n%n", iterations);
-    out.printf("%d interleaved rounds (order alternates each round); per round one benchmark_app process and two hsdag measurements, "
-        + "each compiling as tune's CPU-only baseline does (HETERO:%s, every op on CPU) and running: '%s' (the tune protocol) and '%s' "
-        + "(benchmark_app's warm-up, count and statistic). benchmark_app prints the lower median of its timed iterations "
-        + "(sorted[ceil(n/2)-1]) after one untimed first inference and sets hint LATENCY; hsdag sets no hint (the CPU plugin's "
-        + "default is LATENCY). To locate a gap, a third hsdag-runtime run per round compiles plain CPU (no HETERO) on a core "
-        + "without %s registered, '%s'.%n%n", rounds, String.join(",", pair.names()), MeasurementProtocol.PAPER.describe(),
+    out.printf(
+        "## CPU-only latency: hsdag (openvino backend) vs benchmark_app -d CPU -hint latency -nireq 1 -niter %d%n%n",
+        iterations);
+    out.printf(
+        "%d interleaved rounds (order alternates each round); per round one benchmark_app process and two hsdag measurements, "
+            + "each compiling as tune's CPU-only baseline does (HETERO:%s, every op on CPU) and running: '%s' (the tune protocol) and '%s' "
+            + "(benchmark_app's warm-up, count and statistic). benchmark_app prints the lower median of its timed iterations "
+            + "(sorted[ceil(n/2)-1]) after one untimed first inference and sets hint LATENCY; hsdag sets no hint (the CPU plugin's "
+            + "default is LATENCY). To locate a gap, a third hsdag-runtime run per round compiles plain CPU (no HETERO) on a core "
+            + "without %s registered, '%s'.%n%n",
+        rounds, String.join(",", pair.names()), MeasurementProtocol.PAPER.describe(),
         matched().describe(), pair.name(1), matched().describe());
-    out.println("| model | benchmark_app median ms | benchmark_app mean ms | hsdag 1+N median ms | hsdag paper ms | plain CPU, no HETERO ms "
-        + "| ratio hsdag 1+N median / BA median | ratio hsdag paper / BA median | ratio plain CPU / BA median "
-        + "| ratio of minima hsdag / BA | goal within 5 % |");
+    out.println(
+        "| model | benchmark_app median ms | benchmark_app mean ms | hsdag 1+N median ms | hsdag paper ms | plain CPU, no HETERO ms "
+            + "| ratio hsdag 1+N median / BA median | ratio hsdag paper / BA median | ratio plain CPU / BA median "
+            + "| ratio of minima hsdag / BA | goal within 5 % |");
     out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     try (OpenVinoRuntime plainRuntime = OpenVinoAvailability.probe().openRuntime()) {
       for (String name : models) {
@@ -239,8 +255,10 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           }
         }
         Spread rm = ratios(hm, ba);
-        out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", m.label(), Spread.of(ba).format(2),
-            Spread.of(baMean).format(2), Spread.of(hm).format(2), Spread.of(hp).format(2), Spread.of(plain).format(2), rm.format(3),
+        out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", m.label(),
+            Spread.of(ba).format(2),
+            Spread.of(baMean).format(2), Spread.of(hm).format(2), Spread.of(hp).format(2), Spread.of(plain).format(2),
+            rm.format(3),
             ratios(hp, ba).format(3), ratios(plain, ba).format(3), Spread.of(minRatio).format(3),
             Math.abs(rm.median() - 1) <= 0.05 ? "met" : "MISSED");
       }
@@ -268,18 +286,23 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     }
     CalibrationFit fit = new CalibrationFit(base.graph(), DeviceProfile.load("paper"), ShapeAssumption.DEFAULT);
     CalibrationFit.Result result = fit.fit(recs);
-    DeviceProfile profile = fit.toProfile("calibrated-" + base.label(), "calibrated on " + base.label(), List.of(recs.source()), result);
+    DeviceProfile profile = fit.toProfile("calibrated-" + base.label(), "calibrated on " + base.label(),
+        List.of(recs.source()), result);
     SimBackend sim = new SimBackend(profile, SimOptions.exact());
-    out.printf(Locale.ROOT, "## Simulator calibrated on %s (hsdag calibrate's CalibrationRun + CalibrationFit, CPU only, %.0f s) vs real CPU-only latency%n%n",
+    out.printf(Locale.ROOT,
+        "## Simulator calibrated on %s (hsdag calibrate's CalibrationRun + CalibrationFit, CPU only, %.0f s) vs real CPU-only latency%n%n",
         base.label(), (System.nanoTime() - t0) / 1e9);
     double calibratedWall = recs.run("CPU").latencyMillis();
-    out.printf(Locale.ROOT, "sim backend, profile %s (noise off) vs openvino backend '%s' on HETERO:%s with every op on CPU, %d rounds, "
-        + "each round measuring every model once in a rotating order (so no model gets a quieter minute than another); error = "
-        + "sim / real - 1. The fit is anchored to the wall latency it measured on %s (%.2f ms, median of 20 runs, a few seconds of "
-        + "this shared machine), so a busy moment during calibration shifts every prediction alike: 'error vs held-in' divides that "
-        + "out, (sim / real) / (sim / real of %s) - 1. Goal: within 15 %% on the models it was not calibrated on.%n%n",
-        profile.name(), matched().describe(), String.join(",", pair.names()), rounds, base.label(), calibratedWall, base.label());
-    out.println("| model | calibrated on it | simulated CPU ms | real CPU ms | error | error vs held-in | goal within 15 % |");
+    out.printf(Locale.ROOT,
+        "sim backend, profile %s (noise off) vs openvino backend '%s' on HETERO:%s with every op on CPU, %d rounds, "
+            + "each round measuring every model once in a rotating order (so no model gets a quieter minute than another); error = "
+            + "sim / real - 1. The fit is anchored to the wall latency it measured on %s (%.2f ms, median of 20 runs, a few seconds of "
+            + "this shared machine), so a busy moment during calibration shifts every prediction alike: 'error vs held-in' divides that "
+            + "out, (sim / real) / (sim / real of %s) - 1. Goal: within 15 %% on the models it was not calibrated on.%n%n",
+        profile.name(), matched().describe(), String.join(",", pair.names()), rounds, base.label(), calibratedWall,
+        base.label());
+    out.println(
+        "| model | calibrated on it | simulated CPU ms | real CPU ms | error | error vs held-in | goal within 15 % |");
     out.println("|---|---|---|---|---|---|---|");
     List<Model> ms = new ArrayList<>();
     for (String name : models) {
@@ -290,7 +313,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       for (int k = 0; k < ms.size(); k++) {
         int i = (k + r) % ms.size();
         Model m = ms.get(i);
-        real[i][r] = ok(backend.measure(m.graph(), Placement.allOn(pair, m.graph().nodeCount(), "CPU"), matched()), m.label() + " CPU")
+        real[i][r] = ok(backend.measure(m.graph(), Placement.allOn(pair, m.graph().nodeCount(), "CPU"), matched()),
+            m.label() + " CPU")
             .latencyMillis();
       }
     }
@@ -309,7 +333,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       double err = simulated / rs.median() - 1;
       double relative = held == null ? Double.NaN : (simulated / rs.median()) / (held[0] / held[1]) - 1;
       boolean heldIn = e.getKey().equals(base.label());
-      out.printf(Locale.ROOT, "| %s | %s | %.2f | %s | %+.1f %% | %+.1f %% | %s |%n", e.getKey(), heldIn ? "yes" : "no", simulated,
+      out.printf(Locale.ROOT, "| %s | %s | %.2f | %s | %+.1f %% | %+.1f %% | %s |%n", e.getKey(), heldIn ? "yes" : "no",
+          simulated,
           rs.format(2), 100 * err, 100 * relative, heldIn ? "(fitted)" : Math.abs(err) <= 0.15 ? "met" : "MISSED");
     }
     out.println();
@@ -319,15 +344,19 @@ public final class RealRuntimeFigures implements Callable<Integer> {
 
   private void costModelVsReal(OpenVinoBackend backend, DeviceSet pair) throws IOException {
     int flips = Math.max(1, placements / 5);
-    out.printf("## The planner's additive cost model (openvino backend's own: per-op times profiled on each device, link and "
-        + "sub-model costs of profile paper) vs real %s splits%n%n", String.join("/", pair.names()));
-    out.printf("%d placements per model along the cost model's ops in topological order: %d single-op flips of a one-device placement, "
-        + "the rest 1-6 contiguous device changes; %d interleaved rounds (every placement once per round, the order reversed each "
-        + "round), '%s' each, real = median over the rounds; error = predicted / real - 1. 'repeatability' is Spearman's rho "
-        + "between two rounds of the real measurements themselves: the most any prediction could reach under this machine's noise.%n%n",
+    out.printf(
+        "## The planner's additive cost model (openvino backend's own: per-op times profiled on each device, link and "
+            + "sub-model costs of profile paper) vs real %s splits%n%n",
+        String.join("/", pair.names()));
+    out.printf(
+        "%d placements per model along the cost model's ops in topological order: %d single-op flips of a one-device placement, "
+            + "the rest 1-6 contiguous device changes; %d interleaved rounds (every placement once per round, the order reversed each "
+            + "round), '%s' each, real = median over the rounds; error = predicted / real - 1. 'repeatability' is Spearman's rho "
+            + "between two rounds of the real measurements themselves: the most any prediction could reach under this machine's noise.%n%n",
         placements, flips, costModelRounds, splitProtocol().describe());
-    out.println("| model | placements | Spearman rho (prediction vs real) | repeatability rho (round 1 vs 2) | median abs error "
-        + "| max abs error | median error (signed) | real ms range |");
+    out.println(
+        "| model | placements | Spearman rho (prediction vs real) | repeatability rho (round 1 vs 2) | median abs error "
+            + "| max abs error | median error (signed) | real ms range |");
     out.println("|---|---|---|---|---|---|---|---|");
     List<String> details = new ArrayList<>();
     for (String name : models) {
@@ -348,7 +377,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       for (int r = 0; r < costModelRounds; r++) {
         for (int k = 0; k < n; k++) {
           int i = r % 2 == 0 ? k : n - 1 - k;
-          Measurement meas = ok(backend.measure(m.graph(), placed.get(i), splitProtocol()), m.label() + " placement " + i);
+          Measurement meas = ok(backend.measure(m.graph(), placed.get(i), splitProtocol()),
+              m.label() + " placement " + i);
           byRound[r][i] = meas.latencyMillis();
           subModels[i] = meas.subModels();
         }
@@ -365,13 +395,18 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         err[i] = predicted[i] / real[i] - 1;
         absErr[i] = Math.abs(err[i]);
         int[] counts = placed.get(i).countsPerDevice();
-        details.add(String.format(Locale.ROOT, "%s #%d: %s, %d changes, %d/%d nodes on %s, %d sub-models: predicted %.2f ms, real %s ms (%+.1f %%)",
-            m.label(), i, i < flips ? "flip" : "runs", SplitPlacements.changes(ps.get(i)), counts[1], placed.get(i).size(), pair.name(1),
+        details.add(String.format(Locale.ROOT,
+            "%s #%d: %s, %d changes, %d/%d nodes on %s, %d sub-models: predicted %.2f ms, real %s ms (%+.1f %%)",
+            m.label(), i, i < flips ? "flip" : "runs", SplitPlacements.changes(ps.get(i)), counts[1],
+            placed.get(i).size(), pair.name(1),
             subModels[i], predicted[i], Spread.of(rs).format(2), 100 * err[i]));
       }
       double repeat = costModelRounds >= 2 ? RankCorrelation.spearman(byRound[0], byRound[1]) : Double.NaN;
-      out.printf(Locale.ROOT, "| %s | %d (model built in %.1f s) | %.3f | %.3f | %.1f %% | %.1f %% | %+.1f %% | %.2f-%.2f |%n", m.label(), n,
-          buildS, RankCorrelation.spearman(predicted, real), repeat, 100 * Spread.of(absErr).median(), 100 * Spread.of(absErr).max(),
+      out.printf(Locale.ROOT,
+          "| %s | %d (model built in %.1f s) | %.3f | %.3f | %.1f %% | %.1f %% | %+.1f %% | %.2f-%.2f |%n", m.label(),
+          n,
+          buildS, RankCorrelation.spearman(predicted, real), repeat, 100 * Spread.of(absErr).median(),
+          100 * Spread.of(absErr).max(),
           100 * Spread.of(err).median(), Spread.of(real).min(), Spread.of(real).max());
     }
     out.println();
@@ -387,7 +422,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
 
   private void measurementCost(OpenVinoOptions options, DeviceSet pair) throws IOException {
     Path cache = Files.createTempDirectory("hsdag-ov-cache-");
-    try (OpenVinoBackend plain = OpenVinoBackend.open(options); OpenVinoBackend cached = OpenVinoBackend.open(options.withCacheDir(cache))) {
+    try (OpenVinoBackend plain = OpenVinoBackend.open(options);
+        OpenVinoBackend cached = OpenVinoBackend.open(options.withCacheDir(cache))) {
       Model m = model(plain, costModelName);
       cached.bind(m.graph(), m.xml());
       PlacementProxy proxy = PlacementProxy.of(m.graph(), plain.costModel(m.graph()), pair);
@@ -434,26 +470,34 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           }
         }
       }
-      out.printf("## Cost of one real measurement (%s, %d placements: CPU-only and %d CPU/%s splits; protocol '%s', as tune)%n%n",
+      out.printf(
+          "## Cost of one real measurement (%s, %d placements: CPU-only and %d CPU/%s splits; protocol '%s', as tune)%n%n",
           m.label(), ps.size(), ps.size() - 1, pair.name(1), MeasurementProtocol.PAPER.describe());
-      out.printf("%d rounds; in each, every placement measured without and then with OpenVINO's model cache (CACHE_DIR %s, empty at the "
-          + "start: round 1 writes it, later rounds read it). ms per measurement, median [min-max]%n%n", rounds, cache);
+      out.printf(
+          "%d rounds; in each, every placement measured without and then with OpenVINO's model cache (CACHE_DIR %s, empty at the "
+              + "start: round 1 writes it, later rounds read it). ms per measurement, median [min-max]%n%n",
+          rounds, cache);
       out.println("| part | no cache | cache, first compile (miss, writes) | cache, later compiles (hit) |");
       out.println("|---|---|---|---|");
       out.printf("| hsdag prepare (placement, names, affinities) | %s | | |%n", Spread.of(prep).format(1));
-      out.printf("| OpenVINO compile_model + infer request | %s | %s | %s |%n", Spread.of(compile).format(1), Spread.of(miss).format(1),
+      out.printf("| OpenVINO compile_model + infer request | %s | %s | %s |%n", Spread.of(compile).format(1),
+          Spread.of(miss).format(1),
           hit.isEmpty() ? "-" : Spread.of(hit).format(1));
-      out.printf("| inputs + 10 inferences | %s | %s | %s |%n", Spread.of(infer).format(1), Spread.of(missInfer).format(1),
+      out.printf("| inputs + 10 inferences | %s | %s | %s |%n", Spread.of(infer).format(1),
+          Spread.of(missInfer).format(1),
           hitInfer.isEmpty() ? "-" : Spread.of(hitInfer).format(1));
       out.printf("| releasing the compiled model (the rest of the call) | %s | | |%n", Spread.of(release).format(1));
-      out.printf("| whole measure call | %s | | %s |%n%n", Spread.of(total).format(1), hitTotal.isEmpty() ? "-" : Spread.of(hitTotal).format(1));
+      out.printf("| whole measure call | %s | | %s |%n%n", Spread.of(total).format(1),
+          hitTotal.isEmpty() ? "-" : Spread.of(hitTotal).format(1));
       double[] share = new double[compile.size()];
       for (int i = 0; i < share.length; i++) {
         share[i] = compile.get(i) / total.get(i);
       }
-      out.printf(Locale.ROOT, "compile share of a measurement without cache: %s; cache hit / no-cache compile time: %.2f (medians); "
-          + "sub-model count differed between cached and uncached compiles of the same placement %d times of %d%n%n",
-          Spread.of(share).format(2), hit.isEmpty() ? Double.NaN : Spread.of(hit).median() / Spread.of(compile).median(),
+      out.printf(Locale.ROOT,
+          "compile share of a measurement without cache: %s; cache hit / no-cache compile time: %.2f (medians); "
+              + "sub-model count differed between cached and uncached compiles of the same placement %d times of %d%n%n",
+          Spread.of(share).format(2),
+          hit.isEmpty() ? Double.NaN : Spread.of(hit).median() / Spread.of(compile).median(),
           subModelMismatches, rounds * ps.size());
       try (var files = Files.walk(cache)) {
         List<Path> blobs = files.filter(Files::isRegularFile).toList();
@@ -461,7 +505,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         for (Path f : blobs) {
           bytes += Files.size(f);
         }
-        out.printf(Locale.ROOT, "the cache folder held %d files, %.1f MB, at the end (what OpenVINO wrote for these compiles)%n%n",
+        out.printf(Locale.ROOT,
+            "the cache folder held %d files, %.1f MB, at the end (what OpenVINO wrote for these compiles)%n%n",
             blobs.size(), bytes / 1e6);
       }
     } finally {
@@ -486,7 +531,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     try (OpenVinoBackend fresh = OpenVinoBackend.open(options)) {
       Model m = model(fresh, tuneModel);
       TimedBackend timed = new TimedBackend(fresh);
-      List<String> args = new ArrayList<>(List.of(m.xml().toString(), "--devices", String.join(",", pair.names()), "-o", dir.toString()));
+      List<String> args = new ArrayList<>(
+          List.of(m.xml().toString(), "--devices", String.join(",", pair.names()), "-o", dir.toString()));
       args.addAll(tuneArgs);
       StringWriter log = new StringWriter();
       CommandLine cl = new CommandLine(new TuneCommand(timed));
@@ -504,22 +550,30 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       double hsdag = wallMs - openVino;
       double headMs = (t.firstCallNs() - t0) / 1e6;
       double tailMs = (t1 - t.lastReturnNs()) / 1e6;
-      out.printf("## A default real tune: %s on %s (tune %s, in this JVM, backend openvino through TuneCommand)%n%n", m.label(),
+      out.printf("## A default real tune: %s on %s (tune %s, in this JVM, backend openvino through TuneCommand)%n%n",
+          m.label(),
           String.join(",", pair.names()), String.join(" ", args));
-      out.printf(Locale.ROOT, "exit %d; wall %.1f s. Inside the backend: %d measure calls = OpenVINO compile %.1f s + inputs and "
-          + "inference %.1f s + releasing the compiled models (OpenVINO's destructors) %.1f s + hsdag's prepare (placement, names, "
-          + "affinities, first read_model) %.1f s; cost model (read, profiling compiles and runs per device, then hsdag's tables) "
-          + "%.1f s; query_model %.1f s.%n", code, wallMs / 1e3, t.measurements(), t.compileMs() / 1e3, t.inferMs() / 1e3,
+      out.printf(Locale.ROOT,
+          "exit %d; wall %.1f s. Inside the backend: %d measure calls = OpenVINO compile %.1f s + inputs and "
+              + "inference %.1f s + releasing the compiled models (OpenVINO's destructors) %.1f s + hsdag's prepare (placement, names, "
+              + "affinities, first read_model) %.1f s; cost model (read, profiling compiles and runs per device, then hsdag's tables) "
+              + "%.1f s; query_model %.1f s.%n",
+          code, wallMs / 1e3, t.measurements(), t.compileMs() / 1e3, t.inferMs() / 1e3,
           t.releaseMs() / 1e3, t.prepareMs() / 1e3, t.costModelMs() / 1e3, t.supportsMs() / 1e3);
-      out.printf(Locale.ROOT, "hsdag's own share = (wall - OpenVINO's compile, inference, release, cost-model profiling and query_model) "
-          + "/ wall = %.1f s / %.1f s = %.1f %% (goal <= 5 %%: %s); of it: prepare inside measure calls %.1f s, before the first "
-          + "backend call (set-up) %.1f s, between backend calls (search strategy, logging) %.1f s, after the last (final choice, "
-          + "report, charts) %.1f s; counting the whole cost-model build as hsdag's: %.1f %%.%n", hsdag / 1e3, wallMs / 1e3,
+      out.printf(Locale.ROOT,
+          "hsdag's own share = (wall - OpenVINO's compile, inference, release, cost-model profiling and query_model) "
+              + "/ wall = %.1f s / %.1f s = %.1f %% (goal <= 5 %%: %s); of it: prepare inside measure calls %.1f s, before the first "
+              + "backend call (set-up) %.1f s, between backend calls (search strategy, logging) %.1f s, after the last (final choice, "
+              + "report, charts) %.1f s; counting the whole cost-model build as hsdag's: %.1f %%.%n",
+          hsdag / 1e3, wallMs / 1e3,
           100 * hsdag / wallMs, hsdag / wallMs <= 0.05 ? "met" : "MISSED", t.prepareMs() / 1e3, headMs / 1e3,
           (hsdag - t.prepareMs() - headMs - tailMs) / 1e3, tailMs / 1e3, 100 * (hsdag + t.costModelMs()) / wallMs);
-      out.printf(Locale.ROOT, "before the tune began, %.1f s had passed since this JVM started (JVM start-up, opening OpenVINO and "
-          + "registering %s, reading the model%s)%n%n", sinceJvmStartS, pair.name(1),
-          sections.stream().anyMatch(x -> SECTIONS.indexOf(x) < SECTIONS.indexOf("tune")) ? ", and the earlier sections of this run" : "");
+      out.printf(Locale.ROOT,
+          "before the tune began, %.1f s had passed since this JVM started (JVM start-up, opening OpenVINO and "
+              + "registering %s, reading the model%s)%n%n",
+          sinceJvmStartS, pair.name(1),
+          sections.stream().anyMatch(x -> SECTIONS.indexOf(x) < SECTIONS.indexOf("tune"))
+              ? ", and the earlier sections of this run" : "");
       out.println("tune's own output (last lines):");
       out.println("```");
       List<String> lines = log.toString().lines().toList();
@@ -533,12 +587,14 @@ public final class RealRuntimeFigures implements Callable<Integer> {
 
   private void splitVsSingle(OpenVinoBackend backend, DeviceSet pair) throws IOException {
     if (tuneOut == null || !Files.isRegularFile(tuneOut.resolve("result.json"))) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "split needs a finished tune: run the tune section first or "
-          + "give --tune-out DIR of one");
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "split needs a finished tune: run the tune section first or "
+              + "give --tune-out DIR of one");
     }
     Model m = model(backend, tuneModel);
     JsonNode result = new ObjectMapper().readTree(tuneOut.resolve("result.json").toFile());
-    out.printf("## Tuned %s placement vs the best single device (%s, tune run %s)%n%n", String.join("/", pair.names()), m.label(), tuneOut);
+    out.printf("## Tuned %s placement vs the best single device (%s, tune run %s)%n%n", String.join("/", pair.names()),
+        m.label(), tuneOut);
     out.printf("tune's decision: %s. Its own final re-measurement (interleaved rounds, median, 95 %% interval):%n%n",
         result.path("decision").asText());
     out.println("| candidate | ops per device | latency ms | 95 % interval | sub-models |");
@@ -546,14 +602,17 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     JsonNode bestSplit = null;
     JsonNode bestSingle = null;
     for (JsonNode c : result.path("candidates")) {
-      out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f-%.3f | %d |%n", c.path("label").asText(), c.path("ops_per_device").toString(),
-          c.path("latency_ms").asDouble(), c.path("ci95_low_ms").asDouble(), c.path("ci95_high_ms").asDouble(), c.path("sub_models").asInt());
+      out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f-%.3f | %d |%n", c.path("label").asText(),
+          c.path("ops_per_device").toString(),
+          c.path("latency_ms").asDouble(), c.path("ci95_low_ms").asDouble(), c.path("ci95_high_ms").asDouble(),
+          c.path("sub_models").asInt());
       JsonNode counts = c.path("ops_per_device");
       boolean single = false;
       for (JsonNode v : counts) {
         single |= v.asInt() == 0;
       }
-      if (single && (bestSingle == null || c.path("latency_ms").asDouble() < bestSingle.path("latency_ms").asDouble())) {
+      if (single
+          && (bestSingle == null || c.path("latency_ms").asDouble() < bestSingle.path("latency_ms").asDouble())) {
         bestSingle = c;
       }
       if (!single && (bestSplit == null || c.path("latency_ms").asDouble() < bestSplit.path("latency_ms").asDouble())) {
@@ -579,8 +638,9 @@ public final class RealRuntimeFigures implements Callable<Integer> {
       }
     }
     if (split == null || single == null) {
-      throw new IllegalStateException("the tune's log has no assignment for " + bestSplit.path("placement").asText() + " or "
-          + bestSingle.path("placement").asText());
+      throw new IllegalStateException(
+          "the tune's log has no assignment for " + bestSplit.path("placement").asText() + " or "
+              + bestSingle.path("placement").asText());
     }
     String singleLabel = bestSingle.path("label").asText();
     List<Double> ratio = new ArrayList<>();
@@ -604,17 +664,24 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         singleSamples.add(x);
       }
     }
-    double[] ciSplit = ConfidenceInterval.ofMedian(splitSamples.stream().mapToDouble(Double::doubleValue).toArray(), 0.95);
-    double[] ciSingle = ConfidenceInterval.ofMedian(singleSamples.stream().mapToDouble(Double::doubleValue).toArray(), 0.95);
+    double[] ciSplit = ConfidenceInterval.ofMedian(splitSamples.stream().mapToDouble(Double::doubleValue).toArray(),
+        0.95);
+    double[] ciSingle = ConfidenceInterval.ofMedian(singleSamples.stream().mapToDouble(Double::doubleValue).toArray(),
+        0.95);
     Spread rs = Spread.of(ratio);
-    out.printf(Locale.ROOT, "Independent re-measurement here: %d interleaved rounds of '%s' each (order alternating); per-round medians, "
-        + "and the 95 %% interval of the median of all %d pooled samples:%n%n", rounds, splitProtocol().describe(), rounds * splitRuns);
+    out.printf(Locale.ROOT,
+        "Independent re-measurement here: %d interleaved rounds of '%s' each (order alternating); per-round medians, "
+            + "and the 95 %% interval of the median of all %d pooled samples:%n%n",
+        rounds, splitProtocol().describe(), rounds * splitRuns);
     out.println("| placement | ms per round: median [min-max] | pooled median 95 % interval |");
     out.println("|---|---|---|");
-    out.printf(Locale.ROOT, "| tuned split (%s) | %s | %.3f-%.3f |%n", bestSplit.path("label").asText(), Spread.of(splitMs).format(3), ciSplit[0], ciSplit[1]);
-    out.printf(Locale.ROOT, "| best single device (%s) | %s | %.3f-%.3f |%n%n", singleLabel, Spread.of(singleMs).format(3), ciSingle[0], ciSingle[1]);
+    out.printf(Locale.ROOT, "| tuned split (%s) | %s | %.3f-%.3f |%n", bestSplit.path("label").asText(),
+        Spread.of(splitMs).format(3), ciSplit[0], ciSplit[1]);
+    out.printf(Locale.ROOT, "| best single device (%s) | %s | %.3f-%.3f |%n%n", singleLabel,
+        Spread.of(singleMs).format(3), ciSingle[0], ciSingle[1]);
     out.printf(Locale.ROOT, "split / %s per round: %s -> %s%n%n", singleLabel, rs.format(3),
         ciSplit[1] < ciSingle[0] ? "the split is faster (intervals apart)"
-            : ciSingle[1] < ciSplit[0] ? "the single device is faster (intervals apart)" : "no difference the intervals can resolve");
+            : ciSingle[1] < ciSplit[0] ? "the single device is faster (intervals apart)"
+            : "no difference the intervals can resolve");
   }
 }

@@ -49,7 +49,8 @@ final class TimedBackend extends ForwardingBackend {
    * @param firstCallNs {@link System#nanoTime} when the first backend call began ({@code Long.MIN_VALUE}: none yet)
    * @param lastReturnNs {@link System#nanoTime} when the last backend call returned
    */
-  record Totals(double measureMs, double prepareMs, double compileMs, double inferMs, double costModelMs, double supportsMs,
+  record Totals(double measureMs, double prepareMs, double compileMs, double inferMs, double costModelMs,
+      double supportsMs,
       int measurements, long firstCallNs, long lastReturnNs) {
     /** The rest of the measure calls: releasing each compiled model (OpenVINO's destructors) after its runs. */
     double releaseMs() {
@@ -58,12 +59,9 @@ final class TimedBackend extends ForwardingBackend {
   }
 
   synchronized Totals totals() {
-    return new Totals(measureMs, prepareMs, compileMs, inferMs, costModelMs, supportsMs, measurements, firstCallNs, lastReturnNs);
+    return new Totals(measureMs, prepareMs, compileMs, inferMs, costModelMs, supportsMs, measurements, firstCallNs,
+        lastReturnNs);
   }
-
-
-
-
 
   @Override
   public SupportMatrix supports(OpGraph graph, DeviceSet devices) {

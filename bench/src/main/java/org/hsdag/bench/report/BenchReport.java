@@ -56,7 +56,8 @@ public final class BenchReport {
       AtomicFiles.writeBytes(p, bytes);
       png.put(m.model(), bytes);
       Path s = dir.resolve("bestsofar-" + m.model() + ".svg");
-      AtomicFiles.write(s, out -> VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG));
+      AtomicFiles.write(s,
+          out -> VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG));
       written.add(p);
       written.add(s);
     }
@@ -99,9 +100,12 @@ public final class BenchReport {
   /** Header line naming backend, profile and whether numbers are simulated. */
   public String provenance() {
     String kind = results.simulated() ? "**SIMULATED** (not hardware measurements)" : "measured on hardware";
-    return String.format(Locale.ROOT, "Backend `%s`, profile `%s` — %s. Devices %s. Budget %d measurements per run, %s; search protocol %s; "
-        + "each run's best placement re-measured with %s. Methods that plan use %s.", results.backend(), results.profile(), kind,
-        String.join(", ", results.devices()), results.budget(), results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds",
+    return String.format(Locale.ROOT,
+        "Backend `%s`, profile `%s` — %s. Devices %s. Budget %d measurements per run, %s; search protocol %s; "
+            + "each run's best placement re-measured with %s. Methods that plan use %s.",
+        results.backend(), results.profile(), kind,
+        String.join(", ", results.devices()), results.budget(),
+        results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds",
         results.protocol(), results.finalProtocol(), results.costModel());
   }
 
@@ -114,22 +118,26 @@ public final class BenchReport {
   ReportDoc document(Map<String, byte[]> png) {
     ReportDoc doc = new ReportDoc("hsdag bench");
     doc.para(provenance());
-    doc.para((oneSeed() ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
+    doc.para((oneSeed()
+        ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
         : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)")
         + "; speedup % vs CPU-only (higher is better); best method per model in bold.");
     doc.heading(2, "Table 2 layout: methods");
     methodTable(doc, r -> !r.kind().equals("ABLATION") && !r.kind().equals("REFERENCE"));
     boolean ablations = !results.models().isEmpty()
-        && results.models().get(0).methods().stream().anyMatch(r -> r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
+        && results.models().get(0).methods().stream()
+            .anyMatch(r -> r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
     if (ablations) {
       doc.heading(2, "Table 3 layout: ablations");
       methodTable(doc, r -> r.method().equals("cpu") || r.kind().equals("HSDAG") || r.kind().equals("ABLATION"));
     }
     doc.heading(2, "Gap to the best known placement");
-    doc.para("Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
-        + "placement on the backend's cost model (planner, then annealing) when the backend has one, else a BRKGA reference run "
-        + "with a longer budget. The table below says which found it.");
-    doc.numberTable(perModelHeader(" gap %"), perMethodRows(r -> Double.isNaN(r.gapToBestPercent()) ? "–" : fmt(r.gapToBestPercent(), 2)));
+    doc.para(
+        "Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
+            + "placement on the backend's cost model (planner, then annealing) when the backend has one, else a BRKGA reference run "
+            + "with a longer budget. The table below says which found it.");
+    doc.numberTable(perModelHeader(" gap %"),
+        perMethodRows(r -> Double.isNaN(r.gapToBestPercent()) ? "–" : fmt(r.gapToBestPercent(), 2)));
     List<List<String>> known = new ArrayList<>();
     for (ModelResult m : results.models()) {
       known.add(List.of(m.model(), String.valueOf(m.nodes()), String.valueOf(m.edges()), fmt(m.bestKnownMillis(), 4),
@@ -152,8 +160,9 @@ public final class BenchReport {
       doc.bullets(skipped);
     }
     doc.heading(2, "Plots");
-    doc.para("Best latency so far ÷ best known, mean over seeds; flat grey lines are one-shot methods. A curve can dip below 1: "
-        + "the search keeps the minimum of noisy measurements, while the best known is a re-measured median.");
+    doc.para(
+        "Best latency so far ÷ best known, mean over seeds; flat grey lines are one-shot methods. A curve can dip below 1: "
+            + "the search keeps the minimum of noisy measurements, while the best known is a re-measured median.");
     for (ModelResult m : results.models()) {
       if (png.containsKey(m.model())) {
         doc.image("best-so-far " + m.model(), "bestsofar-" + m.model() + ".svg", "image/png", png.get(m.model()));
@@ -214,7 +223,8 @@ public final class BenchReport {
           }
         }
         boolean bold = !Double.isNaN(r.meanMillis()) && r.meanMillis() == best;
-        String lat = r.skipped() != null ? "n/a" : oneSeed() ? fmt(r.meanMillis(), 4) : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
+        String lat = r.skipped() != null ? "n/a" : oneSeed() ? fmt(r.meanMillis(), 4)
+            : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
         String sp = r.skipped() != null ? "n/a" : fmt(r.speedupPercent(), 1);
         row.addAll(List.of(bold ? "**" + lat + "**" : lat, bold ? "**" + sp + "**" : sp, paper(r.paperMillis(), 2),
             paper(r.paperSpeedupPercent(), 2)));
@@ -247,10 +257,12 @@ public final class BenchReport {
   private static final float[][] DASHES = {null, {8f, 4f}, {2f, 3f}, {8f, 3f, 2f, 3f}};
   // One-shot methods (a single device, OpenVINO's own modes) are flat reference lines: greys, so
   // the colours go to the methods that search.
-  private static final Color[] GREYS = {new Color(0x333333), new Color(0x888888), new Color(0x555555), new Color(0xAAAAAA),
+  private static final Color[] GREYS = {new Color(0x333333), new Color(0x888888), new Color(0x555555),
+      new Color(0xAAAAAA),
       new Color(0x666666)};
   private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE,
-      SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.OVAL,
+      SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS,
+      SeriesMarkers.OVAL,
       SeriesMarkers.RECTANGLE};
   /** Best-so-far curves are drawn relative to the best known and clipped here, so the region near 1 stays readable. */
   static final double RATIO_CAP = 2.0;
@@ -262,9 +274,11 @@ public final class BenchReport {
    */
   XYChart bestSoFarChart(ModelResult m) {
     XYChart chart = new XYChartBuilder().width(1000).height(560)
-        .title("best-so-far, " + m.model() + " — " + results.backend() + "/" + results.profile() + (results.simulated() ? " (simulated)" : ""))
+        .title("best-so-far, " + m.model() + " — " + results.backend() + "/" + results.profile()
+            + (results.simulated() ? " (simulated)" : ""))
         .xAxisTitle("measurements")
-        .yAxisTitle(String.format(Locale.ROOT, "best latency ÷ best known (%.4f ms); above %.0f× drawn at %.0f×", m.bestKnownMillis(), RATIO_CAP,
+        .yAxisTitle(String.format(Locale.ROOT, "best latency ÷ best known (%.4f ms); above %.0f× drawn at %.0f×",
+            m.bestKnownMillis(), RATIO_CAP,
             RATIO_CAP))
         .build();
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
@@ -315,7 +329,8 @@ public final class BenchReport {
       boolean hsdag = r.kind().equals("HSDAG");
       int k = flat ? oneShot++ : hsdag ? 0 : searching++;
       Color colour = flat ? GREYS[k % GREYS.length] : hsdag ? HSDAG_COLOUR : PALETTE[k % PALETTE.length];
-      float[] dash = flat ? DASHES[1 + k % (DASHES.length - 1)] : hsdag ? null : DASHES[(k / PALETTE.length + k) % DASHES.length];
+      float[] dash = flat ? DASHES[1 + k % (DASHES.length - 1)] : hsdag ? null
+          : DASHES[(k / PALETTE.length + k) % DASHES.length];
       float width = flat ? 1.5f : hsdag ? 3f : 2.2f;
       series.setLineColor(colour);
       series.setMarkerColor(colour);

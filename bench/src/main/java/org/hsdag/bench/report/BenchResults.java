@@ -30,7 +30,8 @@ public record BenchResults(
 
   /** The same results over {@code newModels}. */
   public BenchResults withModels(List<ModelResult> newModels) {
-    return new BenchResults(backend, profile, simulated, devices, budget, seeds, protocol, finalProtocol, costModel, newModels);
+    return new BenchResults(backend, profile, simulated, devices, budget, seeds, protocol, finalProtocol, costModel,
+        newModels);
   }
 
   /**
@@ -43,7 +44,8 @@ public record BenchResults(
    * @param bestKnownSource what found it
    * @param methods per-method results in table order
    */
-  public record ModelResult(String model, int nodes, int edges, double bestKnownMillis, String bestKnownSource, List<MethodResult> methods) {}
+  public record ModelResult(String model, int nodes, int edges, double bestKnownMillis, String bestKnownSource,
+      List<MethodResult> methods) {}
 
   /**
    * One method on one model, over seeds.

@@ -29,7 +29,8 @@ public final class PaperNumbers {
   }
 
   /** Paper column name for each of our benchmark model names. */
-  public static final Map<String, String> COLUMN = Map.of("inception_v3", "Inception-V3", "resnet50", "ResNet", "bert_base", "BERT");
+  public static final Map<String, String> COLUMN = Map.of("inception_v3", "Inception-V3", "resnet50", "ResNet",
+      "bert_base", "BERT");
 
   // row -> {Inception-V3, ResNet, BERT} seconds
   private static final Map<String, double[]> SECONDS = Map.ofEntries(

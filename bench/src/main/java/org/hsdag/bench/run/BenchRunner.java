@@ -63,7 +63,8 @@ public final class BenchRunner {
    * @param finalRounds rounds of the final re-measurement of each run's best placement (median of rounds)
    * @param referenceFactor the reference BRKGA gets this many times the budget (0: no reference run)
    */
-  public record Plan(List<String> methods, int budget, List<Long> seeds, DeviceSet devices, MeasurementProtocol protocol, int finalRounds,
+  public record Plan(List<String> methods, int budget, List<Long> seeds, DeviceSet devices,
+      MeasurementProtocol protocol, int finalRounds,
       int referenceFactor) {}
 
   /** A model to run: its name (a catalog name or file name) and graph. */
@@ -84,7 +85,8 @@ public final class BenchRunner {
    * {@code auto} for the backend's own, {@code none} for cold searches, else a simulator profile
    * name or file; under {@code shapes}. The best known always comes from the backend's own.
    */
-  public BenchRunner(LatencyBackend backend, Consumer<String> progress, ProxyChoice proxyChoice, ShapeAssumption shapes) {
+  public BenchRunner(LatencyBackend backend, Consumer<String> progress, ProxyChoice proxyChoice,
+      ShapeAssumption shapes) {
     this.backend = backend;
     this.progress = progress;
     this.proxyChoice = proxyChoice == null ? ProxyChoice.AUTO : proxyChoice;
@@ -152,8 +154,10 @@ public final class BenchRunner {
             break;
           }
           runs.add(r);
-          progress.accept(String.format("%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
-              model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
+          progress.accept(String.format(
+              "%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
+              model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(),
+              r.wallMillis() / 1000.0,
               backend.name(), backend.profile()));
           if (r.finalMillis() < bestKnown) {
             bestKnown = r.finalMillis();
@@ -169,27 +173,34 @@ public final class BenchRunner {
         BestKnown.Result known = BestKnown.search(target, BestKnown.EVALUATIONS, BestKnown.SEED);
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
         double measured = measureFixed(plan, g, known.placement(), seed);
-        progress.accept(String.format(Locale.ROOT, "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
-            + "[%s, profile %s]", model.name(), "best known", measured, known.proxyMillis(), known.plannerMillis(),
+        progress.accept(String.format(Locale.ROOT,
+            "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
+                + "[%s, profile %s]",
+            model.name(), "best known", measured, known.proxyMillis(), known.plannerMillis(),
             backend.name(), backend.profile()));
         if (measured < bestKnown) {
           bestKnown = measured;
-          bestSource = String.format(Locale.ROOT, "%s on the cost model of %s/%s (%.4f ms there, noise-free), re-measured",
+          bestSource = String.format(Locale.ROOT,
+              "%s on the cost model of %s/%s (%.4f ms there, noise-free), re-measured",
               known.source(), backend.name(), backend.profile(), known.proxyMillis());
         }
       } else if (plan.referenceFactor() > 0) {
         int refBudget = plan.budget() * plan.referenceFactor();
         long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
-        SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE), BrkgaStrategy.Config.SEEDED);
+        SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE),
+            BrkgaStrategy.Config.SEEDED);
         Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed, proxy);
-        progress.accept(String.format("%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
-            "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(), r.wallMillis() / 1000.0,
+        progress.accept(String.format(
+            "%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
+            "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(),
+            r.wallMillis() / 1000.0,
             backend.name(), backend.profile()));
         if (r.finalMillis() < bestKnown) {
           bestKnown = r.finalMillis();
           bestSource = "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)";
         }
-        reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)", null, "REFERENCE", List.of(r),
+        reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)",
+            null, "REFERENCE", List.of(r),
             model.name());
       }
       // Speedups are stated against the reference device alone (DeviceKind#reference).
@@ -200,8 +211,10 @@ public final class BenchRunner {
         String name = m.name();
         String paperRow = PaperNumbers.row(name);
         if (skipped.containsKey(name)) {
-          rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN, Double.NaN, Double.NaN,
-              Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()), PaperNumbers.speedupPercent(paperRow, model.name()),
+          rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN,
+              Double.NaN, Double.NaN,
+              Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()),
+              PaperNumbers.speedupPercent(paperRow, model.name()),
               List.of()));
         } else {
           rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), model.name()));
@@ -214,13 +227,15 @@ public final class BenchRunner {
       for (MethodResult r : rows) {
         double gap = (r.meanMillis() - bestKnown) / bestKnown * 100;
         double speedup = Double.isNaN(cpu) ? Double.NaN : (cpu - r.meanMillis()) / cpu * 100;
-        withGaps.add(new MethodResult(r.method(), r.label(), r.paperRow(), r.kind(), r.skipped(), r.meanMillis(), r.stdMillis(), speedup, gap,
+        withGaps.add(new MethodResult(r.method(), r.label(), r.paperRow(), r.kind(), r.skipped(), r.meanMillis(),
+            r.stdMillis(), speedup, gap,
             r.paperMillis(), r.paperSpeedupPercent(), r.runs()));
       }
       out.add(new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), bestKnown, bestSource, withGaps));
     }
     List<String> devices = plan.devices().names();
-    return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(), plan.seeds(),
+    return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(),
+        plan.seeds(),
         plan.protocol().describe(), finalProtocol, costModel, out);
   }
 
@@ -229,8 +244,10 @@ public final class BenchRunner {
   private double measureFixed(Plan plan, OpGraph g, Placement p, long seed) {
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed).build();
     try {
-      return engine.remeasure(List.of(new Finalist("best known", false, p, -1, null)), plan.finalRounds(), seed, Map.of(),
-          RemeasureListener.NONE).candidates().get(0).finalMs();
+      return engine
+          .remeasure(List.of(new Finalist("best known", false, p, -1, null)), plan.finalRounds(), seed, Map.of(),
+              RemeasureListener.NONE)
+          .candidates().get(0).finalMs();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -251,7 +268,8 @@ public final class BenchRunner {
       SearchStep best = outcome.best();
       if (best != null) {
         Finalist f = new Finalist(name, false, best.placement(), best.index(), best.measurement());
-        fin = engine.remeasure(List.of(f), plan.finalRounds(), seed, Map.of(), RemeasureListener.NONE).candidates().get(0)
+        fin = engine.remeasure(List.of(f), plan.finalRounds(), seed, Map.of(), RemeasureListener.NONE).candidates()
+            .get(0)
             .finalMs();
         Placement p = best.placement();
         int[] c = p.countsPerDevice();
@@ -273,7 +291,8 @@ public final class BenchRunner {
     SearchStep best = outcome.best();
     long wall = (System.nanoTime() - start) / 1_000_000;
     return new Run(seed, outcome.measurements(), outcome.failures(),
-        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall, outcome.bestSoFarPerMeasurement(), counts);
+        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall, outcome.bestSoFarPerMeasurement(),
+        counts);
   }
 
   private static double mean(List<Run> runs) {
@@ -284,14 +303,16 @@ public final class BenchRunner {
     return s / runs.size();
   }
 
-  private static MethodResult aggregate(String name, String label, String paperRow, String kind, List<Run> runs, String model) {
+  private static MethodResult aggregate(String name, String label, String paperRow, String kind, List<Run> runs,
+      String model) {
     double mean = mean(runs);
     double var = 0;
     for (Run r : runs) {
       var += (r.finalMillis() - mean) * (r.finalMillis() - mean);
     }
     double std = runs.size() > 1 ? Math.sqrt(var / (runs.size() - 1)) : 0;
-    return new MethodResult(name, label, paperRow, kind, null, mean, std, Double.NaN, Double.NaN, PaperNumbers.latencyMillis(paperRow, model),
+    return new MethodResult(name, label, paperRow, kind, null, mean, std, Double.NaN, Double.NaN,
+        PaperNumbers.latencyMillis(paperRow, model),
         PaperNumbers.speedupPercent(paperRow, model), runs);
   }
 }

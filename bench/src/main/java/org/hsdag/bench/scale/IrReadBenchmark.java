@@ -41,7 +41,8 @@ public final class IrReadBenchmark {
         double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
         best = Math.min(best, s);
         // CPU time of the reading thread shows the cost apart from waiting on a busy machine.
-        System.out.printf("read %d: %.3f s wall, %.3f s CPU (%d nodes, %d edges)%n", i + 1, s, cpu, g.nodeCount(), g.edgeCount());
+        System.out.printf("read %d: %.3f s wall, %.3f s CPU (%d nodes, %d edges)%n", i + 1, s, cpu, g.nodeCount(),
+            g.edgeCount());
       }
       long peak = 0;
       for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

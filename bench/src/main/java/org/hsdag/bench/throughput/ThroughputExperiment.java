@@ -51,10 +51,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "throughput", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Latency-tuned against throughput-tuned placements on both figures (simulator).")
 public final class ThroughputExperiment implements Callable<Integer> {
-  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3", description = "Tunes per objective (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3",
+      description = "Tunes per objective (default: ${DEFAULT-VALUE})")
   int seeds;
 
-  @Option(names = "--profile", paramLabel = "NAME", description = "Simulator profile (repeat; default: paper and laptop-core-ultra)")
+  @Option(names = "--profile", paramLabel = "NAME",
+      description = "Simulator profile (repeat; default: paper and laptop-core-ultra)")
   List<String> profiles = new ArrayList<>();
 
   @Option(names = "--devices", paramLabel = "LIST", converter = SimTargetOptions.DeviceSetConverter.class,
@@ -64,22 +66,26 @@ public final class ThroughputExperiment implements Callable<Integer> {
   @Option(names = "--plan-only", description = "Compare the two planners' plans instead of tuning")
   boolean planOnly;
 
-  @Parameters(arity = "0..*", paramLabel = "MODEL", description = "Catalog models (default: resnet50 inception_v3 decoder_9b)")
+  @Parameters(arity = "0..*", paramLabel = "MODEL",
+      description = "Catalog models (default: resnet50 inception_v3 decoder_9b)")
   List<String> models = new ArrayList<>();
 
   @Override
   public Integer call() throws IOException {
     List<String> profiles = this.profiles.isEmpty() ? List.of("paper", "laptop-core-ultra") : this.profiles;
     List<String> models = this.models.isEmpty() ? List.of("resnet50", "inception_v3", "decoder_9b") : this.models;
-    System.out.printf(Locale.ROOT, "## Throughput-tuned vs latency-tuned placements (sim backend; every figure is simulated)%n%n"
-        + "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per seed), "
-        + "latency ms / inferences per s with the devices + 1 requests in flight.%n%n");
+    System.out.printf(Locale.ROOT,
+        "## Throughput-tuned vs latency-tuned placements (sim backend; every figure is simulated)%n%n"
+            + "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per seed), "
+            + "latency ms / inferences per s with the devices + 1 requests in flight.%n%n");
     if (planOnly) {
-      System.out.println("| profile | model | devices | latency plan: ms / inf/s | throughput plan: ms / inf/s | planner ms |");
+      System.out.println(
+          "| profile | model | devices | latency plan: ms / inf/s | throughput plan: ms / inf/s | planner ms |");
       System.out.println("|---|---|---|---|---|---|");
     } else {
-      System.out.println("| profile | model | devices | latency-tuned per seed | throughput-tuned per seed | best single (inf/s) "
-          + "| AUTO emulation (inf/s) | Σ single devices (inf/s) | throughput-tuned vs latency-tuned, best single, AUTO |");
+      System.out.println(
+          "| profile | model | devices | latency-tuned per seed | throughput-tuned per seed | best single (inf/s) "
+              + "| AUTO emulation (inf/s) | Σ single devices (inf/s) | throughput-tuned vs latency-tuned, best single, AUTO |");
       System.out.println("|---|---|---|---|---|---|---|---|---|");
     }
     int misses = 0;
@@ -105,7 +111,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
   }
 
   private static List<DeviceSet> defaultDeviceSets(String profile) {
-    return profile.equals("laptop-core-ultra") ? List.of(DeviceSet.of("CPU", "GPU.0"), DeviceSet.of("CPU", "GPU.0", "NPU"))
+    return profile.equals("laptop-core-ultra")
+        ? List.of(DeviceSet.of("CPU", "GPU.0"), DeviceSet.of("CPU", "GPU.0", "NPU"))
         : List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1"));
   }
 
@@ -117,12 +124,14 @@ public final class ThroughputExperiment implements Callable<Integer> {
     long t0 = System.nanoTime();
     Placement tp = new Planner().plan(throughput).best().placement();
     double ms = (System.nanoTime() - t0) / 1e6;
-    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f |%n", profileName, model, ds, cell(judge.figures(g, lp)),
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f |%n", profileName, model, ds,
+        cell(judge.figures(g, lp)),
         cell(judge.figures(g, tp)), ms);
   }
 
   /** One row; returns 1 when the throughput-tuned placement misses a target in some seed. */
-  private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge, int seeds)
+  private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge,
+      int seeds)
       throws IOException {
     ObjectiveFigures bestSingle = null;
     double sumSingles = 0;
@@ -150,7 +159,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
       miss |= auto != null && t.inferencesPerSecond() <= auto.inferencesPerSecond();
     }
     System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s |%n", profileName, model, ds,
-        String.join("; ", lat), String.join("; ", thr), bestSingle == null ? Double.NaN : bestSingle.inferencesPerSecond(),
+        String.join("; ", lat), String.join("; ", thr),
+        bestSingle == null ? Double.NaN : bestSingle.inferencesPerSecond(),
         auto == null ? Double.NaN : auto.inferencesPerSecond(), sumSingles, miss ? "**misses**" : "beats all");
     System.out.flush();
     return miss ? 1 : 0;
@@ -168,7 +178,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
     CommandLine cli = HsdagCli.newCommandLine();
     cli.setOut(new PrintWriter(Writer.nullWriter()));
     cli.setErr(new PrintWriter(Writer.nullWriter()));
-    int code = cli.execute("tune", model, "--backend", "sim", "--profile", profile, "--devices", String.join(",", ds.names()),
+    int code = cli.execute("tune", model, "--backend", "sim", "--profile", profile, "--devices",
+        String.join(",", ds.names()),
         "--seed", String.valueOf(seed), "--objective", objective, "--out", run.toString(), "--no-report", "--quiet");
     if (code != 0) {
       throw new IllegalStateException("tune " + model + " " + ds + " --objective " + objective + " exited " + code);
@@ -189,7 +200,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
   /** AUTO's device with GPU preference: the first in its priority order that runs every op. */
   private static String autoDevice(ThroughputBackend judge, OpGraph g, DeviceSet ds) {
     var support = judge.supports(g, ds);
-    for (int d : AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(judge, ds), AutoEmulationStrategy.Preference.GPU)) {
+    for (int d : AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(judge, ds),
+        AutoEmulationStrategy.Preference.GPU)) {
       boolean all = true;
       for (int v = 0; v < g.nodeCount() && all; v++) {
         all = (support.mask(v) & (1L << d)) != 0;

@@ -36,7 +36,8 @@ class BenchmarkAppRunTest {
 
   @Test
   void aMissingFigureIsNamed() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BenchmarkAppRun.parse(LOG.replace("Median", "Mid")));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BenchmarkAppRun.parse(LOG.replace("Median", "Mid")));
     assertEquals("benchmark_app printed no 'Median:' line", e.getMessage());
   }
 }

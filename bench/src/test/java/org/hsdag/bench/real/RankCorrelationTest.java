@@ -31,6 +31,7 @@ class RankCorrelationTest {
   @Test
   void constantInputHasNoRankingAndMismatchedLengthsAreRefused() {
     assertTrue(Double.isNaN(RankCorrelation.spearman(new double[] {1, 2, 3}, new double[] {5, 5, 5})));
-    assertThrows(IllegalArgumentException.class, () -> RankCorrelation.spearman(new double[] {1, 2}, new double[] {1, 2, 3}));
+    assertThrows(IllegalArgumentException.class,
+        () -> RankCorrelation.spearman(new double[] {1, 2}, new double[] {1, 2, 3}));
   }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /** The best-so-far plot as the README describes it. */
 class BenchReportTest {
   private static BenchResults.MethodResult method(String name, String label, String kind, double... curve) {
-    BenchResults.Run run = new BenchResults.Run(1, curve.length, 0, curve[curve.length - 1], curve[curve.length - 1], 1, curve,
+    BenchResults.Run run = new BenchResults.Run(1, curve.length, 0, curve[curve.length - 1], curve[curve.length - 1], 1,
+        curve,
         Map.of("CPU", 1));
     return new BenchResults.MethodResult(name, label, null, kind, null, curve[curve.length - 1], 0, 0, 0, null, null,
         List.of(run));
@@ -26,7 +27,8 @@ class BenchReportTest {
         method("hsdag", "HSDAG", "HSDAG", 2.0, 1.1, 1.0),
         method("hsdag-no-shape", "w/o output shape", "ABLATION", 2.0, 1.3, 1.1),
         method("hsdag-no-id", "w/o node ID", "ABLATION", 2.0, 1.4, 1.2)));
-    BenchResults results = new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 3, List.of(1L), "paper", "paper",
+    BenchResults results = new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 3, List.of(1L), "paper",
+        "paper",
         "sim/paper", List.of(model));
     XYChart chart = new BenchReport(results).bestSoFarChart(model);
     List<XYSeries> drawn = new ArrayList<>(chart.getSeriesMap().values());

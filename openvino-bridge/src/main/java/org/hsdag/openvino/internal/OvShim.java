@@ -117,7 +117,8 @@ public final class OvShim {
       CoreHandle core, ModelHandle model, String device, @Cast("int32_t*") int[] supported);
 
   public static native int hsdag_ov_model_set_affinities(
-      ModelHandle model, int n, @Cast("const char**") PointerPointer<?> names, @Cast("const char**") PointerPointer<?> devices);
+      ModelHandle model, int n, @Cast("const char**") PointerPointer<?> names,
+      @Cast("const char**") PointerPointer<?> devices);
 
   public static native int hsdag_ov_model_clear_affinities(ModelHandle model);
 
@@ -143,7 +144,8 @@ public final class OvShim {
 
   public static native @Cast("int64_t") long hsdag_ov_output_size(CompiledHandle compiled, int i);
 
-  public static native int hsdag_ov_output_read(CompiledHandle compiled, int i, float[] out, @Cast("int64_t") long capacity);
+  public static native int hsdag_ov_output_read(CompiledHandle compiled, int i, float[] out,
+      @Cast("int64_t") long capacity);
 
   public static native int hsdag_ov_profile_collect(CompiledHandle compiled);
 

@@ -198,8 +198,9 @@ public final class ShimRuntime implements OpenVinoRuntime {
       List<ModelOp> out = new ArrayList<>(names.size());
       for (int i = 0; i < names.size(); i++) {
         String shapes = str(hsdag_ov_model_op_output_shapes(model, i));
-        out.add(new ModelOp(names.get(i), types.get(i), check(hsdag_ov_model_op_input_count(model, i), "reading op inputs"),
-            shapes.isEmpty() ? List.of() : List.of(shapes.split(";"))));
+        out.add(
+            new ModelOp(names.get(i), types.get(i), check(hsdag_ov_model_op_input_count(model, i), "reading op inputs"),
+                shapes.isEmpty() ? List.of() : List.of(shapes.split(";"))));
       }
       return List.copyOf(out);
     }
