@@ -41,8 +41,8 @@ class SourceLimitsTest {
   private static final Pattern REASON = Pattern.compile("^\\s*// size: \\S.*");
   private static final Pattern MODULE = Pattern.compile("<module>\\s*([^<\\s]+)\\s*</module>");
   /** The modules whose main code is held to the limits; a missing one fails the test, not skips it. */
-  private static final List<String> MODULES =
-      List.of("openvino-bridge", "models", "coarsen", "hsdag", "cluster", "bench");
+  private static final List<String> MODULES = List.of("openvino-bridge", "models", "coarsen", "hsdag", "cluster",
+      "bench");
 
   @Test
   void mainCodeOfEveryModuleStaysWithinTheLimitsOrSaysWhy() throws IOException {
@@ -99,7 +99,7 @@ class SourceLimitsTest {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     List<String> violations = new ArrayList<>();
     try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
-      JavacTask task = (JavacTask) compiler.getTask(null, files, diagnostic -> { }, List.of("-proc:none"), null,
+      JavacTask task = (JavacTask) compiler.getTask(null, files, diagnostic -> {}, List.of("-proc:none"), null,
           files.getJavaFileObjectsFromPaths(sources));
       SourcePositions positions = Trees.instance(task).getSourcePositions();
       for (CompilationUnitTree unit : task.parse()) {
