@@ -19,40 +19,41 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
-import org.hsdag.bench.plan.PlannerBenchmark;
 import org.hsdag.bench.plan.MemoryCapExperiment;
+import org.hsdag.bench.plan.PlannerBenchmark;
 import org.hsdag.bench.plan.PlannerFigures;
 import org.hsdag.bench.plan.WarmStartExperiment;
 import org.hsdag.bench.real.RealRuntimeFigures;
-import org.hsdag.bench.throughput.ThroughputExperiment;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.run.BenchRunner;
-import org.hsdag.cli.ObjectiveOptions;
-import org.hsdag.throughput.Objective;
-import org.hsdag.tune.RunObjective;
+import org.hsdag.bench.throughput.ThroughputExperiment;
 import org.hsdag.cli.BackendOptions;
-import org.hsdag.plan.ProxyChoice;
 import org.hsdag.cli.ClusterOptions;
-import org.hsdag.tune.RunManifest;
-import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.ModelNotes;
+import org.hsdag.cli.ObjectiveOptions;
 import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.UserInputException;
+import org.hsdag.cluster.ClusterFigures;
+import org.hsdag.cost.DeviceProfile;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.ProxyChoice;
+import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.strategy.Strategies;
+import org.hsdag.throughput.Objective;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunObjective;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -66,7 +67,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     subcommands = {PlannerFigures.class, WarmStartExperiment.class, PlannerBenchmark.class, RealRuntimeFigures.class,
-        MemoryCapExperiment.class, ThroughputExperiment.class},
+        MemoryCapExperiment.class, ThroughputExperiment.class, ClusterFigures.class},
     description = {"Compare placement methods (paper Tables 2 and 3) at equal measurement budgets.",
         "Models are IR .xml files or catalog names (default: resnet50, inception_v3, bert_base)."})
 public final class BenchCommand implements Callable<Integer> {

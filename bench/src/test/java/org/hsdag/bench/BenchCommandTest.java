@@ -222,5 +222,10 @@ class BenchCommandTest {
     assertTrue(badFamily.err().contains("--graph"), badFamily.err());
     CliRun speed = CliRun.of("bench", "planner-speed", "--runs", "1", "--graph", "synthetic", "300");
     assertEquals(0, speed.exitCode(), speed.err());
+    CliRun clusterHelp = CliRun.of("bench", "cluster-figures", "--help");
+    assertTrue(clusterHelp.out().contains("--tasks"), clusterHelp.out());
+    CliRun noTasks = CliRun.of("bench", "cluster-figures", "--tasks", "0");
+    assertEquals(2, noTasks.exitCode(), "a usage error: " + noTasks.err());
+    assertTrue(noTasks.err().contains("--tasks must be at least 1"), noTasks.err());
   }
 }

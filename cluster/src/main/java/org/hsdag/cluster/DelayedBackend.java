@@ -14,7 +14,7 @@ import org.hsdag.placement.Placement;
 /**
  * A backend whose every measurement takes {@code extra} more wall time, its numbers unchanged: the
  * simulator answers in microseconds, so this stands in for a real measurement's duration when the
- * cluster's own overhead and speed-up are measured ({@code worker --extra-time}, {@link ThroughputFigures}).
+ * cluster's own overhead and speed-up are measured ({@code worker --extra-time}, {@link ClusterFigures}).
  */
 final class DelayedBackend extends ForwardingBackend implements KeyedMeasurement {
   private final Duration extra;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.BatchMeasurement;
 import org.hsdag.backend.BackendRequest;
@@ -20,20 +21,35 @@ import org.hsdag.models.TinyModels;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.tune.RunManifest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The cluster's figures on loopback (issue 30): measurements per second with 1, 2 and 3 workers
  * when each measurement takes an artificial 50 ms (simulator, so the engine's overhead shows), the
  * per-task overhead, and how long a killed worker process takes to be detected and its task re-run.
- * Run: {@code ./hsdag.sh run-class org.hsdag.cluster.ThroughputFigures [TASKS]}.
+ * Run: {@code ./hsdag.sh bench cluster-figures [--tasks N]}.
  */
-public final class ThroughputFigures {
+@Command(name = "cluster-figures", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "The cluster's speed-up with 1-3 loopback workers and its failure detection (simulator).")
+public final class ClusterFigures implements Callable<Integer> {
   private static final Duration MEASURE = Duration.ofMillis(50);
 
-  private ThroughputFigures() {}
+  @Option(names = "--tasks", paramLabel = "N", defaultValue = "120",
+      description = "Measurements per timed batch (default: ${DEFAULT-VALUE})")
+  int tasks;
 
-  public static void main(String[] args) throws Exception {
-    int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 120;
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (tasks < 1) {
+      throw new ParameterException(spec.commandLine(), "--tasks must be at least 1");
+    }
     Path root = Files.createTempDirectory("hsdag-cluster-figures");
     new ClusterInit(root.resolve("fleet")).write(List.of("coordinator", "w1", "w2", "w3"));
     Path models = Files.createDirectories(root.resolve("models"));
@@ -70,6 +86,7 @@ public final class ThroughputFigures {
       workers.forEach(WorkerNode::close);
     }
     detection(root, models, graph, model, batch.get(0));
+    return 0;
   }
 
   private static WorkerNode worker(Path root, String name, int port, String join, Path models)
