@@ -402,7 +402,7 @@ public final class SearchEngine {
    * freshly shuffled order (drift — thermal, clocks, background load — hits all alike), and picks the
    * winner by the {@link Verdict} rule. With at least {@value #MIN_ROUNDS_TO_RACE} rounds, up to
    * {@code rounds} more follow for the finalists whose interval still overlaps the leader's, until
-   * one is clear ({@link #contenders}). A finalist's latency is the median of its round latencies,
+   * one is clear ({@link FinalRounds#contenders}). A finalist's latency is the median of its round latencies,
    * with the 95% interval of that median; a failure ends its rounds. With 0 rounds the first
    * measurements decide.
    *
