@@ -220,6 +220,30 @@ int hsdag_ov_core_set_property(hsdag_ov_core* core, const char* device, const ch
   });
 }
 
+int hsdag_ov_core_device_uint_property(hsdag_ov_core* core, const char* device, const char* key, uint64_t* value) {
+  if (!core || !device || !key || !value) return fail(HSDAG_OV_BAD_ARGUMENT, "null argument");
+  return guarded([&] {
+    const std::string dev(device);
+    const std::vector<ov::PropertyName> listed = core->core.get_property(dev, ov::supported_properties);
+    if (std::find(listed.begin(), listed.end(), std::string(key)) == listed.end()) return 0;
+    const ov::Any v = core->core.get_property(dev, std::string(key));
+    // The memory sizes are declared uint64_t (GPU and NPU headers); a signed or textual answer is accepted too.
+    if (v.is<uint64_t>()) {
+      *value = v.as<uint64_t>();
+    } else if (v.is<int64_t>()) {
+      if (v.as<int64_t>() < 0) return 0;
+      *value = static_cast<uint64_t>(v.as<int64_t>());
+    } else if (v.is<uint32_t>()) {
+      *value = v.as<uint32_t>();
+    } else {
+      const std::string text = v.as<std::string>();
+      if (text.empty() || text[0] == '-') return 0;
+      *value = std::stoull(text);
+    }
+    return 1;
+  });
+}
+
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path) {
   if (!core || !xml_path) {
     last_error = "null core or model path";

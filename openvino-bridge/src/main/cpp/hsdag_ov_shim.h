@@ -75,6 +75,14 @@ int hsdag_ov_core_register_cpu_twin(hsdag_ov_core* core, const char* name);
  */
 int hsdag_ov_core_set_property(hsdag_ov_core* core, const char* device, const char* key, const char* value);
 
+/*
+ * An unsigned integer property of `device` (e.g. "GPU_DEVICE_TOTAL_MEM_SIZE"), read only when the
+ * device lists `key` among its ov::supported_properties, so a device that does not report it is
+ * never asked. Returns 1 with *value set when reported, 0 when the device does not list the key (or
+ * reports a negative number), or a negative code.
+ */
+int hsdag_ov_core_device_uint_property(hsdag_ov_core* core, const char* device, const char* key, uint64_t* value);
+
 /* ---- model ---- */
 /* Reads model.xml (+ bin; NULL or "" means "<same name>.bin"). */
 hsdag_ov_model* hsdag_ov_model_read(hsdag_ov_core* core, const char* xml_path, const char* bin_path);

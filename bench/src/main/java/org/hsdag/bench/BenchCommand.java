@@ -34,6 +34,7 @@ import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.MemoryOptions;
 import org.hsdag.cli.ModelNotes;
 import org.hsdag.cli.ObjectiveOptions;
 import org.hsdag.cli.OptionRules;
@@ -114,6 +115,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin
   ObjectiveOptions objectiveOptions;
 
+  @Mixin
+  MemoryOptions memoryOptions;
+
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
@@ -175,14 +179,16 @@ public final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < graphs.size(); i++) {
       BenchRunner.NamedGraph model = graphs.get(i);
       boolean first = i == 0;
-      try (LatencyBackend backend = backendOptions.open(seedOptions.seed(), shapes.get(i), deviceOptions.requested(), 2,
+      try (LatencyBackend backend = memoryOptions.apply(backendOptions.open(seedOptions.seed(), shapes.get(i),
+          deviceOptions.requested(), 2,
           notice -> {
             if (first) {
               err.println("hsdag: " + notice);
               err.flush();
             }
-          })) {
+          }))) {
         DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
+        memoryOptions.requireWithin(ds);
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
         if (first) {
           printHeader(progress, methodNames.size(), graphs.size(), ds, backend, label, objective);
@@ -266,6 +272,8 @@ public final class BenchCommand implements Callable<Integer> {
         + (objective.objective() == Objective.THROUGHPUT
             ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second"
             : ""));
+    progress.println("bench: device memory capacities: " + MemoryOptions.capacitySource(backend)
+        + " (no method measures a placement that exceeds one)");
   }
 
   /** Writes the report files and says where, or prints the JSON summary of {@code --json}. */

@@ -69,6 +69,43 @@ class BenchCommandTest {
   }
 
   @Test
+  void underTheUsersMemoryEveryMethodKeepsWithinItAndTheReportSaysWhatEachNeeds() throws Exception {
+    Path out = dir.resolve("capped");
+    CliRun r = CliRun.of("bench", "tiny_decoder", "--methods", "random,greedy", "--budget", "6", "--seeds", "1",
+        "--reference-factor", "0", "--final-rounds", "1", "--backend", "sim", "--devices", "CPU,GPU.1", "--memory",
+        "GPU.1=1MiB",
+        "--out", out.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    assertTrue(r.out().contains("bench: device memory capacities: sim profile paper, --memory for GPU.1"), r.out());
+    JsonNode methods = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("models").get(0)
+        .get("methods");
+    int capped = 0;
+    for (JsonNode m : methods) {
+      for (JsonNode run : m.get("runs")) {
+        JsonNode gpu = run.path("bestPlacementMemory").path("GPU.1");
+        if (!gpu.isMissingNode()) {
+          capped++;
+          assertEquals(1L << 20, gpu.get("capacity_bytes").asLong(), m.toString());
+          assertTrue(gpu.get("total_bytes").asLong() <= 1L << 20, m.toString());
+        }
+      }
+    }
+    assertTrue(capped >= 2, methods.toString());
+    String md = Files.readString(out.resolve("report.md"));
+    assertTrue(
+        md.contains("## Memory per device") && md.contains("GPU.1 needs of capacity") && md.contains("of 1.00 MiB"),
+        md);
+
+    CliRun outside = CliRun.of("bench", "tiny_decoder", "--methods", "random", "--budget", "2", "--backend", "sim",
+        "--devices",
+        "CPU,GPU.1", "--memory", "GPU.0=1GiB", "--out", dir.resolve("outside").toString());
+    assertEquals(2, outside.exitCode(), outside.err());
+    assertEquals(1, outside.err().lines().count(), outside.err());
+    assertTrue(outside.err().contains("--memory names GPU.0, which is not among the devices (CPU,GPU.1)"),
+        outside.err());
+  }
+
+  @Test
   void anEarlierBenchIsNeverOverwrittenAndJsonSummarisesOnStdout() throws Exception {
     Path out = dir.resolve("b");
     CliRun first = CliRun.of("bench", "tiny_chain", "--methods", "random", "--budget", "4", "--seeds", "1",

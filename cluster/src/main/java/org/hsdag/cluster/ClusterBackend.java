@@ -87,7 +87,7 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
 
   @Override
   public List<Measurement> measureAll(OpGraph g, List<Task> tasks, MeasurementProtocol protocol) {
-    if (g != graph) {
+    if (!graph.equals(g)) {
       throw new IllegalStateException("this cluster backend measures " + graph + ", not " + g);
     }
     List<WireMessage.MeasureTask> prototypes = new ArrayList<>();

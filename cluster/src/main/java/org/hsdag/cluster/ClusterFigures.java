@@ -73,7 +73,7 @@ public final class ClusterFigures implements Callable<Integer> {
     double single = Double.NaN;
     try {
       for (int n = 1; n <= 3; n++) {
-        workers.add(worker(root, "w" + n, n == 1 ? Integer.parseInt(seed.split(":")[1]) : 0, seed, models));
+        workers.add(worker(root, "w" + n, n == 1 ? Integer.parseInt(seed.split(":", -1)[1]) : 0, seed, models));
         double seconds = timeBatch(root, seed, graph, model, batch, n);
         double perSecond = tasks / seconds;
         single = n == 1 ? perSecond : single;
@@ -135,7 +135,7 @@ public final class ClusterFigures implements Callable<Integer> {
   private static void detection(Path root, Path models, OpGraph graph, Path model, BatchMeasurement.Task task)
       throws Exception {
     String seed = "127.0.0.1:" + Members.freePort();
-    try (WorkerNode steady = worker(root, "w1", Integer.parseInt(seed.split(":")[1]), seed, models);
+    try (WorkerNode steady = worker(root, "w1", Integer.parseInt(seed.split(":", -1)[1]), seed, models);
         LatencyBackend local = sim(3, null, graph)) {
       Process hung = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
           System.getProperty("java.class.path"), "org.hsdag.cli.Main", "worker", "--join", seed, "--tls",

@@ -29,6 +29,7 @@ public sealed interface WireMessage {
    * @param key the measurement's noise key
    * @param protocol how to time it
    */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out, so never shared; not compared by value (a wire message)
   record MeasureTask(long taskId, int attempt, String replyTo, String modelSha256, String backend, String profile,
       long seed, String inputShape, List<String> devices, int[] deviceOf, long key, MeasurementProtocol protocol)
       implements

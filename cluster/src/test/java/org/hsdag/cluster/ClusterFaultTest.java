@@ -48,7 +48,7 @@ class ClusterFaultTest {
 
   @Test
   void aLabelSendsTasksOnlyToWorkersWithItAndAnAbsentLabelIsAnError() throws Exception {
-    try (WorkerNode a = fleet.worker("w1", "hw=alpha", Integer.parseInt(seed.split(":")[1]), seed, b -> b);
+    try (WorkerNode a = fleet.worker("w1", "hw=alpha", Integer.parseInt(seed.split(":", -1)[1]), seed, b -> b);
         WorkerNode b = fleet.worker("w2", "hw=beta", 0, seed, x -> x)) {
       CliRun run = CliRun.of(clusterTune(tmp.resolve("beta"), "--cluster-label", "hw=beta"));
       assertEquals(0, run.exitCode(), run.err());
@@ -65,7 +65,7 @@ class ClusterFaultTest {
   @Test
   void aTaskOfAWorkerStoppedWhileMeasuringIsMeasuredByAnotherWithTheSameResult() throws Exception {
     CountDownLatch measuring = new CountDownLatch(1);
-    try (WorkerNode steady = fleet.worker("w1", null, Integer.parseInt(seed.split(":")[1]), seed, b -> b)) {
+    try (WorkerNode steady = fleet.worker("w1", null, Integer.parseInt(seed.split(":", -1)[1]), seed, b -> b)) {
       WorkerNode stuck = fleet.worker("w2", null, 0, seed, b -> new Stuck(b, measuring));
       try {
         CompletableFuture<CliRun> run = CompletableFuture

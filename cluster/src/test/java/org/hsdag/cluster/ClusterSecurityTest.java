@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.io.NotSerializableException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ class ClusterSecurityTest {
     Fleet fleet = new Fleet(tmp, "w1");
     int port = Fleet.freePort();
     try (WorkerNode w1 = fleet.worker("w1", null, port, "127.0.0.1:" + port, b -> b);
-        Socket s = new Socket("127.0.0.1", port)) {
+        Socket s = new Socket(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port)) {
       s.setSoTimeout(10_000);
       OutputStream out = s.getOutputStream();
       out.write("AKKA\u0000plain text is not TLS\n".getBytes(StandardCharsets.US_ASCII));

@@ -24,7 +24,7 @@ class ClusterTuneTest {
     assertEquals(0, local.exitCode(), local.err());
     List<String> expected = Fleet.outcome(tmp.resolve("local"));
     String seed = "127.0.0.1:" + Fleet.freePort();
-    try (WorkerNode w1 = fleet.worker("w1", null, Integer.parseInt(seed.split(":")[1]), seed, b -> b)) {
+    try (WorkerNode w1 = fleet.worker("w1", null, Integer.parseInt(seed.split(":", -1)[1]), seed, b -> b)) {
       assertSameRun(fleet, seed, "one", expected, 1);
       try (WorkerNode w2 = fleet.worker("w2", null, 0, seed, b -> b)) {
         assertSameRun(fleet, seed, "two", expected, 2);

@@ -12,13 +12,20 @@ import org.hsdag.placement.Placement;
  * quotient, which is acyclic, has no self-loops and merges duplicate edges. A device per cluster lifts
  * back to a {@link Placement} of the original graph with {@link #lift}. Arrays are copied in and out.
  *
- * @param mode the rule that produced the clusters
- * @param clusterOf cluster of each original node, 0..clusterCount-1
- * @param clusterCount number of clusters (every cluster has at least one member)
- * @param quotient the graph over clusters
  */
-public record Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount, IntGraph quotient) {
-  public Coarsening {
+public final class Coarsening {
+  private final CoarseningMode mode;
+  private final int[] clusterOf;
+  private final int clusterCount;
+  private final IntGraph quotient;
+
+  /**
+   * @param mode the rule that produced the clusters
+   * @param clusterOf cluster of each original node, 0..clusterCount-1
+   * @param clusterCount number of clusters (every cluster has at least one member)
+   * @param quotient the graph over clusters
+   */
+  public Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount, IntGraph quotient) {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(quotient, "quotient");
     clusterOf = clusterOf.clone();
@@ -44,6 +51,10 @@ public record Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount,
         throw new IllegalArgumentException("quotient has a self-loop on cluster " + quotient.src(e));
       }
     }
+    this.mode = mode;
+    this.clusterOf = clusterOf;
+    this.clusterCount = clusterCount;
+    this.quotient = quotient;
   }
 
   /** Every node in its own cluster (no co-location at all, not even constants). */
@@ -55,7 +66,6 @@ public record Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount,
     return new Coarsening(CoarseningMode.NONE, ids, ids.length, Quotients.of(g, ids, ids.length));
   }
 
-  @Override
   public int[] clusterOf() {
     return clusterOf.clone();
   }
@@ -150,5 +160,17 @@ public record Coarsening(CoarseningMode mode, int[] clusterOf, int clusterCount,
   public String toString() {
     return "Coarsening[" + mode + ", " + clusterOf.length + " nodes -> " + clusterCount + " clusters, "
         + quotient.edgeCount() + " edges]";
+  }
+
+  public CoarseningMode mode() {
+    return mode;
+  }
+
+  public int clusterCount() {
+    return clusterCount;
+  }
+
+  public IntGraph quotient() {
+    return quotient;
   }
 }

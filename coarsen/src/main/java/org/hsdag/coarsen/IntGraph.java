@@ -6,8 +6,12 @@ import java.util.Arrays;
  * A minimal immutable directed graph over dense ints, the currency between coarsening, features,
  * graph parsing and the GNN: {@code src[k] -> dst[k]} for edge k. Parallel edges are allowed.
  */
-public record IntGraph(int nodeCount, int[] src, int[] dst) {
-  public IntGraph {
+public final class IntGraph {
+  private final int nodeCount;
+  private final int[] src;
+  private final int[] dst;
+
+  public IntGraph(int nodeCount, int[] src, int[] dst) {
     if (src.length != dst.length) {
       throw new IllegalArgumentException(
           "Expected src and dst of equal length (got " + src.length + ", " + dst.length + ")");
@@ -20,6 +24,9 @@ public record IntGraph(int nodeCount, int[] src, int[] dst) {
             "edge " + k + " (" + src[k] + "->" + dst[k] + ") outside 0.." + (nodeCount - 1));
       }
     }
+    this.nodeCount = nodeCount;
+    this.src = src;
+    this.dst = dst;
   }
 
   /** The node and edge structure of an {@link org.hsdag.ir.OpGraph}. */
@@ -38,12 +45,10 @@ public record IntGraph(int nodeCount, int[] src, int[] dst) {
     return src.length;
   }
 
-  @Override
   public int[] src() {
     return src.clone();
   }
 
-  @Override
   public int[] dst() {
     return dst.clone();
   }
@@ -70,5 +75,9 @@ public record IntGraph(int nodeCount, int[] src, int[] dst) {
   @Override
   public String toString() {
     return "IntGraph[" + nodeCount + " nodes, " + src.length + " edges]";
+  }
+
+  public int nodeCount() {
+    return nodeCount;
   }
 }

@@ -8,12 +8,18 @@ import java.util.Objects;
  * A dense row-major float matrix with named columns: one row per graph node or cluster. Immutable
  * (arrays are copied in and out).
  *
- * @param columns column names, e.g. {@code op:Convolution}, {@code in:2}, {@code fractal_dim}
- * @param rows number of rows
- * @param values {@code rows × columns.size()} values, row-major
  */
-public record FeatureMatrix(List<String> columns, int rows, float[] values) {
-  public FeatureMatrix {
+public final class FeatureMatrix {
+  private final List<String> columns;
+  private final int rows;
+  private final float[] values;
+
+  /**
+   * @param columns column names, e.g. {@code op:Convolution}, {@code in:2}, {@code fractal_dim}
+   * @param rows number of rows
+   * @param values {@code rows × columns.size()} values, row-major
+   */
+  public FeatureMatrix(List<String> columns, int rows, float[] values) {
     columns = List.copyOf(columns);
     if (rows < 0) {
       throw new IllegalArgumentException("rows must be >= 0 (got " + rows + ")");
@@ -23,6 +29,9 @@ public record FeatureMatrix(List<String> columns, int rows, float[] values) {
           "expected " + rows + " x " + columns.size() + " values (got " + values.length + ")");
     }
     values = values.clone();
+    this.columns = columns;
+    this.rows = rows;
+    this.values = values;
   }
 
   public int columnCount() {
@@ -47,7 +56,6 @@ public record FeatureMatrix(List<String> columns, int rows, float[] values) {
     return Arrays.copyOfRange(values, row * w, row * w + w);
   }
 
-  @Override
   public float[] values() {
     return values.clone();
   }
@@ -66,5 +74,13 @@ public record FeatureMatrix(List<String> columns, int rows, float[] values) {
   @Override
   public String toString() {
     return "FeatureMatrix[" + rows + " x " + columns.size() + "]";
+  }
+
+  public List<String> columns() {
+    return columns;
+  }
+
+  public int rows() {
+    return rows;
   }
 }

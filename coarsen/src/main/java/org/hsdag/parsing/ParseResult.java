@@ -10,14 +10,21 @@ import org.hsdag.coarsen.IntGraph;
  * every node the input-graph edge it kept and that was used to form the clusters. Arrays are copied in
  * and out.
  *
- * @param clusterOf cluster of each input node, 0..clusterCount-1, numbered by lowest member index
- * @param clusterCount number of clusters
- * @param pooled graph over clusters
- * @param keptEdge per node: index in the input graph of its dominant edge when that edge is among the
- *     edges that formed the clusters, else -1 (no incident edge, or dropped by the minClusters bound)
  */
-public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, int[] keptEdge) {
-  public ParseResult {
+public final class ParseResult {
+  private final int[] clusterOf;
+  private final int clusterCount;
+  private final IntGraph pooled;
+  private final int[] keptEdge;
+
+  /**
+   * @param clusterOf cluster of each input node, 0..clusterCount-1, numbered by lowest member index
+   * @param clusterCount number of clusters
+   * @param pooled graph over clusters
+   * @param keptEdge per node: index in the input graph of its dominant edge when that edge is among the
+   *     edges that formed the clusters, else -1 (no incident edge, or dropped by the minClusters bound)
+   */
+  public ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, int[] keptEdge) {
     Objects.requireNonNull(pooled, "pooled");
     clusterOf = clusterOf.clone();
     keptEdge = keptEdge.clone();
@@ -35,14 +42,16 @@ public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, in
         throw new IllegalArgumentException("cluster " + c + " outside 0.." + (clusterCount - 1));
       }
     }
+    this.clusterOf = clusterOf;
+    this.clusterCount = clusterCount;
+    this.pooled = pooled;
+    this.keptEdge = keptEdge;
   }
 
-  @Override
   public int[] clusterOf() {
     return clusterOf.clone();
   }
 
-  @Override
   public int[] keptEdge() {
     return keptEdge.clone();
   }
@@ -77,5 +86,13 @@ public record ParseResult(int[] clusterOf, int clusterCount, IntGraph pooled, in
   public String toString() {
     return "ParseResult[" + clusterOf.length + " nodes -> " + clusterCount + " clusters, " + pooled.edgeCount()
         + " edges]";
+  }
+
+  public int clusterCount() {
+    return clusterCount;
+  }
+
+  public IntGraph pooled() {
+    return pooled;
   }
 }

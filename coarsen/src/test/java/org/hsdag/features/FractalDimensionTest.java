@@ -36,7 +36,7 @@ class FractalDimensionTest {
     assertEquals(0.0, d[0], EPS);
     // Leaf: N(1) = 2, N(2) = 5; two points give slope (ln 5 - ln 2) / (ln 2 - ln 1) = log2(2.5).
     double expected = Math.log(2.5) / Math.log(2);
-    assertEquals(1.3219280948873623, expected, 1e-12);
+    assertEquals(1.3219280948873624, expected, 1e-12);
     for (int leaf = 1; leaf <= 4; leaf++) {
       assertEquals(expected, d[leaf], EPS);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceKind;
@@ -80,6 +82,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Mixin
   ObjectiveOptions objectiveOptions;
 
+  @Mixin
+  MemoryOptions memoryOptions;
+
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
 
@@ -104,9 +109,9 @@ public final class ApplyCommand implements Callable<Integer> {
     };
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
-    LatencyBackend backend = TuneBackends.open(
+    LatencyBackend backend = memoryOptions.apply(TuneBackends.open(
         backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
-        notices);
+        notices));
     try {
       TuneBackends.bind(backend, graph, model);
       ModelNotes.announce(graph, backend, notices);
@@ -117,8 +122,9 @@ public final class ApplyCommand implements Callable<Integer> {
       } catch (InvalidPlacementException e) {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
+      MemoryCheck memory = memoryOptions.checkIgnoringOtherDevices(backend, graph, ds);
       SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds)
-          .protocol(protocolOptions.protocol()).seed(seed).build();
+          .protocol(protocolOptions.protocol()).seed(seed).memory(memory).build();
       SupportMatrix support = engine.support();
       for (int v = 0; v < graph.nodeCount(); v++) {
         if (!support.allowed(v, placement.deviceOf(v))) {
@@ -128,6 +134,7 @@ public final class ApplyCommand implements Callable<Integer> {
               + ")");
         }
       }
+      requireFits(memory, placement, backend);
       List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
         finalists
@@ -140,9 +147,16 @@ public final class ApplyCommand implements Callable<Integer> {
       if (json) {
         Map<String, Object> m = toJson(backend, ds, placement, fin);
         m.put("objective", figures);
+        if (memory.limitsAny()) {
+          m.put("memory_per_device", PlanMemory.json(memory, placement));
+          m.put("memory_capacities", MemoryOptions.capacitySource(backend));
+        }
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       } else {
         printText(out, backend, ds, placement, fin, movedByHetero(graph, placement), figures);
+        if (memory.limitsAny()) {
+          PlanMemory.print(out, memory, placement, MemoryOptions.capacitySource(backend));
+        }
       }
       out.flush();
       if (!mine.ok()) {
@@ -153,6 +167,18 @@ public final class ApplyCommand implements Callable<Integer> {
     } finally {
       backend.close();
     }
+  }
+
+  /**
+   * Refuses a placement the device capacities cannot hold: what a user expects from {@code apply} is
+   * a placement that runs, and OpenVINO would fail it only after a long compile, or not at all
+   * until the device runs out under load.
+   */
+  private void requireFits(MemoryCheck memory, Placement placement, LatencyBackend backend) {
+    memory.violation(placement).ifPresent(why -> {
+      throw new InvalidPlacementException(placementFile + " does not fit: " + why + " (capacities: "
+          + MemoryOptions.capacitySource(backend) + "; --memory DEV=SIZE sets one)");
+    });
   }
 
   /** The placement's devices plus the reference device, in the backend's order, unless --devices says otherwise. */
@@ -200,11 +226,12 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("hetero", ds.heteroString());
     m.put("ok", mine.ok());
     m.put("latency_ms", nanToNull(mine.finalMs()));
-    m.put("ci95_ms", mine.ok() ? List.of(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
+    // Arrays.asList: one round has no interval, and List.of refuses its nulls.
+    m.put("ci95_ms", mine.ok() ? Arrays.asList(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
     // Rounds may exceed --rounds: candidates within noise of the fastest get more.
-    m.put("statistic", "median of " + mine.roundsMs().length + " rounds of " + protocolOptions.protocol().describe());
+    m.put("statistic", "median of " + mine.rounds() + " rounds of " + protocolOptions.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -268,16 +295,16 @@ public final class ApplyCommand implements Callable<Integer> {
       String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
           r.ciHighMs()) : "failed: " + r.reason();
       String vs = "";
-      if (r != mine && r.placement().equals(mine.placement())) {
+      if (!r.equals(mine) && r.placement().equals(mine.placement())) {
         vs = "  (the same placement)";
-      } else if (r != mine && r.ok() && mine.ok()) {
+      } else if (!r.equals(mine) && r.ok() && mine.ok()) {
         vs = r.finalMs() >= mine.finalMs()
             ? String.format(Locale.ROOT, "  -> placement is %.2fx faster", r.finalMs() / mine.finalMs())
             : String.format(Locale.ROOT, "  -> placement is %.2fx slower", mine.finalMs() / r.finalMs());
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
-          r == mine && r.subModels() > 0 ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models")
-              : "",
+          r.equals(mine) && r.subModels() > 0
+              ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "",
           vs);
     }
     if (!p.isSingleDevice() && mine.ok()) {

@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MachineDescription;
+import org.hsdag.memory.ByteSizes;
+import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.cost.DeviceProfile;
 import picocli.CommandLine.Command;
@@ -74,9 +76,11 @@ public final class DevicesCommand implements Callable<Integer> {
       m.put("name", d.name());
       m.put("full_name", d.fullName());
       backend.capability(MachineDescription.class).ifPresent(machine -> m.putAll(machine.figures(d.name())));
+      m.put("memory_bytes", capacity(backend, d.name()) == Long.MAX_VALUE ? null : capacity(backend, d.name()));
       devices.add(m);
     }
     s.put("devices", devices);
+    s.put("memory_capacities", MemoryOptions.capacitySource(backend));
     return s;
   }
 
@@ -94,10 +98,19 @@ public final class DevicesCommand implements Callable<Integer> {
         out.printf("runtime  %s%n", source);
       }
     }
-    out.printf("%-7s %-6s %s%n", "DEVICE", "KIND", "FULL NAME");
+    out.printf("%-7s %-6s %-10s %s%n", "DEVICE", "KIND", "MEMORY", "FULL NAME");
     for (DeviceInfo d : backend.devices()) {
       String kind = backend.capability(MachineDescription.class).map(m -> m.kind(d.name())).orElse("");
-      out.printf("%-7s %-6s %s%n", d.name(), kind, d.fullName());
+      long bytes = capacity(backend, d.name());
+      out.printf("%-7s %-6s %-10s %s%n", d.name(), kind, bytes == Long.MAX_VALUE ? "-" : ByteSizes.format(bytes),
+          d.fullName());
     }
+    out.printf("memory capacities: %s%n", MemoryOptions.capacitySource(backend));
+  }
+
+  /** The capacity the backend knows for {@code device}, {@link Long#MAX_VALUE} when none. */
+  private static long capacity(LatencyBackend backend, String device) {
+    return backend.capability(DeviceMemorySource.class).map(m -> m.capacities().capacity(device))
+        .orElse(Long.MAX_VALUE);
   }
 }

@@ -90,13 +90,16 @@ public final class PlanCommand implements Callable<Integer> {
       }
     };
     BackendRequest request = backendOptions.request(0, shapes).requiring(deviceOptions.requested(), 2);
-    try (LatencyBackend backend = BackendOptions.open(request, notices)) {
+    try (LatencyBackend opened = BackendOptions.open(request, notices)) {
       String shapeNotice = shapes.notice();
       if (shapeNotice != null) {
         notices.accept(shapeNotice);
       }
-      ModelNotes.announce(graph, backend, notices);
-      DeviceSet ds = deviceSet(backend);
+      ModelNotes.announce(graph, opened, notices);
+      DeviceSet ds = deviceSet(opened);
+      memoryOptions.requireWithin(ds);
+      // The devices are checked, so this does not refuse (and close) the backend; closing opened releases both.
+      LatencyBackend backend = memoryOptions.apply(opened);
       Proxies.Resolved resolved;
       try {
         // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
@@ -123,7 +126,7 @@ public final class PlanCommand implements Callable<Integer> {
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {
-        printText(stdout, graph, resolved, plan, seconds, objective);
+        printText(stdout, graph, resolved, plan, seconds, objective, MemoryOptions.capacitySource(backend));
       }
       stdout.flush();
       return ExitCodes.OK;
@@ -181,7 +184,7 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds,
-      RunObjective objective) {
+      RunObjective objective, String capacities) {
     PlacementProxy proxy = resolved.proxy();
     String source = " (estimate, " + resolved.source() + ")";
     o.printf(Locale.ROOT,
@@ -199,7 +202,7 @@ public final class PlanCommand implements Callable<Integer> {
     computeOpsPerDevice(proxy, best)
         .forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
     o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
-    proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement()));
+    proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement(), capacities));
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
     ObjectiveSummary.printPlanFigures(o, objective, resolved, plan);

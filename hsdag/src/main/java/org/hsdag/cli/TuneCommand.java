@@ -247,7 +247,7 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, effectivePatience, proxyChoice);
+            checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
       } catch (IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
       }
@@ -260,7 +260,6 @@ public final class TuneCommand implements Callable<Integer> {
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
         CostModelMeasurements.save(folder, backend, graph);
         objective.write(folder.dir());
-        memoryOptions.save(folder.dir());
         return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
@@ -348,7 +347,7 @@ public final class TuneCommand implements Callable<Integer> {
       }
       // Continue on the backend, profile, mismatch, seed, devices and memory capacities the run started with.
       RunManifest mf = r.manifest();
-      memoryOptions = MemoryOptions.savedIn(folder.dir());
+      memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = mf.deviceInfos().stream()
           .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
@@ -403,7 +402,8 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   private TuneExecution execution() {
-    return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, this::notice);
+    return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
+        this::notice);
   }
 
   private void notice(String line) {

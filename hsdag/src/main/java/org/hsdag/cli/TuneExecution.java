@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Proxies;
 import org.hsdag.report.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
@@ -34,16 +35,18 @@ final class TuneExecution {
   /** A backend given by the caller (tests): no progress bar. */
   private final boolean injectedBackend;
   private final ClusterOptions clusterOptions;
+  private final MemoryOptions memoryOptions;
   private final Consumer<String> notice;
 
   TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
-      ClusterOptions clusterOptions, Consumer<String> notice) {
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice) {
     this.spec = spec;
     this.json = json;
     this.quiet = quiet;
     this.noReport = noReport;
     this.injectedBackend = injectedBackend;
     this.clusterOptions = clusterOptions;
+    this.memoryOptions = memoryOptions;
     this.notice = notice;
   }
 
@@ -51,7 +54,7 @@ final class TuneExecution {
   Integer run(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
       SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
     TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
-        : System.console() != null && !injectedBackend ? TuneProgressPrinter.Mode.BAR
+        : Terminal.isInteractive() && !injectedBackend ? TuneProgressPrinter.Mode.BAR
         : TuneProgressPrinter.Mode.LINES;
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
@@ -75,7 +78,8 @@ final class TuneExecution {
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy());
+        runProxy == null ? null : runProxy.proxy(),
+        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println(
           "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices()) + " with strategy "

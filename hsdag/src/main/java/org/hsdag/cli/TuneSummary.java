@@ -96,7 +96,7 @@ final class TuneSummary {
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
-      if (bb != null && bb != best) {
+      if (bb != null && !bb.equals(best)) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);
@@ -142,7 +142,7 @@ final class TuneSummary {
           ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
           cand.subModels() == 0 ? "?" : cand.subModels(),
-          lat, ci, vs, cand == best ? "  <- best" : "");
+          lat, ci, vs, cand.equals(best) ? "  <- best" : "");
       if (!cand.ok() && cand.reason() != null) {
         out.println("      " + cand.reason());
       }

@@ -38,7 +38,23 @@ public final class AnnealingSearch {
   }
 
   /** The result: a device per op and its exact latency (µs). */
-  public record Result(int[] opDevices, double micros) {}
+  public static final class Result {
+    private final int[] opDevices;
+    private final double micros;
+
+    public Result(int[] opDevices, double micros) {
+      this.opDevices = opDevices.clone();
+      this.micros = micros;
+    }
+
+    public int[] opDevices() {
+      return opDevices.clone();
+    }
+
+    public double micros() {
+      return micros;
+    }
+  }
 
   /**
    * Anneals from each start (a device per op of {@code model}, feasible) and returns the best

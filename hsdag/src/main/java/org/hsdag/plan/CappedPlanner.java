@@ -138,11 +138,11 @@ final class CappedPlanner {
       int k = 0;
       for (int a = 0; a < devices; a++) {
         for (int b = a + 1; b < devices; b++, k++) {
-          if (ob.budget()[a] <= 0 || ob.budget()[b] <= 0) {
+          if (ob.budget(a) <= 0 || ob.budget(b) <= 0) {
             continue; // a device that holds no weights gives no split worth pricing
           }
           HeteroCostModel pm = model.withDevices(List.of(model.device(a).name(), model.device(b).name()));
-          OpBudget pb = new OpBudget(ob.bytes(), new long[] {ob.budget()[a], ob.budget()[b]});
+          OpBudget pb = new OpBudget(ob.bytes(), new long[] {ob.budget(a), ob.budget(b)});
           double[] start2 = startPrices(pm, pb.bytes());
           double[] hint = hints.computeIfAbsent(k, x -> new double[] {Double.NaN});
           int[] label = fastest(pm.evaluator(), priced(pb, pm, order, start2, hint,
@@ -164,22 +164,39 @@ final class CappedPlanner {
       }
     }
     for (Seed sd : seeds.values()) {
-      int[] label = polish(sd.model(), groups, sd.budget(), sd.label(), config, evaluations);
-      pool.add(Planner.candidate(exact, sd.pair() == null ? label : toFull(label, sd.pair()),
-          sd.origin() + (config.localSearch() ? " + local search" : ""), sd.family(), pool.size(), evaluations));
+      int[] label = polish(sd.model, groups, sd.budget, sd.label, config, evaluations);
+      pool.add(Planner.candidate(exact, sd.pair == null ? label : toFull(label, sd.pair),
+          sd.origin + (config.localSearch() ? " + local search" : ""), sd.family, pool.size(), evaluations));
     }
     return pool;
   }
 
   /** A labeling to polish: on a device pair ({@code pair} maps its devices) or on all devices ({@code pair} null). */
-  private record Seed(int key, int[] pair, HeteroCostModel model, OpBudget budget, int[] label, String family,
-      String origin) {}
+  private static final class Seed {
+    private final int key;
+    private final int[] pair;
+    private final HeteroCostModel model;
+    private final OpBudget budget;
+    private final int[] label;
+    private final String family;
+    private final String origin;
+
+    Seed(int key, int[] pair, HeteroCostModel model, OpBudget budget, int[] label, String family, String origin) {
+      this.key = key;
+      this.pair = pair;
+      this.model = model;
+      this.budget = budget;
+      this.label = label;
+      this.family = family;
+      this.origin = origin;
+    }
+  }
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
-    seeds.merge(s.key() + ":" + Arrays.toString(s.label()), s,
-        (old, dup) -> new Seed(old.key(), old.pair(), old.model(),
-            old.budget(), old.label(), old.family(),
-            old.origin() + ", " + dup.origin().substring(dup.origin().lastIndexOf(' ') + 1)));
+    seeds.merge(s.key + ":" + Arrays.toString(s.label), s,
+        (old, dup) -> new Seed(old.key, old.pair, old.model,
+            old.budget, old.label, old.family,
+            old.origin + ", " + dup.origin.substring(dup.origin.lastIndexOf(' ') + 1)));
   }
 
   /** The labeling of {@code labels} the exact model rates fastest, or null when there is none. */
@@ -233,7 +250,7 @@ final class CappedPlanner {
     long[] load = ob.loads(label, devices);
     boolean[] priced = new boolean[devices];
     for (int d = 0; d < devices; d++) {
-      priced[d] = load[d] > ob.budget()[d];
+      priced[d] = load[d] > ob.budget(d);
     }
     // A factor found for another λ narrows the search to around it.
     boolean near = !Double.isNaN(hint[0]);
@@ -307,14 +324,14 @@ final class CappedPlanner {
     List<Integer> movable = new ArrayList<>();
     for (int i = 0; i < label.length; i++) {
       to[i] = fits[i] != over[i] ? fits[i] : fastestOther(model, i, over[i]);
-      if (bytes[i] > 0 && load[over[i]] > ob.budget()[over[i]] && to[i] >= 0) {
+      if (bytes[i] > 0 && load[over[i]] > ob.budget(over[i]) && to[i] >= 0) {
         movable.add(i);
       }
     }
     movable.sort(
         java.util.Comparator.comparingDouble(i -> (model.micros(i, to[i]) - model.micros(i, over[i])) / bytes[i]));
     for (int i : movable) {
-      if (load[label[i]] > ob.budget()[label[i]] && load[to[i]] + bytes[i] <= ob.budget()[to[i]]) {
+      if (load[label[i]] > ob.budget(label[i]) && load[to[i]] + bytes[i] <= ob.budget(to[i])) {
         load[label[i]] -= bytes[i];
         load[to[i]] += bytes[i];
         label[i] = to[i];

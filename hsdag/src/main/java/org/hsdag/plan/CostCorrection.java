@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.placement.Placement;
 import org.hsdag.cost.HeteroCostModel;
 
@@ -73,14 +74,14 @@ public final class CostCorrection implements LatencyModel {
 
   /** The term sums of a placement, one per parameter, and its constant part (µs). */
   private double[] features(int[] opDevices) {
-    HeteroCostModel.Terms t = base.terms(opDevices);
+    CostTerms t = base.terms(opDevices);
     double[] x = new double[parameters() + 1];
     for (int i = 0; i < opDevices.length; i++) {
-      x[opDevices[i] * groups + groupOfOp[i]] += t.opMicros()[i];
+      x[opDevices[i] * groups + groupOfOp[i]] += t.opMicros(i);
     }
     for (int d = 0; d < devices; d++) {
-      x[devices * groups + d] = t.copyMicros()[d];
-      x[devices * groups + devices + d] = t.subModels()[d] * base.subModelOverhead(d);
+      x[devices * groups + d] = t.copyMicros(d);
+      x[devices * groups + devices + d] = t.subModels(d) * base.subModelOverhead(d);
     }
     x[parameters()] = t.requestMicros();
     return proxy.throughputRequests() == 0 ? x

@@ -92,7 +92,29 @@ final class LocalSearch {
   }
 
   /** Outcome: a device per op, its exact latency (µs), the exact evaluations spent. */
-  record Result(int[] label, double micros, int evaluations) {}
+  static final class Result {
+    private final int[] label;
+    private final double micros;
+    private final int evaluations;
+
+    Result(int[] label, double micros, int evaluations) {
+      this.label = label.clone();
+      this.micros = micros;
+      this.evaluations = evaluations;
+    }
+
+    int[] label() {
+      return label.clone();
+    }
+
+    double micros() {
+      return micros;
+    }
+
+    int evaluations() {
+      return evaluations;
+    }
+  }
 
   Result run(int[] start) {
     int n = model.opCount();

@@ -3,15 +3,29 @@ package org.hsdag.plan;
 /**
  * Additive memory budgets of a device-per-op labeling: op i brings {@code bytes[i]} to its device
  * and device d may hold at most {@code budget[d]}. The searches keep a running load per device and
- * refuse any move that would push a device past its budget.
- *
- * @param bytes bytes each op brings to its device (its weights)
- * @param budget bytes each device may hold ({@link Long#MAX_VALUE}: unlimited)
+ * refuse any move that would push a device past its budget. Immutable.
  */
-public record OpBudget(long[] bytes, long[] budget) {
-  public OpBudget {
-    bytes = bytes.clone();
-    budget = budget.clone();
+public final class OpBudget {
+  private final long[] bytes;
+  private final long[] budget;
+
+  /**
+   * @param bytes bytes each op brings to its device (its weights)
+   * @param budget bytes each device may hold ({@link Long#MAX_VALUE}: unlimited)
+   */
+  public OpBudget(long[] bytes, long[] budget) {
+    this.bytes = bytes.clone();
+    this.budget = budget.clone();
+  }
+
+  /** Bytes each op brings to its device (a copy). */
+  public long[] bytes() {
+    return bytes.clone();
+  }
+
+  /** Bytes device {@code d} may hold. */
+  public long budget(int d) {
+    return budget[d];
   }
 
   /** Load per device of {@code label}. */

@@ -61,7 +61,47 @@ public final class Planner {
   }
 
   /** A candidate as a device per op of the model. */
-  record OpCandidate(int[] label, double micros, int subModels, String origin, String family, int order) {}
+  static final class OpCandidate {
+    private final int[] label;
+    private final double micros;
+    private final int subModels;
+    private final String origin;
+    private final String family;
+    private final int order;
+
+    OpCandidate(int[] label, double micros, int subModels, String origin, String family, int order) {
+      this.label = label.clone();
+      this.micros = micros;
+      this.subModels = subModels;
+      this.origin = origin;
+      this.family = family;
+      this.order = order;
+    }
+
+    int[] label() {
+      return label.clone();
+    }
+
+    double micros() {
+      return micros;
+    }
+
+    int subModels() {
+      return subModels;
+    }
+
+    String origin() {
+      return origin;
+    }
+
+    String family() {
+      return family;
+    }
+
+    int order() {
+      return order;
+    }
+  }
 
   /** {@link #planOps}'s result. */
   record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {}
@@ -135,31 +175,43 @@ public final class Planner {
 
     Map<Integer, LocalSearch> searches = new LinkedHashMap<>();
     for (Seed s : seeds.values()) {
-      HeteroCostModel searchModel = s.pair() < 0 ? model : pairModels.get(s.pair());
-      int[] label = s.label();
-      String origin = s.origin();
+      HeteroCostModel searchModel = s.pair < 0 ? model : pairModels.get(s.pair);
+      int[] label = s.label;
+      String origin = s.origin;
       if (config.localSearch()) {
         // Groups are op sets: valid on any device subset of the same ops.
-        LocalSearch search = searches.computeIfAbsent(s.pair(), k -> new LocalSearch(new CutModel(searchModel, 1.0),
+        LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
             groups, config.evaluations(ops)));
         LocalSearch.Result r = search.run(label);
         evaluations[0] += r.evaluations();
         label = r.label();
         origin += " + local search";
       }
-      int[] full = s.pair() < 0 ? label : toFull(label, pairs.get(s.pair()));
-      pool.add(candidate(exact, full, origin, s.family(), pool.size(), evaluations));
+      int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
+      pool.add(candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
     return new OpPlan(select(pool), bestSingle, evaluations[0]);
   }
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
-    String key = s.pair() + ":" + Arrays.toString(s.label());
+    String key = s.pair + ":" + Arrays.toString(s.label);
     seeds.merge(key, s,
-        (old, dup) -> new Seed(old.pair(), old.label(), old.family(), old.origin() + ", " + dup.origin()));
+        (old, dup) -> new Seed(old.pair, old.label, old.family, old.origin + ", " + dup.origin));
   }
 
-  private record Seed(int pair, int[] label, String family, String origin) {}
+  private static final class Seed {
+    private final int pair;
+    private final int[] label;
+    private final String family;
+    private final String origin;
+
+    Seed(int pair, int[] label, String family, String origin) {
+      this.pair = pair;
+      this.label = label;
+      this.family = family;
+      this.origin = origin;
+    }
+  }
 
   private static int[] toFull(int[] pairLabel, int[] pair) {
     int[] full = new int[pairLabel.length];
@@ -176,7 +228,7 @@ public final class Planner {
     if (!e.ok()) {
       throw new IllegalStateException("planner produced an infeasible placement (" + origin + ")");
     }
-    return new OpCandidate(label.clone(), e.micros(), e.subModels(), origin, family, order);
+    return new OpCandidate(label, e.micros(), e.subModels(), origin, family, order);
   }
 
   /** Each op on the device where it runs fastest alone (when no single device runs every op). */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.throughput.PipelineStages;
 import org.hsdag.throughput.PipelineThroughput;
@@ -53,9 +54,9 @@ final class ThroughputPlanner {
     int[] best = null;
     double bestPeriod = Double.POSITIVE_INFINITY;
     for (Found f : search(model, groups, requests, new long[1]).values()) {
-      double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label()), requests);
+      double period = PipelineThroughput.simulatedPeriodMicros(PipelineStages.of(model, f.label), requests);
       if (period < bestPeriod) {
-        best = f.label();
+        best = f.label;
         bestPeriod = period;
       }
     }
@@ -106,16 +107,26 @@ final class ThroughputPlanner {
       step *= STEP_DECAY;
     }
     List<Found> byBound = new ArrayList<>(pool.values());
-    byBound.sort(Comparator.comparingDouble(Found::cost));
+    byBound.sort(Comparator.comparingDouble(f -> f.cost));
     for (Found start : byBound.subList(0, Math.min(DESCENT_STARTS, byBound.size()))) {
-      int[] label = descend(model, groups, start.label(), requests, config.evaluations(model.opCount()), evaluations);
-      add(pool, model, label, start.origin() + " + bottleneck descent", requests, evaluations);
+      int[] label = descend(model, groups, start.label, requests, config.evaluations(model.opCount()), evaluations);
+      add(pool, model, label, start.origin + " + bottleneck descent", requests, evaluations);
     }
     return pool;
   }
 
   /** A placement found, its descent cost (bound + tie-break) and how it was found. */
-  private record Found(int[] label, double cost, String origin) {}
+  private static final class Found {
+    private final int[] label;
+    private final double cost;
+    private final String origin;
+
+    Found(int[] label, double cost, String origin) {
+      this.label = label;
+      this.cost = cost;
+      this.origin = origin;
+    }
+  }
 
   private static void add(Map<String, Found> pool, HeteroCostModel model, int[] label, String origin, int requests,
       long[] evaluations) {
@@ -140,15 +151,15 @@ final class ThroughputPlanner {
    * stages, summed per device without ordering the stages (the bound does not need the order).
    */
   private static double[] resources(HeteroCostModel model, int[] label, int requests) {
-    HeteroCostModel.Terms t = model.terms(label);
+    CostTerms t = model.terms(label);
     int devices = model.deviceCount();
     double[] out = new double[devices + 1];
     double latency = t.requestMicros();
     for (int i = 0; i < label.length; i++) {
-      out[label[i]] += t.opMicros()[i];
+      out[label[i]] += t.opMicros(i);
     }
     for (int d = 0; d < devices; d++) {
-      out[d] += t.copyMicros()[d] + t.subModels()[d] * model.subModelOverhead(d);
+      out[d] += t.copyMicros(d) + t.subModels(d) * model.subModelOverhead(d);
       latency += out[d];
     }
     out[devices] = latency / requests;
@@ -252,13 +263,13 @@ final class ThroughputPlanner {
     List<PlanCandidate> all = new ArrayList<>();
     PlanCandidate bestSingle = null;
     for (Found f : found) {
-      HeteroCostModel.Evaluation e = proxy.evaluate(f.label());
+      HeteroCostModel.Evaluation e = proxy.evaluate(f.label);
       if (!e.ok()) {
-        throw new IllegalStateException("throughput planner produced an infeasible placement (" + f.origin() + ")");
+        throw new IllegalStateException("throughput planner produced an infeasible placement (" + f.origin + ")");
       }
-      PlanCandidate c = new PlanCandidate(proxy.placement(f.label()), e.micros(), e.subModels(), f.origin());
+      PlanCandidate c = new PlanCandidate(proxy.placement(f.label), e.micros(), e.subModels(), f.origin);
       all.add(c);
-      if (f.origin().startsWith("single") && (bestSingle == null || c.proxyMicros() < bestSingle.proxyMicros())) {
+      if (f.origin.startsWith("single") && (bestSingle == null || c.proxyMicros() < bestSingle.proxyMicros())) {
         bestSingle = c;
       }
     }

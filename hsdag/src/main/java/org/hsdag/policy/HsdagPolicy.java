@@ -54,11 +54,49 @@ public final class HsdagPolicy implements AutoCloseable {
   private final float refinementDecay;
   private NDArray state;
 
-  /** One sampled decision; owns {@code state}, the refinement state it was taken in. */
-  public record Decision(
-      int[] clusterOf, int clusterCount, int[] devicePerCluster, long[] clusterMask, double logProb, NDArray state)
-      implements
-        AutoCloseable {
+  /** One sampled decision (its arrays copied in and out); owns {@code state}, the refinement state it was taken in. */
+  public static final class Decision implements AutoCloseable {
+    private final int[] clusterOf;
+    private final int clusterCount;
+    private final int[] devicePerCluster;
+    private final long[] clusterMask;
+    private final double logProb;
+    private final NDArray state;
+
+    public Decision(int[] clusterOf, int clusterCount, int[] devicePerCluster, long[] clusterMask, double logProb,
+        NDArray state) {
+      this.clusterOf = clusterOf.clone();
+      this.clusterCount = clusterCount;
+      this.devicePerCluster = devicePerCluster.clone();
+      this.clusterMask = clusterMask.clone();
+      this.logProb = logProb;
+      this.state = state;
+    }
+
+    public int[] clusterOf() {
+      return clusterOf.clone();
+    }
+
+    public int clusterCount() {
+      return clusterCount;
+    }
+
+    public int[] devicePerCluster() {
+      return devicePerCluster.clone();
+    }
+
+    public long[] clusterMask() {
+      return clusterMask.clone();
+    }
+
+    public double logProb() {
+      return logProb;
+    }
+
+    public NDArray state() {
+      return state;
+    }
+
     @Override
     public void close() {
       state.close();

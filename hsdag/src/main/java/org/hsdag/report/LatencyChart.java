@@ -33,11 +33,11 @@ public final class LatencyChart {
    * @param yLabel axis label naming backend and profile
    * @param title chart title
    */
-  public record Data(double[] steps, double[] latencies, Map<String, Double> baselines, double finalBestMs,
+  public record Data(List<Double> steps, List<Double> latencies, Map<String, Double> baselines, double finalBestMs,
       String yLabel, String title) {
     public Data {
-      steps = steps.clone();
-      latencies = latencies.clone();
+      steps = List.copyOf(steps);
+      latencies = List.copyOf(latencies);
       baselines = Map.copyOf(baselines);
     }
   }
@@ -54,20 +54,21 @@ public final class LatencyChart {
     s.setPlotBackgroundColor(Color.WHITE);
     s.setPlotGridLinesColor(new Color(230, 230, 230));
     chart.getStyler().setMarkerSize(4);
+    double[] steps = d.steps().stream().mapToDouble(Double::doubleValue).toArray();
+    double[] latencies = d.latencies().stream().mapToDouble(Double::doubleValue).toArray();
     double xMin = 0;
     double xMax = 1;
-    for (double x : d.steps()) {
+    for (double x : steps) {
       xMax = Math.max(xMax, x);
     }
     double top = plotTop(d);
     if (Double.isFinite(top)) {
       s.setYAxisMax(top);
     }
-    if (d.steps().length > 0) {
-      long above = java.util.Arrays.stream(d.latencies()).filter(v -> v > top).count();
-      XYSeries pts = chart.addSeries("measured placement" + (above > 0 ? " (" + above + " above the plot)" : ""),
-          d.steps(),
-          d.latencies());
+    if (steps.length > 0) {
+      long above = java.util.Arrays.stream(latencies).filter(v -> v > top).count();
+      XYSeries pts = chart.addSeries("measured placement" + (above > 0 ? " (" + above + " above the plot)" : ""), steps,
+          latencies);
       pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
       pts.setMarker(SeriesMarkers.CIRCLE);
       pts.setMarkerColor(new Color(120, 120, 120, 140));
@@ -82,14 +83,14 @@ public final class LatencyChart {
       line.setLineColor(Color.BLACK);
       line.setLineWidth(3f);
     }
-    if (d.steps().length > 0) {
-      double[] best = new double[d.latencies().length];
+    if (steps.length > 0) {
+      double[] best = new double[latencies.length];
       double b = Double.POSITIVE_INFINITY;
       for (int i = 0; i < best.length; i++) {
-        b = Math.min(b, d.latencies()[i]);
+        b = Math.min(b, latencies[i]);
         best[i] = b;
       }
-      XYSeries bestLine = chart.addSeries("best search placement so far", d.steps(), best);
+      XYSeries bestLine = chart.addSeries("best search placement so far", steps, best);
       bestLine.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
       bestLine.setMarker(SeriesMarkers.NONE);
       bestLine.setLineColor(OkabeIto.BLUE);
@@ -120,9 +121,7 @@ public final class LatencyChart {
     double lowest = Double.POSITIVE_INFINITY;
     double highest = Double.NEGATIVE_INFINITY;
     List<Double> values = new ArrayList<>(d.baselines().values());
-    for (double v : d.latencies()) {
-      values.add(v);
-    }
+    values.addAll(d.latencies());
     values.add(d.finalBestMs());
     for (double v : values) {
       if (Double.isFinite(v)) {

@@ -28,7 +28,19 @@ public final class ReportDoc {
   /** {@code numeric}: every column after the first holds numbers, aligned right. */
   private record Table(List<String> header, List<List<String>> rows, boolean numeric) implements Block {}
 
-  private record Image(String alt, String file, String mime, byte[] bytes) implements Block {}
+  private static final class Image implements Block {
+    private final String alt;
+    private final String file;
+    private final String mime;
+    private final byte[] bytes;
+
+    Image(String alt, String file, String mime, byte[] bytes) {
+      this.alt = alt;
+      this.file = file;
+      this.mime = mime;
+      this.bytes = bytes;
+    }
+  }
 
   private record Code(String text) implements Block {}
 
@@ -108,7 +120,7 @@ public final class ReportDoc {
         }
         sb.append('\n');
       } else if (b instanceof Image i) {
-        sb.append("![").append(i.alt()).append("](").append(i.file()).append(")\n\n");
+        sb.append("![").append(i.alt).append("](").append(i.file).append(")\n\n");
       } else if (b instanceof Code c) {
         sb.append("```\n").append(c.text()).append(c.text().endsWith("\n") ? "" : "\n").append("```\n\n");
       } else if (b instanceof Bullets l) {
@@ -162,8 +174,8 @@ public final class ReportDoc {
         }
         sb.append("</table>\n");
       } else if (b instanceof Image i) {
-        sb.append("<p><img alt=\"").append(esc(i.alt())).append("\" src=\"data:").append(i.mime()).append(";base64,")
-            .append(Base64.getEncoder().encodeToString(i.bytes())).append("\"></p>\n");
+        sb.append("<p><img alt=\"").append(esc(i.alt)).append("\" src=\"data:").append(i.mime).append(";base64,")
+            .append(Base64.getEncoder().encodeToString(i.bytes)).append("\"></p>\n");
       } else if (b instanceof Code c) {
         sb.append("<pre><code>").append(esc(c.text())).append("</code></pre>\n");
       } else if (b instanceof Bullets l) {

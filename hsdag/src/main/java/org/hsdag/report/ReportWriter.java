@@ -106,6 +106,7 @@ public final class ReportWriter {
     progressSection(doc, search, data.finalBestMs(), png);
     if (result != null && result.has("best")) {
       workByDevice(doc, mf, result.get("best"), nums);
+      MemorySection.add(doc, result.get("best"));
     }
     graph.section(doc);
     usageSection(doc, mf);
@@ -132,7 +133,7 @@ public final class ReportWriter {
   }
 
   /** What the log says about the search: its measured series, first baselines, sessions and counts. */
-  private record SearchLog(double[] steps, double[] latencies, Map<String, Double> firstBaselines, int sessions,
+  private record SearchLog(List<Double> steps, List<Double> latencies, Map<String, Double> firstBaselines, int sessions,
       String status, int searchSteps, int measured, int failed, int cached) {
     static SearchLog of(RunLog.Contents log) {
       List<Double> xs = new ArrayList<>();
@@ -169,9 +170,7 @@ public final class ReportWriter {
       }
       String status = lastStatus == null ? "killed (no footer: the process ended without finishing the log)"
           : lastStatus;
-      return new SearchLog(xs.stream().mapToDouble(Double::doubleValue).toArray(),
-          ys.stream().mapToDouble(Double::doubleValue).toArray(), firstBaselines, sessions, status, searchSteps,
-          measured,
+      return new SearchLog(List.copyOf(xs), List.copyOf(ys), firstBaselines, sessions, status, searchSteps, measured,
           failed, cached);
     }
   }
@@ -412,7 +411,6 @@ public final class ReportWriter {
         "`result.json`: the final table for scripts",
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`workers.json` (runs with `--cluster`): how many measurements each worker made",
-        "`memory.json` (runs with `--memory`): the device capacities the run keeps on resume",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
   }
 

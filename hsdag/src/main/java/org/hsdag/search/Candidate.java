@@ -1,5 +1,6 @@
 package org.hsdag.search;
 
+import java.util.List;
 import org.hsdag.placement.Placement;
 
 /**
@@ -28,23 +29,18 @@ public record Candidate(
     double finalMs,
     double ciLowMs,
     double ciHighMs,
-    double[] roundsMs,
+    List<Double> roundsMs,
     int samples,
     int subModels,
     String reason) {
 
   public Candidate {
-    roundsMs = roundsMs.clone();
-  }
-
-  @Override
-  public double[] roundsMs() {
-    return roundsMs.clone();
+    roundsMs = List.copyOf(roundsMs);
   }
 
   /** Final rounds that succeeded. */
   public int rounds() {
-    return roundsMs.length;
+    return roundsMs.size();
   }
 
   /** True when it has a final latency. */

@@ -143,7 +143,8 @@ final class FinalRounds {
         ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
         pooled = samples[i];
       }
-      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1], values,
+      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1],
+          Arrays.stream(values).boxed().toList(),
           pooled, subModels[i], failReason[i]));
     }
     return out;

@@ -350,7 +350,7 @@ public final class SearchEngine {
       SearchStep step = new SearchStep(steps.size(), p, m, cached);
       steps.add(step);
       cache.putIfAbsent(p, m);
-      if (cached || (!m.ok() && m.reason().startsWith(MemoryCheck.REJECTED))) {
+      if (!step.spentMeasurement()) {
         // A cached answer or a memory-model refusal spends no measurement.
         cacheHits += cached ? 1 : 0;
       } else {

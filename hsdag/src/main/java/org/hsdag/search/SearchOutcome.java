@@ -57,13 +57,13 @@ public record SearchOutcome(StopReason stop, String stopText, List<SearchStep> s
     return r.isEmpty() ? null : r.get(0);
   }
 
-  /** Best latency after each measurement (cache hits add no point; +∞ until one succeeds). */
+  /** Best latency after each measurement (cache hits and memory refusals add no point; +∞ until one succeeds). */
   public double[] bestSoFarPerMeasurement() {
     double[] out = new double[measurements];
     double best = Double.POSITIVE_INFINITY;
     int i = 0;
     for (SearchStep s : steps) {
-      if (s.cached()) {
+      if (!s.spentMeasurement()) {
         continue;
       }
       if (s.measurement().ok()) {

@@ -1,6 +1,7 @@
 package org.hsdag.search;
 
 import org.hsdag.backend.Measurement;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.Placement;
 
 /**
@@ -12,6 +13,11 @@ import org.hsdag.placement.Placement;
  * @param cached whether it was answered from the cache (no measurement spent)
  */
 public record SearchStep(int index, Placement placement, Measurement measurement, boolean cached) {
+  /** Whether it cost a measurement: not a cache hit, nor a placement the memory model refused before running it. */
+  public boolean spentMeasurement() {
+    return !cached && (measurement.ok() || !measurement.reason().startsWith(MemoryCheck.REJECTED));
+  }
+
   /** Its latency, NaN when it failed. */
   public double latencyMillis() {
     return measurement.ok() ? measurement.latencyMillis() : Double.NaN;

@@ -43,7 +43,7 @@ public record Verdict(Decision decision, Candidate winner, String text) {
       return new Verdict(Decision.NOTHING_RAN, null, "no candidate ran");
     }
     Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted);
-    String tie = fastest == leader ? "" : String.format(Locale.ROOT,
+    String tie = fastest.equals(leader) ? "" : String.format(Locale.ROOT,
         " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(),
         leader.finalMs());
     if (fastest.baseline()) {
@@ -70,7 +70,7 @@ public record Verdict(Decision decision, Candidate winner, String text) {
     Candidate fastest = leader;
     double best = 0;
     for (Candidate c : candidates) {
-      if (c == leader || !c.ok() || leader.clearlyFasterThan(c)) {
+      if (c.equals(leader) || !c.ok() || leader.clearlyFasterThan(c)) {
         continue;
       }
       double p = predicted.latency().applyAsDouble(c.placement());

@@ -155,14 +155,19 @@ final class ColdStartMoves {
 
   /** The state a checkpoint keeps: rounds drawn, queued moves, everything asked, observations. */
   record State(long rounds, List<int[]> queued, List<int[]> askedBefore, List<int[]> observed,
-      double[] observedMillis) {
-    static final State EMPTY = new State(0, List.of(), List.of(), List.of(), new double[0]);
+      List<Double> observedMillis) {
+    static final State EMPTY = new State(0, List.of(), List.of(), List.of(), List.of());
+
+    State {
+      observedMillis = List.copyOf(observedMillis);
+    }
   }
 
   State state() {
     List<int[]> before = new ArrayList<>();
     askedBefore.forEach(k -> before.add(k.deviceOf()));
-    return new State(rounds, new ArrayList<>(queue), before, model.observedPlacements(), model.observedMillis());
+    return new State(rounds, new ArrayList<>(queue), before, model.observedPlacements(),
+        Arrays.stream(model.observedMillis()).boxed().toList());
   }
 
   void restore(State s) {
@@ -172,7 +177,7 @@ final class ColdStartMoves {
     askedBefore.clear();
     s.askedBefore().forEach(a -> askedBefore.add(new SegmentMoves.Key(a)));
     for (int i = 0; i < s.observed().size(); i++) {
-      model.observe(s.observed().get(i), s.observedMillis()[i]);
+      model.observe(s.observed().get(i), s.observedMillis().get(i));
     }
   }
 }

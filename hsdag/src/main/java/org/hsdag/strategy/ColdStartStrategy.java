@@ -35,7 +35,15 @@ public final class ColdStartStrategy implements SearchStrategy, AutoCloseable {
   private final ArrayDeque<Asked> asked = new ArrayDeque<>();
   private int innerTold;
 
-  private record Asked(int[] perCoarse, boolean fromInner) {}
+  private static final class Asked {
+    private final int[] perCoarse;
+    private final boolean fromInner;
+
+    Asked(int[] perCoarse, boolean fromInner) {
+      this.perCoarse = perCoarse;
+      this.fromInner = fromInner;
+    }
+  }
 
   /**
    * @param grouping the co-location rule that makes the units the model and the moves work on
@@ -105,9 +113,9 @@ public final class ColdStartStrategy implements SearchStrategy, AutoCloseable {
       }
       Measurement m = results.get(i);
       if (cold != null && FailurePenalty.usable(m)) {
-        cold.observe(a.perCoarse(), m.latencySeconds() * 1000);
+        cold.observe(a.perCoarse, m.latencySeconds() * 1000);
       }
-      if (a.fromInner()) {
+      if (a.fromInner) {
         innerBatch.add(batch.get(i));
         innerResults.add(m);
       }

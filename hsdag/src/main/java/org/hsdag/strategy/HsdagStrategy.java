@@ -69,7 +69,15 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
   private ColdStartMoves cold;
   private long seed;
 
-  private record Asked(int[] deviceOf, boolean fromPolicy) {}
+  private static final class Asked {
+    private final int[] deviceOf;
+    private final boolean fromPolicy;
+
+    Asked(int[] deviceOf, boolean fromPolicy) {
+      this.deviceOf = deviceOf;
+      this.fromPolicy = fromPolicy;
+    }
+  }
 
   public HsdagStrategy(HsdagConfig config) {
     this.config = config;
@@ -171,9 +179,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
         throw new IllegalStateException("told more placements than were asked");
       }
       if (cold != null && FailurePenalty.usable(m)) {
-        cold.observe(a.deviceOf(), m.latencySeconds() * 1000);
+        cold.observe(a.deviceOf, m.latencySeconds() * 1000);
       }
-      if (a.fromPolicy()) {
+      if (a.fromPolicy) {
         observe(batch.get(i), m);
         if (cold != null && trainer.openSteps() == config.stepsPerUpdate() && proposed.isEmpty()) {
           cold.queueSegmentMoves(); // after an episode
@@ -317,9 +325,9 @@ public final class HsdagStrategy implements SearchStrategy, Checkpointable, Auto
       List<int[]> queued = readAssignments(in);
       List<int[]> before = readAssignments(in);
       List<int[]> observed = readAssignments(in);
-      double[] millis = new double[observed.size()];
-      for (int i = 0; i < millis.length; i++) {
-        millis[i] = in.readDouble();
+      List<Double> millis = new ArrayList<>();
+      for (int i = 0; i < observed.size(); i++) {
+        millis.add(in.readDouble());
       }
       if (cold != null) {
         cold.restore(new ColdStartMoves.State(rounds, queued, before, observed, millis));

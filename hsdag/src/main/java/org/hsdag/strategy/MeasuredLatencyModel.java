@@ -91,7 +91,7 @@ final class MeasuredLatencyModel implements LatencyModel {
     if (deviceOf.length != nodes) {
       throw new IllegalArgumentException("placement of " + deviceOf.length + " nodes, the model has " + nodes);
     }
-    if (latencyMillis > 0 && Double.isFinite(latencyMillis) && seen.add(new SegmentMoves.Key(deviceOf.clone()))) {
+    if (latencyMillis > 0 && Double.isFinite(latencyMillis) && seen.add(new SegmentMoves.Key(deviceOf))) {
       placements.add(deviceOf.clone());
       millis.add(latencyMillis);
       theta = null;
@@ -182,7 +182,17 @@ final class MeasuredLatencyModel implements LatencyModel {
   }
 
   /** The non-zero features of a placement: the constant, its nodes off device 0, its cut edges, its device changes. */
-  private record Features(int[] index, double[] value, int size) {}
+  private static final class Features {
+    private final int[] index;
+    private final double[] value;
+    private final int size;
+
+    Features(int[] index, double[] value, int size) {
+      this.index = index;
+      this.value = value;
+      this.size = size;
+    }
+  }
 
   private Features features(int[] deviceOf) {
     int[] index = new int[2 + nodes + edgeSrc.length];

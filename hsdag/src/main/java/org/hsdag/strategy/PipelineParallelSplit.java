@@ -93,7 +93,7 @@ public final class PipelineParallelSplit {
           ops.add(v);
         }
       }
-      int take = ratio >= 1 ? ops.size() : prefix(graph, ops, constBytesOf, ratio, device);
+      int take = ratio >= 1 ? ops.size() : prefix(graph, ops, constBytesOf, ratio);
       for (int j = 0; j < take; j++) {
         device[ops.get(j)] = d;
       }
@@ -132,7 +132,7 @@ public final class PipelineParallelSplit {
    * How many of {@code ops} (remaining, in topological order) the device takes: up to the cut at a
    * constant whose running byte sum is within the window, fewest crossing elements first.
    */
-  private static int prefix(OpGraph graph, List<Integer> ops, long[] constBytesOf, double ratio, int[] device) {
+  private static int prefix(OpGraph graph, List<Integer> ops, long[] constBytesOf, double ratio) {
     long total = 0;
     for (int v : ops) {
       total += constBytesOf[v];

@@ -214,7 +214,7 @@ public final class PlannerStrategy implements SearchStrategy {
   /** The {@code count} distinct unmeasured placements one move from {@code from} that {@code model} ranks best. */
   private List<Placement> bestMoves(PlacementProxy model, Placement from, int count) {
     int[] base = model.opDevices(from);
-    record Move(int[] devices, double micros) {}
+    record Move(Placement placement, double micros) {}
     List<Move> moves = new ArrayList<>();
     for (int[] group : movable(model, base, model.evaluate(base).micros())) {
       for (int d = 0; d < model.devices().size(); d++) {
@@ -238,7 +238,7 @@ public final class PlannerStrategy implements SearchStrategy {
           for (int op : group) {
             moved += model.model().micros(op, d);
           }
-          moves.add(new Move(next, e.micros() - UNCERTAINTY * moved));
+          moves.add(new Move(model.placement(next), e.micros() - UNCERTAINTY * moved));
         }
       }
     }
@@ -246,7 +246,7 @@ public final class PlannerStrategy implements SearchStrategy {
     // A lone op's move may equal a group's (its partners already on that device): count it once.
     Set<Placement> out = new LinkedHashSet<>();
     for (Move m : moves) {
-      Placement p = model.placement(m.devices());
+      Placement p = m.placement();
       if (!proposed.contains(p)) {
         out.add(p);
         if (out.size() == count) {

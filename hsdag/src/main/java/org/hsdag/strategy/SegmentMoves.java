@@ -108,8 +108,18 @@ final class SegmentMoves {
     }
   }
 
-  /** A device per node, compared by content (for sets of placements). */
-  record Key(int[] deviceOf) {
+  /** A device per node, compared by content (for sets of placements); immutable. */
+  static final class Key {
+    private final int[] deviceOf;
+
+    Key(int[] deviceOf) {
+      this.deviceOf = deviceOf.clone();
+    }
+
+    int[] deviceOf() {
+      return deviceOf.clone();
+    }
+
     @Override
     public boolean equals(Object o) {
       return o instanceof Key k && Arrays.equals(deviceOf, k.deviceOf);

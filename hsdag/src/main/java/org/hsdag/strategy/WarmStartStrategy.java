@@ -72,7 +72,11 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private Measurement[] pendingResults;
 
   /** One measurement told: the placement's device per node and its latency (null: failed). */
-  record Observed(int[] placement, Double ms) {}
+  record Observed(List<Integer> placement, Double ms) {
+    Observed {
+      placement = List.copyOf(placement);
+    }
+  }
 
   /** The veto's state in a checkpoint. */
   record VetoState(List<Observed> observed, int idle, int vetoed) {}
@@ -223,7 +227,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       return;
     }
     Placement p = new Placement(devices, deviceOf);
-    observed.add(new Observed(deviceOf, ms));
+    observed.add(new Observed(Arrays.stream(deviceOf).boxed().toList(), ms));
     measured.putIfAbsent(p, ms);
     if (ms != null) {
       correction.observe(p, ms);
@@ -280,7 +284,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       }
       VetoState v = JSON.readValue(Files.readAllBytes(vetoFile), VetoState.class);
       for (Observed o : v.observed()) {
-        observe(o.placement(), o.ms());
+        observe(o.placement().stream().mapToInt(Integer::intValue).toArray(), o.ms());
       }
       idle = v.idle();
       vetoed = v.vetoed();

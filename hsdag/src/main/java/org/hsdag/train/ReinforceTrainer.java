@@ -183,7 +183,7 @@ public final class ReinforceTrainer implements AutoCloseable {
     }
     NDArray state = d.state().duplicate();
     state.detach();
-    best = new Decision(d.clusterOf().clone(), d.clusterCount(), d.devicePerCluster().clone(), d.clusterMask().clone(),
+    best = new Decision(d.clusterOf(), d.clusterCount(), d.devicePerCluster(), d.clusterMask(),
         d.logProb(), state);
     bestReward = reward;
   }

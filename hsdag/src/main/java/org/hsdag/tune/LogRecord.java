@@ -2,7 +2,9 @@ package org.hsdag.tune;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.Measurement;
 import org.hsdag.placement.DeviceSet;
@@ -35,7 +37,7 @@ public record LogRecord(
     Boolean cached,
     Boolean ok,
     Double latencyMs,
-    double[] samplesMs,
+    List<Double> samplesMs,
     Double ciLowMs,
     Double ciHighMs,
     Integer subModels,
@@ -59,12 +61,7 @@ public record LogRecord(
   public static final String PHASE_FINAL = "final";
 
   public LogRecord {
-    samplesMs = samplesMs == null ? null : samplesMs.clone();
-  }
-
-  @Override
-  public double[] samplesMs() {
-    return samplesMs == null ? null : samplesMs.clone();
+    samplesMs = samplesMs == null ? null : List.copyOf(samplesMs);
   }
 
   public static LogRecord header(String time, double elapsedS, Map<String, Object> info) {
@@ -86,7 +83,8 @@ public record LogRecord(
       counts.put(placement.devices().name(d), c[d]);
     }
     return new LogRecord(MEASUREMENT, time, elapsedS, step, phase, round, candidate, placement.hashHex(),
-        encode(placement), counts, cached, m.ok(), nanToNull(m.latencyMillis()), m.samplesMillis(),
+        encode(placement), counts, cached, m.ok(), nanToNull(m.latencyMillis()),
+        Arrays.stream(m.samplesMillis()).boxed().toList(),
         nanToNull(m.ciLowMillis()), nanToNull(m.ciHighMillis()), m.subModels(), statistic, m.reason(),
         m.backend(), m.profile(), nanToNull(bestMs), m.ok() ? "ok" : "failed", null);
   }
@@ -96,7 +94,9 @@ public record LogRecord(
     if (!Boolean.TRUE.equals(ok)) {
       return Measurement.failed(reason == null ? "failed" : reason, backend, profile);
     }
-    return new Measurement(true, samplesMs == null ? new double[0] : samplesMs, nullToNan(latencyMs),
+    return new Measurement(true,
+        samplesMs == null ? new double[0] : samplesMs.stream().mapToDouble(Double::doubleValue).toArray(),
+        nullToNan(latencyMs),
         nullToNan(ciLowMs), nullToNan(ciHighMs), subModels == null ? 0 : subModels, reason, backend, profile);
   }
 

@@ -96,7 +96,7 @@ public record RunObjective(@JsonProperty("objective") String objectiveName, @Jso
     for (Candidate c : candidates) {
       ObjectiveFigures f = c.ok() ? tb.figures(graph, c.placement()) : null;
       if (f != null) {
-        rows.add(new Row(c.label(), f.latencyMillis(), f.inferencesPerSecond(), f.requests(), c == best));
+        rows.add(new Row(c.label(), f.latencyMillis(), f.inferencesPerSecond(), f.requests(), c.equals(best)));
       }
     }
     return new RunObjective(objectiveName, requested, rows);

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryTable;
 import org.hsdag.cost.CostModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.Candidate;
@@ -116,9 +118,12 @@ public final class RunResults {
     return Files.isRegularFile(file) ? RunLog.JSON.readTree(Files.readAllBytes(file)) : null;
   }
 
-  /** Writes {@code result.json} atomically. */
+  /**
+   * Writes {@code result.json} atomically; with {@code memory} (null: none), the best placement's
+   * memory per device under its capacities ({@code best.memory_per_device}) and where they come from.
+   */
   public static void write(Path file, TuneResult r, OpGraph graph, Map<String, Double> bestTimeByDevice,
-      Map<String, Integer> unknownOpTypes) throws IOException {
+      Map<String, Integer> unknownOpTypes, MemoryCheck memory, String capacitySource) throws IOException {
     Map<String, Object> m = toMap(r);
     m.put("model", graph.name());
     // Op types the simulator has no formula for are costed as copies: the numbers say less about them.
@@ -126,6 +131,10 @@ public final class RunResults {
     if (r.best() != null) {
       @SuppressWarnings("unchecked") Map<String, Object> best = (Map<String, Object>) m.get("best");
       best.put("compute_ops_per_device", computeOpsPerDevice(graph, r.best().placement()));
+      if (memory != null) {
+        best.put("memory_per_device", MemoryTable.json(memory.use(r.best().placement())));
+        best.put("memory_capacities", capacitySource);
+      }
       if (!bestTimeByDevice.isEmpty()) {
         Map<String, Double> t = new LinkedHashMap<>();
         bestTimeByDevice.forEach((k, v) -> t.put(k, round6(v)));

@@ -177,8 +177,6 @@ public final class RunStart {
         throw new RunRefusedException(e.getMessage());
       }
       updated = mf.withConfig(c);
-    }
-    if (updated != mf) {
       updated.write(folder.dir());
     }
     RunManifest.ProfileSource source = mf.profileSource();

@@ -27,6 +27,8 @@ import org.hsdag.strategy.Strategies;
  * @param patience stop the search after this many distinct measurements in a row brought no meaningful
  *     improvement of the best ({@link SearchLimits#patience()}); 0 disables
  * @param proxy the cost model strategies may plan with ({@link ProxyChoice})
+ * @param memory the device capacities the run keeps to, as {@code --memory} gave them ("" for none; runs
+ *     from before this field kept them in a {@code memory.json} beside the manifest)
  */
 public record TuneConfig(
     List<String> devices,
@@ -40,7 +42,8 @@ public record TuneConfig(
     int finalRounds,
     int checkpointEvery,
     int patience,
-    ProxyChoice proxy) {
+    ProxyChoice proxy,
+    String memory) {
 
   /** Default search budget: enough for the simulator to show a clear best in well under a minute. */
   public static final int DEFAULT_BUDGET = 120;
@@ -61,6 +64,7 @@ public record TuneConfig(
     devices = List.copyOf(devices);
     // Runs recorded before the proxy existed searched cold.
     proxy = proxy == null ? ProxyChoice.NONE : proxy;
+    memory = memory == null ? "" : memory;
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(strategyConfig, "strategy configuration");
     if (devices.isEmpty()) {
@@ -73,6 +77,14 @@ public record TuneConfig(
       throw new IllegalArgumentException(
           "time limit, top-k, final rounds and patience must be >= 0 and the checkpoint interval >= 1");
     }
+  }
+
+  /** A run without device capacities of its own. */
+  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget,
+      long timeLimitSeconds, long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery,
+      int patience, ProxyChoice proxy) {
+    this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds,
+        checkpointEvery, patience, proxy, "");
   }
 
   /** A run with the backend's own cost model ({@link ProxyChoice#AUTO}). */
@@ -98,6 +110,12 @@ public record TuneConfig(
   public TuneConfig withLimits(int newBudget, long newTimeLimitSeconds) {
     return new TuneConfig(devices, strategy, strategyConfig, newBudget, newTimeLimitSeconds, seed, protocol, topK,
         finalRounds,
-        checkpointEvery, patience, proxy);
+        checkpointEvery, patience, proxy, memory);
+  }
+
+  /** The same run keeping to the device capacities {@code memoryText} ({@code --memory}'s text, "" for none). */
+  public TuneConfig withMemory(String memoryText) {
+    return new TuneConfig(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK,
+        finalRounds, checkpointEvery, patience, proxy, memoryText);
   }
 }

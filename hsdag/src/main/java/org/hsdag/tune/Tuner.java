@@ -19,6 +19,8 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.DeviceMemorySource;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.PlacementProxy;
@@ -70,6 +72,8 @@ public final class Tuner {
   private final TuneListener listener;
   private final DeviceSet devices;
   private final PlacementProxy proxy;
+  /** The device capacities no measured placement may exceed, or null (the proxy's then, if any). */
+  private final MemoryCheck memory;
   private volatile boolean stopRequested;
   private volatile SearchEngine engine;
 
@@ -95,6 +99,16 @@ public final class Tuner {
    */
   public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
       TuneListener listener, PlacementProxy proxy) {
+    this(backend, graph, config, strategy, runDir, listener, proxy, null);
+  }
+
+  /**
+   * A tuner that never measures a placement {@code memory} rejects (null: the proxy's check, if any)
+   * and reports the best placement's memory per device in {@code result.json}.
+   */
+  public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
+      TuneListener listener, PlacementProxy proxy, MemoryCheck memory) {
+    this.memory = memory != null ? memory : proxy == null ? null : proxy.memory().orElse(null);
     this.proxy = proxy;
     this.backend = backend;
     this.graph = graph;
@@ -182,7 +196,7 @@ public final class Tuner {
     long strategySeed = master.split().nextLong();
     long finalSeed = master.split().nextLong();
     engine = SearchEngine.builder(backend, graph, devices).protocol(config.protocol()).seed(config.seed())
-        .clock(this::elapsed).proxy(proxy).build();
+        .clock(this::elapsed).proxy(proxy).memory(memory).build();
     if (stopRequested) {
       engine.requestStop();
     }
@@ -409,7 +423,9 @@ public final class Tuner {
       Map<String, Double> time = best == null ? Map.of() : backend.capability(DeviceTimeBreakdown.class)
           .map(b -> b.timeByDevice(graph, best.placement())).orElse(Map.of());
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time,
-          backend.capability(OpCoverage.class).map(c -> c.unknownOpTypes(graph)).orElse(Map.of()));
+          backend.capability(OpCoverage.class).map(c -> c.unknownOpTypes(graph)).orElse(Map.of()),
+          memory != null && memory.limitsAny() ? memory : null, backend.capability(DeviceMemorySource.class)
+              .map(DeviceMemorySource::capacitySource).orElse("--memory"));
     }
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);
@@ -423,7 +439,7 @@ public final class Tuner {
       Measurement m = b.first();
       double ms = m.ok() ? m.latencyMillis() : Double.NaN;
       out.add(new Candidate(b.label(), true, b.placement(), -1, ms, ms, m.ciLowMillis(), m.ciHighMillis(),
-          m.ok() ? new double[] {ms} : new double[0], m.samplesMillis().length, m.subModels(), m.reason()));
+          m.ok() ? List.of(ms) : List.of(), m.samplesMillis().length, m.subModels(), m.reason()));
     }
     return out;
   }

@@ -17,6 +17,8 @@ class DevicesCommandTest {
     assertTrue(r.out().contains("CPU") && r.out().contains("12th Gen Intel(R) Core(TM) i9-12900K"), r.out());
     assertTrue(r.out().contains("GPU.0") && r.out().contains("Intel(R) UHD Graphics 770 (iGPU)"), r.out());
     assertTrue(r.out().contains("GPU.1") && r.out().contains("Intel(R) Data Center GPU Flex 170 (dGPU)"), r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("GPU.1") && l.contains(" 16.00 GiB ")), r.out());
+    assertTrue(r.out().contains("memory capacities: sim profile paper"), r.out());
   }
 
   @Test
@@ -40,6 +42,10 @@ class DevicesCommandTest {
     assertTrue(r.out().contains("CPU2") && r.out().contains("(test device: the CPU plugin registered again, 1 thread)"),
         r.out());
     assertTrue(r.out().contains("runtime  "), r.out());
+    // The CPU plugin reports no device memory, nor does its twin.
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("CPU2 ") && l.contains(" -  ")), r.out());
+    assertTrue(r.out().contains("memory capacities: reported by OpenVINO: CPU not reported, CPU2 not reported"),
+        r.out());
     CliRun bad = CliRun.of("devices", "--backend", "openvino", "--test-device", "GPU2");
     assertEquals(ExitCodes.BAD_INPUT, bad.exitCode(), bad.err());
     assertTrue(bad.err().contains("--test-device") && bad.err().contains("must contain CPU"), bad.err());

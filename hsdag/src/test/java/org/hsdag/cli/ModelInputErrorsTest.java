@@ -170,7 +170,7 @@ class ModelInputErrorsTest {
     Path dir = ModelCatalog.modelsDir();
     for (ModelSpec spec : ModelCatalog.all()) {
       long listed = list.out().lines().filter(l -> l.startsWith(spec.name() + " ")).findFirst()
-          .map(l -> Long.parseLong(l.trim().split("\\s+")[3].replace(",", ""))).orElseThrow();
+          .map(l -> Long.parseLong(l.trim().split("\\s+", -1)[3].replace(",", ""))).orElseThrow();
       CliRun inspect = run("inspect", "--json", ModelCatalog.xmlPath(dir, spec.name()).toString());
       assertEquals(0, inspect.exitCode(), inspect.err());
       assertEquals(listed, JSON.readTree(inspect.out()).get("constant_bytes").asLong(), spec.name());

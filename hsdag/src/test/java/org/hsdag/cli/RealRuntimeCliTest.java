@@ -70,6 +70,24 @@ class RealRuntimeCliTest {
   }
 
   @Test
+  void applyOnOpenVinoKeepsToTheUsersMemoryWhereTheCpusReportNone() throws Exception {
+    OpGraph graph = new IrReader().read(model);
+    Path placement = tmp.resolve("on CPU2.json");
+    PlacementFiles.write(placement, graph, Placement.allOn(DeviceSet.of("CPU", "CPU2"), graph.nodeCount(), "CPU2"));
+    CliRun over = CliRun.of("apply", model.toString(), placement.toString(), "--backend", "openvino", "--test-device",
+        "CPU2", "--memory", "CPU2=1KiB", "--rounds", "1");
+    assertEquals(ExitCodes.BAD_INPUT, over.exitCode(), over.out() + over.err());
+    assertEquals(1, over.err().lines().count(), over.err());
+    assertTrue(over.err().contains("does not fit: out of memory on CPU2: needs ") && over.err().contains(
+        "(capacities: --memory {CPU2=1.00 KiB}; otherwise reported by OpenVINO: CPU not reported, CPU2 not reported"),
+        over.err());
+    CliRun within = CliRun.of("apply", model.toString(), placement.toString(), "--backend", "openvino",
+        "--test-device", "CPU2", "--memory", "CPU2=4GiB", "--rounds", "1");
+    assertEquals(ExitCodes.OK, within.exitCode(), within.out() + within.err());
+    assertTrue(within.out().contains("memory CPU2 ") && within.out().contains(" of 4.00 GiB"), within.out());
+  }
+
+  @Test
   void applyPrintsPythonThatCompilesTheSameSplitWithTheWheel() throws Exception {
     OpGraph graph = new IrReader().read(model);
     int[] topo = graph.topologicalOrder();
@@ -125,7 +143,7 @@ class RealRuntimeCliTest {
   private static String pythonBlock(String out) {
     StringBuilder b = new StringBuilder();
     boolean in = false;
-    for (String line : out.split("\n")) {
+    for (String line : out.lines().toList()) {
       if (line.startsWith("  Python")) {
         in = true;
       } else if (in && line.startsWith("    ")) {

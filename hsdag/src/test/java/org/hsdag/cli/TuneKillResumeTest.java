@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.testkit.FakeBackend;
@@ -77,7 +76,7 @@ class TuneKillResumeTest {
   private static List<String> searchSequence(Path dir) throws IOException {
     return RunLog.read(dir.resolve("log.jsonl")).records().stream()
         .filter(r -> LogRecord.PHASE_SEARCH.equals(r.phase()))
-        .map(r -> r.step() + " " + r.assignment() + " " + Arrays.toString(r.samplesMs())).toList();
+        .map(r -> r.step() + " " + r.assignment() + " " + r.samplesMs()).toList();
   }
 
   private static void assertSameResult(Path expected, Path actual) throws IOException {

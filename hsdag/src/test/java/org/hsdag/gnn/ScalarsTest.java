@@ -24,8 +24,11 @@ class ScalarsTest {
         // x·0.75 + x·(−0.5): the backward pass reads both saved scalars after the collection.
         NDArray loss = Scalars.mul(x, 0.75).add(Scalars.mul(x, -0.5)).sum();
         List<ByteBuffer> junk = GcPressure.apply();
-        gc.backward(loss);
-        Reference.reachabilityFence(junk);
+        try {
+          gc.backward(loss);
+        } finally {
+          Reference.reachabilityFence(junk);
+        }
       }
       assertArrayEquals(new float[] {0.25f, 0.25f, 0.25f}, x.getGradient().toFloatArray());
     }

@@ -8,7 +8,6 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.cost.DeviceProfile;
-import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.testkit.TinyGraphs;

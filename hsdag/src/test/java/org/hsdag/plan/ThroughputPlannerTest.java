@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
@@ -31,12 +32,12 @@ class ThroughputPlannerTest {
       int[] dc = proxy.opDevices(c.placement());
       PipelineStages s = PipelineStages.of(proxy.model(), dc);
       assertEquals(c.proxyMicros(), s.latencyMicros(), 1e-6 * c.proxyMicros(), c.origin());
-      HeteroCostModel.Terms t = proxy.model().terms(dc);
+      CostTerms t = proxy.model().terms(dc);
       double[] loads = s.deviceLoads(3);
       for (int d = 0; d < 3; d++) {
-        double expected = t.copyMicros()[d] + t.subModels()[d] * proxy.model().subModelOverhead(d);
+        double expected = t.copyMicros(d) + t.subModels(d) * proxy.model().subModelOverhead(d);
         for (int i = 0; i < dc.length; i++) {
-          expected += dc[i] == d ? t.opMicros()[i] : 0;
+          expected += dc[i] == d ? t.opMicros(i) : 0;
         }
         assertEquals(expected, loads[d], 1e-6 * c.proxyMicros(), c.origin() + " device " + d);
       }

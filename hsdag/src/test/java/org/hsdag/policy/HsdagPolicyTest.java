@@ -95,10 +95,9 @@ class HsdagPolicyTest {
 
   @Test
   void singleDevicePlacementsAreLegal() {
-    SupportMatrix cpuOnly = new SupportMatrix(Runs.DEVICES, new long[GRAPH.nodeCount()]);
     long[] mask = new long[GRAPH.nodeCount()];
     java.util.Arrays.fill(mask, 0b01);
-    cpuOnly = new SupportMatrix(Runs.DEVICES, mask);
+    SupportMatrix cpuOnly = new SupportMatrix(Runs.DEVICES, mask);
     FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, cpuOnly);
     try (HsdagStrategy s = Runs.started(SMALL, GRAPH, backend, 5)) {
       for (Placement p : Runs.run(s, GRAPH, backend, 5).placements()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,11 +12,11 @@ import org.knowm.xchart.XYChart;
 
 class LatencyChartTest {
   private static LatencyChart.Data data(Map<String, Double> baselines, double finalBest, double... latencies) {
-    double[] steps = new double[latencies.length];
-    for (int i = 0; i < steps.length; i++) {
-      steps[i] = i;
+    List<Double> steps = new ArrayList<>();
+    for (int i = 0; i < latencies.length; i++) {
+      steps.add((double) i);
     }
-    return new LatencyChart.Data(steps, latencies, baselines, finalBest, "ms", "t");
+    return new LatencyChart.Data(steps, Arrays.stream(latencies).boxed().toList(), baselines, finalBest, "ms", "t");
   }
 
   @Test

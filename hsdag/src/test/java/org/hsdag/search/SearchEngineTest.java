@@ -290,7 +290,7 @@ class SearchEngineTest {
     // The same seed gives the same rounds, so a resumed run re-measures exactly what it logged.
     FinalResult again = e.remeasure(tie, 5, 11, Map.of(), RemeasureListener.NONE);
     for (int i = 0; i < tie.size(); i++) {
-      assertArrayEquals(raced.candidates().get(i).roundsMs(), again.candidates().get(i).roundsMs());
+      assertEquals(raced.candidates().get(i).roundsMs(), again.candidates().get(i).roundsMs());
     }
   }
 

@@ -20,7 +20,7 @@ class WinnerRuleTest {
   }
 
   private static Candidate candidate(String label, boolean baseline, double ms, double lo, double hi) {
-    return new Candidate(label, baseline, P, baseline ? -1 : 1, ms, ms, lo, hi, new double[] {ms, ms, ms, ms, ms}, 50,
+    return new Candidate(label, baseline, P, baseline ? -1 : 1, ms, ms, lo, hi, List.of(ms, ms, ms, ms, ms), 50,
         1,
         Double.isNaN(ms) ? "failed" : null);
   }
@@ -73,11 +73,11 @@ class WinnerRuleTest {
     Placement a = Placement.allOn(two, 2, "CPU");
     Placement b = Placement.allOn(two, 2, "GPU.1");
     Placement c = new Placement(two, new int[] {0, 1});
-    Candidate leader = new Candidate("step 1", false, a, 1, 10.0, 10.0, 9.9, 10.1, new double[] {10, 10, 10}, 30, 1,
+    Candidate leader = new Candidate("step 1", false, a, 1, 10.0, 10.0, 9.9, 10.1, List.of(10.0, 10.0, 10.0), 30, 1,
         null);
-    Candidate rival = new Candidate("step 2", false, b, 2, 10.0, 10.02, 9.92, 10.12, new double[] {10, 10, 10}, 30, 1,
+    Candidate rival = new Candidate("step 2", false, b, 2, 10.0, 10.02, 9.92, 10.12, List.of(10.0, 10.0, 10.0), 30, 1,
         null);
-    Candidate slow = new Candidate("step 3", false, c, 3, 10.0, 10.5, 10.4, 10.6, new double[] {10, 10, 10}, 30, 1,
+    Candidate slow = new Candidate("step 3", false, c, 3, 10.0, 10.5, 10.4, 10.6, List.of(10.0, 10.0, 10.0), 30, 1,
         null);
     List<Candidate> all = List.of(leader, rival, slow);
     java.util.function.ToDoubleFunction<Placement> model = p -> p.equals(a) ? 1000 : p.equals(b) ? 980 : 900;

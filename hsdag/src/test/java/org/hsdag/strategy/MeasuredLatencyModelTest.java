@@ -36,7 +36,17 @@ class MeasuredLatencyModelTest {
   }
 
   /** An additive truth: kernel time per node and device, a copy per cut edge, a start per device change. */
-  private record Truth(double[][] kernel, double copy, double start) {
+  private static final class Truth {
+    private final double[][] kernel;
+    private final double copy;
+    private final double start;
+
+    Truth(double[][] kernel, double copy, double start) {
+      this.kernel = kernel;
+      this.copy = copy;
+      this.start = start;
+    }
+
     double millis(int[] deviceOf) {
       double t = 0;
       for (int v = 0; v < NODES; v++) {

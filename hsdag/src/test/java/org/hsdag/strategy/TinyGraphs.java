@@ -1,6 +1,7 @@
 package org.hsdag.strategy;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.Edge;
@@ -9,6 +10,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.SearchLimits;
@@ -27,7 +29,7 @@ final class TinyGraphs {
   private TinyGraphs() {}
 
   /** A test instance: graph, backend, planted optimal placement (device index per node). */
-  record Instance(OpGraph graph, DeviceSet devices, FakeBackend backend, int[] optimum, double optimumLatency) {
+  record Instance(OpGraph graph, DeviceSet devices, FakeBackend backend, Placement optimum, double optimumLatency) {
     SearchContext context(int budget, long seed) {
       return SearchContext.builder(graph, devices, backend.supports(graph, devices)).budget(budget).seed(seed)
           .backendName(backend.name()).build();
@@ -55,8 +57,8 @@ final class TinyGraphs {
       in.add(port(i));
     }
     List<Port> out = type.equals("Result") ? List.of() : List.of(port(inputs));
-    return new OpNode(index, Integer.toString(index), type.toLowerCase() + "_" + index, type, "opset1", Map.of(), in,
-        out, null, null);
+    return new OpNode(index, Integer.toString(index), type.toLowerCase(Locale.ROOT) + "_" + index, type, "opset1",
+        Map.of(), in, out, null, null);
   }
 
   /**
@@ -112,8 +114,8 @@ final class TinyGraphs {
     }
     opt[n - 1] = planted[planted.length - 1];
     FakeBackend backend = FakeBackend.perNode(devices, cost, mask, 0.5);
-    double best = backend.latency(g, new org.hsdag.placement.Placement(devices, opt));
-    return new Instance(g, devices, backend, opt, best);
+    Placement optimum = new Placement(devices, opt);
+    return new Instance(g, devices, backend, optimum, backend.latency(g, optimum));
   }
 
   /** Three devices, six ops, two weighted, one CPU-only op (planted on CPU). */

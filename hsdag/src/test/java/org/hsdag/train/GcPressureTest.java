@@ -59,9 +59,12 @@ class GcPressureTest {
         decisions.add(Arrays.toString(d.clusterOf()) + Arrays.toString(d.devicePerCluster()));
         double onFirst = Arrays.stream(d.devicePerCluster()).filter(dev -> dev == 0).count();
         List<ByteBuffer> junk = pressure ? GcPressure.apply() : List.of();
-        trainer
-            .observe(Measurement.of(new double[] {1 + onFirst / d.clusterCount()}, ONE, 1, "synthetic", "synthetic"));
-        Reference.reachabilityFence(junk);
+        try {
+          trainer
+              .observe(Measurement.of(new double[] {1 + onFirst / d.clusterCount()}, ONE, 1, "synthetic", "synthetic"));
+        } finally {
+          Reference.reachabilityFence(junk);
+        }
       }
       assertEquals(3, trainer.updates());
       for (NDArray p : policy.parameters().all().values()) {

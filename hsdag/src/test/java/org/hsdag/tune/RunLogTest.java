@@ -1,6 +1,5 @@
 package org.hsdag.tune;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -51,7 +50,7 @@ class RunLogTest {
     assertEquals(3, c.records().size());
     assertEquals(0, c.tornBytes());
     LogRecord back = c.records().get(1);
-    assertArrayEquals(r.samplesMs(), back.samplesMs());
+    assertEquals(r.samplesMs(), back.samplesMs());
     assertEquals(r.toMeasurement().latencyMillis(), back.toMeasurement().latencyMillis());
     assertEquals(r.toPlacement(DEVICES), back.toPlacement(DEVICES));
     assertTrue(back.succeeded());

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -110,7 +109,7 @@ class TunerTest {
     LogRecord first = search(dir).get(0);
     assertEquals(graph.nodeCount(), first.assignment().length());
     assertEquals(graph.nodeCount(), first.opsPerDevice().values().stream().mapToInt(Integer::intValue).sum());
-    assertEquals(MeasurementProtocol.PAPER.runs(), first.samplesMs().length);
+    assertEquals(MeasurementProtocol.PAPER.runs(), first.samplesMs().size());
   }
 
   @Test
@@ -299,9 +298,9 @@ class TunerTest {
         actual.candidates().stream().map(Candidate::label).toList());
     assertEquals(expected.candidates().stream().map(Candidate::finalMs).toList(),
         actual.candidates().stream().map(Candidate::finalMs).toList());
-    List<String> e = search(expectedDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs()))
+    List<String> e = search(expectedDir).stream().map(r -> r.assignment() + " " + r.samplesMs())
         .toList();
-    List<String> a = search(actualDir).stream().map(r -> r.assignment() + " " + Arrays.toString(r.samplesMs()))
+    List<String> a = search(actualDir).stream().map(r -> r.assignment() + " " + r.samplesMs())
         .toList();
     assertEquals(e, a, "the same placements with the same samples, in the same order");
     assertEquals(Files.readString(expectedDir.resolve(Tuner.BEST_FILE), StandardCharsets.UTF_8),

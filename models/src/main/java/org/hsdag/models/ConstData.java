@@ -20,12 +20,14 @@ public sealed interface ConstData permits ConstData.Literal, ConstData.RandomHal
   void writeTo(OutputStream out, long seed) throws IOException;
 
   /** Fixed little-endian bytes, independent of the seed. */
-  record Literal(byte[] bytes) implements ConstData {
-    public Literal {
+  static final class Literal implements ConstData {
+    private final byte[] bytes;
+
+    public Literal(byte[] bytes) {
       bytes = bytes.clone();
+      this.bytes = bytes;
     }
 
-    @Override
     public byte[] bytes() {
       return bytes.clone();
     }

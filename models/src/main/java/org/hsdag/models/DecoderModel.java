@@ -110,7 +110,7 @@ public final class DecoderModel {
     Tensor v = BertBase.heads(b, att, linear(b, att + ".v_proj", w + ".self_attn.v_proj", n, h, h), "_2", s, heads, dh);
     Tensor scores = b.matMul(att + "/aten::matmul/MatMul", q, k, false, true, null);
     scores = b.divide(att + "/aten::div/Divide", scores,
-        b.constF16(att + "/aten::div/Constant", new long[] {1, 1, 1, 1}, (float) Math.sqrt(dh)), null);
+        b.constF16(att + "/aten::div/Constant", new long[] {1, 1, 1, 1}, (float) Math.sqrt((double) dh)), null);
     scores = b.add(att + "/aten::add/Add", scores, mask, null);
     Tensor probs = b.softmax(att + "/aten::softmax/Softmax", scores, -1, null);
     Tensor ctx = b.matMul(att + "/aten::matmul/MatMul_1", probs, v, false, false, null);

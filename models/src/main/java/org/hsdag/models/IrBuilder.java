@@ -66,38 +66,42 @@ public final class IrBuilder {
 
   /** An i64 Const with literal values (axes, target shapes, permutations, indices). */
   public Tensor constI64(String name, long[] dims, long... values) {
-    ByteBuffer b = buffer(values.length * 8L);
+    byte[] bytes = new byte[Math.toIntExact(values.length * 8L)];
+    ByteBuffer b = littleEndian(bytes);
     for (long v : values) {
       b.putLong(v);
     }
-    return literal(name, ElementType.I64, dims, b.array(), values, null);
+    return literal(name, ElementType.I64, dims, bytes, values, null);
   }
 
   /** An i64 Const marked {@code precise} (shape subgraphs kept out of FP16 compression). */
   public Tensor constI64Precise(String name, long[] dims, long... values) {
-    ByteBuffer b = buffer(values.length * 8L);
+    byte[] bytes = new byte[Math.toIntExact(values.length * 8L)];
+    ByteBuffer b = littleEndian(bytes);
     for (long v : values) {
       b.putLong(v);
     }
-    return literal(name, ElementType.I64, dims, b.array(), values, PRECISE);
+    return literal(name, ElementType.I64, dims, bytes, values, PRECISE);
   }
 
   /** An i32 Const with literal values. */
   public Tensor constI32(String name, long[] dims, long... values) {
-    ByteBuffer b = buffer(values.length * 4L);
+    byte[] bytes = new byte[Math.toIntExact(values.length * 4L)];
+    ByteBuffer b = littleEndian(bytes);
     for (long v : values) {
       b.putInt(Math.toIntExact(v));
     }
-    return literal(name, ElementType.I32, dims, b.array(), values, null);
+    return literal(name, ElementType.I32, dims, bytes, values, null);
   }
 
   /** An f32 Const with literal values (scales, mask constants). */
   public Tensor constF32(String name, long[] dims, float... values) {
-    ByteBuffer b = buffer(values.length * 4L);
+    byte[] bytes = new byte[Math.toIntExact(values.length * 4L)];
+    ByteBuffer b = littleEndian(bytes);
     for (float v : values) {
       b.putFloat(v);
     }
-    return literal(name, ElementType.F32, dims, b.array(), null, null);
+    return literal(name, ElementType.F32, dims, bytes, null, null);
   }
 
   /**
@@ -105,11 +109,12 @@ public final class IrBuilder {
    * f16 Const {@code name + "_compressed"} and a decompression Convert named {@code name}.
    */
   public Tensor constF16(String name, long[] dims, float... values) {
-    ByteBuffer b = buffer(values.length * 2L);
+    byte[] bytes = new byte[Math.toIntExact(values.length * 2L)];
+    ByteBuffer b = littleEndian(bytes);
     for (float v : values) {
       b.putShort(Half.fromFloat(v));
     }
-    Tensor c = literal(name + "_compressed", ElementType.F16, dims, b.array(), null, null);
+    Tensor c = literal(name + "_compressed", ElementType.F16, dims, bytes, null, null);
     return add("Convert", "opset1", name, attrs("destination_type", "f32"), DECOMPRESSION, new String[] {name},
         List.of(c)).get(0);
   }
@@ -163,8 +168,8 @@ public final class IrBuilder {
         "size", Long.toString(size));
   }
 
-  private static ByteBuffer buffer(long bytes) {
-    return ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.LITTLE_ENDIAN);
+  private static ByteBuffer littleEndian(byte[] bytes) {
+    return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   // ---- generic op ---------------------------------------------------------------------------

@@ -20,22 +20,29 @@ public final class ShapeInference {
   /**
    * One input of an op.
    *
-   * @param type element type
-   * @param dims static shape
-   * @param values the integer values when the input is an integer Const, else null
    */
-  public record Input(ElementType type, long[] dims, long[] values) {
-    public Input {
+  public static final class Input {
+    private final ElementType type;
+    private final long[] dims;
+    private final long[] values;
+
+    /**
+     * @param type element type
+     * @param dims static shape
+     * @param values the integer values when the input is an integer Const, else null
+     */
+    public Input(ElementType type, long[] dims, long[] values) {
       dims = dims.clone();
       values = values == null ? null : values.clone();
+      this.type = type;
+      this.dims = dims;
+      this.values = values;
     }
 
-    @Override
     public long[] dims() {
       return dims.clone();
     }
 
-    @Override
     public long[] values() {
       return values == null ? null : values.clone();
     }
@@ -43,15 +50,23 @@ public final class ShapeInference {
     public int rank() {
       return dims.length;
     }
+
+    public ElementType type() {
+      return type;
+    }
   }
 
   /** One inferred output. */
-  public record Output(ElementType type, long[] dims) {
-    public Output {
+  public static final class Output {
+    private final ElementType type;
+    private final long[] dims;
+
+    public Output(ElementType type, long[] dims) {
       dims = dims.clone();
+      this.type = type;
+      this.dims = dims;
     }
 
-    @Override
     public long[] dims() {
       return dims.clone();
     }
@@ -69,6 +84,10 @@ public final class ShapeInference {
     @Override
     public String toString() {
       return type.irName() + Arrays.toString(dims);
+    }
+
+    public ElementType type() {
+      return type;
     }
   }
 

@@ -8,17 +8,27 @@ import org.hsdag.ir.ElementType;
  * with its element type and static shape. Handed out by {@link IrBuilder} and passed back as op
  * inputs, so model code never deals with port ids.
  *
- * @param node dense node index in the graph being built
- * @param output position of the output port on that node
- * @param type element type of the tensor
- * @param dims static shape, outermost first; empty for a scalar
  */
-public record Tensor(int node, int output, ElementType type, long[] dims) {
-  public Tensor {
+public final class Tensor {
+  private final int node;
+  private final int output;
+  private final ElementType type;
+  private final long[] dims;
+
+  /**
+   * @param node dense node index in the graph being built
+   * @param output position of the output port on that node
+   * @param type element type of the tensor
+   * @param dims static shape, outermost first; empty for a scalar
+   */
+  public Tensor(int node, int output, ElementType type, long[] dims) {
     dims = dims.clone();
+    this.node = node;
+    this.output = output;
+    this.type = type;
+    this.dims = dims;
   }
 
-  @Override
   public long[] dims() {
     return dims.clone();
   }
@@ -46,5 +56,17 @@ public record Tensor(int node, int output, ElementType type, long[] dims) {
   @Override
   public String toString() {
     return "Tensor[" + node + ":" + output + " " + type.irName() + Arrays.toString(dims) + "]";
+  }
+
+  public int node() {
+    return node;
+  }
+
+  public int output() {
+    return output;
+  }
+
+  public ElementType type() {
+    return type;
   }
 }

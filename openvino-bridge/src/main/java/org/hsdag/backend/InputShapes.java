@@ -184,7 +184,7 @@ public record InputShapes(Map<String, long[]> given) {
     Set<String> names = new LinkedHashSet<>();
     String all = parameter.outputs().get(0).names();
     if (all != null) {
-      for (String t : all.split(",")) {
+      for (String t : all.split(",", -1)) {
         if (!t.isBlank()) {
           names.add(t.trim());
         }

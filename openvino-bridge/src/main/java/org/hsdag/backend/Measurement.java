@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param backend backend name, e.g. {@code sim} or {@code openvino}
  * @param profile profile name (sim) or machine description (openvino)
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, never shared; stays a record for Jackson (cluster wire)
 public record Measurement(
     boolean ok,
     double[] samplesMillis,

@@ -6,12 +6,17 @@ import org.hsdag.placement.DeviceSet;
  * Which devices can run each node: bit d of {@code allowedMask[node]} is set when device d of
  * {@code devices} can run it (HETERO's {@code query_model} answer).
  */
-public record SupportMatrix(DeviceSet devices, long[] allowedMask) {
-  public SupportMatrix {
+public final class SupportMatrix {
+  private final DeviceSet devices;
+  private final long[] allowedMask;
+
+  public SupportMatrix(DeviceSet devices, long[] allowedMask) {
     if (devices.size() > 63) {
       throw new IllegalArgumentException("at most 63 devices");
     }
     allowedMask = allowedMask.clone();
+    this.devices = devices;
+    this.allowedMask = allowedMask;
   }
 
   /** Every device runs every one of {@code nodeCount} nodes. */
@@ -21,7 +26,6 @@ public record SupportMatrix(DeviceSet devices, long[] allowedMask) {
     return new SupportMatrix(devices, m);
   }
 
-  @Override
   public long[] allowedMask() {
     return allowedMask.clone();
   }
@@ -63,5 +67,9 @@ public record SupportMatrix(DeviceSet devices, long[] allowedMask) {
       }
     }
     return and;
+  }
+
+  public DeviceSet devices() {
+    return devices;
   }
 }

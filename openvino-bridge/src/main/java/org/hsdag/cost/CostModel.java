@@ -283,7 +283,7 @@ public final class CostModel {
       return 1;
     }
     double area = 1;
-    for (String s : kernel.split(",")) {
+    for (String s : kernel.split(",", -1)) {
       try {
         area *= Math.max(1, Long.parseLong(s.trim()));
       } catch (NumberFormatException e) {

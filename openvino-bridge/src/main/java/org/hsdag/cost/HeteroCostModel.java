@@ -171,18 +171,8 @@ public final class HeteroCostModel {
         tensorResults.clone(), requestOverhead, split);
   }
 
-  /**
-   * Where a feasible placement's latency goes, the terms {@link #evaluate} adds up.
-   *
-   * @param opMicros each op's kernel time as charged (fused into its producer's kernel or not)
-   * @param copyMicros boundary-copy time charged to each device
-   * @param subModels sub-models on each device
-   * @param requestMicros the per-request overhead
-   */
-  public record Terms(double[] opMicros, double[] copyMicros, int[] subModels, double requestMicros) {}
-
-  /** The {@link Terms} of a placement given as a model device per op (support is not checked). */
-  public Terms terms(int[] dc) {
+  /** The {@link CostTerms} of a placement given as a model device per op (support is not checked). */
+  public CostTerms terms(int[] dc) {
     int[] parent = new int[nc];
     int[] subs = new int[devices.size()];
     split.split(dc, parent, subs);
@@ -194,7 +184,7 @@ public final class HeteroCostModel {
     }
     double[] copies = new double[devices.size()];
     transfers(dc, parent, new int[nc], copies);
-    return new Terms(op, copies, subs, requestOverhead);
+    return new CostTerms(op, copies, subs, requestOverhead);
   }
 
   // ---- the tables ----

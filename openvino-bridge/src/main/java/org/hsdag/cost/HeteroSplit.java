@@ -211,8 +211,25 @@ final class HeteroSplit {
    * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
    * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
    */
-  private record Deps(int w, int[] owner, int[] source, int[] producerSg, long[] entry, long[] traced, long[] own,
-      long[] cyc) {}
+  private static final class Deps {
+    private final int w;
+    private final int[] owner;
+    private final int[] source;
+    private final long[] entry;
+    private final long[] traced;
+    private final long[] own;
+    private final long[] cyc;
+
+    Deps(int w, int[] owner, int[] source, long[] entry, long[] traced, long[] own, long[] cyc) {
+      this.w = w;
+      this.owner = owner;
+      this.source = source;
+      this.entry = entry;
+      this.traced = traced;
+      this.own = own;
+      this.cyc = cyc;
+    }
+  }
 
   private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
     int[] bitOfInput = new int[inSrc.length];
@@ -279,7 +296,7 @@ final class HeteroSplit {
         cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
       }
     }
-    return new Deps(w, owner, source, producerSg, entry, traced, own, cyc);
+    return new Deps(w, owner, source, entry, traced, own, cyc);
   }
 
   /**
@@ -297,7 +314,7 @@ final class HeteroSplit {
       boolean[] cutting = new boolean[n];
       boolean anyCutting = false;
       for (int p = 0; p < n; p++) {
-        if (any(edgesOnly.cyc(), p * edgesOnly.w(), edgesOnly.w())) {
+        if (any(edgesOnly.cyc, p * edgesOnly.w, edgesOnly.w)) {
           cutting[comp[p]] = true;
           anyCutting = true;
         }
@@ -306,13 +323,13 @@ final class HeteroSplit {
         return;
       }
       Deps d = dependencies(comp, boundary, cutting);
-      int w = d.w();
-      int[] owner = d.owner();
-      int[] source = d.source();
-      long[] entry = d.entry();
-      long[] traced = d.traced();
-      long[] own = d.own();
-      long[] cyc = d.cyc();
+      int w = d.w;
+      int[] owner = d.owner;
+      int[] source = d.source;
+      long[] entry = d.entry;
+      long[] traced = d.traced;
+      long[] own = d.own;
+      long[] cyc = d.cyc;
       boolean added = false;
       long[] reach = new long[w];
       for (int p = 0; p < n; p++) {

@@ -13,6 +13,9 @@ import org.hsdag.placement.DeviceSet;
 
 /** The device memory a {@link DeviceProfile} states, as {@link MemoryLimits} and a {@link MemoryCheck}. */
 public final class ProfileMemory {
+  /** The source of a capacity the user's {@code --memory} replaced. */
+  public static final String SET_BY_USER = "set by --memory";
+
   private ProfileMemory() {}
 
   /** Capacities of the profile's devices that state one. */
@@ -56,7 +59,7 @@ public final class ProfileMemory {
         continue;
       }
       long overhead = d.memory() == null ? 0 : d.memory().runtimeOverheadBytes();
-      devices.add(d.withMemory(new DeviceMemory(cap, overhead, "set by --memory")));
+      devices.add(d.withMemory(new DeviceMemory(cap, overhead, SET_BY_USER)));
     }
     return new DeviceProfile(profile.name(), profile.description(), profile.sources(), profile.requestOverheadUs(),
         devices);

@@ -197,12 +197,12 @@ public final class OpGraph {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof OpGraph g
+    return this == o || (o instanceof OpGraph g
         && irVersion == g.irVersion
         && Objects.equals(name, g.name)
         && Arrays.equals(nodes, g.nodes)
         && Arrays.equals(edges, g.edges)
-        && modelInfoXml.equals(g.modelInfoXml);
+        && modelInfoXml.equals(g.modelInfoXml));
   }
 
   @Override

@@ -6,18 +6,30 @@ import java.util.Objects;
 /**
  * One input or output port of a layer.
  *
- * @param id the port id as written in the IR (unique per layer over inputs then outputs)
- * @param elementType the precision; null for v10 input ports that omit it
- * @param dims the shape, outermost first; -1 for a dynamic dimension; empty for a scalar
- * @param names comma-separated tensor names as written, or null
- * @param rtInfoXml the port's {@code <rt_info>} element verbatim, or null
  */
-public record Port(int id, ElementType elementType, long[] dims, String names, String rtInfoXml) {
-  public Port {
+public final class Port {
+  private final int id;
+  private final ElementType elementType;
+  private final long[] dims;
+  private final String names;
+  private final String rtInfoXml;
+
+  /**
+   * @param id the port id as written in the IR (unique per layer over inputs then outputs)
+   * @param elementType the precision; null for v10 input ports that omit it
+   * @param dims the shape, outermost first; -1 for a dynamic dimension; empty for a scalar
+   * @param names comma-separated tensor names as written, or null
+   * @param rtInfoXml the port's {@code <rt_info>} element verbatim, or null
+   */
+  public Port(int id, ElementType elementType, long[] dims, String names, String rtInfoXml) {
     dims = dims.clone();
+    this.id = id;
+    this.elementType = elementType;
+    this.dims = dims;
+    this.names = names;
+    this.rtInfoXml = rtInfoXml;
   }
 
-  @Override
   public long[] dims() {
     return dims.clone();
   }
@@ -88,5 +100,21 @@ public record Port(int id, ElementType elementType, long[] dims, String names, S
   @Override
   public String toString() {
     return "Port[" + id + " " + elementType + " " + Arrays.toString(dims) + "]";
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public ElementType elementType() {
+    return elementType;
+  }
+
+  public String names() {
+    return names;
+  }
+
+  public String rtInfoXml() {
+    return rtInfoXml;
   }
 }

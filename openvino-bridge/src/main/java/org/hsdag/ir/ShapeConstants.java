@@ -242,7 +242,7 @@ final class ShapeConstants {
       addRequirement(node, List.of(value), "value required downstream");
       return true;
     }
-    long len = need.want().length;
+    long len = need.length();
     switch (n.type()) {
       case "Convert", "Squeeze", "Unsqueeze", "Reshape" -> {
         if (Shapes.elementCount(n.inputs().get(0).dims()) == len && src[node][0] >= 0) {
@@ -295,16 +295,16 @@ final class ShapeConstants {
     if (data == null || g.node(node).inputs().get(0).rank() != 1) {
       return false;
     }
-    long[] idx = new long[need.want().length];
+    long[] idx = new long[need.length()];
     for (int i = 0; i < idx.length; i++) {
-      long w = need.want()[i];
+      long w = need.want(i);
       int k = -1;
       if (w != DYN) {
         for (int j = 0; j < data.length && k < 0; j++) {
           k = data[j] == w ? j : -1;
         }
       } else {
-        k = ShapeVectors.dynamicDim(data, need.pos()[i], need.ordinal(i));
+        k = ShapeVectors.dynamicDim(data, need.pos(i), need.ordinal(i));
       }
       if (k < 0) {
         return false;
@@ -332,8 +332,8 @@ final class ShapeConstants {
       return false;
     }
     List<Integer> dyn = new ArrayList<>();
-    for (int i = 0; i < need.want().length; i++) {
-      if (need.want()[i] == DYN) {
+    for (int i = 0; i < need.length(); i++) {
+      if (need.want(i) == DYN) {
         dyn.add(i);
       }
     }
@@ -358,8 +358,8 @@ final class ShapeConstants {
     int[] pos = new int[idx.length];
     for (int i = 0; i < idx.length; i++) {
       want[i] = DYN;
-      fill[i] = need.fill()[dyn.get(i)];
-      pos[i] = need.pos()[dyn.get(i)];
+      fill[i] = need.fill(dyn.get(i));
+      pos[i] = need.pos(dyn.get(i));
     }
     return s[2] >= 0 && require(s[2], srcPort[node][2], new ValueNeed(want, fill, pos), depth + 1);
   }
@@ -434,7 +434,8 @@ final class ShapeConstants {
 
   private long[] evaluate(int node, int port, Map<Integer, long[]> trial, int depth) {
     OpNode n = g.node(node);
-    if (depth > 32) {
+    // Every op evaluated here (Const, ShapeOf, the integer ops) has a single output.
+    if (depth > 32 || port != 0) {
       return null;
     }
     if (n.isConstant()) {

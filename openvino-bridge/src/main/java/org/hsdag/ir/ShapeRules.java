@@ -62,10 +62,10 @@ final class ShapeRules {
       case "Interpolate" -> interpolate(n, in, o, out);
       case "StridedSlice" -> stridedSlice(n, v, o, out);
       case "Slice" -> slice(n, v, in, o, out);
-      case "Broadcast" -> broadcast(n, in, o, out);
+      case "Broadcast" -> broadcast(n, o, out);
       case "Tile" -> tile(in, o, n, out);
       case "Pad" -> pad(in, o, n, out);
-      case "TopK" -> topK(n, in, o, out);
+      case "TopK" -> topK(n, o, out);
       case "Range" -> {
         // start 0, stop = the length, step 1 (integer Ranges only: a float Const gets random values).
         long length = o.length == 1 && o[0] >= 0 ? o[0] : 1;
@@ -374,7 +374,7 @@ final class ShapeRules {
     rule(out, n, 1, List.of(ValueNeed.of(zeros)), more);
   }
 
-  private void broadcast(OpNode n, long[] in, long[] o, List<Rule> out) {
+  private void broadcast(OpNode n, long[] o, List<Rule> out) {
     String mode = n.attribute("mode") == null ? "numpy" : n.attribute("mode").toLowerCase(Locale.ROOT);
     if (mode.equals("explicit")) {
       note(n, 2, "explicit axes_mapping is not derived");
@@ -415,7 +415,7 @@ final class ShapeRules {
     rule(out, n, 1, List.of(ValueNeed.of(begin)), List.of(new Rule(2, List.of(ValueNeed.of(end)), why(n, 2))));
   }
 
-  private void topK(OpNode n, long[] in, long[] o, List<Rule> out) {
+  private void topK(OpNode n, long[] o, List<Rule> out) {
     long axis = Shapes.parseLongs(n.attribute("axis") == null ? "-1" : n.attribute("axis"))[0];
     int a = (int) (axis < 0 ? axis + o.length : axis);
     if (a >= 0 && a < o.length && o[a] >= 0) {

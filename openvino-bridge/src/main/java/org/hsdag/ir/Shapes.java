@@ -39,7 +39,7 @@ public final class Shapes {
     if (t.isEmpty()) {
       return new long[0];
     }
-    String[] parts = t.split(",");
+    String[] parts = t.split(",", -1);
     long[] dims = new long[parts.length];
     for (int i = 0; i < parts.length; i++) {
       String p = parts[i].trim();

@@ -53,18 +53,30 @@ public final class SyntheticWeights {
    * One region of the {@code .bin}: fixed bytes (derived values), or seeded random values of
    * {@code type} drawn per {@code role}, or zeros.
    *
-   * @param offset byte offset in the {@code .bin}
-   * @param size bytes
-   * @param type element type the bytes are drawn in
-   * @param fixed derived bytes, or null
-   * @param role the random draw for a float region without fixed bytes, or null (then zeros or random integers)
    */
-  public record Region(long offset, long size, ElementType type, byte[] fixed, FloatRole role) {
-    public Region {
+  public static final class Region {
+    private final long offset;
+    private final long size;
+    private final ElementType type;
+    private final byte[] fixed;
+    private final FloatRole role;
+
+    /**
+     * @param offset byte offset in the {@code .bin}
+     * @param size bytes
+     * @param type element type the bytes are drawn in
+     * @param fixed derived bytes, or null
+     * @param role the random draw for a float region without fixed bytes, or null (then zeros or random integers)
+     */
+    public Region(long offset, long size, ElementType type, byte[] fixed, FloatRole role) {
       fixed = fixed == null ? null : fixed.clone();
+      this.offset = offset;
+      this.size = size;
+      this.type = type;
+      this.fixed = fixed;
+      this.role = role;
     }
 
-    @Override
     public byte[] fixed() {
       return fixed == null ? null : fixed.clone();
     }
@@ -78,6 +90,22 @@ public final class SyntheticWeights {
     @Override
     public int hashCode() {
       return Objects.hash(offset, size, type, Arrays.hashCode(fixed), role);
+    }
+
+    public long offset() {
+      return offset;
+    }
+
+    public long size() {
+      return size;
+    }
+
+    public ElementType type() {
+      return type;
+    }
+
+    public FloatRole role() {
+      return role;
     }
   }
 

@@ -4,18 +4,43 @@ import static org.hsdag.ir.ShapeConstants.DYN;
 
 import java.util.Arrays;
 
-/**
- * What a tensor's value must be.
- *
- * @param want required entries, {@link ShapeConstants#DYN} where the dim is dynamic
- * @param fill what a Const writes at a {@link ShapeConstants#DYN} entry (-1 to infer, 0 to copy, ...)
- * @param pos for a {@link ShapeConstants#DYN} entry, the axis of the target it describes
- */
-record ValueNeed(long[] want, long[] fill, int[] pos) {
+/** What a tensor's value must be. Immutable. */
+final class ValueNeed {
+  private final long[] want;
+  private final long[] fill;
+  private final int[] pos;
+
+  /**
+   * @param want required entries, {@link ShapeConstants#DYN} where the dim is dynamic
+   * @param fill what a Const writes at a {@link ShapeConstants#DYN} entry (-1 to infer, 0 to copy, ...)
+   * @param pos for a {@link ShapeConstants#DYN} entry, the axis of the target it describes
+   */
+  ValueNeed(long[] want, long[] fill, int[] pos) {
+    this.want = want.clone();
+    this.fill = fill.clone();
+    this.pos = pos.clone();
+  }
+
   static ValueNeed of(long... values) {
     int[] pos = new int[values.length];
     Arrays.setAll(pos, i -> i);
-    return new ValueNeed(values.clone(), values.clone(), pos);
+    return new ValueNeed(values, values, pos);
+  }
+
+  int length() {
+    return want.length;
+  }
+
+  long want(int i) {
+    return want[i];
+  }
+
+  long fill(int i) {
+    return fill[i];
+  }
+
+  int pos(int i) {
+    return pos[i];
   }
 
   long[] materialize() {

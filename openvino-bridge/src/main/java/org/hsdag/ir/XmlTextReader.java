@@ -66,7 +66,7 @@ final class XmlTextReader extends Reader {
     this.decoder = charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
     // A '\n' byte is a line end in every ASCII-compatible charset; not so in UTF-16/32.
-    this.countLines = charset.newEncoder().maxBytesPerChar() <= 1 || charset == StandardCharsets.UTF_8;
+    this.countLines = charset.newEncoder().maxBytesPerChar() <= 1 || charset.equals(StandardCharsets.UTF_8);
     bytes.put(prefix);
     bytes.flip();
   }

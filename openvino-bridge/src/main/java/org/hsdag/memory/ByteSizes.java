@@ -30,7 +30,7 @@ public final class ByteSizes {
     }
     int power = unit.isEmpty() ? 0 : "KMGT".indexOf(unit) + 1;
     double bytes = Double.parseDouble(m.group(1)) * Math.pow(binary ? 1024 : 1000, power);
-    if (!(bytes >= 1) || bytes > Long.MAX_VALUE / 2) {
+    if (!(bytes >= 1) || bytes > Long.MAX_VALUE / 2.0) {
       throw new IllegalArgumentException("size '" + text + "' is out of range");
     }
     return Math.round(bytes);

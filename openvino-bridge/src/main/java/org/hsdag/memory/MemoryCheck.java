@@ -112,7 +112,8 @@ public final class MemoryCheck {
       if (!u.fits()) {
         return Optional.of(OUT_OF_MEMORY + u.device() + ": needs " + ByteSizes.format(u.totalBytes()) + " (weights "
             + ByteSizes.format(u.weightBytes()) + ", activations " + ByteSizes.format(u.activationPeakBytes())
-            + ", runtime " + ByteSizes.format(u.overheadBytes()) + ") but has " + ByteSizes.format(u.capacityBytes()));
+            + ", runtime " + ByteSizes.format(u.overheadBytes()) + ") but has " + ByteSizes.format(u.capacityBytes())
+            + ", " + ByteSizes.format(u.totalBytes() - u.capacityBytes()) + " over");
       }
     }
     return Optional.empty();

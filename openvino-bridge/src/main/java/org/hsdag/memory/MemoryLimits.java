@@ -31,7 +31,7 @@ public record MemoryLimits(Map<String, Long> capacities) {
    */
   public static MemoryLimits parse(String text) {
     Map<String, Long> caps = new LinkedHashMap<>();
-    for (String entry : text.split(",")) {
+    for (String entry : text.split(",", -1)) {
       String e = entry.trim();
       int eq = e.indexOf('=');
       if (eq <= 0 || eq == e.length() - 1) {

@@ -24,7 +24,7 @@ public record ExecutedNode(String name, List<String> originalNames) {
   public static ExecutedNode of(String name, String commaSeparatedOriginals) {
     List<String> names = new ArrayList<>();
     if (commaSeparatedOriginals != null) {
-      for (String s : commaSeparatedOriginals.split(",")) {
+      for (String s : commaSeparatedOriginals.split(",", -1)) {
         if (!s.isBlank()) {
           names.add(s.trim());
         }

@@ -231,7 +231,7 @@ public record OpenVinoAvailability(Status status, String version, String reason,
         if (OpenVinoAvailability.class.getClassLoader().getResource(resource) != null) {
           return true;
         }
-        for (String dir : System.getProperty("java.library.path", "").split(File.pathSeparator)) {
+        for (String dir : System.getProperty("java.library.path", "").split(File.pathSeparator, -1)) {
           if (!dir.isEmpty() && Files.isRegularFile(Path.of(dir, file))) {
             return true;
           }

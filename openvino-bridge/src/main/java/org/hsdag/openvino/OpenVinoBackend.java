@@ -24,6 +24,8 @@ import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.DeviceMemorySource;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.InvalidPlacementException;
@@ -54,7 +56,7 @@ import org.hsdag.cost.ShapeAssumption;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding {
+public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding, DeviceMemorySource {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -62,6 +64,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   private final OpenVinoOptions options;
   private final List<DeviceInfo> devices;
   private final String profile;
+  private final List<DeviceMemoryReport> memory;
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
@@ -75,6 +78,38 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = describeMachine(runtime.version(), devices);
+    this.memory = devices.stream().map(d -> readMemory(runtime, d.name())).toList();
+  }
+
+  /** What {@code device} reports; a device whose properties cannot be read reports nothing. */
+  private static DeviceMemoryReport readMemory(OpenVinoRuntime runtime, String device) {
+    try {
+      return DeviceMemoryReport.read(runtime, device);
+    } catch (OpenVinoException e) {
+      return DeviceMemoryReport.none(device);
+    }
+  }
+
+  /** The memory each device reported when the backend opened, in {@link #devices()} order. */
+  public List<DeviceMemoryReport> memoryReports() {
+    return memory;
+  }
+
+  @Override
+  public MemoryLimits capacities() {
+    return DeviceMemoryReport.limits(memory);
+  }
+
+  /** OpenVINO reports no plugin overhead: none is assumed. */
+  @Override
+  public Map<String, Long> overheads() {
+    return Map.of();
+  }
+
+  @Override
+  public String capacitySource() {
+    return "reported by OpenVINO: "
+        + memory.stream().map(DeviceMemoryReport::describe).collect(Collectors.joining(", "));
   }
 
   /** Whether the native backend can run here, and why not. */

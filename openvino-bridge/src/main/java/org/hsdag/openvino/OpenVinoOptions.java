@@ -77,7 +77,7 @@ public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<St
     if (text == null || text.isBlank()) {
       return out;
     }
-    for (String entry : text.split(";")) {
+    for (String entry : text.split(";", -1)) {
       String e = entry.trim();
       if (e.isEmpty()) {
         continue;
@@ -86,7 +86,7 @@ public record OpenVinoOptions(Path cacheDir, Duration timeout, long seed, Map<St
       if (eq <= 0 || eq == e.length() - 1) {
         throw new IllegalArgumentException("bad input shape '" + e + "' (expected name=d1,d2,...)");
       }
-      String[] parts = e.substring(eq + 1).split(",");
+      String[] parts = e.substring(eq + 1).split(",", -1);
       long[] dims = new long[parts.length];
       for (int i = 0; i < parts.length; i++) {
         try {

@@ -3,6 +3,7 @@ package org.hsdag.openvino;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.hsdag.backend.DeviceInfo;
 
 /**
@@ -53,6 +54,12 @@ public interface OpenVinoRuntime extends AutoCloseable {
    * INFERENCE_PRECISION_HINT} = {@code f32}); it applies to models compiled afterwards.
    */
   void setProperty(String device, String key, String value);
+
+  /**
+   * An unsigned integer property of {@code device} (e.g. {@code GPU_DEVICE_TOTAL_MEM_SIZE}), read only
+   * when the device lists {@code key} among its {@code ov::supported_properties}; empty when it does not.
+   */
+  OptionalLong unsignedProperty(String device, String key);
 
   /** Reads {@code model.xml} and its {@code .bin} (same name). */
   Model readModel(Path xml);

@@ -2,6 +2,7 @@ package org.hsdag.openvino;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Arrays;
 import java.util.List;
 import org.hsdag.ir.OpGraph;
 
@@ -16,6 +17,7 @@ import org.hsdag.ir.OpGraph;
  * @param micros {@code micros[d][v]}: kernel time of node v on device d, µs
  * @param supported {@code supported[d][v]}: whether device d runs node v
  */
+@SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
 public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,11 +27,29 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
     if (micros.length != devices.size() || supported.length != devices.size()) {
       throw new IllegalArgumentException("profiled kernels: one row per device expected");
     }
+    micros = micros.clone();
+    supported = supported.clone();
     for (int d = 0; d < micros.length; d++) {
+      micros[d] = micros[d].clone();
+      supported[d] = supported[d].clone();
       if (micros[d].length != nodes.size() || supported[d].length != nodes.size()) {
         throw new IllegalArgumentException("profiled kernels: one value per node expected");
       }
     }
+  }
+
+  @Override
+  public double[][] micros() {
+    double[][] copy = micros.clone();
+    Arrays.setAll(copy, d -> micros[d].clone());
+    return copy;
+  }
+
+  @Override
+  public boolean[][] supported() {
+    boolean[][] copy = supported.clone();
+    Arrays.setAll(copy, d -> supported[d].clone());
+    return copy;
   }
 
   /** Whether these were measured on {@code graph} with exactly {@code deviceNames}. */

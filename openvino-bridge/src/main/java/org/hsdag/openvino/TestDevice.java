@@ -60,7 +60,7 @@ public record TestDevice(String name, int threads, String precision) {
    * @throws IllegalArgumentException naming what is wrong
    */
   public static TestDevice parse(String text) {
-    String[] parts = text.strip().split(":");
+    String[] parts = text.strip().split(":", -1);
     int threads = DEFAULT_THREADS;
     String precision = "";
     for (int i = 1; i < parts.length; i++) {

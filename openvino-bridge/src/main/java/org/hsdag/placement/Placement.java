@@ -9,6 +9,7 @@ import org.hsdag.ir.OpGraph;
  * A device for every node of a graph: {@code deviceOf[node]} indexes {@link #devices()}.
  * Immutable (arrays are copied in and out).
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out and compared by content: an immutable value
 public record Placement(DeviceSet devices, int[] deviceOf) {
   public Placement {
     deviceOf = deviceOf.clone();

@@ -24,7 +24,9 @@ import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.memory.MemoryModel;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -54,7 +56,8 @@ public final class SimBackend
       DeviceTimeBreakdown,
       CostModelSource,
       OpCoverage,
-      MachineDescription {
+      MachineDescription,
+      DeviceMemorySource {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -309,6 +312,30 @@ public final class SimBackend
     return ProfileMemory.check(profile, m, devices);
   }
 
+  @Override
+  public MemoryLimits capacities() {
+    return ProfileMemory.limits(profile);
+  }
+
+  @Override
+  public Map<String, Long> overheads() {
+    return ProfileMemory.overheads(profile);
+  }
+
+  @Override
+  public String capacitySource() {
+    List<String> given = profile.devices().stream()
+        .filter(d -> d.memory() != null && ProfileMemory.SET_BY_USER.equals(d.memory().source())).map(DeviceModel::name)
+        .toList();
+    return "sim profile " + profile.name() + (given.isEmpty() ? "" : ", --memory for " + String.join(",", given));
+  }
+
+  /** The profile's check with {@code user}'s capacities replacing its own (a device the profile lacks is refused). */
+  @Override
+  public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices, MemoryLimits user) {
+    return ProfileMemory.check(ProfileMemory.withCapacities(profile, user), graph, devices);
+  }
+
   /** The profile's own tables: the proxy equals the noise-free simulator. */
   @Override
   public HeteroCostModel costModel(OpGraph graph) {
@@ -316,6 +343,7 @@ public final class SimBackend
   }
 
   /** The precomputed tables of {@code graph} (built on first use, cached per graph instance). */
+  @SuppressWarnings("ReferenceEquality") // cached per instance on purpose, as IdentityKey explains
   public SimGraph simGraph(OpGraph graph) {
     SimGraph l = last;
     if (l != null && l.graph() == graph) {
@@ -363,6 +391,7 @@ public final class SimBackend
   /** Identity, not equality, of graphs: equal copies are cheap to rebuild, deep equality is not cheap to check. */
   private record IdentityKey(OpGraph graph) {
     @Override
+    @SuppressWarnings("ReferenceEquality") // identity is the point of this key
     public boolean equals(Object o) {
       return o instanceof IdentityKey k && k.graph == graph;
     }

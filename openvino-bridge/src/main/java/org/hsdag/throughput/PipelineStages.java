@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
+import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
 
 /**
@@ -21,12 +22,18 @@ import org.hsdag.cost.HeteroCostModel;
  * the device it leaves or enters, and the same stage costs as {@link HeteroCostModel#evaluate} adds
  * up, grouped by sub-model: the stages and the overhead sum to its latency.
  *
- * @param device model device of each stage, in run order
- * @param micros time of each stage, µs
- * @param requestMicros the per-request overhead (host side), µs
  */
-public record PipelineStages(int[] device, double[] micros, double requestMicros) {
-  public PipelineStages {
+public final class PipelineStages {
+  private final int[] device;
+  private final double[] micros;
+  private final double requestMicros;
+
+  /**
+   * @param device model device of each stage, in run order
+   * @param micros time of each stage, µs
+   * @param requestMicros the per-request overhead (host side), µs
+   */
+  public PipelineStages(int[] device, double[] micros, double requestMicros) {
     device = device.clone();
     micros = micros.clone();
     if (device.length != micros.length) {
@@ -40,14 +47,15 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     if (!(requestMicros >= 0) || Double.isInfinite(requestMicros)) {
       throw new IllegalArgumentException("request overhead must be finite and >= 0 (got " + requestMicros + ")");
     }
+    this.device = device;
+    this.micros = micros;
+    this.requestMicros = requestMicros;
   }
 
-  @Override
   public int[] device() {
     return device.clone();
   }
 
-  @Override
   public double[] micros() {
     return micros.clone();
   }
@@ -87,7 +95,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     int nc = model.opCount();
     int[] root = new int[nc];
     model.subModels(deviceOfOp, root);
-    HeteroCostModel.Terms terms = model.terms(deviceOfOp);
+    CostTerms terms = model.terms(deviceOfOp);
     // Stage index of each sub-model root, in HETERO's (topological) order.
     int[] stageOfRoot = order(model, root);
     int stages = 0;
@@ -99,7 +107,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     int[] kernelSubModels = new int[model.deviceCount()];
     for (int i = 0; i < nc; i++) {
       int s = stageOfRoot[root[i]];
-      time[s] += terms.opMicros()[i];
+      time[s] += terms.opMicros(i);
       if (root[i] == i) {
         dev[s] = deviceOfOp[i];
         time[s] += model.subModelOverhead(deviceOfOp[i]);
@@ -110,7 +118,7 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
     // Sub-models without a kernel (a Result cut from its producer) come last: they only pay their start.
     List<int[]> extraDev = new ArrayList<>();
     for (int d = 0; d < kernelSubModels.length; d++) {
-      for (int k = kernelSubModels[d]; k < terms.subModels()[d]; k++) {
+      for (int k = kernelSubModels[d]; k < terms.subModels(d); k++) {
         extraDev.add(new int[] {d});
       }
     }
@@ -192,5 +200,9 @@ public record PipelineStages(int[] device, double[] micros, double requestMicros
         time[stageOfRoot[pr]] += model.copyMicros(dc[p], bytes);
       }
     }
+  }
+
+  public double requestMicros() {
+    return requestMicros;
   }
 }

@@ -360,9 +360,10 @@ class IrBadInputTest {
           () -> new IrReader().read(new ByteArrayInputStream(LATIN1_NAME), "test.xml"));
       assertTrue(e.getMessage().matches("test\\.xml:\\d+: invalid UTF-8 byte 0xE9; an OpenVINO IR is UTF-8 text"),
           e.getMessage());
-      int line = Integer.parseInt(e.getMessage().split(":")[1]);
+      int line = Integer.parseInt(e.getMessage().split(":", -1)[1]);
       String text = new String(LATIN1_NAME, StandardCharsets.ISO_8859_1);
-      assertTrue(text.split("\n")[line - 1].contains("caf\u00e9"), "names the line of the bad byte: " + e.getMessage());
+      assertTrue(text.split("\n", -1)[line - 1].contains("caf\u00e9"),
+          "names the line of the bad byte: " + e.getMessage());
     });
     assertEquals("", stderr, "the XML parser printed its own line");
   }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SyntheticWeightsTest {
   /** A tensor of the hand-made net: the producing layer's output port. */
-  private record T(int layer, int port, String precision, long[] dims) {}
+  private static final class T {
+    private final int layer;
+    private final int port;
+    private final String precision;
+    private final long[] dims;
+
+    T(int layer, int port, String precision, long[] dims) {
+      this.layer = layer;
+      this.port = port;
+      this.precision = precision;
+      this.dims = dims;
+    }
+  }
 
   /** Builds a small IR v11 by hand: ports numbered inputs first, then outputs, as serializers do. */
   private static final class Net {
@@ -48,7 +61,7 @@ class SyntheticWeightsTest {
 
     T[] op(String type, String version, String data, List<T> inputs, String precision, long[]... outs) {
       int id = next++;
-      layers.append("<layer id=\"").append(id).append("\" name=\"").append(type.toLowerCase()).append(id)
+      layers.append("<layer id=\"").append(id).append("\" name=\"").append(type.toLowerCase(Locale.ROOT)).append(id)
           .append("\" type=\"").append(type).append("\" version=\"").append(version).append("\">\n");
       if (!data.isEmpty()) {
         layers.append("<data ").append(data).append("/>\n");
@@ -57,8 +70,8 @@ class SyntheticWeightsTest {
       if (!inputs.isEmpty()) {
         layers.append("<input>\n");
         for (T in : inputs) {
-          layers.append(port(port, in.precision(), in.dims()));
-          edges.append("<edge from-layer=\"").append(in.layer()).append("\" from-port=\"").append(in.port())
+          layers.append(port(port, in.precision, in.dims));
+          edges.append("<edge from-layer=\"").append(in.layer).append("\" from-port=\"").append(in.port)
               .append("\" to-layer=\"").append(id).append("\" to-port=\"").append(port).append("\"/>\n");
           port++;
         }
@@ -83,7 +96,7 @@ class SyntheticWeightsTest {
 
     /** Gather(ShapeOf(x), indices, axis): {gather, indices Const, axis Const}, Consts at the given offsets. */
     T[] dimsOf(T x, long indicesOffset, int count, long axisOffset) {
-      T shape = op1("ShapeOf", "output_type=\"i64\"", List.of(x), "I64", x.dims().length);
+      T shape = op1("ShapeOf", "output_type=\"i64\"", List.of(x), "I64", x.dims.length);
       T indices = constant("i64", indicesOffset, count);
       T axis = constant("i64", axisOffset);
       T gather = op("Gather", "opset8", "batch_dims=\"0\"", List.of(shape, indices, axis), "I64", d(count))[0];
@@ -139,7 +152,7 @@ class SyntheticWeightsTest {
   }
 
   private static String name(T t) {
-    return "const" + t.layer();
+    return "const" + t.layer;
   }
 
   /** Static shapes: Transpose order, Reshape target, Unsqueeze axes, ReduceMean axes, split, Interpolate. */
@@ -221,7 +234,7 @@ class SyntheticWeightsTest {
     assertArrayEquals(new long[] {1}, ints(g, bin, name(splitAxis)));
     long dimIndex = ints(g, bin, name(yidx))[0];
     long div = ints(g, bin, name(divisor))[0];
-    assertEquals(2, Math.floorDiv(y.dims()[(int) dimIndex], div), "dim / divisor gives the first length");
+    assertEquals(2, Math.floorDiv(y.dims[(int) dimIndex], div), "dim / divisor gives the first length");
     long second = ints(g, bin, name(rest))[0];
     assertTrue(second == 2 || second == -1, "the second length is 2 or inferred: " + second);
     assertTrue(w.plan().notes().isEmpty(), w.plan().notes().toString());

@@ -43,6 +43,29 @@ class OpenVinoNativeTest {
   }
 
   @Test
+  void theCpuAndItsTestTwinReportNoDeviceMemoryAndTheCallDoesNotFail() {
+    try (OpenVinoRuntime rt = availability.openRuntime()) {
+      rt.registerTestDevice(TestDevice.parse("CPU2"));
+      for (String device : List.of("CPU", "CPU2")) {
+        for (String key : List.of(DeviceMemoryReport.GPU_TOTAL, DeviceMemoryReport.NPU_TOTAL,
+            DeviceMemoryReport.AVAILABLE)) {
+          assertTrue(rt.unsignedProperty(device, key).isEmpty(), device + " " + key);
+        }
+        assertEquals(DeviceMemoryReport.none(device), DeviceMemoryReport.read(rt, device));
+      }
+    }
+  }
+
+  @Test
+  void aPropertyTheDeviceListsIsReadThroughTheSameCall() {
+    // The CPU plugin lists INFERENCE_NUM_THREADS among SUPPORTED_PROPERTIES (the pinned wheel, run); the twin sets it to 3.
+    try (OpenVinoRuntime rt = availability.openRuntime()) {
+      rt.registerTestDevice(TestDevice.parse("CPU2:threads=3"));
+      assertEquals(java.util.OptionalLong.of(3), rt.unsignedProperty("CPU2", "INFERENCE_NUM_THREADS"));
+    }
+  }
+
+  @Test
   void selfTestPassesOnEveryDevice(@TempDir Path dir) throws Exception {
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       SelfTest.Report report = SelfTest.run(rt, dir, 5, 1e-2, 1);

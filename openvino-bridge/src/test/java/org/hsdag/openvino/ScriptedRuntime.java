@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.ir.OpGraph;
@@ -32,6 +33,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   List<ExecutedNode> executed = List.of();
   CountDownLatch blockInference;
   Map<String, boolean[]> support = new LinkedHashMap<>();
+  // Device properties a device reports, keyed "DEVICE KEY" (absent: the device does not list the key).
+  Map<String, Long> properties = new LinkedHashMap<>();
 
   ScriptedRuntime(OpGraph modelGraph, String... devices) {
     this.modelGraph = modelGraph;
@@ -53,6 +56,12 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   @Override
   public void setProperty(String device, String key, String value) {
     calls.add("set " + device + " " + key + "=" + value);
+  }
+
+  @Override
+  public OptionalLong unsignedProperty(String device, String key) {
+    Long v = properties.get(device + " " + key);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
   @Override

@@ -147,6 +147,7 @@ public final class BenchReport {
     doc.heading(2, "Run cost");
     doc.numberTable(perModelHeader(" s/run"), perMethodRows(r -> r.runs().isEmpty() ? "–"
         : fmt(r.runs().stream().mapToLong(Run::wallMillis).average().orElse(Double.NaN) / 1000.0, 1)));
+    BenchMemorySection.add(doc, results);
     List<String> skipped = new ArrayList<>();
     for (ModelResult m : results.models()) {
       for (MethodResult r : m.methods()) {
@@ -325,7 +326,7 @@ public final class BenchReport {
       }
       XYSeries series = chart.addSeries(r.label(), xs, ys);
       series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-      boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().length <= 1);
+      boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().size() <= 1);
       boolean hsdag = r.kind().equals("HSDAG");
       int k = flat ? oneShot++ : hsdag ? 0 : searching++;
       Color colour = flat ? GREYS[k % GREYS.length] : hsdag ? HSDAG_COLOUR : PALETTE[k % PALETTE.length];
@@ -350,7 +351,7 @@ public final class BenchReport {
    * method keeps its value up to the budget.
    */
   static double[] meanBestSoFar(List<Run> runs, int budget) {
-    int len = runs.stream().mapToInt(x -> x.bestSoFarMillis().length).max().orElse(0);
+    int len = runs.stream().mapToInt(x -> x.bestSoFarMillis().size()).max().orElse(0);
     if (len == 0) {
       return new double[0];
     }
@@ -360,8 +361,8 @@ public final class BenchReport {
       double s = 0;
       int n = 0;
       for (Run run : runs) {
-        double[] c = run.bestSoFarMillis();
-        double v = c.length == 0 ? Double.NaN : c[Math.min(i, c.length - 1)];
+        List<Double> c = run.bestSoFarMillis();
+        double v = c.isEmpty() ? Double.NaN : c.get(Math.min(i, c.size() - 1));
         if (Double.isFinite(v)) {
           s += v;
           n++;

@@ -1,5 +1,7 @@
 package org.hsdag.bench.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -88,6 +90,8 @@ public record BenchResults(
    * @param wallMillis wall-clock time of the run
    * @param bestSoFarMillis best-so-far curve (one point per measurement)
    * @param bestPlacementDevices op counts per device of the best placement
+   * @param bestPlacementMemory the best placement's memory per device ({@code MemoryTable#json}) when device
+   *     capacities applied to the run, else empty
    */
   public record Run(
       long seed,
@@ -96,6 +100,21 @@ public record BenchResults(
       double searchBestMillis,
       double finalMillis,
       long wallMillis,
-      double[] bestSoFarMillis,
-      Map<String, Integer> bestPlacementDevices) {}
+      List<Double> bestSoFarMillis,
+      Map<String, Integer> bestPlacementDevices,
+      Map<String, Object> bestPlacementMemory) {
+    public Run {
+      bestSoFarMillis = List.copyOf(bestSoFarMillis);
+      bestPlacementMemory = bestPlacementMemory == null ? Map.of()
+          : Collections.unmodifiableMap(new LinkedHashMap<>(bestPlacementMemory));
+    }
+
+    /** A run without device capacities. */
+    public Run(long seed, int measurements, int failures, double searchBestMillis, double finalMillis, long wallMillis,
+        List<Double> bestSoFarMillis, Map<String, Integer> bestPlacementDevices) {
+      this(seed, measurements, failures, searchBestMillis, finalMillis, wallMillis, bestSoFarMillis,
+          bestPlacementDevices,
+          Map.of());
+    }
+  }
 }

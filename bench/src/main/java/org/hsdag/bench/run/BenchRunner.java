@@ -3,6 +3,7 @@ package org.hsdag.bench.run;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -298,9 +299,9 @@ public final class BenchRunner {
 
   private Run runOne(Plan plan, String name, SearchStrategy s, OpGraph g, int budget, long seed, PlacementProxy proxy) {
     long start = System.nanoTime();
-    // The simulator's device capacities bind every method alike: none measures what cannot fit.
-    org.hsdag.memory.MemoryCheck memory = backend instanceof org.hsdag.sim.SimBackend sim
-        ? sim.memoryCheck(g, plan.devices()) : null;
+    // The device capacities the backend knows (a sim profile's, OpenVINO's reports, --memory) bind every method alike.
+    org.hsdag.memory.MemoryCheck memory = backend.capability(org.hsdag.memory.DeviceMemorySource.class)
+        .map(m -> m.memoryCheck(g, plan.devices(), org.hsdag.memory.MemoryLimits.NONE)).orElse(null);
     SearchEngine engine = SearchEngine.builder(backend, g, plan.devices()).protocol(plan.protocol()).seed(seed)
         .proxy(proxy == null ? null : proxy.withMemory(memory)).memory(memory).build();
     SearchOutcome outcome;
@@ -333,9 +334,11 @@ public final class BenchRunner {
     }
     SearchStep best = outcome.best();
     long wall = (System.nanoTime() - start) / 1_000_000;
+    Map<String, Object> used = memory != null && memory.limitsAny() && best != null
+        ? org.hsdag.memory.MemoryTable.json(memory.use(best.placement())) : Map.of();
     return new Run(seed, outcome.measurements(), outcome.failures(),
-        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall, outcome.bestSoFarPerMeasurement(),
-        counts);
+        best == null ? Double.POSITIVE_INFINITY : best.latencyMillis(), fin, wall,
+        Arrays.stream(outcome.bestSoFarPerMeasurement()).boxed().toList(), counts, used);
   }
 
   private static double mean(List<Run> runs) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.awt.Color;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.XYChart;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
   private static BenchResults.MethodResult method(String name, String label, String kind, double... curve) {
     BenchResults.Run run = new BenchResults.Run(1, curve.length, 0, curve[curve.length - 1], curve[curve.length - 1], 1,
-        curve,
+        Arrays.stream(curve).boxed().toList(),
         Map.of("CPU", 1));
     return new BenchResults.MethodResult(name, label, null, kind, null, curve[curve.length - 1], 0, 0, 0, null, null,
         List.of(run));

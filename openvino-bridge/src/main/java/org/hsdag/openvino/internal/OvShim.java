@@ -90,6 +90,9 @@ public final class OvShim {
 
   public static native int hsdag_ov_core_set_property(CoreHandle core, String device, String key, String value);
 
+  public static native int hsdag_ov_core_device_uint_property(
+      CoreHandle core, String device, String key, @Cast("uint64_t*") long[] value);
+
   public static native ModelHandle hsdag_ov_model_read(CoreHandle core, String xmlPath, String binPath);
 
   public static native void hsdag_ov_model_free(ModelHandle model);

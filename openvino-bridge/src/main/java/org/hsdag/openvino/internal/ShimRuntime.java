@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.hsdag.backend.DeviceInfo;
@@ -98,6 +99,14 @@ public final class ShimRuntime implements OpenVinoRuntime {
     check(hsdag_ov_core_register_cpu_twin(c, device.name()),
         "registering the CPU plugin (in " + str(hsdag_ov_library_dir()) + ") again as " + device.name());
     device.properties().forEach((key, value) -> apply(c, new Property(device.name(), key, value)));
+  }
+
+  @Override
+  public synchronized OptionalLong unsignedProperty(String device, String key) {
+    long[] value = new long[1];
+    int reported = check(hsdag_ov_core_device_uint_property(live(), device, key, value),
+        "reading " + key + " of " + device);
+    return reported == 1 ? OptionalLong.of(value[0]) : OptionalLong.empty();
   }
 
   @Override
