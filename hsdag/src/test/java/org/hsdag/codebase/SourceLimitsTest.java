@@ -125,7 +125,7 @@ class SourceLimitsTest {
       public Void visitClass(ClassTree type, Void unused) {
         String outer = className;
         className = type.getSimpleName().toString();
-        super.visitClass(type, unused);
+        super.visitClass(type, null);
         className = outer;
         return null;
       }
@@ -141,7 +141,7 @@ class SourceLimitsTest {
           violations.add(name + ":" + first + " " + methodName + "() " + length + " lines (max "
               + MAX_METHOD_LINES + ")");
         }
-        return super.visitMethod(method, unused);
+        return super.visitMethod(method, null);
       }
     }.scan(unit, null);
     return violations;
