@@ -153,14 +153,7 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter progress = json ? err : o;
-    OptionRules.requireAtLeast("--budget", budget, 1);
-    OptionRules.requireAtLeast("--seeds", seeds, 1);
-    OptionRules.requireAtLeast("--reference-factor", referenceFactor, 0);
-    OptionRules.requireAtLeast("--final-rounds", finalRounds, 1);
-    if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
-      throw new UserInputException(
-          "--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
-    }
+    checkOptions();
     List<String> methodNames = resolveMethods(paper ? List.of("all") : methods);
     List<BenchRunner.NamedGraph> graphs = loadModels(paper ? PAPER_MODELS : models);
     Path dir = out != null ? out : defaultOutDir();
@@ -172,15 +165,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     checkWritable(dir);
     MeasurementProtocol protocol = protocolOptions.protocol();
-    ProxyChoice proxyChoice = proxyOptions
-        .choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
-    if (proxyChoice instanceof ProxyChoice.Profile profile) {
-      try {
-        DeviceProfile.load(profile.nameOrPath());
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException("--proxy-profile: " + e.getMessage());
-      }
-    }
+    ProxyChoice proxyChoice = proxyChoice();
     // Each model's dynamic inputs are sized on their own, so each model gets its own backend.
     List<InputShapes.Resolution> shapes = new ArrayList<>();
     for (BenchRunner.NamedGraph g : graphs) {
@@ -188,11 +173,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
-    SplittableRandom master = new SplittableRandom(seedOptions.seed());
-    List<Long> seedList = new ArrayList<>();
-    for (int i = 0; i < seeds; i++) {
-      seedList.add(master.nextLong() & Long.MAX_VALUE);
-    }
+    List<Long> seedList = seedList();
     BenchResults results = null;
     String label = null;
     for (int i = 0; i < graphs.size(); i++) {
@@ -210,15 +191,7 @@ public final class BenchCommand implements Callable<Integer> {
         memoryOptions.requireWithin(ds);
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
         if (first) {
-          progress.printf(
-              "bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
-              methodNames.size(), graphs.size(), seeds, budget, ds, backend.name(), backend.profile(), label);
-          progress.println("bench: objective " + objective.describe(ds.size())
-              + (objective.objective() == Objective.THROUGHPUT
-                  ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second"
-                  : ""));
-          progress.println("bench: device memory capacities: " + MemoryOptions.capacitySource(backend)
-              + " (no method measures a placement that exceeds one)");
+          printHeader(progress, methodNames.size(), graphs.size(), ds, backend, label, objective);
         }
         ModelNotes.announce(model.graph(), backend, notice -> progress.println(model.name() + ": " + notice));
         String shapeNotice = shapes.get(i).notice();
@@ -251,6 +224,60 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     checkWritable(dir); // again: the bench may have run for hours
+    writeResults(o, dir, results, label);
+    return ExitCodes.OK;
+  }
+
+  private void checkOptions() {
+    OptionRules.requireAtLeast("--budget", budget, 1);
+    OptionRules.requireAtLeast("--seeds", seeds, 1);
+    OptionRules.requireAtLeast("--reference-factor", referenceFactor, 0);
+    OptionRules.requireAtLeast("--final-rounds", finalRounds, 1);
+    if (paper && (!models.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--methods"))) {
+      throw new UserInputException(
+          "--paper chooses the models and methods itself; drop the MODEL arguments and --methods");
+    }
+  }
+
+  /** The cost model the strategies plan with; a named profile is loaded now, so a bad one fails before any run. */
+  private ProxyChoice proxyChoice() {
+    ProxyChoice proxyChoice = proxyOptions
+        .choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
+    if (proxyChoice instanceof ProxyChoice.Profile profile) {
+      try {
+        DeviceProfile.load(profile.nameOrPath());
+      } catch (IllegalArgumentException e) {
+        throw new UserInputException("--proxy-profile: " + e.getMessage());
+      }
+    }
+    return proxyChoice;
+  }
+
+  /** The strategies' seeds, drawn from the master seed. */
+  private List<Long> seedList() {
+    SplittableRandom master = new SplittableRandom(seedOptions.seed());
+    List<Long> seedList = new ArrayList<>();
+    for (int i = 0; i < seeds; i++) {
+      seedList.add(master.nextLong() & Long.MAX_VALUE);
+    }
+    return seedList;
+  }
+
+  private void printHeader(PrintWriter progress, int methodCount, int modelCount, DeviceSet ds, LatencyBackend backend,
+      String label, RunObjective objective) {
+    progress.printf(
+        "bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
+        methodCount, modelCount, seeds, budget, ds, backend.name(), backend.profile(), label);
+    progress.println("bench: objective " + objective.describe(ds.size())
+        + (objective.objective() == Objective.THROUGHPUT
+            ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second"
+            : ""));
+    progress.println("bench: device memory capacities: " + MemoryOptions.capacitySource(backend)
+        + " (no method measures a placement that exceeds one)");
+  }
+
+  /** Writes the report files and says where, or prints the JSON summary of {@code --json}. */
+  private void writeResults(PrintWriter o, Path dir, BenchResults results, String label) throws java.io.IOException {
     List<Path> written = new BenchReport(results).writeAll(dir);
     if (json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -262,7 +289,6 @@ public final class BenchCommand implements Callable<Integer> {
       o.printf("all numbers: backend %s, profile %s (%s)%n", results.backend(), results.profile(), label);
     }
     o.flush();
-    return ExitCodes.OK;
   }
 
   private static void checkWritable(Path dir) throws java.io.IOException {

@@ -315,6 +315,11 @@ public final class ApplyCommand implements Callable<Integer> {
     String hetero = ds.heteroString();
     ObjectiveSummary.printHeader(out, objective, ds.size());
     ObjectiveSummary.printFigures(out, objective, nums);
+    printUsage(out, ds, xml, json, hetero);
+  }
+
+  /** How to use the placement: pasteable Python and Java, and the shell command that measured it. */
+  private void printUsage(PrintWriter out, DeviceSet ds, String xml, String json, String hetero) {
     out.println();
     out.println("Use it with OpenVINO:");
     List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();

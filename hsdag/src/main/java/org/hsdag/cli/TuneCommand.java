@@ -1,7 +1,6 @@
 package org.hsdag.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
@@ -18,14 +17,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.SupportMatrix;
-import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -34,24 +29,16 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyUnavailableException;
-import org.hsdag.search.SearchEngine;
-import org.hsdag.search.Candidate;
-import org.hsdag.search.Finalist;
-import org.hsdag.report.ReportWriter;
-import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
 import org.hsdag.tune.RunManifest;
-import org.hsdag.tune.RunResults;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.RunStatus;
-import org.hsdag.tune.TuneResult;
-import org.hsdag.search.Decision;
 import org.hsdag.tune.Tuner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -271,9 +258,9 @@ public final class TuneCommand implements Callable<Integer> {
                 request.mismatch().amplitude(), request.mismatch().seed()) : null,
             new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
             new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
-        saveCostModelMeasurements(folder, backend, graph);
+        CostModelMeasurements.save(folder, backend, graph);
         objective.write(folder.dir());
-        return execute(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
+        return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
     } finally {
       closeBackend(backend);
@@ -372,42 +359,14 @@ public final class TuneCommand implements Callable<Integer> {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
               + backend.name() + " now reports " + backend.profile());
         }
-        reuseCostModelMeasurements(folder, backend, r.graph());
+        CostModelMeasurements.reuse(folder, backend, r.graph());
         LatencyBackend measuring = ObjectiveOptions.measuring(RunObjective.read(folder.dir()), backend);
         Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(),
             new DeviceSet(mf.config().devices()),
             shapes);
-        return execute(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
+        return execution().run(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
       } finally {
         closeBackend(backend);
-      }
-    }
-  }
-
-  /** The run's file of what a measured cost model was built from ({@link CostModelSource#costModelMeasurements}). */
-  static final String COST_MODEL_MEASUREMENTS = "cost-model-measurements.json";
-
-  /** Saves what the backend measured to build the cost model, so that a resume plans on the same numbers. */
-  private static void saveCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph)
-      throws IOException {
-    var source = backend.capability(CostModelSource.class);
-    if (source.isPresent()) {
-      var saved = source.get().costModelMeasurements(graph);
-      if (saved.isPresent()) {
-        AtomicFiles.writeString(folder.dir().resolve(COST_MODEL_MEASUREMENTS), saved.get());
-      }
-    }
-  }
-
-  private static void reuseCostModelMeasurements(RunFolder folder, LatencyBackend backend, OpGraph graph)
-      throws IOException {
-    Path file = folder.dir().resolve(COST_MODEL_MEASUREMENTS);
-    var source = backend.capability(CostModelSource.class);
-    if (Files.exists(file) && source.isPresent()) {
-      try {
-        source.get().reuseCostModelMeasurements(graph, Files.readString(file));
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException(file + ": " + e.getMessage());
       }
     }
   }
@@ -442,225 +401,16 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
+  private TuneExecution execution() {
+    return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
+        this::notice);
+  }
+
   private void notice(String line) {
     if (!json && !quiet) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("hsdag: " + line);
       err.flush();
-    }
-  }
-
-  private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
-      SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
-    TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
-        : Terminal.isInteractive() && injectedBackend == null ? TuneProgressPrinter.Mode.BAR
-        : TuneProgressPrinter.Mode.LINES;
-    TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
-    // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
-    LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
-        mf.inputShape(), this::notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
-    try {
-      return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
-    } finally {
-      if (measuring != backend) {
-        measuring.close();
-      }
-    }
-  }
-
-  private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
-      SearchStrategy strategyImpl, Proxies.Resolved runProxy, TuneProgressPrinter printer,
-      TuneProgressPrinter.Mode mode)
-      throws Exception {
-    Path dir = folder.dir();
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    TuneConfig config = mf.config();
-    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy(),
-        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
-    if (mode != TuneProgressPrinter.Mode.NONE) {
-      err.println("hsdag: tuning " + label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
-          + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
-          + (backend.simulated() ? " (simulated numbers)" : "") + "; run folder " + dir);
-      err.flush();
-    }
-    CountDownLatch done = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      tuner.requestStop();
-      try {
-        done.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "hsdag-tune-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    TuneResult result;
-    try {
-      try {
-        result = tuner.run(folder, isResume);
-      } catch (ResumeMismatchException e) {
-        throw new UserInputException(e.getMessage());
-      } finally {
-        printer.closeBar();
-        if (strategyImpl instanceof AutoCloseable c) {
-          c.close();
-        }
-      }
-      RunObjective objective = RunObjective.read(dir);
-      if (result.status() == RunStatus.COMPLETED) {
-        objective = objective.withFigures(backend, graph, result.candidates(), result.best());
-        objective.write(dir);
-      }
-      ReportWriter.Written report = null;
-      String reportProblem = null;
-      // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
-      if (!noReport && result.status() == RunStatus.COMPLETED) {
-        try {
-          report = new ReportWriter(dir, "dot", CommandName.current()).write();
-        } catch (IOException | RuntimeException e) {
-          reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
-              + CommandName.line("report", dir);
-        }
-      }
-      PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
-          ? PlannerEstimate.of(runProxy, result) : null;
-      if (json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("run_dir", dir.toString());
-        m.put("model", mf.modelPath());
-        m.put("devices", config.devices());
-        m.putAll(RunResults.toMap(result));
-        if (report != null) {
-          m.put("report", dir.resolve(ReportWriter.HTML).toString());
-        }
-        if (estimate != null) {
-          m.put("planner_estimate_ms", estimate.plannerMillis());
-          m.put("planner_estimate_source", estimate.source());
-        }
-        m.put("objective", objective);
-        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
-      } else {
-        printSummary(out, dir, mf, result, report, estimate, objective);
-      }
-      if (reportProblem != null) {
-        err.println("hsdag: " + reportProblem);
-      }
-      out.flush();
-      err.flush();
-      return switch (result.status()) {
-        case COMPLETED -> ExitCodes.OK;
-        case INTERRUPTED -> ExitCodes.INTERRUPTED;
-        case FAILED -> ExitCodes.FAILURE;
-      };
-    } finally {
-      done.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // The hook is running (Ctrl-C); it returns once done is counted down.
-      }
-    }
-  }
-
-  /**
-   * The planner's optimum on the run's cost model, beside the measured result.
-   *
-   * @param plannerMillis the planner's best placement, estimated on the cost model
-   * @param source which cost model
-   * @param measuredGapPercent how far the best measured latency is from that estimate
-   */
-  record PlannerEstimate(double plannerMillis, String source, double measuredGapPercent) {
-    static PlannerEstimate of(Proxies.Resolved proxy, TuneResult r) {
-      double planned = new org.hsdag.plan.Planner().plan(proxy.proxy()).best().proxyMillis();
-      double measured = r.best() == null ? Double.NaN : r.best().finalMs();
-      return new PlannerEstimate(planned, proxy.source(), 100 * (measured / planned - 1));
-    }
-  }
-
-  private void printSummary(PrintWriter out, Path dir, RunManifest mf, TuneResult r, ReportWriter.Written report,
-      PlannerEstimate estimate, RunObjective objective) {
-    String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
-    if (r.status() == RunStatus.INTERRUPTED) {
-      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
-          r.measurements(), r.elapsedSeconds(), CommandName.line("tune", "--resume", "--out", dir));
-      return;
-    }
-    if (r.status() == RunStatus.FAILED) {
-      out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(),
-          dir.resolve(Tuner.LOG_FILE));
-      return;
-    }
-    Candidate best = r.best();
-    Candidate ref = r.referenceBaseline();
-    if (quiet) {
-      out.println(best == null ? "no placement ran"
-          : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
-              best.finalMs(), nums,
-              ref != null && ref.ok()
-                  ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
-              dir.resolve(Tuner.BEST_FILE)));
-      return;
-    }
-    TuneConfig c = mf.config();
-    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()),
-        r.backend(),
-        r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
-    out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
-        r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
-    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
-        c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
-    ObjectiveSummary.printHeader(out, objective, c.devices().size());
-    out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models",
-        "latency ms",
-        "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
-    for (Candidate cand : r.candidates()) {
-      StringBuilder ops = new StringBuilder();
-      int[] counts = cand.placement().countsPerDevice();
-      for (int d = 0; d < counts.length; d++) {
-        ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
-      }
-      String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
-      String ci = Double.isNaN(cand.ciLowMs()) ? ""
-          : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
-      String vs = cand.ok() && ref != null && ref.ok()
-          ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
-      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
-          cand.subModels() == 0 ? "?" : cand.subModels(),
-          lat, ci, vs, cand.equals(best) ? "  <- best" : "");
-      if (!cand.ok() && cand.reason() != null) {
-        out.println("      " + cand.reason());
-      }
-    }
-    if (best == null) {
-      out.println("no placement ran; see the failures in " + dir.resolve(Tuner.LOG_FILE));
-    } else {
-      Candidate bb = r.bestBaseline();
-      StringBuilder line = new StringBuilder(
-          String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
-      if (ref != null && ref.ok()) {
-        line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
-      }
-      if (bb != null && !bb.equals(best)) {
-        line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
-      }
-      out.println(line);
-      ObjectiveSummary.printFigures(out, objective, nums);
-      if (estimate != null) {
-        out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
-            + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(),
-            estimate.measuredGapPercent());
-      }
-      if (best.baseline()) {
-        out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
-            : r.decisionText());
-      }
-      out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (op friendly name -> device), "
-          + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
-      if (report != null && !report.graphRendered()) {
-        out.println("note: " + report.graphNote().replace("`", ""));
-      }
-      out.println("next: " + CommandName.line("apply", mf.modelPath(), dir.resolve(Tuner.BEST_FILE)));
     }
   }
 
@@ -727,11 +477,6 @@ public final class TuneCommand implements Callable<Integer> {
       dir = Path.of("runs", base + "-" + stamp + "-" + i);
     }
     return dir;
-  }
-
-  private static String label(RunManifest mf) {
-    return mf.modelName() != null && !mf.modelName().isBlank() ? mf.modelName()
-        : Path.of(mf.modelPath()).getFileName().toString().replaceFirst("\\.xml$", "");
   }
 
   static String version() {

@@ -98,24 +98,7 @@ public final class AnnealingSearch {
       long[] load = budget == null ? null : budget.loads(label, devices);
       for (int k = 0; k < evaluations; k++, temperature *= cool) {
         int d = rnd.nextInt(devices);
-        int size = 0;
-        double kind = rnd.nextDouble();
-        if (kind < SUB_MODEL_MOVES_BELOW) {
-          // A whole current sub-model (root of a random op).
-          model.subModels(label, root);
-          int r = root[rnd.nextInt(n)];
-          for (int i = r; i < n; i++) {
-            if (root[i] == r) {
-              moved[size++] = i;
-            }
-          }
-        } else if (kind < GROUP_MOVES_BELOW && groups.length > 0) {
-          for (int i : groups[rnd.nextInt(groups.length)]) {
-            moved[size++] = i;
-          }
-        } else {
-          moved[size++] = rnd.nextInt(n);
-        }
+        int size = randomMove(model, groups, rnd, label, root, moved);
         boolean ok = true;
         boolean changes = false;
         for (int m = 0; m < size && ok; m++) {
@@ -150,13 +133,44 @@ public final class AnnealingSearch {
       throw new IllegalArgumentException("no start");
     }
     if (devices >= 2 && n > 0) {
-      LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget)
-          .run(best);
-      if (polished.micros() < bestMicros) {
-        best = polished.label();
-        bestMicros = polished.micros();
-      }
+      return polish(model, groups, budget, best, bestMicros);
     }
     return new Result(best, bestMicros);
+  }
+
+  /**
+   * Draws one move into {@code moved}: a whole current sub-model (its ops recomputed into
+   * {@code root}), a co-location group or a single op. Returns how many ops it moves.
+   */
+  private static int randomMove(HeteroCostModel model, int[][] groups, SplittableRandom rnd, int[] label, int[] root,
+      int[] moved) {
+    int n = model.opCount();
+    int size = 0;
+    double kind = rnd.nextDouble();
+    if (kind < SUB_MODEL_MOVES_BELOW) {
+      // A whole current sub-model (root of a random op).
+      model.subModels(label, root);
+      int r = root[rnd.nextInt(n)];
+      for (int i = r; i < n; i++) {
+        if (root[i] == r) {
+          moved[size++] = i;
+        }
+      }
+    } else if (kind < GROUP_MOVES_BELOW && groups.length > 0) {
+      for (int i : groups[rnd.nextInt(groups.length)]) {
+        moved[size++] = i;
+      }
+    } else {
+      moved[size++] = rnd.nextInt(n);
+    }
+    return size;
+  }
+
+  /** The best placement after a final descent from it (never worse). */
+  private static Result polish(HeteroCostModel model, int[][] groups, OpBudget budget, int[] best, double bestMicros) {
+    LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget)
+        .run(best);
+    return polished.micros() < bestMicros ? new Result(polished.label(), polished.micros())
+        : new Result(best, bestMicros);
   }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModelBuilder;
 import org.hsdag.cost.HeteroDevice;
 import org.hsdag.memory.MemoryCheck;
 
@@ -373,7 +374,7 @@ public final class CapBound {
         }
         two.add(new HeteroDevice("G" + g, latency, perByte, start));
       }
-      HeteroCostModel.Builder b = HeteroCostModel.builder(two, model.requestOverhead());
+      HeteroCostModelBuilder b = HeteroCostModel.builder(two, model.requestOverhead());
       for (int i = 0; i < model.opCount(); i++) {
         double[] time = new double[2];
         double[] fused = new double[2];

@@ -136,37 +136,9 @@ final class LocalSearch {
     int[] saved = new int[n];
     long[] load = budget == null ? null : budget.loads(label, devices);
     while (evaluations < maxEvaluations) {
-      moves.count = 0;
-      for (int i = 0; i < n; i++) {
-        for (int d = 0; d < devices; d++) {
-          if (d != label[i] && model.supported(i, d)) {
-            moves.add(SINGLE, i, d, delta(SINGLE, i, d, label));
-          }
-        }
-      }
-      for (int g = 0; g < groups; g++) {
-        for (int d = 0; d < devices; d++) {
-          if (movable(GROUP, g, d, label)) {
-            moves.add(GROUP, g, d, delta(GROUP, g, d, label));
-          }
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        for (int d = 0; d < devices; d++) {
-          if (root[i] == i && movable(SUB_MODEL, i, d, label)) {
-            // Always checked: ranked first.
-            moves.add(SUB_MODEL, i, d, Double.NEGATIVE_INFINITY);
-          }
-        }
-      }
+      collectMoves(moves, label, root);
       int count = moves.count;
-      Integer[] order = new Integer[count];
-      for (int k = 0; k < count; k++) {
-        order[k] = k;
-      }
-      final double[] dl = delta;
-      Arrays.sort(order,
-          (a, b) -> a.equals(b) ? 0 : dl[a] != dl[b] ? Double.compare(dl[a], dl[b]) : Integer.compare(a, b));
+      Integer[] order = ranked(delta, count);
       int accepted = 0;
       for (int r = 0; r < count && evaluations < maxEvaluations; r++) {
         int k = order[r];
@@ -176,20 +148,9 @@ final class LocalSearch {
         int kd = kind[k];
         int ix = index[k];
         int d = target[k];
-        if (accepted > 0) {
-          // The placement changed since ranking: re-check the move against it.
-          if (kd == SUB_MODEL && root[ix] != ix) {
-            continue;
-          }
-          if (kd != SINGLE && !movable(kd, ix, d, label)) {
-            continue;
-          }
-          if (kd == SINGLE && label[ix] == d) {
-            continue;
-          }
-          if (kd != SUB_MODEL && delta(kd, ix, d, label) > threshold) {
-            continue;
-          }
+        // The placement changed since ranking: re-check the move against it.
+        if (accepted > 0 && stale(kd, ix, d, label, root)) {
+          continue;
         }
         int size = members(kd, ix);
         if (load != null && !budget.allows(load, work, size, label, d)) {
@@ -219,6 +180,65 @@ final class LocalSearch {
       }
     }
     return new Result(label, best, evaluations);
+  }
+
+  /** Every move of this round: single ops and groups with their additive change, current sub-models first. */
+  private void collectMoves(Moves moves, int[] label, int[] root) {
+    int n = model.opCount();
+    int devices = model.deviceCount();
+    int groups = groupStart.length - 1;
+    moves.count = 0;
+    for (int i = 0; i < n; i++) {
+      for (int d = 0; d < devices; d++) {
+        if (d != label[i] && model.supported(i, d)) {
+          moves.add(SINGLE, i, d, delta(SINGLE, i, d, label));
+        }
+      }
+    }
+    for (int g = 0; g < groups; g++) {
+      for (int d = 0; d < devices; d++) {
+        if (movable(GROUP, g, d, label)) {
+          moves.add(GROUP, g, d, delta(GROUP, g, d, label));
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      for (int d = 0; d < devices; d++) {
+        if (root[i] == i && movable(SUB_MODEL, i, d, label)) {
+          // Always checked: ranked first.
+          moves.add(SUB_MODEL, i, d, Double.NEGATIVE_INFINITY);
+        }
+      }
+    }
+  }
+
+  /** Move indices by additive change, ties by move order. */
+  private static Integer[] ranked(double[] delta, int count) {
+    Integer[] order = new Integer[count];
+    for (int k = 0; k < count; k++) {
+      order[k] = k;
+    }
+    final double[] dl = delta;
+    Arrays.sort(order,
+        (a, b) -> a.equals(b) ? 0 : dl[a] != dl[b] ? Double.compare(dl[a], dl[b]) : Integer.compare(a, b));
+    return order;
+  }
+
+  /** Whether a move ranked before the placement changed no longer applies or no longer looks worth checking. */
+  private boolean stale(int kd, int ix, int d, int[] label, int[] root) {
+    if (kd == SUB_MODEL && root[ix] != ix) {
+      return true;
+    }
+    if (kd != SINGLE && !movable(kd, ix, d, label)) {
+      return true;
+    }
+    if (kd == SINGLE && label[ix] == d) {
+      return true;
+    }
+    if (kd != SUB_MODEL && delta(kd, ix, d, label) > threshold) {
+      return true;
+    }
+    return false;
   }
 
   /** The moves of one round: kind, op / group / sub-model root, target device, additive change. */

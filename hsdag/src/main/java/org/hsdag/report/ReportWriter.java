@@ -3,7 +3,6 @@ package org.hsdag.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -13,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
@@ -99,7 +97,7 @@ public final class ReportWriter {
     ReportDoc doc = new ReportDoc("Placement tuning report: " + modelLabel(mf));
     introduction(doc, mf, result);
     doc.heading(2, "Result");
-    GraphResult graph = renderGraph();
+    PlacementGraph graph = PlacementGraph.render(runDir, dotCommand);
     resultSection(doc, result, search.status(), nums);
     ObjectiveSection.add(doc, runDir, mf.config().devices().size(), nums);
     if (result != null) {
@@ -110,7 +108,7 @@ public final class ReportWriter {
       workByDevice(doc, mf, result.get("best"), nums);
       MemorySection.add(doc, result.get("best"));
     }
-    graphSection(doc, graph);
+    graph.section(doc);
     usageSection(doc, mf);
     runDetails(doc, mf, result, search, clusterWorkers());
     filesSection(doc);
@@ -357,20 +355,6 @@ public final class ReportWriter {
                 + "only the share of operations is shown."));
   }
 
-  private static void graphSection(ReportDoc doc, GraphResult graph) {
-    doc.heading(2, "Placement graph");
-    if (graph.rendered()) {
-      doc.para("Operations coloured by device (constants omitted); red edges cross devices and cost a copy. Source: `"
-          + Tuner.DOT_FILE + "`.");
-      String svg = graph.svg();
-      int start = svg.indexOf("<svg");
-      doc.rawHtml("<div class=\"graph\">" + (start >= 0 ? svg.substring(start) : svg) + "</div>",
-          "![placement graph](" + GRAPH_SVG + ")");
-    } else {
-      doc.para(graph.note());
-    }
-  }
-
   private void usageSection(ReportDoc doc, RunManifest mf) {
     doc.heading(2, "How to use the placement");
     doc.para(
@@ -428,41 +412,6 @@ public final class ReportWriter {
         "`placement.dot`: the winning placement as a Graphviz graph",
         "`workers.json` (runs with `--cluster`): how many measurements each worker made",
         "`report.md`, `report.html`, `latency.png`, `latency.svg`: this report"));
-  }
-
-  private record GraphResult(boolean rendered, String svg, String note) {}
-
-  private GraphResult renderGraph() {
-    Path dot = runDir.resolve(Tuner.DOT_FILE);
-    if (!Files.isRegularFile(dot)) {
-      return new GraphResult(false, null, "No `placement.dot` yet (the run has not completed).");
-    }
-    String hint = "Render it with `" + Pasteable.shellLine("dot", "-Tsvg", dot, "-o", "placement.svg") + "`.";
-    try {
-      Path tmp = Files.createTempFile(runDir, ".placement", ".svg");
-      try {
-        Process p = new ProcessBuilder(dotCommand, "-Tsvg", dot.toString(), "-o", tmp.toString())
-            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          return new GraphResult(false, null, "Graphviz `dot` took too long on this graph. " + hint);
-        }
-        if (p.exitValue() != 0) {
-          return new GraphResult(false, null, "Graphviz `dot` failed (exit " + p.exitValue() + "). " + hint);
-        }
-        String svg = Files.readString(tmp, StandardCharsets.UTF_8);
-        AtomicFiles.writeString(runDir.resolve(GRAPH_SVG), svg);
-        return new GraphResult(true, svg, "rendered " + GRAPH_SVG + " with Graphviz");
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
-    } catch (IOException e) {
-      return new GraphResult(false, null, "Graphviz (`dot`) is not installed, so the placement graph is not drawn here "
-          + "(install it with `apt-get install graphviz`). " + hint);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new GraphResult(false, null, "Rendering was interrupted. " + hint);
-    }
   }
 
   static String numbersLabel(RunManifest mf) {

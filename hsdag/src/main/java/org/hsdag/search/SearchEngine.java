@@ -7,13 +7,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.BatchMeasurement;
-import org.hsdag.backend.ConfidenceInterval;
 import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
@@ -61,7 +58,7 @@ public final class SearchEngine {
   private final MemoryCheck memory;
   private volatile boolean stopRequested;
 
-  private SearchEngine(Builder b) {
+  SearchEngine(SearchEngineBuilder b) {
     backend = b.backend;
     graph = b.graph;
     devices = b.devices;
@@ -77,8 +74,8 @@ public final class SearchEngine {
   }
 
   /** An engine measuring {@code graph} on {@code devices} of {@code backend}. */
-  public static Builder builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
-    return new Builder(backend, graph, devices);
+  public static SearchEngineBuilder builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
+    return new SearchEngineBuilder(backend, graph, devices);
   }
 
   public OpGraph graph() {
@@ -160,7 +157,7 @@ public final class SearchEngine {
    * BatchMeasurement} (a fleet of workers), else nothing: the caller then measures one by one. Each
    * result equals what {@link #measure} would give, since each carries its own noise key.
    */
-  private Map<Placement, Measurement> prefetch(List<Placement> placements, int round) {
+  Map<Placement, Measurement> prefetch(List<Placement> placements, int round) {
     Map<Placement, Measurement> out = new HashMap<>();
     if (batched.isEmpty()) {
       return out;
@@ -405,7 +402,7 @@ public final class SearchEngine {
    * freshly shuffled order (drift — thermal, clocks, background load — hits all alike), and picks the
    * winner by the {@link Verdict} rule. With at least {@value #MIN_ROUNDS_TO_RACE} rounds, up to
    * {@code rounds} more follow for the finalists whose interval still overlaps the leader's, until
-   * one is clear ({@link #contenders}). A finalist's latency is the median of its round latencies,
+   * one is clear ({@link FinalRounds#contenders}). A finalist's latency is the median of its round latencies,
    * with the 95% interval of that median; a failure ends its rounds. With 0 rounds the first
    * measurements decide.
    *
@@ -423,105 +420,7 @@ public final class SearchEngine {
    */
   public FinalResult remeasure(List<Finalist> finalists, int rounds, long orderSeed, Map<RoundKey, Measurement> prior,
       RemeasureListener listener, Prediction predicted) throws IOException {
-    RemeasureListener l = listener == null ? RemeasureListener.NONE : listener;
-    int n = finalists.size();
-    List<List<Double>> roundValues = new ArrayList<>();
-    int[] samples = new int[n];
-    int[] subModels = new int[n];
-    String[] failReason = new String[n];
-    int total = 0;
-    for (int i = 0; i < n; i++) {
-      roundValues.add(new ArrayList<>());
-      Measurement first = finalists.get(i).first();
-      subModels[i] = first == null ? 0 : first.subModels();
-      if (first != null && !first.ok()) {
-        failReason[i] = first.reason();
-      } else {
-        total += rounds;
-      }
-    }
-    l.started(total);
-    int done = 0;
-    // Fixed rounds for everyone, then up to as many again for the candidates still within noise of
-    // the leader (racing): a near tie is settled by more rounds, not by one noisy median.
-    for (int round = 0; round < maxFinalRounds(rounds); round++) {
-      boolean[] inRound = new boolean[n];
-      if (round < rounds) {
-        Arrays.fill(inRound, true);
-      } else {
-        inRound = contenders(roundValues, failReason);
-        int count = 0;
-        for (boolean b : inRound) {
-          count += b ? 1 : 0;
-        }
-        if (count < 2) {
-          break;
-        }
-        total += count;
-      }
-      int[] order = shuffled(n, new SplittableRandom(orderSeed + round));
-      List<Placement> toMeasure = new ArrayList<>();
-      for (int i : order) {
-        if (failReason[i] == null && inRound[i]
-            && !prior.containsKey(new RoundKey(round, finalists.get(i).placement()))) {
-          toMeasure.add(finalists.get(i).placement());
-        }
-      }
-      Map<Placement, Measurement> ahead = stopRequested ? Map.of() : prefetch(toMeasure, round + 1);
-      for (int i : order) {
-        if (failReason[i] != null || !inRound[i]) {
-          continue;
-        }
-        if (stopRequested) {
-          return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
-        }
-        Finalist f = finalists.get(i);
-        Measurement m = prior.get(new RoundKey(round, f.placement()));
-        boolean fresh = m == null;
-        if (fresh) {
-          m = ahead.containsKey(f.placement()) ? ahead.get(f.placement()) : measure(f.placement(), round + 1);
-        }
-        if (m.ok()) {
-          roundValues.get(i).add(m.latencyMillis());
-          samples[i] += m.samplesMillis().length;
-          subModels[i] = m.subModels();
-        } else {
-          failReason[i] = "failed in final round " + round + ": " + m.reason();
-        }
-        l.measured(f, round, m, fresh, ++done, total);
-      }
-    }
-    List<Candidate> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      Finalist f = finalists.get(i);
-      Measurement first = f.first();
-      double searchMs = first != null && first.ok() ? first.latencyMillis() : Double.NaN;
-      double[] values = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
-      double finalMs;
-      double[] ci;
-      int pooled;
-      if (failReason[i] != null) {
-        finalMs = Double.NaN;
-        ci = new double[] {Double.NaN, Double.NaN};
-        pooled = 0;
-        values = new double[0];
-      } else if (values.length == 0) {
-        finalMs = searchMs;
-        ci = first == null ? new double[] {Double.NaN, Double.NaN}
-            : new double[] {first.ciLowMillis(), first.ciHighMillis()};
-        pooled = first == null ? 0 : first.samplesMillis().length;
-      } else {
-        finalMs = median(values);
-        // The interval is of the median of rounds, the reported statistic; it describes the rounds the decision is made on, not raw samples
-        // (raw samples include warm-up-affected runs the statistic may exclude).
-        ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
-        pooled = samples[i];
-      }
-      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1],
-          Arrays.stream(values).boxed().toList(),
-          pooled, subModels[i], failReason[i]));
-    }
-    return new FinalResult(out, Verdict.of(out, predicted), false);
+    return new FinalRounds(this, finalists, prior, listener).run(rounds, orderSeed, predicted);
   }
 
   /** Below this many rounds an interval of the median is the sample range: too wide to race on. */
@@ -536,40 +435,6 @@ public final class SearchEngine {
   public static String racedRoundsNote(int rounds) {
     int max = maxFinalRounds(rounds);
     return max > rounds ? " (up to " + max + " for those still within noise of the fastest)" : "";
-  }
-
-  /**
-   * The candidates whose interval of the median overlaps the leader's (the lowest median), the
-   * leader included; none when the leader is alone. Equal zero-width intervals do not overlap
-   * (they are the same number, nothing more rounds could settle).
-   */
-  static boolean[] contenders(List<List<Double>> roundValues, String[] failReason) {
-    int n = roundValues.size();
-    double[] median = new double[n];
-    double[][] ci = new double[n][];
-    int leader = -1;
-    for (int i = 0; i < n; i++) {
-      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
-      if (failReason[i] != null || v.length < 2) {
-        continue;
-      }
-      median[i] = median(v);
-      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
-      if (leader < 0 || median[i] < median[leader]) {
-        leader = i;
-      }
-    }
-    boolean[] in = new boolean[n];
-    if (leader < 0) {
-      return in;
-    }
-    for (int i = 0; i < n; i++) {
-      if (i != leader && ci[i] != null && ci[i][0] < ci[leader][1] && ci[leader][0] < ci[i][1]) {
-        in[i] = true;
-        in[leader] = true;
-      }
-    }
-    return in;
   }
 
   private void requireFits(Placement p, String who) {
@@ -590,20 +455,6 @@ public final class SearchEngine {
     return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
   }
 
-  private static int[] shuffled(int n, SplittableRandom rng) {
-    int[] a = new int[n];
-    for (int i = 0; i < n; i++) {
-      a[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-    return a;
-  }
-
   /** The noise key of measurement {@code round} of {@code p} in a run with {@code seed}: what is measured, never when. */
   static long noiseKey(long seed, Placement p, int round) {
     return SplitMix64.next(SplitMix64.next(seed ^ p.hash64()) + round);
@@ -613,57 +464,5 @@ public final class SearchEngine {
   public String toString() {
     return String.format(Locale.ROOT, "SearchEngine[%s on %s, %s/%s]", graph, devices, backend.name(),
         backend.profile());
-  }
-
-  /** Configures a {@link SearchEngine}. */
-  public static final class Builder {
-    private final LatencyBackend backend;
-    private final OpGraph graph;
-    private final DeviceSet devices;
-    private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
-    private long seed;
-    private DoubleSupplier clock;
-    private PlacementProxy proxy;
-    private MemoryCheck memory;
-
-    /** Device capacities: placements that do not fit are refused without a run (default: the proxy's). */
-    public Builder memory(MemoryCheck v) {
-      memory = v;
-      return this;
-    }
-
-    private Builder(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
-      this.backend = Objects.requireNonNull(backend, "backend");
-      this.graph = Objects.requireNonNull(graph, "graph");
-      this.devices = Objects.requireNonNull(devices, "devices");
-    }
-
-    /** How each placement is timed (default: the paper's). */
-    public Builder protocol(MeasurementProtocol v) {
-      protocol = Objects.requireNonNull(v);
-      return this;
-    }
-
-    /** The cost model the strategies' context offers (null: none). */
-    public Builder proxy(PlacementProxy v) {
-      proxy = v;
-      return this;
-    }
-
-    /** The run seed that keys measurement noise. */
-    public Builder seed(long v) {
-      seed = v;
-      return this;
-    }
-
-    /** Elapsed seconds for the time limit (default: since the engine was built). */
-    public Builder clock(DoubleSupplier elapsedSeconds) {
-      clock = Objects.requireNonNull(elapsedSeconds);
-      return this;
-    }
-
-    public SearchEngine build() {
-      return new SearchEngine(this);
-    }
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModelBuilder;
 import org.hsdag.cost.HeteroDevice;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class CapBoundTest {
   /** Three independent ops, 10 µs on the slow uncapped D0 and 1 µs on the fast capped D1, no copy or start costs. */
   private static HeteroCostModel threeIndependentOps() {
     List<HeteroDevice> devs = List.of(new HeteroDevice("D0", 0, 0, 0), new HeteroDevice("D1", 0, 0, 0));
-    HeteroCostModel.Builder b = HeteroCostModel.builder(devs, 0);
+    HeteroCostModelBuilder b = HeteroCostModel.builder(devs, 0);
     for (int i = 0; i < 3; i++) {
       b.op(i, new double[] {10, 1});
       b.tensor(i, 0, 1);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModelBuilder;
 import org.hsdag.cost.HeteroDevice;
 
 /**
@@ -22,7 +23,7 @@ final class RandomModels {
       double perByte = d == 0 ? 0 : rnd.nextDouble(0, 0.01);
       devs.add(new HeteroDevice("D" + d, link, perByte, rnd.nextDouble(0, 40)));
     }
-    HeteroCostModel.Builder b = HeteroCostModel.builder(devs, 50);
+    HeteroCostModelBuilder b = HeteroCostModel.builder(devs, 50);
     List<List<Integer>> consumers = new ArrayList<>();
     for (int i = 0; i < ops; i++) {
       int k = i == 0 ? 0 : rnd.nextInt(Math.min(i, 3) + 1);

@@ -13,6 +13,7 @@ import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModelBuilder;
 import org.hsdag.cost.HeteroDevice;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
@@ -108,7 +109,7 @@ class ThroughputPlannerTest {
    */
   @Test
   void onAFourOpChainItFindsTheHandComputedOptimum() {
-    HeteroCostModel.Builder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
+    HeteroCostModelBuilder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
         new HeteroDevice("GPU", 10, 0.1, 200)), 50);
     int a = b.op(0, new double[] {3000, 1500});
     int bb = b.op(1, new double[] {3000, 1500}, a);

@@ -299,13 +299,13 @@ class SearchEngineTest {
     List<List<Double>> rounds = List.of(List.of(1.0, 1.1, 1.2, 1.0, 1.1), List.of(1.15, 1.2, 1.3, 1.25, 1.2),
         List.of(3.0, 3.1, 3.0, 3.2, 3.1), List.of(1.05, 1.0, 0.95, 1.0, 1.1));
     // Five rounds: each interval is the range. The leader (median 1.0) spans 0.95-1.1.
-    boolean[] in = SearchEngine.contenders(rounds, new String[4]);
+    boolean[] in = FinalRounds.contenders(rounds, new String[4]);
     assertArrayEquals(new boolean[] {true, false, false, true}, in);
     String[] failed = {"failed in final round 2: boom", null, null, null};
-    assertArrayEquals(new boolean[] {false, false, false, false}, SearchEngine.contenders(rounds, failed),
+    assertArrayEquals(new boolean[] {false, false, false, false}, FinalRounds.contenders(rounds, failed),
         "a failed finalist is out, and the leader alone needs no race");
     // Two identical noise-free candidates are the same number: nothing to race.
-    boolean[] exact = SearchEngine.contenders(List.of(List.of(2.0, 2.0, 2.0), List.of(2.0, 2.0, 2.0)), new String[2]);
+    boolean[] exact = FinalRounds.contenders(List.of(List.of(2.0, 2.0, 2.0), List.of(2.0, 2.0, 2.0)), new String[2]);
     assertArrayEquals(new boolean[] {false, false}, exact);
   }
 }

@@ -3,8 +3,6 @@ package org.hsdag.cost;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
-import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -25,7 +23,7 @@ import org.hsdag.ir.OpGraph;
  * producer's device once and enters each other consumer sub-model once.
  *
  * <p>Built from a graph by {@link #forGraph} (times from any {@link KernelTimes}: a sim profile or
- * measured per-op times), or op by op with a {@link Builder}.
+ * measured per-op times), or op by op with a {@link HeteroCostModelBuilder}.
  */
 public final class HeteroCostModel {
   private final List<HeteroDevice> devices;
@@ -53,7 +51,7 @@ public final class HeteroCostModel {
   private final double requestOverhead;
 
   /** Takes ownership of the arrays (callers pass fresh ones). */
-  private HeteroCostModel(List<HeteroDevice> devices, int nodeCount, int[] node, int[] predStart, int[] pred,
+  HeteroCostModel(List<HeteroDevice> devices, int nodeCount, int[] node, int[] predStart, int[] pred,
       double[] time, double[] fusedTime, int[] fuseInto, boolean[] supported, int[] tensorProducer,
       double[] tensorBytes, int[] tensorConsumerStart, int[] tensorConsumer, int[] tensorResults,
       double requestOverhead, HeteroSplit split) {
@@ -93,34 +91,9 @@ public final class HeteroCostModel {
       throw new IllegalArgumentException("the split covers " + split.opCount() + " ops, the model " + nc);
     }
     this.split = split;
-    for (int i = 0; i < nc; i++) {
-      for (int j = predStart[i]; j < predStart[i + 1]; j++) {
-        if (pred[j] < 0 || pred[j] >= i) {
-          throw new IllegalArgumentException(
-              "op " + i + " has predecessor " + pred[j] + ": ops must be in topological order");
-        }
-      }
-      if (fuseInto[i] >= i) {
-        throw new IllegalArgumentException("op " + i + " fuses into later op " + fuseInto[i]);
-      }
-    }
-    for (int t = 0; t < tensorProducer.length; t++) {
-      if (tensorProducer[t] < -1 || tensorProducer[t] >= nc || !(tensorBytes[t] >= 0)) {
-        throw new IllegalArgumentException("tensor " + t + ": bad producer or bytes");
-      }
-    }
-    for (int c : tensorConsumer) {
-      if (c < 0 || c >= nc) {
-        throw new IllegalArgumentException("tensor consumer " + c + " is not an op");
-      }
-    }
-    for (int k = 0; k < time.length; k++) {
-      if (!(time[k] >= 0) || !(fusedTime[k] >= 0) || Double.isInfinite(time[k]) || Double.isInfinite(fusedTime[k])) {
-        throw new IllegalArgumentException(
-            "op " + (k % Math.max(nc, 1)) + " on " + this.devices.get(k / Math.max(nc, 1)).name()
-                + ": kernel times must be finite and >= 0");
-      }
-    }
+    CostTableChecks.checkOps(nc, predStart, pred, fuseInto);
+    CostTableChecks.checkTensors(nc, tensorProducer, tensorBytes, tensorConsumer);
+    CostTableChecks.checkTimes(nc, this.devices, time, fusedTime);
   }
 
   /**
@@ -131,120 +104,7 @@ public final class HeteroCostModel {
    */
   public static HeteroCostModel forGraph(OpGraph g, OpCost[] costs, ShapeAssumption shapes,
       List<HeteroDevice> devices, double requestOverheadUs, KernelTimes times) {
-    Objects.requireNonNull(times, "times");
-    int n = g.nodeCount();
-    if (costs.length != n) {
-      throw new IllegalArgumentException("costs has " + costs.length + " entries for " + n + " nodes");
-    }
-    int[] topo = g.topologicalOrder();
-    int[] computeIndex = new int[n];
-    Arrays.fill(computeIndex, -1);
-    int count = 0;
-    for (int v : topo) {
-      if (costs[v].opClass().isCompute()) {
-        computeIndex[v] = count++;
-      }
-    }
-    int nc = count;
-    int[] computeNode = new int[nc];
-    for (int v = 0; v < n; v++) {
-      if (computeIndex[v] >= 0) {
-        computeNode[computeIndex[v]] = v;
-      }
-    }
-    int[] predStart = new int[nc + 1];
-    for (int i = 0; i < nc; i++) {
-      int v = computeNode[i];
-      int k = 0;
-      for (int j = 0; j < g.inDegree(v); j++) {
-        if (computeIndex[g.predecessor(v, j)] >= 0) {
-          k++;
-        }
-      }
-      predStart[i + 1] = predStart[i] + k;
-    }
-    int[] pred = new int[predStart[nc]];
-    for (int i = 0, w = 0; i < nc; i++) {
-      int v = computeNode[i];
-      for (int j = 0; j < g.inDegree(v); j++) {
-        int ci = computeIndex[g.predecessor(v, j)];
-        if (ci >= 0) {
-          pred[w++] = ci;
-        }
-      }
-    }
-    int[] fuseInto = fusion(g, costs, computeNode, predStart, pred);
-    int devs = devices.size();
-    double[] time = new double[devs * nc];
-    double[] fusedTime = new double[devs * nc];
-    boolean[] supported = new boolean[devs * nc];
-    for (int d = 0; d < devs; d++) {
-      for (int i = 0; i < nc; i++) {
-        int v = computeNode[i];
-        int k = d * nc + i;
-        supported[k] = times.supported(v, costs[v], d);
-        time[k] = times.micros(v, costs[v], d);
-        fusedTime[k] = times.fusedMicros(v, costs[v], d);
-      }
-    }
-    // Boundary tensors: one per producer output port feeding a compute node or a Result.
-    int m = g.edgeCount();
-    int[] tensorOfEdge = new int[m];
-    Arrays.fill(tensorOfEdge, -1);
-    int tensors = 0;
-    for (int v = 0; v < n; v++) {
-      boolean producer = computeIndex[v] >= 0 || costs[v].opClass() == OpClass.PARAMETER;
-      if (!producer) {
-        continue;
-      }
-      int outs = g.node(v).outputs().size();
-      int[] tensorOfPort = new int[outs];
-      Arrays.fill(tensorOfPort, -1);
-      for (int j = 0; j < g.outDegree(v); j++) {
-        int e = g.outEdge(v, j);
-        Edge edge = g.edge(e);
-        int t = edge.target();
-        if (computeIndex[t] < 0 && costs[t].opClass() != OpClass.RESULT) {
-          continue;
-        }
-        if (tensorOfPort[edge.sourceOutput()] < 0) {
-          tensorOfPort[edge.sourceOutput()] = tensors++;
-        }
-        tensorOfEdge[e] = tensorOfPort[edge.sourceOutput()];
-      }
-    }
-    int[] tensorProducer = new int[tensors];
-    double[] tensorBytes = new double[tensors];
-    int[] tensorResults = new int[tensors];
-    int[] tensorConsumerStart = new int[tensors + 1];
-    for (int e = 0; e < m; e++) {
-      int t = tensorOfEdge[e];
-      if (t < 0) {
-        continue;
-      }
-      Edge edge = g.edge(e);
-      tensorProducer[t] = computeIndex[edge.source()];
-      tensorBytes[t] = shapes.elements(g.edgeTensor(e).dims()) * bitsOf(g.edgeTensor(e)) / 8.0;
-      if (computeIndex[edge.target()] >= 0) {
-        tensorConsumerStart[t + 1]++;
-      } else {
-        tensorResults[t]++;
-      }
-    }
-    for (int t = 0; t < tensors; t++) {
-      tensorConsumerStart[t + 1] += tensorConsumerStart[t];
-    }
-    int[] tensorConsumer = new int[tensorConsumerStart[tensors]];
-    int[] fill = Arrays.copyOf(tensorConsumerStart, tensors);
-    for (int e = 0; e < m; e++) {
-      int t = tensorOfEdge[e];
-      if (t >= 0 && computeIndex[g.edge(e).target()] >= 0) {
-        tensorConsumer[fill[t]++] = computeIndex[g.edge(e).target()];
-      }
-    }
-    return new HeteroCostModel(devices, n, computeNode, predStart, pred, time, fusedTime, fuseInto, supported,
-        tensorProducer, tensorBytes, tensorConsumerStart, tensorConsumer, tensorResults, requestOverheadUs,
-        HeteroSplit.ofGraph(g, computeIndex, nc));
+    return GraphCostTables.build(g, costs, shapes, devices, requestOverheadUs, times);
   }
 
   /** The model of {@code graph} on a sim profile's devices, in profile order. */
@@ -255,41 +115,6 @@ public final class HeteroCostModel {
   static HeteroCostModel forProfile(OpGraph g, OpCost[] costs, DeviceProfile profile, ShapeAssumption shapes) {
     return forGraph(g, costs, shapes, HeteroDevice.of(profile), profile.requestOverheadUs(),
         KernelTimes.ofProfile(g, profile, shapes));
-  }
-
-  private static int bitsOf(org.hsdag.ir.Port p) {
-    return p.elementType() == null || p.elementType().bitWidth() == 0 ? 32 : p.elementType().bitWidth();
-  }
-
-  /**
-   * An element-wise op fuses into the kernel producing its data when that producer is a
-   * convolution, a MatMul or an already fusable element-wise op whose only consumer it is (what
-   * the CPU and GPU plugins do with bias, activation and residual adds).
-   */
-  private static int[] fusion(OpGraph g, OpCost[] costs, int[] computeNode, int[] predStart, int[] pred) {
-    int nc = computeNode.length;
-    int[] fuseInto = new int[nc];
-    Arrays.fill(fuseInto, -1);
-    for (int i = 0; i < nc; i++) {
-      int v = computeNode[i];
-      OpClass cls = costs[v].opClass();
-      if (cls != OpClass.ELEMENTWISE && cls != OpClass.ACTIVATION && cls != OpClass.QUANTIZATION) {
-        continue;
-      }
-      int best = -1;
-      for (int j = predStart[i]; j < predStart[i + 1]; j++) {
-        int p = pred[j];
-        int pv = computeNode[p];
-        OpClass pc = costs[pv].opClass();
-        boolean root = pc == OpClass.CONVOLUTION || pc == OpClass.POINTWISE_CONVOLUTION
-            || pc == OpClass.GROUP_CONVOLUTION || pc == OpClass.MATMUL;
-        if ((root || fuseInto[p] >= 0) && g.outDegree(pv) == 1 && p > best) {
-          best = p;
-        }
-      }
-      fuseInto[i] = best;
-    }
-    return fuseInto;
   }
 
   /** The same model on a subset of its devices, in the order named (e.g. the devices a search uses). */
@@ -646,121 +471,7 @@ public final class HeteroCostModel {
    * Collects a model op by op: ops in topological order (predecessors first), their times per
    * device, fusion, and boundary tensors. For tests and for sources that are not an {@link OpGraph}.
    */
-  public static Builder builder(List<HeteroDevice> devices, double requestOverheadUs) {
-    return new Builder(devices, requestOverheadUs);
-  }
-
-  /** See {@link HeteroCostModel#builder}. */
-  public static final class Builder {
-    private final List<HeteroDevice> devices;
-    private final double requestOverhead;
-    private final List<int[]> preds = new ArrayList<>();
-    private final List<Integer> nodes = new ArrayList<>();
-    private final List<double[]> times = new ArrayList<>();
-    private final List<double[]> fused = new ArrayList<>();
-    private final List<boolean[]> support = new ArrayList<>();
-    private final List<Integer> fuse = new ArrayList<>();
-    private final List<int[]> tensorConsumers = new ArrayList<>();
-    private final List<double[]> tensorInfo = new ArrayList<>();
-
-    private Builder(List<HeteroDevice> devices, double requestOverhead) {
-      this.devices = List.copyOf(devices);
-      this.requestOverhead = requestOverhead;
-    }
-
-    /**
-     * Adds an op (graph node {@code node}) with stand-alone times per device ({@code micros[d]}),
-     * supported on every device, not fusing. Returns its op index.
-     */
-    public int op(int node, double[] micros, int... predecessors) {
-      int i = nodes.size();
-      for (int p : predecessors) {
-        if (p < 0 || p >= i) {
-          throw new IllegalArgumentException("op " + i + ": predecessor " + p + " must be an earlier op");
-        }
-      }
-      if (micros.length != devices.size()) {
-        throw new IllegalArgumentException(
-            "op " + i + ": " + micros.length + " times for " + devices.size() + " devices");
-      }
-      nodes.add(node);
-      preds.add(predecessors.clone());
-      times.add(micros.clone());
-      fused.add(micros.clone());
-      boolean[] s = new boolean[devices.size()];
-      Arrays.fill(s, true);
-      support.add(s);
-      fuse.add(-1);
-      return i;
-    }
-
-    /** Op {@code op} fuses into {@code producer} (one of its predecessors) with these fused times. */
-    public Builder fuse(int op, int producer, double[] fusedMicros) {
-      if (producer < 0 || producer >= op) {
-        throw new IllegalArgumentException("op " + op + " can only fuse into an earlier op");
-      }
-      fuse.set(op, producer);
-      fused.set(op, fusedMicros.clone());
-      return this;
-    }
-
-    /** Device {@code device} cannot run op {@code op}. */
-    public Builder unsupported(int op, int device) {
-      support.get(op)[device] = false;
-      return this;
-    }
-
-    /** A boundary tensor of {@code bytes} from {@code producer} (-1: a model input) to ops and Results. */
-    public Builder tensor(int producer, double bytes, int results, int... consumers) {
-      tensorConsumers.add(consumers.clone());
-      tensorInfo.add(new double[] {producer, bytes, results});
-      return this;
-    }
-
-    public HeteroCostModel build() {
-      int nc = nodes.size();
-      int devs = devices.size();
-      int[] node = new int[nc];
-      int[] predStart = new int[nc + 1];
-      for (int i = 0; i < nc; i++) {
-        node[i] = nodes.get(i);
-        predStart[i + 1] = predStart[i] + preds.get(i).length;
-      }
-      int[] pred = new int[predStart[nc]];
-      double[] t = new double[devs * nc];
-      double[] f = new double[devs * nc];
-      boolean[] s = new boolean[devs * nc];
-      int[] fuseInto = new int[nc];
-      for (int i = 0; i < nc; i++) {
-        System.arraycopy(preds.get(i), 0, pred, predStart[i], preds.get(i).length);
-        fuseInto[i] = fuse.get(i);
-        for (int d = 0; d < devs; d++) {
-          t[d * nc + i] = times.get(i)[d];
-          f[d * nc + i] = fused.get(i)[d];
-          s[d * nc + i] = support.get(i)[d];
-        }
-      }
-      int tensors = tensorInfo.size();
-      int[] producer = new int[tensors];
-      double[] bytes = new double[tensors];
-      int[] results = new int[tensors];
-      int[] start = new int[tensors + 1];
-      for (int k = 0; k < tensors; k++) {
-        producer[k] = (int) tensorInfo.get(k)[0];
-        bytes[k] = tensorInfo.get(k)[1];
-        results[k] = (int) tensorInfo.get(k)[2];
-        start[k + 1] = start[k] + tensorConsumers.get(k).length;
-      }
-      int[] consumers = new int[start[tensors]];
-      for (int k = 0; k < tensors; k++) {
-        System.arraycopy(tensorConsumers.get(k), 0, consumers, start[k], tensorConsumers.get(k).length);
-      }
-      int maxNode = -1;
-      for (int v : node) {
-        maxNode = Math.max(maxNode, v);
-      }
-      return new HeteroCostModel(devices, maxNode + 1, node, predStart, pred, t, f, fuseInto, s, producer, bytes, start,
-          consumers, results, requestOverhead, HeteroSplit.ofOps(predStart, pred, producer, start, consumers, results));
-    }
+  public static HeteroCostModelBuilder builder(List<HeteroDevice> devices, double requestOverheadUs) {
+    return new HeteroCostModelBuilder(devices, requestOverheadUs);
   }
 }

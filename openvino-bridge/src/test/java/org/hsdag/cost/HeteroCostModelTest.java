@@ -71,7 +71,7 @@ class HeteroCostModelTest {
    */
   @Test
   void fusionStaysInsideASubModelAndATensorLeavesOnceAndEntersOncePerSubModel() {
-    HeteroCostModel.Builder b = HeteroCostModel.builder(TWO, 100);
+    HeteroCostModelBuilder b = HeteroCostModel.builder(TWO, 100);
     int a = b.op(0, new double[] {10, 1});
     int x = b.op(1, new double[] {4, 2}, a);
     int c = b.op(2, new double[] {3, 30}, a);
@@ -96,7 +96,7 @@ class HeteroCostModelTest {
 
   @Test
   void opsMustComeInTopologicalOrder() {
-    HeteroCostModel.Builder b = HeteroCostModel.builder(TWO, 0);
+    HeteroCostModelBuilder b = HeteroCostModel.builder(TWO, 0);
     assertThrows(IllegalArgumentException.class, () -> b.op(0, new double[] {1, 1}, 0));
   }
 

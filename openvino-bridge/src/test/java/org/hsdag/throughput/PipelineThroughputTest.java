@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroCostModelBuilder;
 import org.hsdag.cost.HeteroDevice;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class PipelineThroughputTest {
    * copy (110 µs for the 1000-byte tensors), 200 µs per sub-model; 50 µs per request.
    */
   private static HeteroCostModel chain() {
-    HeteroCostModel.Builder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
+    HeteroCostModelBuilder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
         new HeteroDevice("GPU", 10, 0.1, 200)), 50);
     int a = b.op(0, new double[] {3000, 9000});
     int c = b.op(1, new double[] {8000, 5000}, a);
@@ -65,7 +66,7 @@ class PipelineThroughputTest {
 
   @Test
   void deviceVisitedTwiceCarriesBothStages() {
-    HeteroCostModel.Builder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 0),
+    HeteroCostModelBuilder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 0),
         new HeteroDevice("GPU", 0, 0, 0)), 0);
     int x = b.op(0, new double[] {1000, 1000});
     int y = b.op(1, new double[] {1000, 1000}, x);

@@ -110,17 +110,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
     List<String> methods = this.methods.isEmpty() ? List.of("planner", "hsdag") : this.methods;
     List<String> models = modelOptions.orDefaults(List.of("resnet50", "inception_v3", "bert_base"));
     DeviceProfile profile = target.profile();
-    System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
-        + "budget %d measurements, patience %s, %d seeds (the stop rules of tune); gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties) "
-        + "vs the target's best known (planner + annealing on its own cost model); used = measurements the search spent; m1/m2 = measurements until the "
-        + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n",
-        budget,
-        patience >= 0 ? String.valueOf(patience)
-            : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
-        seeds);
-    System.out.println(
-        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    printHeader();
     List<Run> runs = new ArrayList<>();
     for (String m : models) {
       OpGraph g = ExperimentModels.load(m);
@@ -183,6 +173,21 @@ public final class WarmStartExperiment implements Callable<Integer> {
     }
     summarise(runs);
     return 0;
+  }
+
+  /** What the table measures, and its header. */
+  private void printHeader() {
+    System.out.printf(Locale.ROOT, "## Time to the optimum (sim backend, noise on; every figure is simulated)%n%n"
+        + "budget %d measurements, patience %s, %d seeds (the stop rules of tune); gap = noise-free target latency of the returned placement (as tune: 5 finalists, re-measured in 5 interleaved rounds, up to 10 for near ties) "
+        + "vs the target's best known (planner + annealing on its own cost model); used = measurements the search spent; m1/m2 = measurements until the "
+        + "returned placement was within 1 %% / 2 %% (- = never); best measured = gap of the truly best placement the search measured (what a perfect final selection would return)%n%n",
+        budget,
+        patience >= 0 ? String.valueOf(patience)
+            : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
+        seeds);
+    System.out.println(
+        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
   }
 
   private static void close(SearchStrategy strategy) {

@@ -1,7 +1,5 @@
 package org.hsdag.bench.real;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.hsdag.backend.ConfidenceInterval;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
@@ -37,9 +34,6 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
-import org.hsdag.tune.LogRecord;
-import org.hsdag.tune.RunLog;
-import org.hsdag.tune.Tuner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -184,9 +178,9 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     return new MeasurementProtocol(1, splitRuns, Statistic.MEDIAN, 1, 0);
   }
 
-  private record Model(String label, Path xml, OpGraph graph) {}
+  record Model(String label, Path xml, OpGraph graph) {}
 
-  private Model model(OpenVinoBackend backend, String name) throws IOException {
+  static Model model(OpenVinoBackend backend, String name) throws IOException {
     Path xml = ModelArgument.resolve(Path.of(name));
     ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
     OpGraph g = ModelArgument.read(xml);
@@ -194,7 +188,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     return new Model(name.endsWith(".xml") ? xml.getFileName().toString() : name, xml, g);
   }
 
-  private static Measurement ok(Measurement m, String what) {
+  static Measurement ok(Measurement m, String what) {
     if (!m.ok()) {
       throw new IllegalStateException(what + " failed: " + m.reason());
     }
@@ -421,105 +415,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   // ---- measure-cost: compile vs inference, with and without the model cache ----
 
   private void measurementCost(OpenVinoOptions options, DeviceSet pair) throws IOException {
-    Path cache = Files.createTempDirectory("hsdag-ov-cache-");
-    try (OpenVinoBackend plain = OpenVinoBackend.open(options);
-        OpenVinoBackend cached = OpenVinoBackend.open(options.withCacheDir(cache))) {
-      Model m = model(plain, costModelName);
-      cached.bind(m.graph(), m.xml());
-      PlacementProxy proxy = PlacementProxy.of(m.graph(), plain.costModel(m.graph()), pair);
-      List<Placement> ps = new ArrayList<>();
-      ps.add(Placement.allOn(pair, m.graph().nodeCount(), "CPU"));
-      for (int[] p : SplitPlacements.generate(proxy.model().opCount(), 5, 0, 6, seed + 1)) {
-        ps.add(proxy.placement(p));
-      }
-      List<Double> prep = new ArrayList<>();
-      List<Double> compile = new ArrayList<>();
-      List<Double> infer = new ArrayList<>();
-      List<Double> total = new ArrayList<>();
-      List<Double> release = new ArrayList<>();
-      List<Double> miss = new ArrayList<>();
-      List<Double> hit = new ArrayList<>();
-      List<Double> hitTotal = new ArrayList<>();
-      List<Double> missInfer = new ArrayList<>();
-      List<Double> hitInfer = new ArrayList<>();
-      int subModelMismatches = 0;
-      for (int r = 0; r < rounds; r++) {
-        for (Placement p : ps) {
-          long t = System.nanoTime();
-          OpenVinoBackend.MeasurementCost a = plain.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
-          double aWall = (System.nanoTime() - t) / 1e6;
-          t = System.nanoTime();
-          OpenVinoBackend.MeasurementCost b = cached.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
-          double bWall = (System.nanoTime() - t) / 1e6;
-          ok(a.measurement(), "no-cache measurement");
-          ok(b.measurement(), "cached measurement");
-          if (a.measurement().subModels() != b.measurement().subModels()) {
-            subModelMismatches++;
-          }
-          if (r > 0 || ps.indexOf(p) > 0) { // the very first compile also loads the plugins: not a per-measurement cost
-            prep.add(a.prepareMillis());
-            compile.add(a.compileMillis());
-            infer.add(a.inferMillis());
-            total.add(aWall);
-            release.add(aWall - a.prepareMillis() - a.compileMillis() - a.inferMillis());
-          }
-          (r == 0 ? miss : hit).add(b.compileMillis());
-          (r == 0 ? missInfer : hitInfer).add(b.inferMillis());
-          if (r > 0) {
-            hitTotal.add(bWall);
-          }
-        }
-      }
-      out.printf(
-          "## Cost of one real measurement (%s, %d placements: CPU-only and %d CPU/%s splits; protocol '%s', as tune)%n%n",
-          m.label(), ps.size(), ps.size() - 1, pair.name(1), MeasurementProtocol.PAPER.describe());
-      out.printf(
-          "%d rounds; in each, every placement measured without and then with OpenVINO's model cache (CACHE_DIR %s, empty at the "
-              + "start: round 1 writes it, later rounds read it). ms per measurement, median [min-max]%n%n",
-          rounds, cache);
-      out.println("| part | no cache | cache, first compile (miss, writes) | cache, later compiles (hit) |");
-      out.println("|---|---|---|---|");
-      out.printf("| hsdag prepare (placement, names, affinities) | %s | | |%n", Spread.of(prep).format(1));
-      out.printf("| OpenVINO compile_model + infer request | %s | %s | %s |%n", Spread.of(compile).format(1),
-          Spread.of(miss).format(1),
-          hit.isEmpty() ? "-" : Spread.of(hit).format(1));
-      out.printf("| inputs + 10 inferences | %s | %s | %s |%n", Spread.of(infer).format(1),
-          Spread.of(missInfer).format(1),
-          hitInfer.isEmpty() ? "-" : Spread.of(hitInfer).format(1));
-      out.printf("| releasing the compiled model (the rest of the call) | %s | | |%n", Spread.of(release).format(1));
-      out.printf("| whole measure call | %s | | %s |%n%n", Spread.of(total).format(1),
-          hitTotal.isEmpty() ? "-" : Spread.of(hitTotal).format(1));
-      double[] share = new double[compile.size()];
-      for (int i = 0; i < share.length; i++) {
-        share[i] = compile.get(i) / total.get(i);
-      }
-      out.printf(Locale.ROOT,
-          "compile share of a measurement without cache: %s; cache hit / no-cache compile time: %.2f (medians); "
-              + "sub-model count differed between cached and uncached compiles of the same placement %d times of %d%n%n",
-          Spread.of(share).format(2),
-          hit.isEmpty() ? Double.NaN : Spread.of(hit).median() / Spread.of(compile).median(),
-          subModelMismatches, rounds * ps.size());
-      try (var files = Files.walk(cache)) {
-        List<Path> blobs = files.filter(Files::isRegularFile).toList();
-        long bytes = 0;
-        for (Path f : blobs) {
-          bytes += Files.size(f);
-        }
-        out.printf(Locale.ROOT,
-            "the cache folder held %d files, %.1f MB, at the end (what OpenVINO wrote for these compiles)%n%n",
-            blobs.size(), bytes / 1e6);
-      }
-    } finally {
-      deleteTree(cache);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var files = Files.walk(dir)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    new MeasurementCostFigures(out, rounds, seed).print(options, pair, costModelName);
   }
 
   // ---- tune: wall time and hsdag's own share ----
@@ -591,97 +487,6 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           "split needs a finished tune: run the tune section first or "
               + "give --tune-out DIR of one");
     }
-    Model m = model(backend, tuneModel);
-    JsonNode result = new ObjectMapper().readTree(tuneOut.resolve("result.json").toFile());
-    out.printf("## Tuned %s placement vs the best single device (%s, tune run %s)%n%n", String.join("/", pair.names()),
-        m.label(), tuneOut);
-    out.printf("tune's decision: %s. Its own final re-measurement (interleaved rounds, median, 95 %% interval):%n%n",
-        result.path("decision").asText());
-    out.println("| candidate | ops per device | latency ms | 95 % interval | sub-models |");
-    out.println("|---|---|---|---|---|");
-    JsonNode bestSplit = null;
-    JsonNode bestSingle = null;
-    for (JsonNode c : result.path("candidates")) {
-      out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f-%.3f | %d |%n", c.path("label").asText(),
-          c.path("ops_per_device").toString(),
-          c.path("latency_ms").asDouble(), c.path("ci95_low_ms").asDouble(), c.path("ci95_high_ms").asDouble(),
-          c.path("sub_models").asInt());
-      JsonNode counts = c.path("ops_per_device");
-      boolean single = false;
-      for (JsonNode v : counts) {
-        single |= v.asInt() == 0;
-      }
-      if (single
-          && (bestSingle == null || c.path("latency_ms").asDouble() < bestSingle.path("latency_ms").asDouble())) {
-        bestSingle = c;
-      }
-      if (!single && (bestSplit == null || c.path("latency_ms").asDouble() < bestSplit.path("latency_ms").asDouble())) {
-        bestSplit = c;
-      }
-    }
-    out.println();
-    if (bestSplit == null || bestSingle == null) {
-      out.println("(the tune has no split or no single-device candidate to compare)");
-      out.println();
-      return;
-    }
-    Placement split = null;
-    Placement single = null;
-    for (LogRecord r : RunLog.read(tuneOut.resolve(Tuner.LOG_FILE)).records()) {
-      if (r.hasMeasurement() && r.assignment() != null) {
-        if (r.placement().equals(bestSplit.path("placement").asText())) {
-          split = r.toPlacement(pair);
-        }
-        if (r.placement().equals(bestSingle.path("placement").asText())) {
-          single = r.toPlacement(pair);
-        }
-      }
-    }
-    if (split == null || single == null) {
-      throw new IllegalStateException(
-          "the tune's log has no assignment for " + bestSplit.path("placement").asText() + " or "
-              + bestSingle.path("placement").asText());
-    }
-    String singleLabel = bestSingle.path("label").asText();
-    List<Double> ratio = new ArrayList<>();
-    List<Double> splitSamples = new ArrayList<>();
-    List<Double> singleSamples = new ArrayList<>();
-    double[] splitMs = new double[rounds];
-    double[] singleMs = new double[rounds];
-    for (int r = 0; r < rounds; r++) {
-      boolean splitFirst = r % 2 == 0;
-      Measurement a = ok(backend.measure(m.graph(), splitFirst ? split : single, splitProtocol()), "re-measurement");
-      Measurement b = ok(backend.measure(m.graph(), splitFirst ? single : split, splitProtocol()), "re-measurement");
-      Measurement s = splitFirst ? a : b;
-      Measurement o = splitFirst ? b : a;
-      splitMs[r] = s.latencyMillis();
-      singleMs[r] = o.latencyMillis();
-      ratio.add(splitMs[r] / singleMs[r]);
-      for (double x : s.samplesMillis()) {
-        splitSamples.add(x);
-      }
-      for (double x : o.samplesMillis()) {
-        singleSamples.add(x);
-      }
-    }
-    double[] ciSplit = ConfidenceInterval.ofMedian(splitSamples.stream().mapToDouble(Double::doubleValue).toArray(),
-        0.95);
-    double[] ciSingle = ConfidenceInterval.ofMedian(singleSamples.stream().mapToDouble(Double::doubleValue).toArray(),
-        0.95);
-    Spread rs = Spread.of(ratio);
-    out.printf(Locale.ROOT,
-        "Independent re-measurement here: %d interleaved rounds of '%s' each (order alternating); per-round medians, "
-            + "and the 95 %% interval of the median of all %d pooled samples:%n%n",
-        rounds, splitProtocol().describe(), rounds * splitRuns);
-    out.println("| placement | ms per round: median [min-max] | pooled median 95 % interval |");
-    out.println("|---|---|---|");
-    out.printf(Locale.ROOT, "| tuned split (%s) | %s | %.3f-%.3f |%n", bestSplit.path("label").asText(),
-        Spread.of(splitMs).format(3), ciSplit[0], ciSplit[1]);
-    out.printf(Locale.ROOT, "| best single device (%s) | %s | %.3f-%.3f |%n%n", singleLabel,
-        Spread.of(singleMs).format(3), ciSingle[0], ciSingle[1]);
-    out.printf(Locale.ROOT, "split / %s per round: %s -> %s%n%n", singleLabel, rs.format(3),
-        ciSplit[1] < ciSingle[0] ? "the split is faster (intervals apart)"
-            : ciSingle[1] < ciSplit[0] ? "the single device is faster (intervals apart)"
-            : "no difference the intervals can resolve");
+    new SplitVsSingleFigures(out, rounds, splitRuns, splitProtocol()).print(backend, pair, tuneOut, tuneModel);
   }
 }

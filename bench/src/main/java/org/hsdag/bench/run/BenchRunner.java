@@ -100,20 +100,8 @@ public final class BenchRunner {
     String costModel = "none";
     for (NamedGraph model : models) {
       OpGraph g = model.graph();
-      List<MethodResult> rows = new ArrayList<>();
-      double bestKnown = Double.POSITIVE_INFINITY;
-      String bestSource = "none";
-      Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
       // The backend's own cost model gives the best known; the strategies plan with it or with the given profile's.
-      PlacementProxy target = null;
-      if (backend.capability(CostModelSource.class).isPresent()) {
-        try {
-          target = Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy();
-        } catch (ProxyUnavailableException e) {
-          // A backend whose cost model fails (a device that cannot profile the model) still benches, cold.
-          progress.accept(model.name() + "  no cost model: " + e.getMessage());
-        }
-      }
+      PlacementProxy target = target(plan, model);
       PlacementProxy proxy;
       if (proxyChoice instanceof ProxyChoice.Profile profile) {
         Proxies.Resolved resolved = Proxies.resolve(backend, g, plan.devices(), profile.nameOrPath(), shapes);
@@ -127,119 +115,174 @@ public final class BenchRunner {
         costModel = target == null ? "none (the backend has no cost model; searches start cold)"
             : "the cost model of " + backend.name() + "/" + backend.profile();
       }
-      Map<String, String> skipped = new LinkedHashMap<>();
-      List<Strategies.Entry> methods = Strategies.withSingleDeviceBaselines(plan.methods(), plan.devices());
-      for (Strategies.Entry m : methods) {
-        String name = m.name();
-        if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
-          skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
-          continue;
-        }
-        List<Run> runs = new ArrayList<>();
-        for (long seed : plan.seeds()) {
-          SearchStrategy s;
-          try {
-            s = m.create();
-          } catch (SearchConfigException e) {
-            skipped.put(name, e.getMessage());
-            break;
-          }
-          Run r;
-          try {
-            r = runOne(plan, name, s, g, plan.budget(), seed, proxy);
-          } catch (RuntimeException e) {
-            // One broken method must not lose hours of other results: it is reported as not run.
-            skipped.put(name, "failed on seed " + seed + ": " + e);
-            progress.accept(model.name() + "  " + name + " failed: " + e);
-            runs.clear();
-            break;
-          }
-          runs.add(r);
-          progress.accept(String.format(
-              "%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
-              model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(),
-              r.wallMillis() / 1000.0,
-              backend.name(), backend.profile()));
-          if (r.finalMillis() < bestKnown) {
-            bestKnown = r.finalMillis();
-            bestSource = name + " (seed " + seed + ")";
-          }
-        }
-        if (!runs.isEmpty()) {
-          runsByMethod.put(name, runs);
-        }
-      }
-      MethodResult reference = null;
-      if (target != null) {
-        // Under the device capacities the best known fits them too: no row is compared with what cannot run.
-        BestKnown.Result known = BestKnown.search(target.withMemory(memoryCheck(g, plan)), BestKnown.EVALUATIONS,
-            BestKnown.SEED);
-        long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
-        double measured = measureFixed(plan, g, known.placement(), seed);
-        progress.accept(String.format(Locale.ROOT,
-            "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
-                + "[%s, profile %s]",
-            model.name(), "best known", measured, known.proxyMillis(), known.plannerMillis(),
-            backend.name(), backend.profile()));
-        if (measured < bestKnown) {
-          bestKnown = measured;
-          bestSource = String.format(Locale.ROOT,
-              "%s on the cost model of %s/%s (%.4f ms there, noise-free), re-measured",
-              known.source(), backend.name(), backend.profile(), known.proxyMillis());
-        }
-      } else if (plan.referenceFactor() > 0) {
-        int refBudget = plan.budget() * plan.referenceFactor();
-        long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
-        SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE),
-            BrkgaStrategy.Config.SEEDED);
-        Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed, proxy);
-        progress.accept(String.format(
-            "%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
-            "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(),
-            r.wallMillis() / 1000.0,
-            backend.name(), backend.profile()));
-        if (r.finalMillis() < bestKnown) {
-          bestKnown = r.finalMillis();
-          bestSource = "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)";
-        }
-        reference = aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)",
-            null, "REFERENCE", List.of(r),
-            model.name());
-      }
-      // Speedups are stated against the reference device alone (DeviceKind#reference).
-      String referenceMethod = Strategies.singleDevice(
-          DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices()))).name();
-      double cpu = runsByMethod.containsKey(referenceMethod) ? mean(runsByMethod.get(referenceMethod)) : Double.NaN;
-      for (Strategies.Entry m : methods) {
-        String name = m.name();
-        String paperRow = PaperNumbers.row(name);
-        if (skipped.containsKey(name)) {
-          rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN,
-              Double.NaN, Double.NaN,
-              Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()),
-              PaperNumbers.speedupPercent(paperRow, model.name()),
-              List.of()));
-        } else {
-          rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), model.name()));
-        }
-      }
-      if (reference != null) {
-        rows.add(reference);
-      }
-      List<MethodResult> withGaps = new ArrayList<>();
-      for (MethodResult r : rows) {
-        double gap = (r.meanMillis() - bestKnown) / bestKnown * 100;
-        double speedup = Double.isNaN(cpu) ? Double.NaN : (cpu - r.meanMillis()) / cpu * 100;
-        withGaps.add(new MethodResult(r.method(), r.label(), r.paperRow(), r.kind(), r.skipped(), r.meanMillis(),
-            r.stdMillis(), speedup, gap,
-            r.paperMillis(), r.paperSpeedupPercent(), r.runs()));
-      }
-      out.add(new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), bestKnown, bestSource, withGaps));
+      out.add(runModel(plan, model, target, proxy));
     }
     List<String> devices = plan.devices().names();
     return new BenchResults(backend.name(), backend.profile(), backend.simulated(), devices, plan.budget(),
         plan.seeds(),
         plan.protocol().describe(), finalProtocol, costModel, out);
+  }
+
+  /** The backend's own cost model of {@code model}, or null. */
+  private PlacementProxy target(Plan plan, NamedGraph model) {
+    OpGraph g = model.graph();
+    PlacementProxy target = null;
+    if (backend.capability(CostModelSource.class).isPresent()) {
+      try {
+        target = Proxies.resolve(backend, g, plan.devices(), null, shapes).proxy();
+      } catch (ProxyUnavailableException e) {
+        // A backend whose cost model fails (a device that cannot profile the model) still benches, cold.
+        progress.accept(model.name() + "  no cost model: " + e.getMessage());
+      }
+    }
+    return target;
+  }
+
+  /** Every method on {@code model} over the plan's seeds, the best known, and the table rows. */
+  private ModelResult runModel(Plan plan, NamedGraph model, PlacementProxy target, PlacementProxy proxy) {
+    OpGraph g = model.graph();
+    Best best = new Best();
+    Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
+    Map<String, String> skipped = new LinkedHashMap<>();
+    List<Strategies.Entry> methods = Strategies.withSingleDeviceBaselines(plan.methods(), plan.devices());
+    for (Strategies.Entry m : methods) {
+      List<Run> runs = runMethod(plan, model, m, proxy, skipped, best);
+      if (!runs.isEmpty()) {
+        runsByMethod.put(m.name(), runs);
+      }
+    }
+    MethodResult reference = null;
+    if (target != null) {
+      measureBestKnown(plan, model, target, best);
+    } else if (plan.referenceFactor() > 0) {
+      reference = referenceRun(plan, model, proxy, best);
+    }
+    List<MethodResult> withGaps = rows(plan, model, methods, skipped, runsByMethod, reference, best.millis);
+    return new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), best.millis, best.source, withGaps);
+  }
+
+  /** The runs of method {@code m}, one per seed; none when it is skipped (the reason in {@code skipped}) or fails. */
+  private List<Run> runMethod(Plan plan, NamedGraph model, Strategies.Entry m, PlacementProxy proxy,
+      Map<String, String> skipped, Best best) {
+    OpGraph g = model.graph();
+    String name = m.name();
+    if (m.requiredDevice() != null && !plan.devices().contains(m.requiredDevice())) {
+      skipped.put(name, "needs " + m.requiredDevice() + ", not among " + plan.devices());
+      return List.of();
+    }
+    List<Run> runs = new ArrayList<>();
+    for (long seed : plan.seeds()) {
+      SearchStrategy s;
+      try {
+        s = m.create();
+      } catch (SearchConfigException e) {
+        skipped.put(name, e.getMessage());
+        break;
+      }
+      Run r;
+      try {
+        r = runOne(plan, name, s, g, plan.budget(), seed, proxy);
+      } catch (RuntimeException e) {
+        // One broken method must not lose hours of other results: it is reported as not run.
+        skipped.put(name, "failed on seed " + seed + ": " + e);
+        progress.accept(model.name() + "  " + name + " failed: " + e);
+        runs.clear();
+        break;
+      }
+      runs.add(r);
+      progress.accept(String.format(
+          "%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
+          model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(),
+          r.wallMillis() / 1000.0,
+          backend.name(), backend.profile()));
+      best.offer(r.finalMillis(), name + " (seed " + seed + ")");
+    }
+    return runs;
+  }
+
+  /** The best known placement on the backend's own cost model, re-measured like every run's best. */
+  private void measureBestKnown(Plan plan, NamedGraph model, PlacementProxy target, Best best) {
+    OpGraph g = model.graph();
+    // Under the device capacities the best known fits them too: no row is compared with what cannot run.
+    BestKnown.Result known = BestKnown.search(target.withMemory(memoryCheck(g, plan)), BestKnown.EVALUATIONS,
+        BestKnown.SEED);
+    long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
+    double measured = measureFixed(plan, g, known.placement(), seed);
+    progress.accept(String.format(Locale.ROOT,
+        "%s  %-20s %.4f ms measured (%.4f ms on the cost model, planner %.4f ms) "
+            + "[%s, profile %s]",
+        model.name(), "best known", measured, known.proxyMillis(), known.plannerMillis(),
+        backend.name(), backend.profile()));
+    best.offer(measured, String.format(Locale.ROOT,
+        "%s on the cost model of %s/%s (%.4f ms there, noise-free), re-measured",
+        known.source(), backend.name(), backend.profile(), known.proxyMillis()));
+  }
+
+  /** Without a cost model: a BRKGA with a multiple of the budget, seeded with the single devices. */
+  private MethodResult referenceRun(Plan plan, NamedGraph model, PlacementProxy proxy, Best best) {
+    OpGraph g = model.graph();
+    int refBudget = plan.budget() * plan.referenceFactor();
+    long seed = plan.seeds().isEmpty() ? 0 : plan.seeds().get(0);
+    SearchStrategy s = new BrkgaStrategy("brkga-reference", Grouping.colocation(CoarseningMode.NONE),
+        BrkgaStrategy.Config.SEEDED);
+    Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed, proxy);
+    progress.accept(String.format(
+        "%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
+        "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(),
+        r.wallMillis() / 1000.0,
+        backend.name(), backend.profile()));
+    best.offer(r.finalMillis(), "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)");
+    return aggregate("brkga-reference", "Reference BRKGA (" + plan.referenceFactor() + "x budget, seeded)",
+        null, "REFERENCE", List.of(r),
+        model.name());
+  }
+
+  /** One row per method (skipped ones with their reason) and the reference, with speedups and gaps. */
+  private List<MethodResult> rows(Plan plan, NamedGraph model, List<Strategies.Entry> methods,
+      Map<String, String> skipped, Map<String, List<Run>> runsByMethod, MethodResult reference, double bestKnown) {
+    List<MethodResult> rows = new ArrayList<>();
+    // Speedups are stated against the reference device alone (DeviceKind#reference).
+    String referenceMethod = Strategies.singleDevice(
+        DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices()))).name();
+    double cpu = runsByMethod.containsKey(referenceMethod) ? mean(runsByMethod.get(referenceMethod)) : Double.NaN;
+    for (Strategies.Entry m : methods) {
+      String name = m.name();
+      String paperRow = PaperNumbers.row(name);
+      if (skipped.containsKey(name)) {
+        rows.add(new MethodResult(name, m.label(), paperRow, m.family().name(), skipped.get(name), Double.NaN,
+            Double.NaN, Double.NaN,
+            Double.NaN, PaperNumbers.latencyMillis(paperRow, model.name()),
+            PaperNumbers.speedupPercent(paperRow, model.name()),
+            List.of()));
+      } else {
+        rows.add(aggregate(name, m.label(), paperRow, m.family().name(), runsByMethod.get(name), model.name()));
+      }
+    }
+    if (reference != null) {
+      rows.add(reference);
+    }
+    List<MethodResult> withGaps = new ArrayList<>();
+    for (MethodResult r : rows) {
+      double gap = (r.meanMillis() - bestKnown) / bestKnown * 100;
+      double speedup = Double.isNaN(cpu) ? Double.NaN : (cpu - r.meanMillis()) / cpu * 100;
+      withGaps.add(new MethodResult(r.method(), r.label(), r.paperRow(), r.kind(), r.skipped(), r.meanMillis(),
+          r.stdMillis(), speedup, gap,
+          r.paperMillis(), r.paperSpeedupPercent(), r.runs()));
+    }
+    return withGaps;
+  }
+
+  /** The best latency found so far on one model and where it came from. */
+  private static final class Best {
+    private double millis = Double.POSITIVE_INFINITY;
+    private String source = "none";
+
+    void offer(double candidateMillis, String candidateSource) {
+      if (candidateMillis < millis) {
+        millis = candidateMillis;
+        source = candidateSource;
+      }
+    }
   }
 
   /** One search with {@code budget} measurements and seed {@code seed}, then its best placement re-measured. */

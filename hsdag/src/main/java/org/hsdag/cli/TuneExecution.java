@@ -1,0 +1,150 @@
+package org.hsdag.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.plan.Proxies;
+import org.hsdag.report.ReportWriter;
+import org.hsdag.search.ResumeMismatchException;
+import org.hsdag.search.SearchStrategy;
+import org.hsdag.tune.RunFolder;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunObjective;
+import org.hsdag.tune.RunStatus;
+import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.TuneResult;
+import org.hsdag.tune.Tuner;
+import java.util.function.Consumer;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * Runs a prepared {@code tune} (a new run or a resumed one): the search on the backend, or on a
+ * fleet with {@code --cluster}, a stop hook for Ctrl-C, the objective's figures, the report, and the
+ * summary or JSON on stdout.
+ */
+final class TuneExecution {
+  private final CommandSpec spec;
+  private final boolean json;
+  private final boolean quiet;
+  private final boolean noReport;
+  /** A backend given by the caller (tests): no progress bar. */
+  private final boolean injectedBackend;
+  private final ClusterOptions clusterOptions;
+  private final MemoryOptions memoryOptions;
+  private final Consumer<String> notice;
+
+  TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice) {
+    this.spec = spec;
+    this.json = json;
+    this.quiet = quiet;
+    this.noReport = noReport;
+    this.injectedBackend = injectedBackend;
+    this.clusterOptions = clusterOptions;
+    this.memoryOptions = memoryOptions;
+    this.notice = notice;
+  }
+
+  /** Tunes the run of {@code folder} (new or resumed) on {@code backend}, then reports; returns the exit code. */
+  Integer run(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
+      SearchStrategy strategyImpl, Proxies.Resolved runProxy) throws Exception {
+    TuneProgressPrinter.Mode mode = json || quiet ? TuneProgressPrinter.Mode.NONE
+        : Terminal.isInteractive() && !injectedBackend ? TuneProgressPrinter.Mode.BAR
+        : TuneProgressPrinter.Mode.LINES;
+    TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
+    // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
+    LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
+        mf.inputShape(), notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
+    try {
+      return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
+    } finally {
+      if (measuring != backend) {
+        measuring.close();
+      }
+    }
+  }
+
+  private Integer execute(RunFolder folder, RunManifest mf, OpGraph graph, LatencyBackend backend, boolean isResume,
+      SearchStrategy strategyImpl, Proxies.Resolved runProxy, TuneProgressPrinter printer,
+      TuneProgressPrinter.Mode mode)
+      throws Exception {
+    Path dir = folder.dir();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    TuneConfig config = mf.config();
+    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
+        runProxy == null ? null : runProxy.proxy(),
+        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
+    if (mode != TuneProgressPrinter.Mode.NONE) {
+      err.println(
+          "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
+              + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
+              + (backend.simulated() ? " (simulated numbers)" : "") + "; run folder " + dir);
+      err.flush();
+    }
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      tuner.requestStop();
+      try {
+        done.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "hsdag-tune-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    TuneResult result;
+    try {
+      try {
+        result = tuner.run(folder, isResume);
+      } catch (ResumeMismatchException e) {
+        throw new UserInputException(e.getMessage());
+      } finally {
+        printer.closeBar();
+        if (strategyImpl instanceof AutoCloseable c) {
+          c.close();
+        }
+      }
+      RunObjective objective = RunObjective.read(dir);
+      if (result.status() == RunStatus.COMPLETED) {
+        objective = objective.withFigures(backend, graph, result.candidates(), result.best());
+        objective.write(dir);
+      }
+      ReportWriter.Written report = null;
+      String reportProblem = null;
+      // An interrupted run gets its report when it completes; writing one now would race the JVM's shutdown.
+      if (!noReport && result.status() == RunStatus.COMPLETED) {
+        try {
+          report = new ReportWriter(dir, "dot", CommandName.current()).write();
+        } catch (IOException | RuntimeException e) {
+          reportProblem = "could not write the report (" + e.getMessage() + "); the run is complete, retry with: "
+              + CommandName.line("report", dir);
+        }
+      }
+      PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
+          ? PlannerEstimate.of(runProxy, result) : null;
+      TuneSummary.print(out, json, quiet, dir, mf, result, report, estimate, objective);
+      if (reportProblem != null) {
+        err.println("hsdag: " + reportProblem);
+      }
+      out.flush();
+      err.flush();
+      return switch (result.status()) {
+        case COMPLETED -> ExitCodes.OK;
+        case INTERRUPTED -> ExitCodes.INTERRUPTED;
+        case FAILED -> ExitCodes.FAILURE;
+      };
+    } finally {
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running (Ctrl-C); it returns once done is counted down.
+      }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package org.hsdag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.hsdag.report.ReportWriter;
+import org.hsdag.search.Candidate;
+import org.hsdag.search.Decision;
+import org.hsdag.search.Finalist;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunObjective;
+import org.hsdag.tune.RunResults;
+import org.hsdag.tune.RunStatus;
+import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.TuneResult;
+import org.hsdag.tune.Tuner;
+
+/** What {@code tune} prints at the end of a run: the summary table and lines, or the JSON of {@code --json}. */
+final class TuneSummary {
+  private TuneSummary() {}
+
+  static void print(PrintWriter out, boolean json, boolean quiet, Path dir, RunManifest mf, TuneResult result,
+      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective) throws IOException {
+    if (json) {
+      printJson(out, dir, mf, result, report, estimate, objective);
+    } else {
+      printSummary(out, quiet, dir, mf, result, report, estimate, objective);
+    }
+  }
+
+  private static void printJson(PrintWriter out, Path dir, RunManifest mf, TuneResult result,
+      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective) throws IOException {
+    TuneConfig config = mf.config();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("run_dir", dir.toString());
+    m.put("model", mf.modelPath());
+    m.put("devices", config.devices());
+    m.putAll(RunResults.toMap(result));
+    if (report != null) {
+      m.put("report", dir.resolve(ReportWriter.HTML).toString());
+    }
+    if (estimate != null) {
+      m.put("planner_estimate_ms", estimate.plannerMillis());
+      m.put("planner_estimate_source", estimate.source());
+    }
+    m.put("objective", objective);
+    out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+  }
+
+  private static void printSummary(PrintWriter out, boolean quiet, Path dir, RunManifest mf, TuneResult r,
+      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective) {
+    String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
+    if (r.status() == RunStatus.INTERRUPTED) {
+      out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
+          r.measurements(), r.elapsedSeconds(), CommandName.line("tune", "--resume", "--out", dir));
+      return;
+    }
+    if (r.status() == RunStatus.FAILED) {
+      out.printf(Locale.ROOT, "hsdag: search failed: %s; the log is in %s%n", r.stopReason(),
+          dir.resolve(Tuner.LOG_FILE));
+      return;
+    }
+    Candidate best = r.best();
+    Candidate ref = r.referenceBaseline();
+    if (quiet) {
+      out.println(best == null ? "no placement ran"
+          : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
+              best.finalMs(), nums,
+              ref != null && ref.ok()
+                  ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
+              dir.resolve(Tuner.BEST_FILE)));
+      return;
+    }
+    TuneConfig c = mf.config();
+    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()),
+        r.backend(),
+        r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
+    out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
+        r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
+    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
+        c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
+    ObjectiveSummary.printHeader(out, objective, c.devices().size());
+    printCandidates(out, r, best, ref);
+    if (best == null) {
+      out.println("no placement ran; see the failures in " + dir.resolve(Tuner.LOG_FILE));
+    } else {
+      Candidate bb = r.bestBaseline();
+      StringBuilder line = new StringBuilder(
+          String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
+      if (ref != null && ref.ok()) {
+        line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
+      }
+      if (bb != null && !bb.equals(best)) {
+        line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
+      }
+      out.println(line);
+      ObjectiveSummary.printFigures(out, objective, nums);
+      if (estimate != null) {
+        out.printf(Locale.ROOT, "cost model: the planner's optimum is %.3f ms (an estimate, %s); the best measured "
+            + "latency is %+.1f%% from it%n", estimate.plannerMillis(), estimate.source(),
+            estimate.measuredGapPercent());
+      }
+      if (best.baseline()) {
+        out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
+            : r.decisionText());
+      }
+      out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (op friendly name -> device), "
+          + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
+      if (report != null && !report.graphRendered()) {
+        out.println("note: " + report.graphNote().replace("`", ""));
+      }
+      out.println("next: " + CommandName.line("apply", mf.modelPath(), dir.resolve(Tuner.BEST_FILE)));
+    }
+  }
+
+  static String label(RunManifest mf) {
+    return mf.modelName() != null && !mf.modelName().isBlank() ? mf.modelName()
+        : Path.of(mf.modelPath()).getFileName().toString().replaceFirst("\\.xml$", "");
+  }
+
+  /** One row per finalist and baseline: ops per device, sub-models, latency, interval, speed-up. */
+  private static void printCandidates(PrintWriter out, TuneResult r, Candidate best, Candidate ref) {
+    out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models",
+        "latency ms",
+        "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
+    for (Candidate cand : r.candidates()) {
+      StringBuilder ops = new StringBuilder();
+      int[] counts = cand.placement().countsPerDevice();
+      for (int d = 0; d < counts.length; d++) {
+        ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
+      }
+      String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
+      String ci = Double.isNaN(cand.ciLowMs()) ? ""
+          : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
+      String vs = cand.ok() && ref != null && ref.ok()
+          ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
+      out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,
+          cand.subModels() == 0 ? "?" : cand.subModels(),
+          lat, ci, vs, cand.equals(best) ? "  <- best" : "");
+      if (!cand.ok() && cand.reason() != null) {
+        out.println("      " + cand.reason());
+      }
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package org.hsdag.search;
+
+import static org.hsdag.search.SearchEngine.maxFinalRounds;
+import static org.hsdag.search.SearchEngine.median;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.hsdag.backend.ConfidenceInterval;
+import org.hsdag.backend.Measurement;
+import org.hsdag.placement.Placement;
+import org.hsdag.search.SearchEngine.RoundKey;
+
+/**
+ * One re-measurement of finalists in interleaved rounds ({@link SearchEngine#remeasure(List, int,
+ * long, Map, RemeasureListener, Prediction)}): what each finalist measured so far, round by round.
+ */
+final class FinalRounds {
+  private final SearchEngine engine;
+  private final List<Finalist> finalists;
+  private final Map<RoundKey, Measurement> prior;
+  private final RemeasureListener l;
+  private final int n;
+  private final List<List<Double>> roundValues = new ArrayList<>();
+  private final int[] samples;
+  private final int[] subModels;
+  private final String[] failReason;
+  private int total;
+  private int done;
+
+  FinalRounds(SearchEngine engine, List<Finalist> finalists, Map<RoundKey, Measurement> prior,
+      RemeasureListener listener) {
+    this.engine = engine;
+    this.finalists = finalists;
+    this.prior = prior;
+    l = listener == null ? RemeasureListener.NONE : listener;
+    n = finalists.size();
+    samples = new int[n];
+    subModels = new int[n];
+    failReason = new String[n];
+  }
+
+  FinalResult run(int rounds, long orderSeed, Prediction predicted) throws IOException {
+    for (int i = 0; i < n; i++) {
+      roundValues.add(new ArrayList<>());
+      Measurement first = finalists.get(i).first();
+      subModels[i] = first == null ? 0 : first.subModels();
+      if (first != null && !first.ok()) {
+        failReason[i] = first.reason();
+      } else {
+        total += rounds;
+      }
+    }
+    l.started(total);
+    // Fixed rounds for everyone, then up to as many again for the candidates still within noise of
+    // the leader (racing): a near tie is settled by more rounds, not by one noisy median.
+    for (int round = 0; round < maxFinalRounds(rounds); round++) {
+      boolean[] inRound = new boolean[n];
+      if (round < rounds) {
+        Arrays.fill(inRound, true);
+      } else {
+        inRound = contenders(roundValues, failReason);
+        int count = 0;
+        for (boolean b : inRound) {
+          count += b ? 1 : 0;
+        }
+        if (count < 2) {
+          break;
+        }
+        total += count;
+      }
+      if (!measureRound(round, inRound, orderSeed)) {
+        return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
+      }
+    }
+    List<Candidate> out = candidates();
+    return new FinalResult(out, Verdict.of(out, predicted), false);
+  }
+
+  /** Measures round {@code round} of the finalists in it, in a fresh shuffled order; false when asked to stop. */
+  private boolean measureRound(int round, boolean[] inRound, long orderSeed) throws IOException {
+    int[] order = shuffled(n, new SplittableRandom(orderSeed + round));
+    List<Placement> toMeasure = new ArrayList<>();
+    for (int i : order) {
+      if (failReason[i] == null && inRound[i]
+          && !prior.containsKey(new RoundKey(round, finalists.get(i).placement()))) {
+        toMeasure.add(finalists.get(i).placement());
+      }
+    }
+    Map<Placement, Measurement> ahead = engine.stopRequested() ? Map.of() : engine.prefetch(toMeasure, round + 1);
+    for (int i : order) {
+      if (failReason[i] != null || !inRound[i]) {
+        continue;
+      }
+      if (engine.stopRequested()) {
+        return false;
+      }
+      Finalist f = finalists.get(i);
+      Measurement m = prior.get(new RoundKey(round, f.placement()));
+      boolean fresh = m == null;
+      if (fresh) {
+        m = ahead.containsKey(f.placement()) ? ahead.get(f.placement()) : engine.measure(f.placement(), round + 1);
+      }
+      if (m.ok()) {
+        roundValues.get(i).add(m.latencyMillis());
+        samples[i] += m.samplesMillis().length;
+        subModels[i] = m.subModels();
+      } else {
+        failReason[i] = "failed in final round " + round + ": " + m.reason();
+      }
+      l.measured(f, round, m, fresh, ++done, total);
+    }
+    return true;
+  }
+
+  private List<Candidate> candidates() {
+    List<Candidate> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Finalist f = finalists.get(i);
+      Measurement first = f.first();
+      double searchMs = first != null && first.ok() ? first.latencyMillis() : Double.NaN;
+      double[] values = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+      double finalMs;
+      double[] ci;
+      int pooled;
+      if (failReason[i] != null) {
+        finalMs = Double.NaN;
+        ci = new double[] {Double.NaN, Double.NaN};
+        pooled = 0;
+        values = new double[0];
+      } else if (values.length == 0) {
+        finalMs = searchMs;
+        ci = first == null ? new double[] {Double.NaN, Double.NaN}
+            : new double[] {first.ciLowMillis(), first.ciHighMillis()};
+        pooled = first == null ? 0 : first.samplesMillis().length;
+      } else {
+        finalMs = median(values);
+        // The interval is of the median of rounds, the reported statistic; it describes the rounds the decision is made on, not raw samples
+        // (raw samples include warm-up-affected runs the statistic may exclude).
+        ci = ConfidenceInterval.ofMedian(values, ConfidenceInterval.LEVEL);
+        pooled = samples[i];
+      }
+      out.add(new Candidate(f.label(), f.baseline(), f.placement(), f.step(), searchMs, finalMs, ci[0], ci[1],
+          Arrays.stream(values).boxed().toList(),
+          pooled, subModels[i], failReason[i]));
+    }
+    return out;
+  }
+
+  /**
+   * The candidates whose interval of the median overlaps the leader's (the lowest median), the
+   * leader included; none when the leader is alone. Equal zero-width intervals do not overlap
+   * (they are the same number, nothing more rounds could settle).
+   */
+  static boolean[] contenders(List<List<Double>> roundValues, String[] failReason) {
+    int n = roundValues.size();
+    double[] median = new double[n];
+    double[][] ci = new double[n][];
+    int leader = -1;
+    for (int i = 0; i < n; i++) {
+      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+      if (failReason[i] != null || v.length < 2) {
+        continue;
+      }
+      median[i] = SearchEngine.median(v);
+      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
+      if (leader < 0 || median[i] < median[leader]) {
+        leader = i;
+      }
+    }
+    boolean[] in = new boolean[n];
+    if (leader < 0) {
+      return in;
+    }
+    for (int i = 0; i < n; i++) {
+      if (i != leader && ci[i] != null && ci[i][0] < ci[leader][1] && ci[leader][0] < ci[i][1]) {
+        in[i] = true;
+        in[leader] = true;
+      }
+    }
+    return in;
+  }
+
+  private static int[] shuffled(int n, SplittableRandom rng) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+    return a;
+  }
+}
