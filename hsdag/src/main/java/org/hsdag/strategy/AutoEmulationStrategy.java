@@ -3,6 +3,8 @@ package org.hsdag.strategy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.Predicate;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
@@ -12,7 +14,7 @@ import org.hsdag.search.SearchContext;
 /**
  * The paper's OpenVINO-CPU / OpenVINO-GPU baselines: what OpenVINO decides on its own with CPU or
  * GPU as first preference. AUTO never splits a model; it runs it on the highest-priority device
- * that supports every op. When no single device does, the model can only run through HETERO's
+ * that supports every op and has the memory for it. When no single device does, the model can only run through HETERO's
  * automatic mode, which offers each op to the devices in priority order and keeps the first that
  * supports it (notes/placement-systems.md §5.4). Priority follows the devices' kinds ({@link
  * SearchContext#deviceKinds}): among GPUs AUTO takes discrete before integrated; devices other than
@@ -80,6 +82,27 @@ public final class AutoEmulationStrategy extends OneShotStrategy {
     return order;
   }
 
+  /**
+   * AUTO's one device for the whole model: the first in {@code order} that supports every op and
+   * whose placement {@code fits} the device memory. AUTO compiles on the best device and, when that
+   * fails, tries the next until one succeeds (OpenVINO's AUTO page, "How AUTO works":
+   * docs.openvino.ai/cn/nightly/openvino_docs_OV_UG_supported_plugins_AUTO.html); a model over a
+   * device's memory fails to compile there. Empty: no device runs it alone.
+   */
+  public static OptionalInt singleDevice(DeviceSet devices, SupportMatrix support, int nodes, List<Integer> order,
+      Predicate<Placement> fits) {
+    for (int d : order) {
+      boolean all = true;
+      for (int v = 0; v < nodes && all; v++) {
+        all = support.allowed(v, d);
+      }
+      if (all && fits.test(Placement.allOn(devices, nodes, devices.name(d)))) {
+        return OptionalInt.of(d);
+      }
+    }
+    return OptionalInt.empty();
+  }
+
   @Override
   protected Placement choose(SearchContext context) {
     DeviceSet devices = context.devices();
@@ -87,15 +110,11 @@ public final class AutoEmulationStrategy extends OneShotStrategy {
     int n = context.graph().nodeCount();
     List<Integer> order = priorityOrder(devices, context.deviceKinds(), preference);
     priority = order.stream().map(devices::name).toList();
-    for (int d : order) {
-      boolean all = true;
-      for (int v = 0; v < n && all; v++) {
-        all = support.allowed(v, d);
-      }
-      if (all) {
-        mode = Mode.AUTO_SINGLE_DEVICE;
-        return Placement.allOn(devices, n, devices.name(d));
-      }
+    Predicate<Placement> fits = p -> context.memory().map(m -> m.fits(p)).orElse(true);
+    OptionalInt single = singleDevice(devices, support, n, order, fits);
+    if (single.isPresent()) {
+      mode = Mode.AUTO_SINGLE_DEVICE;
+      return Placement.allOn(devices, n, devices.name(single.getAsInt()));
     }
     mode = Mode.HETERO_AUTOMATIC;
     int[] a = new int[n];

@@ -11,9 +11,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.memory.MemoryCheck;
+import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -193,6 +196,23 @@ class BaselinesTest {
     gpu.init(ctx);
     assertEquals(List.of("GPU.0", "GPU.1", "CPU"), gpu.priority());
     assertEquals(Placement.allOn(ds, n, "GPU.0"), gpu.propose());
+  }
+
+  @Test
+  void autoMovesOnWhenTheModelDoesNotFitItsFirstDevice() {
+    TinyGraphs.Instance inst = TinyGraphs.medium();
+    DeviceSet ds = inst.devices();
+    int n = inst.graph().nodeCount();
+    // GPU.1 holds one byte: compiling there fails, so AUTO compiles on the next device in its order.
+    MemoryCheck memory = MemoryCheck.of(inst.graph(), ds, MemoryLimits.parse("GPU.1=1B"), Map.of());
+    SearchContext ctx = SearchContext.builder(inst.graph(), ds, SupportMatrix.all(ds, n)).memory(memory).budget(10)
+        .seed(1).build();
+    AutoEmulationStrategy gpu = new AutoEmulationStrategy("openvino-gpu", AutoEmulationStrategy.Preference.GPU);
+    gpu.init(ctx);
+    assertEquals(Placement.allOn(ds, n, "GPU.0"), gpu.propose());
+    assertEquals(AutoEmulationStrategy.Mode.AUTO_SINGLE_DEVICE, gpu.mode());
+    assertTrue(AutoEmulationStrategy.singleDevice(ds, SupportMatrix.all(ds, n), n, List.of(2), memory::fits).isEmpty(),
+        "GPU.1 alone is no answer when it cannot hold the model");
   }
 
   @Test

@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.bench.plan.SimTargetOptions;
 import org.hsdag.placement.DeviceSet;
@@ -38,7 +40,8 @@ import picocli.CommandLine.Parameters;
  * device set and seed, {@code hsdag tune} runs twice (noise on, default settings), once per
  * objective, and both returned placements are judged noise-free on both figures: latency and
  * inferences per second with the devices + 1 requests in flight. Beside them: the best single
- * device and AUTO's emulation (one device, GPU first) by throughput, and as a reference the sum of
+ * device and AUTO's emulation (one device, GPU first) by throughput, both among the devices that can
+ * hold the model under the profile's memory capacities, and as a reference the sum of
  * the single devices' throughputs (each device running whole requests of its own; not an
  * emulation of anything OpenVINO does). Every figure is simulated.
  *
@@ -139,10 +142,14 @@ public final class ThroughputExperiment implements Callable<Integer> {
   private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge,
       int seeds)
       throws IOException {
+    // Baselines under the profile's memory capacities, as the tuned placements are: a device that cannot hold the
+    // model is no baseline (AUTO moves on to the next device).
+    MemoryCheck memory = judge.capability(SimBackend.class).orElseThrow().memoryCheck(g, ds);
     ObjectiveFigures bestSingle = null;
     double sumSingles = 0;
     for (String d : ds.names()) {
-      ObjectiveFigures f = judge.figures(g, single(g, ds, d));
+      Placement alone = single(g, ds, d);
+      ObjectiveFigures f = memory.fits(alone) ? judge.figures(g, alone) : null;
       if (f != null) {
         sumSingles += f.inferencesPerSecond();
         if (bestSingle == null || f.inferencesPerSecond() > bestSingle.inferencesPerSecond()) {
@@ -150,7 +157,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
         }
       }
     }
-    ObjectiveFigures auto = judge.figures(g, single(g, ds, autoDevice(judge, g, ds)));
+    String autoDevice = autoDevice(judge, g, ds, memory);
+    ObjectiveFigures auto = autoDevice == null ? null : judge.figures(g, single(g, ds, autoDevice));
     List<String> lat = new ArrayList<>();
     List<String> thr = new ArrayList<>();
     boolean miss = false;
@@ -203,19 +211,11 @@ public final class ThroughputExperiment implements Callable<Integer> {
     return new Placement(ds, all);
   }
 
-  /** AUTO's device with GPU preference: the first in its priority order that runs every op. */
-  private static String autoDevice(ThroughputBackend judge, OpGraph g, DeviceSet ds) {
-    var support = judge.supports(g, ds);
-    for (int d : AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(judge, ds),
-        AutoEmulationStrategy.Preference.GPU)) {
-      boolean all = true;
-      for (int v = 0; v < g.nodeCount() && all; v++) {
-        all = (support.mask(v) & (1L << d)) != 0;
-      }
-      if (all) {
-        return ds.name(d);
-      }
-    }
-    return ds.name(0);
+  /** AUTO's device with GPU preference (see {@link AutoEmulationStrategy#singleDevice}); null: none runs it alone. */
+  private static String autoDevice(ThroughputBackend judge, OpGraph g, DeviceSet ds, MemoryCheck memory) {
+    List<Integer> order = AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(judge, ds),
+        AutoEmulationStrategy.Preference.GPU);
+    OptionalInt d = AutoEmulationStrategy.singleDevice(ds, judge.supports(g, ds), g.nodeCount(), order, memory::fits);
+    return d.isPresent() ? ds.name(d.getAsInt()) : null;
   }
 }
