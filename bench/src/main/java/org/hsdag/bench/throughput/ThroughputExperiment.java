@@ -8,7 +8,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -148,7 +147,7 @@ public final class ThroughputExperiment implements Callable<Integer> {
     ObjectiveFigures bestSingle = null;
     double sumSingles = 0;
     for (String d : ds.names()) {
-      Placement alone = single(g, ds, d);
+      Placement alone = Placement.allOn(ds, g.nodeCount(), d);
       ObjectiveFigures f = memory.fits(alone) ? judge.figures(g, alone) : null;
       if (f != null) {
         sumSingles += f.inferencesPerSecond();
@@ -158,7 +157,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
       }
     }
     String autoDevice = autoDevice(judge, g, ds, memory);
-    ObjectiveFigures auto = autoDevice == null ? null : judge.figures(g, single(g, ds, autoDevice));
+    ObjectiveFigures auto = autoDevice == null ? null
+        : judge.figures(g, Placement.allOn(ds, g.nodeCount(), autoDevice));
     List<String> lat = new ArrayList<>();
     List<String> thr = new ArrayList<>();
     boolean miss = false;
@@ -203,12 +203,6 @@ public final class ThroughputExperiment implements Callable<Integer> {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
     return p;
-  }
-
-  private static Placement single(OpGraph g, DeviceSet ds, String device) {
-    int[] all = new int[g.nodeCount()];
-    Arrays.fill(all, ds.indexOf(device));
-    return new Placement(ds, all);
   }
 
   /** AUTO's device with GPU preference (see {@link AutoEmulationStrategy#singleDevice}); null: none runs it alone. */
