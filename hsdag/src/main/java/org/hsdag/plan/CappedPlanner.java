@@ -10,7 +10,6 @@ import java.util.function.Function;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryUse;
-import org.hsdag.placement.Placement;
 
 /**
  * The {@link Planner} under device memory capacities (the proxy's {@link MemoryCheck}). The
@@ -40,20 +39,13 @@ final class CappedPlanner {
     MemoryCheck check = proxy.memory().orElseThrow();
     int devices = model.deviceCount();
     long[] bytes = OpBudget.weightsPerOp(proxy, check);
-    long[] reserve = new long[devices];
-    for (int d = 0; d < devices; d++) {
-      Placement all = Placement.allOn(proxy.devices(), proxy.graph().nodeCount(), proxy.devices().name(d));
-      reserve[d] = check.overhead(d) + check.use(all).get(d).activationPeakBytes();
-    }
+    long[] reserve = OpBudget.startingReserves(proxy, check);
     long[] evaluations = {0};
     HeteroCostModel.Evaluator exact = model.evaluator();
     List<Planner.OpCandidate> fitting = new ArrayList<>();
     boolean refined = false;
     for (int round = 0; round < ROUNDS; round++) {
-      long[] budget = new long[devices];
-      for (int d = 0; d < devices; d++) {
-        budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - reserve[d]);
-      }
+      long[] budget = OpBudget.budgetsAfter(check, reserve);
       long[] miss = new long[devices];
       long[] need = new long[devices];
       for (Planner.OpCandidate c : candidates(proxy, new OpBudget(bytes, budget), exact, evaluations)) {

@@ -1,6 +1,7 @@
 package org.hsdag.plan;
 
 import org.hsdag.memory.MemoryCheck;
+import org.hsdag.placement.Placement;
 
 /**
  * Additive memory budgets of a device-per-op labeling: op i brings {@code bytes[i]} to its device
@@ -33,6 +34,29 @@ public final class OpBudget {
   /** Bytes device {@code d} may hold. */
   public long budget(int d) {
     return budget[d];
+  }
+
+  /**
+   * What each device keeps back from its weights at first: its runtime overhead and the activation
+   * peak of the whole model on it (an upper bound on the peak of any part of the model there).
+   */
+  static long[] startingReserves(PlacementProxy proxy, MemoryCheck check) {
+    int devices = proxy.model().deviceCount();
+    long[] reserve = new long[devices];
+    for (int d = 0; d < devices; d++) {
+      Placement all = Placement.allOn(proxy.devices(), proxy.graph().nodeCount(), proxy.devices().name(d));
+      reserve[d] = check.overhead(d) + check.use(all).get(d).activationPeakBytes();
+    }
+    return reserve;
+  }
+
+  /** Each device's weight budget: its capacity less {@code reserve} (unlimited stays unlimited). */
+  static long[] budgetsAfter(MemoryCheck check, long[] reserve) {
+    long[] budget = new long[reserve.length];
+    for (int d = 0; d < reserve.length; d++) {
+      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - reserve[d]);
+    }
+    return budget;
   }
 
   /** Weight bytes each op of the proxy brings to its device (constants follow the op that consumes them). */

@@ -84,14 +84,8 @@ final class ThroughputPlanner {
    * the whole model on it (what {@link CappedPlanner} starts from), the weights following their ops.
    */
   private static OpBudget budget(PlacementProxy proxy, MemoryCheck check) {
-    int devices = proxy.model().deviceCount();
-    long[] budget = new long[devices];
-    for (int d = 0; d < devices; d++) {
-      Placement all = Placement.allOn(proxy.devices(), proxy.graph().nodeCount(), proxy.devices().name(d));
-      long reserve = check.overhead(d) + check.use(all).get(d).activationPeakBytes();
-      budget[d] = check.capacity(d) == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, check.capacity(d) - reserve);
-    }
-    return new OpBudget(OpBudget.weightsPerOp(proxy, check), budget);
+    return new OpBudget(OpBudget.weightsPerOp(proxy, check),
+        OpBudget.budgetsAfter(check, OpBudget.startingReserves(proxy, check)));
   }
 
   /** Every distinct placement within budget the weighted plans, the pipelines and the descents found, by label. */
