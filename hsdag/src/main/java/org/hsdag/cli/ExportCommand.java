@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.tune.RunOptions;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
@@ -41,16 +42,23 @@ public final class ExportCommand implements Callable<Integer> {
       description = "Placement file to write (default: print to stdout).")
   Path out;
 
+  @Option(names = "--model", paramLabel = "FILE",
+      description = "The run's model where it is now, if it moved (checked by its SHA-256).")
+  Path model;
+
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
     RunManifest mf = RunStart.manifestOf(run);
-    Path model = Path.of(mf.modelPath());
+    Path model = this.model != null ? this.model : mf.modelFile(run);
     if (!Files.isRegularFile(model)) {
-      throw new UserInputException(
-          model + ": the run's model is not there any more, and the placement file names its ops");
+      throw new UserInputException(model + ": the run's model is not there any more, and the placement file names "
+          + "its ops; give its new path with --model FILE");
+    }
+    if (this.model != null && !RunManifest.sha256(model).equals(mf.modelSha256())) {
+      throw new UserInputException(model + " is not the model this run tuned (its SHA-256 differs)");
     }
     OpGraph graph = ModelArgument.read(model);
     List<LogRecord> records = RunLog.read(run.resolve(Tuner.LOG_FILE)).records();
@@ -85,7 +93,8 @@ public final class ExportCommand implements Callable<Integer> {
           found.latencyMs(), mf.simulated() ? "simulated, " : "", mf.backend(), mf.profile())
           : "failed: " + found.reason();
       stdout.println("wrote " + out + " (step " + step + ", " + measured + "); measure it: "
-          + CommandName.line("apply", mf.modelPath(), out));
+          + CommandName.line(RunOptions.with(RunOptions.measuredAs(mf), "apply",
+              CommandName.here(model.toAbsolutePath().normalize().toString()), out)));
     }
     stdout.flush();
     return ExitCodes.OK;

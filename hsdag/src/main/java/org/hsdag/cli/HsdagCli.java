@@ -91,7 +91,8 @@ public final class HsdagCli implements Runnable {
     }
     if (t instanceof UserInputException || t instanceof IrException || t instanceof InvalidPlacementException
         || t instanceof SearchConfigException || t instanceof DamagedRunFileException
-        || t instanceof RunRefusedException || t instanceof RunFolderBusyException) {
+        || t instanceof RunRefusedException || t instanceof RunFolderBusyException
+        || t instanceof org.hsdag.memory.NoPlacementFitsException) {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }

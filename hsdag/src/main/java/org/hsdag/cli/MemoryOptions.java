@@ -111,8 +111,25 @@ public final class MemoryOptions {
    * @throws UserInputException when {@code --memory} names a device outside {@code devices}
    */
   public MemoryCheck check(LatencyBackend backend, OpGraph graph, DeviceSet devices) {
+    return check(backend, graph, devices, notice -> {});
+  }
+
+  /**
+   * {@link #check}, refusing capacities that nothing fits (before any run folder or plan is made) and
+   * saying through {@code notices} which capped device cannot take a single op.
+   *
+   * @throws UserInputException when no placement can fit the capacities
+   */
+  public MemoryCheck check(LatencyBackend backend, OpGraph graph, DeviceSet devices,
+      java.util.function.Consumer<String> notices) {
     requireWithin(devices);
-    return checkIgnoringOtherDevices(backend, graph, devices);
+    MemoryCheck check = checkIgnoringOtherDevices(backend, graph, devices);
+    var none = check.noPlacementFits();
+    if (none.isPresent()) {
+      throw new UserInputException(none.get());
+    }
+    check.unusableDevices().forEach(notices);
+    return check;
   }
 
   /**

@@ -9,8 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.BackendRequest;
+import org.hsdag.tune.RunOptions;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.OpGraph;
@@ -105,7 +107,7 @@ public final class PlanCommand implements Callable<Integer> {
         // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
         String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
         resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.shapes());
-        resolved = new Proxies.Resolved(resolved.proxy().withMemory(memoryOptions.check(backend, graph, ds)),
+        resolved = new Proxies.Resolved(resolved.proxy().withMemory(memoryOptions.check(backend, graph, ds, notices)),
             resolved.source());
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(e.getMessage());
@@ -208,10 +210,16 @@ public final class PlanCommand implements Callable<Integer> {
     ObjectiveSummary.printPlanFigures(o, objective, resolved, plan);
     if (out != null) {
       o.println("-> " + out);
-      o.println("next: " + CommandName.line("apply", model, out) + "    # measure it against the single devices");
+      o.println("next: " + CommandName.line(RunOptions.with(nextOptions("apply"), "apply", model, out))
+          + "    # measure it against the single devices");
     } else {
-      o.println(
-          "next: add -o plan.json to save it, or " + CommandName.line("tune", model) + " to measure and refine it");
+      o.println("next: add -o plan.json to save it, or "
+          + CommandName.line(RunOptions.with(nextOptions("tune"), "tune", model)) + " to measure and refine it");
     }
+  }
+
+  /** The options of this plan that {@code command} takes too, so the suggestion measures what was planned. */
+  private List<String> nextOptions(String command) {
+    return CommandName.carried(spec, command, Set.of("--out", "--json"));
   }
 }

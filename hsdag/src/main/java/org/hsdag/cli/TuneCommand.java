@@ -24,7 +24,6 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
@@ -33,6 +32,7 @@ import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
 import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunOptions;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
@@ -348,8 +348,7 @@ public final class TuneCommand implements Callable<Integer> {
       // Continue on the backend, profile, mismatch, seed, devices and memory capacities the run started with.
       RunManifest mf = r.manifest();
       memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
-      List<String> testDevices = mf.deviceInfos().stream()
-          .flatMap(d -> TestDevice.fromMarked(d.name(), d.fullName()).stream()).map(TestDevice::toString).toList();
+      List<String> testDevices = RunOptions.testDeviceSpecs(mf);
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
       LatencyBackend backend = openBackend(r.backend().withInputShapes(shapes).withTestDevices(testDevices));
       try {
@@ -382,7 +381,7 @@ public final class TuneCommand implements Callable<Integer> {
   /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
   private Proxies.Resolved resolveProxy(ProxyChoice choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
       InputShapes.Resolution shapes) {
-    org.hsdag.memory.MemoryCheck memory = memoryOptions.check(backend, graph, ds);
+    org.hsdag.memory.MemoryCheck memory = memoryOptions.check(backend, graph, ds, this::notice);
     if (ProxyChoice.NONE.equals(choice)) {
       return null;
     }

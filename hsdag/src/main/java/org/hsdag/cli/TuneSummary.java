@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.hsdag.report.ReportWriter;
+import org.hsdag.tune.RunOptions;
 import org.hsdag.search.Candidate;
 import org.hsdag.search.Decision;
 import org.hsdag.search.Finalist;
@@ -115,7 +116,8 @@ final class TuneSummary {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: " + CommandName.line("apply", mf.modelPath(), dir.resolve(Tuner.BEST_FILE)));
+      out.println("next: " + CommandName.line(RunOptions.with(RunOptions.measuredAs(mf), "apply",
+          CommandName.here(mf.modelPath()), dir.resolve(Tuner.BEST_FILE))));
     }
   }
 

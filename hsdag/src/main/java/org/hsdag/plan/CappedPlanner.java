@@ -3,6 +3,7 @@ package org.hsdag.plan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.hsdag.memory.NoPlacementFitsException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -85,8 +86,7 @@ final class CappedPlanner {
           .min(java.util.Comparator.comparingDouble(Planner.OpCandidate::micros)).orElse(null);
       return new Planner.OpPlan(planner.select(fitting), single, evaluations[0]);
     }
-    throw new IllegalArgumentException("no placement on " + proxy.devices() + " fits the memory capacities "
-        + check.limits().capacities() + " (the weights alone exceed what the devices hold)");
+    throw NoPlacementFitsException.of(check);
   }
 
   /** Single devices within budget, then priced cuts / α-expansion per λ, each polished by the capped local search. */

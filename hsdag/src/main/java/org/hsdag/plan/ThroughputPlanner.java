@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import org.hsdag.memory.NoPlacementFitsException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -267,9 +268,8 @@ final class ThroughputPlanner {
       }
     }
     if (all.isEmpty()) {
-      throw new IllegalArgumentException("no placement on " + proxy.devices() + " fits the memory capacities "
-          + memory.map(m -> m.limits().capacities().toString()).orElse("")
-          + " (the weights alone exceed what the devices hold)");
+      throw memory.map(NoPlacementFitsException::of)
+          .orElseGet(() -> new NoPlacementFitsException("no placement on " + proxy.devices() + " can run"));
     }
     all.sort(Comparator.comparingDouble(PlanCandidate::proxyMicros));
     List<PlanCandidate> chosen = new ArrayList<>();

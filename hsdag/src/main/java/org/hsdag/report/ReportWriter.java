@@ -21,6 +21,7 @@ import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.LogRecord;
 import org.hsdag.tune.RunLog;
 import org.hsdag.tune.RunManifest;
+import org.hsdag.tune.RunOptions;
 import org.hsdag.tune.RunResults;
 import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.Tuner;
@@ -360,9 +361,13 @@ public final class ReportWriter {
     doc.para(
         "`best.json` maps every operation's friendly name to a device. To check it on a machine with these devices "
             + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
-    String model = mf.modelPath();
-    doc.code(
-        Pasteable.shellLine(hsdagCommand, "apply", model, runDir.resolve(Tuner.BEST_FILE), "--backend", "openvino"));
+    List<String> options = new ArrayList<>(List.of("--backend", "openvino"));
+    options.addAll(RunOptions.testDevices(mf));
+    if (mf.inputShape() != null) {
+      options.addAll(List.of("--input-shape", mf.inputShape()));
+    }
+    doc.code(Pasteable.shellLine(
+        RunOptions.with(options, hsdagCommand, "apply", mf.modelPath(), runDir.resolve(Tuner.BEST_FILE))));
   }
 
   private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search, String workers) {

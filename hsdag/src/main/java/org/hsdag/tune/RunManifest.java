@@ -26,7 +26,7 @@ import org.hsdag.io.AtomicFiles;
  * @param javaVersion Java runtime version
  * @param os operating system and architecture
  * @param host host name (the machine measured on, for real backends)
- * @param modelPath the model path as given
+ * @param modelPath the model's absolute path (as given in manifests written before that; see {@link #modelFile})
  * @param modelName the model's name in the IR
  * @param modelSha256 SHA-256 of the IR XML
  * @param weightsSha256 SHA-256 of the .bin beside it, or null when absent
@@ -93,6 +93,22 @@ public record RunManifest(
         weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs,
         inputShapeAssumed, newConfig,
         commandLine);
+  }
+
+  /**
+   * The run's model file: {@link #modelPath()}, which is absolute; a relative path (a manifest written
+   * by an older hsdag) is tried from the working directory, then from the folder that holds {@code
+   * runDir}'s parent ({@code runs/<name>} made where the run started).
+   */
+  public Path modelFile(Path runDir) {
+    Path given = Path.of(modelPath);
+    if (given.isAbsolute() || Files.isRegularFile(given)) {
+      return given;
+    }
+    Path parent = runDir.toAbsolutePath().normalize().getParent();
+    Path start = parent == null ? null : parent.getParent();
+    Path there = start == null ? null : start.resolve(given);
+    return there != null && Files.isRegularFile(there) ? there : given;
   }
 
   /**

@@ -53,7 +53,7 @@ public final class RunStart {
     Path bin = IrReader.defaultBinPath(model);
     RunManifest manifest = new RunManifest(RunManifest.FORMAT, Instant.now().toString(), software.hsdagVersion(),
         System.getProperty("java.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-        hostName(), model.toString(), graph.name(), RunManifest.sha256(model),
+        hostName(), model.toAbsolutePath().normalize().toString(), graph.name(), RunManifest.sha256(model),
         Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null, graph.nodeCount(), graph.edgeCount(),
         backend.name(), backend.profile(),
         profile,
@@ -148,7 +148,7 @@ public final class RunStart {
    */
   public static Resumption resume(RunFolder folder, ResumeRequest request) throws IOException {
     RunManifest mf = manifestOf(folder.dir());
-    Path modelPath = request.model() != null ? request.model() : Path.of(mf.modelPath());
+    Path modelPath = request.model() != null ? request.model() : mf.modelFile(folder.dir());
     if (!Files.isRegularFile(modelPath)) {
       throw new RunRefusedException(modelPath + ": the run's model is not there any more; give its path: hsdag tune "
           + "MODEL.xml --resume --out " + folder.dir());

@@ -119,6 +119,57 @@ public final class MemoryCheck {
     return Optional.empty();
   }
 
+  /**
+   * One line per capped device whose runtime overhead alone reaches its capacity: nothing can be
+   * placed there, so a plan silently avoids it unless this is said.
+   */
+  public List<String> unusableDevices() {
+    List<String> out = new java.util.ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      if (capacity[d] != Long.MAX_VALUE && overhead[d] >= capacity[d]) {
+        out.add(devices.name(d) + "'s runtime overhead alone (" + ByteSizes.format(overhead[d])
+            + ") fills its memory capacity (" + ByteSizes.format(capacity[d]) + "): nothing can be placed on it");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Why no placement can fit, when that is clear before planning: every device is unusable, or the
+   * model's weights exceed what the usable devices hold after their runtime overhead (a lower bound:
+   * activations need more). Empty when a placement may fit.
+   */
+  public Optional<String> noPlacementFits() {
+    long weights = java.util.Arrays.stream(model.weightBytesByLeader()).sum();
+    long room = 0;
+    List<String> caps = new java.util.ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      if (capacity[d] == Long.MAX_VALUE) {
+        return Optional.empty();
+      }
+      room += Math.max(0, capacity[d] - overhead[d]);
+      caps.add(devices.name(d) + " " + ByteSizes.format(capacity[d])
+          + (overhead[d] > 0 ? " less " + ByteSizes.format(overhead[d]) + " runtime" : ""));
+    }
+    if (room > weights) {
+      return Optional.empty();
+    }
+    return Optional.of("no placement fits: the model's weights (" + ByteSizes.format(weights)
+        + ") exceed what the devices hold (" + String.join(", ", caps) + "); raise --memory or add a device");
+  }
+
+  /** Each capped device of the set with its capacity and runtime overhead, e.g. {@code GPU.1 8.00 GiB (512.00 MiB runtime)}. */
+  public String describeCapacities() {
+    List<String> caps = new java.util.ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      if (capacity[d] != Long.MAX_VALUE) {
+        caps.add(devices.name(d) + " " + ByteSizes.format(capacity[d])
+            + (overhead[d] > 0 ? " (" + ByteSizes.format(overhead[d]) + " runtime)" : ""));
+      }
+    }
+    return String.join(", ", caps);
+  }
+
   /** Whether a failure reason is a memory one (from this class, the simulator or a guard). */
   public static boolean isOutOfMemory(String reason) {
     return reason != null && (reason.startsWith(OUT_OF_MEMORY) || reason.startsWith(REJECTED));
