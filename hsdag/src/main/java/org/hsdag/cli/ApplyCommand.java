@@ -137,8 +137,11 @@ public final class ApplyCommand implements Callable<Integer> {
       requireFits(memory, placement, backend);
       List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
-        finalists
-            .add(new Finalist(Finalist.baselineLabel(d), true, Placement.allOn(ds, graph.nodeCount(), d), -1, null));
+        Placement single = Placement.allOn(ds, graph.nodeCount(), d);
+        // A single-device placement is that baseline: timing it twice would print two figures for one thing.
+        if (!single.equals(placement)) {
+          finalists.add(new Finalist(Finalist.baselineLabel(d), true, single, -1, null));
+        }
       }
       FinalResult fin = engine.remeasure(finalists, rounds, seed, Map.of(), RemeasureListener.NONE);
       List<Candidate> results = fin.candidates();
@@ -146,6 +149,11 @@ public final class ApplyCommand implements Callable<Integer> {
       RunObjective figures = objective.withFigures(backend, graph, results, mine);
       if (json) {
         Map<String, Object> m = toJson(backend, ds, placement, fin);
+        int moved = movedByHetero(graph, placement);
+        if (moved > 0) {
+          m.put("moved_to_neighbours", moved);
+          m.put("moved_note", movedNote(moved));
+        }
         m.put("objective", figures);
         if (memory.limitsAny()) {
           m.put("memory_per_device", PlanMemory.json(memory, placement));
@@ -264,6 +272,12 @@ public final class ApplyCommand implements Callable<Integer> {
       }
       baselines.put(r.label(), b);
     }
+    if (p.isSingleDevice()) {
+      Map<String, Object> same = new LinkedHashMap<>();
+      same.put("latency_ms", nanToNull(mine.finalMs()));
+      same.put("same_as_placement", true);
+      baselines.put(Finalist.baselineLabel(p.deviceName(0)), same);
+    }
     m.put("baselines", baselines);
     return m;
   }
@@ -284,16 +298,16 @@ public final class ApplyCommand implements Callable<Integer> {
         "placement is valid: every one of " + p.size() + " ops is placed (" + ops + ") on a device that supports it");
     if (moved > 0) {
       // What was measured and what the printed code compiles must be the same split.
-      out.println("note: " + moved + (moved == 1 ? " node" : " nodes")
-          + " (constants, Parameters or Results) placed away from "
-          + "their neighbours were measured on their neighbours' device, as hsdag always places them; the code below "
-          + "sets the file's affinities as they are, so write the file from a tune run (best.json) to get what was measured");
+      out.println("note: " + movedNote(moved) + "; the code below sets the file's affinities as they are, so write the "
+          + "file from a tune run (best.json) to get what was measured");
     }
-    out.printf(Locale.ROOT, "%d interleaved rounds of %s%s; latency = median of rounds (ms, %s)%n", rounds,
-        protocolOptions.protocol().describe(), SearchEngine.racedRoundsNote(rounds), nums);
+    out.printf(Locale.ROOT, "%d interleaved round%s of %s%s; latency = median of rounds (ms, %s)%n", rounds,
+        rounds == 1 ? "" : "s", protocolOptions.protocol().describe(), SearchEngine.racedRoundsNote(rounds), nums);
     for (Candidate r : results) {
-      String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  (95%% CI %.3f – %.3f)", r.finalMs(), r.ciLowMs(),
-          r.ciHighMs()) : "failed: " + r.reason();
+      String interval = Double.isNaN(r.ciLowMs()) ? "(one round: no interval)"
+          : String.format(Locale.ROOT, "(95%% CI %.3f – %.3f)", r.ciLowMs(), r.ciHighMs());
+      String lat = r.ok() ? String.format(Locale.ROOT, "%10.3f ms  %s", r.finalMs(), interval)
+          : "failed: " + r.reason();
       String vs = "";
       if (!r.equals(mine) && r.placement().equals(mine.placement())) {
         vs = "  (the same placement)";
@@ -307,7 +321,10 @@ public final class ApplyCommand implements Callable<Integer> {
               ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "",
           vs);
     }
-    if (!p.isSingleDevice() && mine.ok()) {
+    if (p.isSingleDevice()) {
+      out.println("  " + Finalist.baselineLabel(p.deviceName(0)) + " is this placement (every op is on "
+          + p.deviceName(0) + "), timed once");
+    } else if (mine.ok()) {
       out.println("verdict: " + fin.verdict().text());
     }
     String xml = model.toString();
@@ -354,6 +371,11 @@ public final class ApplyCommand implements Callable<Integer> {
       shell.addAll(List.of("--test-device", t.toString()));
     }
     out.println("  or from the shell: " + CommandName.line(shell.toArray()));
+  }
+
+  private static String movedNote(int moved) {
+    return moved + (moved == 1 ? " node" : " nodes") + " (constants, Parameters or Results) placed away from "
+        + "their neighbours were measured on their neighbours' device, as hsdag always places them";
   }
 
   /** Nodes whose device {@link HeteroAffinity} changes: what the file says differs from what is measured. */

@@ -87,7 +87,9 @@ class ApplyAndReportCommandTest {
     CliRun t = CliRun.of("tune", m.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--strategy", "random",
         "--budget", "3", "--top-k", "1", "--final-rounds", "1", "--no-report", "--out", out.toString());
     assertEquals(ExitCodes.OK, t.exitCode(), t.err());
-    assertTrue(t.out().lines().anyMatch(l -> l.endsWith(" apply '" + m + "' '" + out.resolve("best.json") + "'")),
+    assertTrue(t.out().lines()
+        .anyMatch(
+            l -> l.contains(" apply '" + m + "' '" + out.resolve("best.json") + "' --backend sim --profile paper")),
         t.out());
   }
 

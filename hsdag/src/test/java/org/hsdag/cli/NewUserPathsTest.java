@@ -120,4 +120,28 @@ class NewUserPathsTest {
     String after = tune.out().lines().filter(l -> l.startsWith("next:")).findFirst().orElseThrow();
     assertTrue(after.contains("apply") && after.contains("--backend sim --profile paper"), after);
   }
+
+  @Test
+  void applyOfABaselineTimesItOnceAndOneRoundHasNoInterval() throws IOException {
+    Path model = TestModels.twoBranch(tmp);
+    org.hsdag.ir.OpGraph graph = TestModels.read(model);
+    Path cpu = tmp.resolve("cpu.json");
+    org.hsdag.placement.PlacementFiles.write(cpu, graph,
+        org.hsdag.placement.Placement.allOn(org.hsdag.placement.DeviceSet.of("CPU", "GPU.1"), graph.nodeCount(),
+            "CPU"));
+    CliRun text = CliRun.of("apply", model.toString(), cpu.toString(), "--devices", "CPU,GPU.1", "--backend", "sim",
+        "--rounds", "1");
+    assertEquals(ExitCodes.OK, text.exitCode(), text.err());
+    assertFalse(text.out().contains("NaN"), text.out());
+    assertTrue(text.out().contains("1 interleaved round of") && text.out().contains("(one round: no interval)"),
+        text.out());
+    assertTrue(text.out().contains("CPU-only is this placement"), text.out());
+    assertEquals(1, text.out().lines().filter(l -> l.trim().startsWith("CPU-only ")).count(), text.out());
+
+    CliRun json = CliRun.of("apply", model.toString(), cpu.toString(), "--devices", "CPU,GPU.1", "--backend", "sim",
+        "--rounds", "2", "--json");
+    var n = new ObjectMapper().readTree(json.out());
+    assertTrue(n.get("baselines").get("CPU-only").get("same_as_placement").asBoolean(), json.out());
+    assertTrue(n.get("baselines").has("GPU.1-only"), json.out());
+  }
 }
