@@ -6,11 +6,36 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cp_file="$root/bench/target/classpath.txt"
 stamp="$root/bench/target/.hsdag-built"
 
-needs_build() {
-  [[ ! -f "$cp_file" || ! -f "$stamp" ]] && return 0
-  # Rebuild when any source, resource or pom is newer than the last build.
+# Any source, resource or pom newer than file $1.
+sources_newer_than() {
   [[ -n "$(find "$root" -path "$root/*/target*" -prune -o -path "$root/runs" -prune -o \
-      \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$stamp" -print -quit)" ]]
+      \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$1" -print -quit)" ]]
+}
+
+# Rebuild when sources changed since the last build: the launcher's, or a `mvn package`/`install` of the user's
+# (the build rewrites classpath.txt every time, so it is a stamp of its own).
+needs_build() {
+  [[ ! -f "$cp_file" ]] && return 0
+  sources_newer_than "$cp_file" || return 1
+  [[ ! -f "$stamp" ]] || sources_newer_than "$stamp"
+}
+
+# `mvn install` with one line per module built, so a first build of several minutes shows where it is;
+# offline first (no registry needed once the dependencies are here), online when something is missing.
+build_quietly() {
+  local log rc
+  log="$(mktemp)"
+  for mode in -o ""; do
+    (cd "$root" && mvn -B $mode -DskipTests "$@" install 2>&1 | tee "$log" \
+        | sed -un 's|^\[INFO\] Building hsdag \([a-z-]*\)[: ].* \(\[[0-9]*/[0-9]*\]\)$|hsdag:   building \1 \2|p' >&2)
+    rc=$?
+    [[ $rc -eq 0 ]] && { rm -f "$log"; return 0; }
+    [[ -n "$mode" ]] && grep -q "offline" "$log" && { echo "hsdag: fetching what the build needs..." >&2; continue; }
+    break
+  done
+  grep -E '^\[ERROR\]' "$log" | head -20 >&2
+  rm -f "$log"
+  return 1
 }
 
 # `./hsdag.sh install [DIR]`: a `hsdag` command in DIR (default ~/.local/bin) and bash completion.
@@ -39,8 +64,7 @@ fi
 if [[ "${1:-}" == "openvino" && "${2:-}" == "install" ]]; then
   shift 2
   command -v mvn >/dev/null || { echo "hsdag: Maven (mvn) is needed to build hsdag; install it (apt-get install maven)" >&2; exit 1; }
-  (cd "$root" && mvn -q -o -DskipTests -Dhsdag.openvino=off install >/dev/null 2>&1) \
-    || (cd "$root" && mvn -q -DskipTests -Dhsdag.openvino=off install >&2) \
+  build_quietly -Dhsdag.openvino=off \
     || { echo "hsdag: build failed; run 'mvn -DskipTests install' in $root to see why" >&2; exit 1; }
   touch "$stamp"
   bash "$root/openvino-bridge/native/provision.sh" --mode required "$@" --out "$root/openvino-bridge/target/classes" \
@@ -51,8 +75,7 @@ fi
 if needs_build; then
   command -v mvn >/dev/null || { echo "hsdag: Maven (mvn) is needed to build hsdag; install it (apt-get install maven)" >&2; exit 1; }
   echo "hsdag: building (first run or sources changed)..." >&2
-  (cd "$root" && mvn -q -o -DskipTests install >/dev/null 2>&1) || (cd "$root" && mvn -q -DskipTests install >&2) \
-    || { echo "hsdag: build failed; run 'mvn -DskipTests install' in $root to see why" >&2; exit 1; }
+  build_quietly || { echo "hsdag: build failed; run 'mvn -DskipTests install' in $root to see why" >&2; exit 1; }
   touch "$stamp"
 fi
 
