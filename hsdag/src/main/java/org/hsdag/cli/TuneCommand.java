@@ -329,12 +329,16 @@ public final class TuneCommand implements Callable<Integer> {
           m.put("run_dir", out.toString());
           m.put("status", RunStatus.COMPLETED.label());
           m.put("changed", false);
+          m.put("ignored", ignored);
           stdout.println(new ObjectMapper().writeValueAsString(m));
         } else {
           stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
               + out.resolve(Tuner.BEST_FILE) + "). To search further: "
               + CommandName.line("tune", "--resume", "--out", out)
-              + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")");
+              + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")"
+              + (ignored.isEmpty() ? ""
+                  : "; ignored: " + String.join(" ", ignored) + " (a run keeps its own; only --budget and --time "
+                      + "can change)"));
         }
         stdout.flush();
         return ExitCodes.OK;

@@ -260,6 +260,13 @@ public final class Tuner {
           + ")");
     }
     int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
+    // The progress line's "best" starts from what earlier sessions found, not from the baselines alone.
+    for (SearchStep s : priorSearch) {
+      if (s.measurement().ok()) {
+        bestMs = Double.isNaN(bestMs) ? s.measurement().latencyMillis()
+            : Math.min(bestMs, s.measurement().latencyMillis());
+      }
+    }
     listener.searchStarted(progress(new SearchProgress(priorSearch.size(), priorMeasurements, 0, 0, Double.NaN)));
 
     SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),

@@ -144,4 +144,26 @@ class NewUserPathsTest {
     assertTrue(n.get("baselines").get("CPU-only").get("same_as_placement").asBoolean(), json.out());
     assertTrue(n.get("baselines").has("GPU.1-only"), json.out());
   }
+
+  @Test
+  void aResumedRunsProgressStartsFromTheBestFoundBefore() throws IOException {
+    // On resnet50 the planner's first candidate beats both devices alone: the best is a search step.
+    Path model = tmp.resolve("resnet50.xml");
+    org.hsdag.models.ModelCatalog.get("resnet50").build().writeTo(model, org.hsdag.models.ModelCatalog.DEFAULT_SEED);
+    Path run = tmp.resolve("run");
+    CliRun first = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "2",
+        "--patience", "0", "--top-k", "1", "--final-rounds", "1", "--out", run.toString());
+    assertEquals(ExitCodes.OK, first.exitCode(), first.err());
+    double best = org.hsdag.tune.RunLog.read(run.resolve("log.jsonl")).records().stream()
+        .filter(r -> r.hasMeasurement() && r.succeeded() && !"final".equals(r.phase()))
+        .mapToDouble(org.hsdag.tune.LogRecord::latencyMs).min().orElseThrow();
+    CliRun resumed = CliRun.of("tune", "--resume", "--out", run.toString(), "--budget", "3", "--seed", "7");
+    assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.err());
+    String start = resumed.err().lines().filter(l -> l.contains("searching:")).findFirst().orElseThrow();
+    assertTrue(start.contains(String.format(java.util.Locale.ROOT, "best %.3f ms", best)), start + " / " + best);
+    assertTrue(resumed.err().contains("ignored: --seed"), resumed.err());
+
+    CliRun done = CliRun.of("tune", "--resume", "--out", run.toString(), "--seed", "7");
+    assertTrue(done.out().contains("is a completed run") && done.out().contains("ignored: --seed"), done.out());
+  }
 }
