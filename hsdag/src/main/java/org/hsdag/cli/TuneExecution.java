@@ -2,6 +2,7 @@ package org.hsdag.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import org.hsdag.io.IoErrors;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -88,8 +89,13 @@ final class TuneExecution {
       err.flush();
     }
     CountDownLatch done = new CountDownLatch(1);
+    String resumeLine = CommandName.line("tune", "--resume", "--out", dir);
     Thread hook = new Thread(() -> {
       tuner.requestStop();
+      // Said at once: a real measurement (compile + inferences) can take many seconds to finish.
+      err.println("hsdag: stopping after the current measurement (nothing measured is lost; continue with: "
+          + resumeLine + ")");
+      err.flush();
       try {
         done.await(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
@@ -103,6 +109,9 @@ final class TuneExecution {
         result = tuner.run(folder, isResume);
       } catch (ResumeMismatchException e) {
         throw new UserInputException(e.getMessage());
+      } catch (IOException e) {
+        // Disk full, folder gone read-only: what was logged stays; say how to go on once it is fixed.
+        throw new IOException(IoErrors.describe(e) + "; what was measured is kept, continue with: " + resumeLine, e);
       } finally {
         printer.closeBar();
         if (strategyImpl instanceof AutoCloseable c) {

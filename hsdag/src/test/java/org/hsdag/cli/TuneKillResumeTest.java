@@ -50,11 +50,16 @@ class TuneKillResumeTest {
   }
 
   private static Process startJava(Class<?> main, List<String> args) throws IOException {
+    return startJava(main, args, ProcessBuilder.Redirect.DISCARD);
+  }
+
+  private static Process startJava(Class<?> main, List<String> args, ProcessBuilder.Redirect output)
+      throws IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-Djava.awt.headless=true", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
         main.getName()));
     cmd.addAll(args);
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output).start();
   }
 
   private static long searchLines(Path log) throws IOException {
@@ -161,13 +166,18 @@ class TuneKillResumeTest {
     assertEquals(0, CliRun.of(withSim(tuneArgs(reference, "300"))).exitCode());
 
     Path stopped = tmp.resolve("stopped");
-    Process child = startJava(Main.class, List.of(withSim(tuneArgs(stopped, "300"))));
+    Path output = tmp.resolve("stopped.out");
+    Process child = startJava(Main.class, List.of(withSim(tuneArgs(stopped, "300"))),
+        ProcessBuilder.Redirect.to(output.toFile()));
     try {
       awaitSearchLines(child, stopped.resolve("log.jsonl"), 30);
       boolean alive = child.isAlive();
       child.destroy(); // SIGTERM: shutdown hooks run, as with Ctrl-C
       assertTrue(child.waitFor(60, TimeUnit.SECONDS));
       if (alive) {
+        String said = java.nio.file.Files.readString(output);
+        assertTrue(said.contains("stopping after the current measurement") && said.contains("tune --resume --out"),
+            said);
         List<LogRecord> log = RunLog.read(stopped.resolve("log.jsonl")).records();
         LogRecord last = log.get(log.size() - 1);
         assertEquals(LogRecord.FOOTER, last.type());
