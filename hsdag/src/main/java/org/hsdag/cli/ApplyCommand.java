@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.hsdag.io.Words;
 import org.hsdag.io.Pasteable;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.DeviceKinds;
@@ -301,8 +302,9 @@ public final class ApplyCommand implements Callable<Integer> {
       out.println("note: " + movedNote(moved) + "; the code below sets the file's affinities as they are, so write the "
           + "file from a tune run (best.json) to get what was measured");
     }
-    out.printf(Locale.ROOT, "%d interleaved round%s of %s%s; latency = median of rounds (ms, %s)%n", rounds,
-        rounds == 1 ? "" : "s", protocolOptions.protocol().describe(), SearchEngine.racedRoundsNote(rounds), nums);
+    out.printf(Locale.ROOT, "%s of %s%s; latency = median of rounds (ms, %s)%n",
+        Words.count(rounds, "interleaved round"), protocolOptions.protocol().describe(),
+        SearchEngine.racedRoundsNote(rounds), nums);
     for (Candidate r : results) {
       String interval = Double.isNaN(r.ciLowMs()) ? "(one round: no interval)"
           : String.format(Locale.ROOT, "(95%% CI %.3f – %.3f)", r.ciLowMs(), r.ciHighMs());
@@ -318,7 +320,7 @@ public final class ApplyCommand implements Callable<Integer> {
       }
       out.printf(Locale.ROOT, "  %-12s %s%s%s%n", r.label(), lat,
           r.equals(mine) && r.subModels() > 0
-              ? ", " + r.subModels() + (r.subModels() == 1 ? " sub-model" : " sub-models") : "",
+              ? ", " + Words.count(r.subModels(), "sub-model") : "",
           vs);
     }
     if (p.isSingleDevice()) {

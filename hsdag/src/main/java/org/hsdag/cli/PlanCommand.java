@@ -15,6 +15,7 @@ import org.hsdag.backend.BackendRequest;
 import org.hsdag.tune.RunOptions;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.io.Words;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.PlacementFiles;
@@ -203,7 +204,7 @@ public final class PlanCommand implements Callable<Integer> {
     StringBuilder ops = new StringBuilder();
     computeOpsPerDevice(proxy, best)
         .forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
-    o.printf(Locale.ROOT, "  %d sub-models; compute ops: %s%n", best.subModels(), ops);
+    o.printf(Locale.ROOT, "  %s; compute ops: %s%n", Words.count(best.subModels(), "sub-model"), ops);
     proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement(), capacities));
     o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
         plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.hsdag.io.Words;
 import org.hsdag.report.ReportWriter;
 import org.hsdag.tune.RunOptions;
 import org.hsdag.search.Candidate;
@@ -82,10 +83,12 @@ final class TuneSummary {
     out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()),
         r.backend(),
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
-    out.printf(Locale.ROOT, "search: %d measurements (%d cache hits, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
-        r.measurements(), r.cacheHits(), r.failures(), r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
-    out.printf(Locale.ROOT, "final: %d interleaved rounds of %s per candidate%s; latency = median of rounds (ms, %s)%n",
-        c.finalRounds(), c.protocol().describe(), SearchEngine.racedRoundsNote(c.finalRounds()), nums);
+    out.printf(Locale.ROOT, "search: %s (%s, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
+        Words.count(r.measurements(), "measurement"), Words.count(r.cacheHits(), "cache hit"), r.failures(),
+        r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
+    out.printf(Locale.ROOT, "final: %s of %s per candidate%s; latency = median of rounds (ms, %s)%n",
+        Words.count(c.finalRounds(), "interleaved round"), c.protocol().describe(),
+        SearchEngine.racedRoundsNote(c.finalRounds()), nums);
     ObjectiveSummary.printHeader(out, objective, c.devices().size());
     printCandidates(out, r, best, ref);
     if (best == null) {

@@ -102,6 +102,7 @@ class NewUserPathsTest {
     CliRun plan = CliRun.of("plan", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--memory",
         "GPU.1=8GiB");
     assertEquals(ExitCodes.OK, plan.exitCode(), plan.err());
+    assertTrue(plan.out().contains(" 1 sub-model;") && !plan.out().contains(" 1 sub-models"), plan.out());
     String next = plan.out().lines().filter(l -> l.startsWith("next:")).findFirst().orElseThrow();
     assertTrue(next.contains(" tune ") && next.contains("--devices CPU,GPU.1") && next.contains("--backend sim")
         && next.contains("--memory GPU.1=8GiB"), next);
