@@ -96,6 +96,11 @@ public final class HsdagCli implements Runnable {
       err.println("hsdag: " + t.getMessage());
       return ExitCodes.BAD_INPUT;
     }
+    if (t instanceof org.hsdag.openvino.OpenVinoReadException) {
+      err.println("hsdag: OpenVINO " + t.getMessage() + " (a .bin that is not this model's own? stand-in weights: "
+          + CommandName.line("models", "weights", "MODEL.xml", "--force") + ")");
+      return ExitCodes.BAD_INPUT;
+    }
     if (t instanceof BackendUnavailableException) {
       // The environment lacks the backend: a failure to run, not bad input.
       err.println("hsdag: " + t.getMessage());

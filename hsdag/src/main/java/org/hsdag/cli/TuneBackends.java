@@ -7,6 +7,7 @@ import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.ir.IrReader;
+import org.hsdag.ir.Weights;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -41,7 +42,28 @@ public final class TuneBackends {
         throw new UserInputException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
             + " (the " + backend.name() + " backend compiles the model and needs it; the sim backend does not)");
       }
+      requireOwnWeights(graph, xml, bin);
       binding.get().bindModelFile(graph, xml);
+    }
+  }
+
+  /**
+   * A {@code .bin} longer than every Const region the XML addresses is another model's: OpenVINO
+   * would read it without complaint and compute with the wrong numbers, or fail deep in shape
+   * inference. (A shorter one is refused when the graph is read.)
+   */
+  private static void requireOwnWeights(OpGraph graph, Path xml, Path bin) {
+    long needed = Weights.requiredBytes(graph);
+    long size;
+    try {
+      size = Files.size(bin);
+    } catch (java.io.IOException e) {
+      throw new UserInputException(bin + ": weights file unreadable (" + e.getMessage() + ")");
+    }
+    if (size > needed) {
+      throw new UserInputException(bin + " has " + size + " bytes but " + xml.getFileName() + " addresses " + needed
+          + ": it holds another model's weights (stand-in weights: "
+          + CommandName.line("models", "weights", xml, "--force") + ")");
     }
   }
 }

@@ -126,9 +126,16 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     return new OpenVinoBackend(availability().openRuntime(), options);
   }
 
+  /**
+   * {@link #bind} and read the model at once, so a file OpenVINO cannot read is reported before any
+   * measurement.
+   *
+   * @throws OpenVinoReadException when OpenVINO cannot read it
+   */
   @Override
-  public void bindModelFile(OpGraph graph, Path xml) {
+  public synchronized void bindModelFile(OpGraph graph, Path xml) {
     bind(graph, xml);
+    model(graph);
   }
 
   /** Records that {@code graph} was read from {@code xml} (its weights next to it), so it can be compiled. */

@@ -13,6 +13,7 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.openvino.ExecutedNode;
 import org.hsdag.openvino.OpenVinoException;
+import org.hsdag.openvino.OpenVinoReadException;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.ProfilingRecord;
 import org.hsdag.openvino.TestDevice;
@@ -113,7 +114,7 @@ public final class ShimRuntime implements OpenVinoRuntime {
   public Model readModel(Path xml) {
     ModelHandle m = hsdag_ov_model_read(live(), xml.toAbsolutePath().toString(), "");
     if (m == null || m.isNull()) {
-      throw new OpenVinoException("cannot read " + xml + ": " + lastError());
+      throw new OpenVinoReadException("cannot read " + xml + ": " + lastError());
     }
     return new ShimModel(m);
   }
