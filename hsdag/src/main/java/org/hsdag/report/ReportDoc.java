@@ -198,13 +198,16 @@ public final class ReportDoc {
 
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
   private static final Pattern BOLD = Pattern.compile("\\*\\*(.+?)\\*\\*");
+  /** {@code *emphasis*}: single asterisks around text that does not start or end with a space. */
+  private static final Pattern EMPHASIS = Pattern.compile("(?<![*\\w])\\*(?![\\s*])([^*]+?)(?<!\\s)\\*(?![*\\w])");
 
-  /** Escapes text, then turns `code` and **bold** into HTML. */
+  /** Escapes text, then turns `code`, **bold** and *emphasis* into HTML. */
   static String inline(String text) {
     String s = esc(text);
     Matcher m = CODE.matcher(s);
     s = m.replaceAll(r -> "<code>" + Matcher.quoteReplacement(r.group(1)) + "</code>");
     s = BOLD.matcher(s).replaceAll(r -> "<strong>" + Matcher.quoteReplacement(r.group(1)) + "</strong>");
+    s = EMPHASIS.matcher(s).replaceAll(r -> "<em>" + Matcher.quoteReplacement(r.group(1)) + "</em>");
     return s;
   }
 

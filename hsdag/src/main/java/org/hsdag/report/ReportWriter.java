@@ -90,7 +90,7 @@ public final class ReportWriter {
     SearchLog search = SearchLog.of(RunLog.read(runDir.resolve(Tuner.LOG_FILE)));
     JsonNode result = RunResults.read(runDir);
     String nums = numbersLabel(mf);
-    LatencyChart.Data data = chartData(mf, search, result, nums);
+    LatencyChart.Data data = chartData(mf, search, result);
     byte[] png = LatencyChart.png(data);
     AtomicFiles.writeBytes(runDir.resolve(PNG), png);
     AtomicFiles.writeBytes(runDir.resolve(SVG), LatencyChart.svg(data));
@@ -177,7 +177,7 @@ public final class ReportWriter {
   }
 
   /** The progress plot: the log's series, the final baselines (the log's first ones while the run is incomplete). */
-  private static LatencyChart.Data chartData(RunManifest mf, SearchLog search, JsonNode result, String nums) {
+  private static LatencyChart.Data chartData(RunManifest mf, SearchLog search, JsonNode result) {
     Map<String, Double> chartBaselines = new LinkedHashMap<>(search.firstBaselines());
     double finalBest = Double.NaN;
     if (result != null) {
@@ -191,8 +191,25 @@ public final class ReportWriter {
         finalBest = result.path("best").path("latency_ms").asDouble();
       }
     }
-    return new LatencyChart.Data(search.steps(), search.latencies(), chartBaselines, finalBest,
-        "latency (ms, " + nums + ")", "Search progress: " + modelLabel(mf));
+    // The axis keeps its unit; where the numbers come from goes in the title, short enough to fit the chart.
+    return new LatencyChart.Data(search.steps(), search.latencies(), chartBaselines, finalBest, "latency (ms)",
+        "Search progress: " + modelLabel(mf) + " (" + chartProvenance(mf) + ")");
+  }
+
+  /**
+   * Backend and profile in a few words: {@code simulated, sim/paper}, or for a real runtime the
+   * profile's runtime and device names without their full names ({@code openvino: OpenVINO 2026.4.1 on
+   * CPU, CPU2}), which the report's text gives in full.
+   */
+  static String chartProvenance(RunManifest mf) {
+    if (mf.simulated()) {
+      return "simulated, " + mf.backend() + "/" + mf.profile();
+    }
+    String profile = mf.profile();
+    int on = profile.indexOf(" on ");
+    String runtime = on > 0 ? profile.substring(0, on) : profile;
+    List<String> names = mf.deviceInfos().stream().map(DeviceInfo::name).toList();
+    return mf.backend() + ": " + runtime + (names.isEmpty() ? "" : " on " + String.join(", ", names));
   }
 
   private void introduction(ReportDoc doc, RunManifest mf, JsonNode result) {

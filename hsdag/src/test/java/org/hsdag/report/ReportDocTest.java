@@ -39,4 +39,10 @@ class ReportDocTest {
     assertTrue(html.contains("src=\"data:image/png;base64,AQID\""), "the image is inlined");
     assertFalse(html.contains("src=\"bestsofar"), "self-contained");
   }
+
+  @Test
+  void singleAsterisksAreEmphasisInHtmlButProductsAndBoldAreNot() {
+    assertEquals("<em>latency</em> is the median; <strong>bold</strong>; 2*3*4; a * b",
+        ReportDoc.inline("*latency* is the median; **bold**; 2*3*4; a * b"));
+  }
 }
