@@ -61,7 +61,10 @@ class BenchCommandTest {
     assertTrue(md.contains("SIMULATED"));
     assertTrue(md.contains("**"), "best method in bold");
     assertFalse(md.contains("Table 3 layout"), "no ablation was run");
+    assertFalse(md.contains("paper (ms)") || md.contains("Paper columns"), "the paper has no tiny_chain");
+    assertFalse(md.matches("(?s).*seed \\d{6,}.*"), "seeds read as 1/2, 2/2");
     String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("<div class=\"wide\"><table"), "a wide table scrolls in its own box");
     assertTrue(html.contains("data:image/png;base64,"), "plots inlined");
     assertTrue(html.contains("SIMULATED"));
     assertFalse(html.contains("src=\"bestsofar"), "self-contained");

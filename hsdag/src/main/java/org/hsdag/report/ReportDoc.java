@@ -139,17 +139,21 @@ public final class ReportDoc {
     StringBuilder sb = new StringBuilder();
     sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc(title))
         .append("</title>\n<style>\n")
-        .append("body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1000px;")
+        .append("body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1200px;")
         .append("margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\n")
         .append(
             "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}")
         .append("th{background:#f3f3f3}td{font-variant-numeric:tabular-nums;white-space:nowrap}\n")
+        // Text after the numbers (e.g. "found by") wraps rather than widening the table past the page.
+        .append("table.numbers td:last-child{white-space:normal}\n")
         .append(
             "code,pre{background:#f6f8fa;border-radius:4px}code{padding:1px 4px}pre{padding:10px;white-space:pre-wrap;overflow-wrap:anywhere}\n")
         .append("img,svg{max-width:100%;height:auto}.graph{overflow:auto;max-height:900px;border:1px solid #ddd}\n")
         .append(
             "table.numbers td,table.numbers th{text-align:right}table.numbers td:first-child,table.numbers th:first-child")
         .append("{text-align:left}.note{background:#fff3cd;padding:8px}\n")
+        // A table wider than the page scrolls inside its own box instead of running off the page.
+        .append(".wide{overflow-x:auto;max-width:100%}\n")
         .append("</style></head><body>\n<h1>").append(esc(title)).append("</h1>\n");
     for (Block b : blocks) {
       if (b instanceof Heading h) {
@@ -160,7 +164,7 @@ public final class ReportDoc {
       } else if (b instanceof Note n) {
         sb.append("<p class=\"note\">").append(inline(n.text())).append("</p>\n");
       } else if (b instanceof Table t) {
-        sb.append(t.numeric() ? "<table class=\"numbers\">\n<tr>" : "<table>\n<tr>");
+        sb.append("<div class=\"wide\">").append(t.numeric() ? "<table class=\"numbers\">\n<tr>" : "<table>\n<tr>");
         for (String h : t.header()) {
           sb.append("<th>").append(inline(h)).append("</th>");
         }
@@ -172,7 +176,7 @@ public final class ReportDoc {
           }
           sb.append("</tr>\n");
         }
-        sb.append("</table>\n");
+        sb.append("</table></div>\n");
       } else if (b instanceof Image i) {
         sb.append("<p><img alt=\"").append(esc(i.alt)).append("\" src=\"data:").append(i.mime).append(";base64,")
             .append(Base64.getEncoder().encodeToString(i.bytes)).append("\"></p>\n");

@@ -171,7 +171,10 @@ public final class BenchRunner {
       return List.of();
     }
     List<Run> runs = new ArrayList<>();
-    for (long seed : plan.seeds()) {
+    for (int k = 0; k < plan.seeds().size(); k++) {
+      long seed = plan.seeds().get(k);
+      // Printed as "seed 2/3": the drawn 63-bit seed is for results.json, not for reading.
+      String seedName = "seed " + (k + 1) + "/" + plan.seeds().size();
       SearchStrategy s;
       try {
         s = m.create();
@@ -184,18 +187,18 @@ public final class BenchRunner {
         r = runOne(plan, name, s, g, plan.budget(), seed, proxy);
       } catch (RuntimeException e) {
         // One broken method must not lose hours of other results: it is reported as not run.
-        skipped.put(name, "failed on seed " + seed + ": " + e);
+        skipped.put(name, "failed on " + seedName + ": " + e);
         progress.accept(model.name() + "  " + name + " failed: " + e);
         runs.clear();
         break;
       }
       runs.add(r);
       progress.accept(String.format(
-          "%s  %-20s seed %-20d best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
-          model.name(), name, seed, r.searchBestMillis(), r.finalMillis(), r.measurements(),
+          "%s  %-20s %-10s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
+          model.name(), name, seedName, r.searchBestMillis(), r.finalMillis(), r.measurements(),
           r.wallMillis() / 1000.0,
           backend.name(), backend.profile()));
-      best.offer(r.finalMillis(), name + " (seed " + seed + ")");
+      best.offer(r.finalMillis(), name + " (" + seedName + ")");
     }
     return runs;
   }
