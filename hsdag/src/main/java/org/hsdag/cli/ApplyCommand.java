@@ -113,7 +113,7 @@ public final class ApplyCommand implements Callable<Integer> {
         backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
         notices));
     try {
-      TuneBackends.bind(backend, graph, model);
+      TuneBackends.bind(backend, graph);
       ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend, raw);
       Placement placement;

@@ -50,8 +50,9 @@ import org.hsdag.cost.ShapeAssumption;
  * takes too long (the native call cannot be interrupted and finishes in the background, and the
  * next measurement waits for it).
  *
- * <p>The SPI passes graphs, but OpenVINO needs the model file: {@link #bind(OpGraph, Path)} tells
- * the backend which file a graph was read from. Available only where the native library loads:
+ * <p>The SPI passes graphs, but OpenVINO needs the model file: a graph read by {@code IrReader}
+ * knows its file ({@link OpGraph#source()}); {@link #bind(OpGraph, Path)} names another (a graph
+ * built in memory and written out). Available only where the native library loads:
  * {@link #open(OpenVinoOptions)} throws {@link OpenVinoUnavailableException} with the reason
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
@@ -387,10 +388,10 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     if (m != null) {
       return m;
     }
-    Path xml = modelFiles.get(graph);
+    Path xml = modelFiles.getOrDefault(graph, graph.source().orElse(null));
     if (xml == null) {
-      throw new IllegalStateException("openvino backend: no model file for graph '" + graph.name()
-          + "' (call bind(graph, model.xml) after reading it)");
+      throw new IllegalStateException("openvino backend: graph '" + graph.name() + "' was built in memory, not read"
+          + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
     }
     m = runtime.readModel(xml);
     try {

@@ -61,6 +61,6 @@ public final class OpenVinoBackendProvider implements BackendProvider {
 
   @Override
   public Optional<String> moreDevicesHint() {
-    return Optional.of("--test-device CPU2 adds a second real device");
+    return Optional.of("--test-device CPU2:precision=f32 adds a second real device");
   }
 }
