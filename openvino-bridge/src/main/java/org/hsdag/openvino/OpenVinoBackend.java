@@ -66,6 +66,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   private final List<DeviceInfo> devices;
   private final String profile;
   private final List<DeviceMemoryReport> memory;
+  private final ShapeAssumption shapes;
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
@@ -74,8 +75,14 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
   OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
+    this(runtime, options, ShapeAssumption.DEFAULT);
+  }
+
+  /** As above; the cost model sizes dynamic tensors by {@code shapes}, as the simulator does. */
+  OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options, ShapeAssumption shapes) {
     this.runtime = runtime;
     this.options = options;
+    this.shapes = shapes;
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = describeMachine(runtime.version(), devices);
@@ -124,7 +131,17 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
    * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
    */
   public static OpenVinoBackend open(OpenVinoOptions options) {
-    return new OpenVinoBackend(availability().openRuntime(), options);
+    return open(options, ShapeAssumption.DEFAULT);
+  }
+
+  /**
+   * Opens the real backend; its cost model sizes dynamic tensors by {@code shapes} (the sizes
+   * announced for the model's dynamic inputs, which {@code options} compiles).
+   *
+   * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
+   */
+  public static OpenVinoBackend open(OpenVinoOptions options, ShapeAssumption shapes) {
+    return new OpenVinoBackend(availability().openRuntime(), options, shapes);
   }
 
   @Override
@@ -308,7 +325,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
    * OpCostTable}: fused kernels credited to their first original layer, ops the records never name
    * cost nothing there), device support from {@code query_model}, and boundary-copy, sub-model
    * and request costs from the built-in {@value #LINK_PROFILE} profile's device of the same name
-   * (none for a device it lacks). Tensor sizes use batch 1 and 8 tokens for dynamic dimensions.
+   * (none for a device it lacks). Dynamic dimensions are sized as the backend was opened with
+   * (as announced; batch 1 and 8 tokens by default).
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
@@ -325,7 +343,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
-    CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
+    CostModel costs = new CostModel(shapes);
     HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero,
         links.requestOverheadUs(),
         KernelTimes.byNode(k.micros(), null, k.supported()));
@@ -395,13 +413,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     }
     m = runtime.readModel(xml);
     try {
-      List<String> inputs = m.inputNames();
-      for (int i = 0; i < inputs.size(); i++) {
-        long[] shape = options.inputShape(inputs.get(i));
-        if (shape != null) {
-          m.setInputShape(i, shape);
-        }
-      }
+      StaticInputs.reshape(m, options);
     } catch (RuntimeException e) {
       m.close();
       throw e;
