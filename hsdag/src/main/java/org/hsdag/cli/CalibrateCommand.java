@@ -68,6 +68,9 @@ public final class CalibrateCommand implements Callable<Integer> {
   Path fromRecords;
 
   @Mixin
+  RealBackendOption realBackend = new RealBackendOption();
+
+  @Mixin
   TestDeviceOptions testDeviceOptions;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20",
@@ -97,6 +100,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    realBackend.require("calibrate");
     if (runs < 1 || profiledRuns < 1 || splits < 0) {
       throw new UserInputException("--runs and --profiled-runs must be >= 1 and --splits >= 0");
     }
