@@ -189,7 +189,6 @@ public final class BenchCommand implements Callable<Integer> {
             }
           }))) {
         BenchRunner.NamedGraph model = fileBacked(backend, graphs.get(i));
-        TuneBackends.bind(backend, model.graph());
         DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
         memoryOptions.requireWithin(ds);
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
@@ -400,14 +399,15 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code model} as {@code backend} needs it: a backend that compiles model files gets a catalog
-   * model read from its file in {@code models/} (written when missing), as plan and tune read it.
+   * {@code model} as {@code backend} needs it, bound to it: a backend that compiles model files gets
+   * a catalog model read from its file in {@code models/} (written when missing), as plan and tune read it.
    */
   private static BenchRunner.NamedGraph fileBacked(LatencyBackend backend, BenchRunner.NamedGraph model) {
-    if (model.graph().source().isPresent() || backend.capability(ModelFileBinding.class).isEmpty()) {
-      return model;
-    }
-    return new BenchRunner.NamedGraph(model.name(), ModelArgument.read(Path.of(model.name())));
+    BenchRunner.NamedGraph read = model.graph().source().isPresent()
+        || backend.capability(ModelFileBinding.class).isEmpty() ? model
+            : new BenchRunner.NamedGraph(model.name(), ModelArgument.read(Path.of(model.name())));
+    TuneBackends.bind(backend, read.graph());
+    return read;
   }
 
   static List<BenchRunner.NamedGraph> loadModels(List<String> args) throws java.io.IOException {

@@ -121,27 +121,7 @@ public record InputShapes(Map<String, long[]> given) {
         }
       }
     }
-    Map<OpNode, long[]> chosen = new LinkedHashMap<>();
-    for (Map.Entry<String, long[]> e : given.entrySet()) {
-      OpNode p = byName.get(e.getKey());
-      if (p == null) {
-        throw new IllegalArgumentException("--input-shape: the model has no input '" + e.getKey() + "' (inputs: "
-            + parameters.stream().map(OpNode::name).collect(Collectors.joining(", ")) + ")");
-      }
-      long[] model = p.outputs().get(0).dims();
-      long[] want = e.getValue();
-      if (want.length != model.length) {
-        throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' has rank " + model.length
-            + " in the model, " + want.length + " given");
-      }
-      for (int a = 0; a < model.length; a++) {
-        if (model[a] >= 0 && model[a] != want[a]) {
-          throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' axis " + a + " is " + model[a]
-              + " in the model, " + want[a] + " given");
-        }
-      }
-      chosen.put(p, want);
-    }
+    Map<OpNode, long[]> chosen = chosen(byName, parameters);
     Set<Long> batches = new TreeSet<>();
     Set<Long> sequences = new TreeSet<>();
     for (Map.Entry<OpNode, long[]> c : chosen.entrySet()) {
@@ -199,6 +179,32 @@ public record InputShapes(Map<String, long[]> given) {
       note = note == null ? fromModel : note + "; " + fromModel;
     }
     return new Resolution(this, shapes, inputs, assumed, note, sizes);
+  }
+
+  /** The given sizes by Parameter, each checked against the model's rank and static dimensions. */
+  private Map<OpNode, long[]> chosen(Map<String, OpNode> byName, List<OpNode> parameters) {
+    Map<OpNode, long[]> chosen = new LinkedHashMap<>();
+    for (Map.Entry<String, long[]> e : given.entrySet()) {
+      OpNode p = byName.get(e.getKey());
+      if (p == null) {
+        throw new IllegalArgumentException("--input-shape: the model has no input '" + e.getKey() + "' (inputs: "
+            + parameters.stream().map(OpNode::name).collect(Collectors.joining(", ")) + ")");
+      }
+      long[] model = p.outputs().get(0).dims();
+      long[] want = e.getValue();
+      if (want.length != model.length) {
+        throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' has rank " + model.length
+            + " in the model, " + want.length + " given");
+      }
+      for (int a = 0; a < model.length; a++) {
+        if (model[a] >= 0 && model[a] != want[a]) {
+          throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' axis " + a + " is " + model[a]
+              + " in the model, " + want[a] + " given");
+        }
+      }
+      chosen.put(p, want);
+    }
+    return chosen;
   }
 
   /**
