@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.bench.plan.MemoryCapExperiment;
 import org.hsdag.bench.plan.PlannerBenchmark;
 import org.hsdag.bench.plan.PlannerFigures;
@@ -41,6 +42,7 @@ import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
+import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.cluster.ClusterFigures;
 import org.hsdag.cost.DeviceProfile;
@@ -177,7 +179,6 @@ public final class BenchCommand implements Callable<Integer> {
     BenchResults results = null;
     String label = null;
     for (int i = 0; i < graphs.size(); i++) {
-      BenchRunner.NamedGraph model = graphs.get(i);
       boolean first = i == 0;
       try (LatencyBackend backend = memoryOptions.apply(backendOptions.open(seedOptions.seed(), shapes.get(i),
           deviceOptions.requested(), 2,
@@ -187,6 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
               err.flush();
             }
           }))) {
+        BenchRunner.NamedGraph model = fileBacked(backend, graphs.get(i));
         DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
         memoryOptions.requireWithin(ds);
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
@@ -394,6 +396,18 @@ public final class BenchCommand implements Callable<Integer> {
               + " (write them with 'hsdag models build')");
     }
     return p;
+  }
+
+  /**
+   * {@code model} as {@code backend} needs it, bound to it: a backend that compiles model files gets
+   * a catalog model read from its file in {@code models/} (written when missing), as plan and tune read it.
+   */
+  private static BenchRunner.NamedGraph fileBacked(LatencyBackend backend, BenchRunner.NamedGraph model) {
+    BenchRunner.NamedGraph read = model.graph().source().isPresent()
+        || backend.capability(ModelFileBinding.class).isEmpty() ? model
+            : new BenchRunner.NamedGraph(model.name(), ModelArgument.read(Path.of(model.name())));
+    TuneBackends.bind(backend, read.graph());
+    return read;
   }
 
   static List<BenchRunner.NamedGraph> loadModels(List<String> args) throws java.io.IOException {

@@ -92,6 +92,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
+  /** The model's dynamic inputs as announced ({@code name=1x8}), for the usage code; empty for a static model. */
+  private List<String> dynamicInputs = List.of();
+
   @Override
   public Integer call() throws Exception {
     OptionRules.requireAtLeast("--rounds", rounds, 1);
@@ -110,11 +113,12 @@ public final class ApplyCommand implements Callable<Integer> {
     };
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
+    dynamicInputs = inputShapeOptions.resolve(graph).inputs();
     LatencyBackend backend = memoryOptions.apply(TuneBackends.open(
         backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
         notices));
     try {
-      TuneBackends.bind(backend, graph, model);
+      TuneBackends.bind(backend, graph);
       ModelNotes.announce(graph, backend, notices);
       DeviceSet ds = deviceSet(backend, raw);
       Placement placement;
@@ -345,6 +349,12 @@ public final class ApplyCommand implements Callable<Integer> {
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     out.println("    import json, openvino as ov");
     out.println("    core = ov.Core(); model = core.read_model(" + Pasteable.python(xml) + ")");
+    if (!dynamicInputs.isEmpty()) {
+      // Compiled at the sizes hsdag announced and measured (InputShapes), not left dynamic.
+      out.println("    model.reshape({" + String.join(", ", dynamicInputs.stream().map(i -> Pasteable.python(
+          i.substring(0, i.lastIndexOf('='))) + ": [" + i.substring(i.lastIndexOf('=') + 1).replace("x", ", ") + "]")
+          .toList()) + "})");
+    }
     for (TestDevice t : tests) {
       // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
       out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
@@ -364,6 +374,12 @@ public final class ApplyCommand implements Callable<Integer> {
     String options = tests.isEmpty() ? "OpenVinoOptions.DEFAULT"
         : "OpenVinoOptions.DEFAULT.withTestDevices(List.of(" + String.join(", ",
             tests.stream().map(t -> "TestDevice.parse(\"" + t + "\")").toList()) + "))";
+    if (!dynamicInputs.isEmpty()) {
+      options += ".withInputShapes(OpenVinoOptions.parseInputShapes(" + Pasteable.java(String.join(";",
+          dynamicInputs.stream().map(i -> i.substring(0, i.lastIndexOf('=') + 1)
+              + i.substring(i.lastIndexOf('=') + 1).replace("x", ",")).toList()))
+          + "))";
+    }
     out.println("    try (OpenVinoBackend ov = OpenVinoBackend.open(" + options + ").bind(graph, Path.of("
         + Pasteable.java(xml) + "))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");

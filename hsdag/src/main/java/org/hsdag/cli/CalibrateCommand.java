@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.backend.InputShapes;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.CalibrationFit;
@@ -15,7 +16,6 @@ import org.hsdag.openvino.CalibrationRecords;
 import org.hsdag.openvino.CalibrationRun;
 import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.openvino.OpenVinoBackend;
-import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -68,6 +68,9 @@ public final class CalibrateCommand implements Callable<Integer> {
   Path fromRecords;
 
   @Mixin
+  RealBackendOption realBackend = new RealBackendOption();
+
+  @Mixin
   TestDeviceOptions testDeviceOptions;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20",
@@ -97,6 +100,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    realBackend.require("calibrate");
     if (runs < 1 || profiledRuns < 1 || splits < 0) {
       throw new UserInputException("--runs and --profiled-runs must be >= 1 and --splits >= 0");
     }
@@ -114,7 +118,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     model = ModelArgument.resolve(model);
     OpGraph graph = ModelArgument.read(model);
-    ShapeAssumption shapes = ShapeAssumption.DEFAULT;
+    // The sizes every other command announces and compiles (InputShapes), not a default of its own.
+    InputShapes.Resolution resolution = InputShapeOptions.resolve(inputShapes, graph);
+    ShapeAssumption shapes = resolution.shapes();
 
     CalibrationRecords recs;
     if (fromRecords != null) {
@@ -124,7 +130,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         throw new UserInputException(e.getMessage());
       }
     } else {
-      recs = measureRecords(err, graph, deviceSet, base, shapes);
+      recs = measureRecords(err, graph, deviceSet, base, resolution);
       if (recs == null) {
         return ExitCodes.FAILURE;
       }
@@ -163,7 +169,7 @@ public final class CalibrateCommand implements Callable<Integer> {
 
   /** Runs the model on the real runtime and profiles it; null (after saying why on {@code err}) when it cannot. */
   private CalibrationRecords measureRecords(PrintWriter err, OpGraph graph, DeviceSet deviceSet, DeviceProfile base,
-      ShapeAssumption shapes) {
+      InputShapes.Resolution resolution) {
     OpenVinoAvailability availability = OpenVinoBackend.availability();
     if (!availability.available()) {
       err.println("hsdag: " + availability.oneLine());
@@ -176,13 +182,13 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     CalibrationRun run;
     try {
-      run = new CalibrationRun(runs, profiledRuns, splits, seed, OpenVinoOptions.parseInputShapes(inputShapes));
+      run = new CalibrationRun(runs, profiledRuns, splits, seed, resolution.sizes());
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--input-shape: " + e.getMessage());
     }
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       testDeviceOptions.registerOn(rt);
-      return run.measure(rt, graph, model, deviceSet.names(), base, shapes);
+      return run.measure(rt, graph, model, deviceSet.names(), base, resolution.shapes());
     } catch (org.hsdag.openvino.OpenVinoException e) {
       err.println("hsdag: calibration failed: " + e.getMessage());
       err.flush();

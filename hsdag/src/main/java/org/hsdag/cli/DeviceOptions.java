@@ -1,6 +1,8 @@
 package org.hsdag.cli;
 
 import java.util.List;
+import org.hsdag.backend.BackendProvider;
+import org.hsdag.backend.Backends;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.placement.DeviceSet;
@@ -49,7 +51,7 @@ public final class DeviceOptions {
       for (String d : ds.names()) {
         if (!available.contains(d)) {
           throw new UserInputException("--devices: " + d + " is not a device of " + backend.name() + "/"
-              + backend.profile() + " (devices: " + String.join(", ", available) + ")");
+              + backend.profile() + " (devices: " + String.join(", ", available) + ")" + testDeviceHint(backend, d));
         }
       }
     }
@@ -67,5 +69,18 @@ public final class DeviceOptions {
     } catch (InvalidPlacementException e) {
       throw new UserInputException("--devices: " + e.getMessage());
     }
+  }
+
+  /**
+   * For a missing {@code CPU<n>} on a backend that registers test devices: how to add it (an f32
+   * test device differs from a bf16/f16 CPU, where a threads-only twin does not inside a split).
+   */
+  private static String testDeviceHint(LatencyBackend backend, String device) {
+    boolean testDevices = Backends.provider(backend.name())
+        .map(p -> p.features().contains(BackendProvider.Feature.TEST_DEVICES)).orElse(false);
+    if (!testDevices || !device.startsWith("CPU") || device.equals("CPU") || device.contains(".")) {
+      return "";
+    }
+    return "; add it as a test device: --test-device " + device + ":precision=f32 (the CPU plugin registered again)";
   }
 }

@@ -93,11 +93,7 @@ public final class PlanCommand implements Callable<Integer> {
       }
     };
     BackendRequest request = backendOptions.request(0, shapes).requiring(deviceOptions.requested(), 2);
-    try (LatencyBackend opened = BackendOptions.open(request, notices)) {
-      String shapeNotice = shapes.notice();
-      if (shapeNotice != null) {
-        notices.accept(shapeNotice);
-      }
+    try (LatencyBackend opened = TuneBackends.openFor(request, graph, notices)) {
       ModelNotes.announce(graph, opened, notices);
       DeviceSet ds = deviceSet(opened);
       memoryOptions.requireWithin(ds);

@@ -30,6 +30,9 @@ import picocli.CommandLine.Spec;
             + "and prints the timings. Exit 0 when everything matches."})
 public final class SelfTestCommand implements Callable<Integer> {
   @Mixin
+  RealBackendOption realBackend = new RealBackendOption();
+
+  @Mixin
   TestDeviceOptions testDeviceOptions;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "20",
@@ -55,6 +58,7 @@ public final class SelfTestCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    realBackend.require("selftest");
     if (runs < 1 || !(tolerance >= 0)) {
       throw new UserInputException("--runs must be >= 1 and --tolerance >= 0");
     }

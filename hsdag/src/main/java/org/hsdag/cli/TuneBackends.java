@@ -11,7 +11,7 @@ import org.hsdag.ir.Weights;
 import org.hsdag.ir.OpGraph;
 
 /**
- * How the tune and apply commands open a backend: from a {@link BackendRequest} seeded by the run
+ * How every command opens a backend for a model: from a {@link BackendRequest} seeded by the run
  * (the simulator draws each measurement's noise from that seed and the measurement's key, so a
  * resumed run is exact), and a backend that compiles the model file bound to it.
  */
@@ -26,6 +26,40 @@ public final class TuneBackends {
       notices.accept(shapeNotice);
     }
     return backend;
+  }
+
+  /**
+   * {@link #open(BackendRequest, Consumer)}, then {@link #bind(LatencyBackend, OpGraph)}: the backend
+   * of a command that measures or models {@code graph}, ready for it (closed again when the model's
+   * file cannot serve it).
+   *
+   * @throws UserInputException when the backend compiles the model and its file or weights are missing
+   */
+  public static LatencyBackend openFor(BackendRequest request, OpGraph graph, Consumer<String> notices) {
+    LatencyBackend backend = open(request, notices);
+    try {
+      bind(backend, graph);
+    } catch (RuntimeException e) {
+      backend.close();
+      throw e;
+    }
+    return backend;
+  }
+
+  /**
+   * Readies {@code backend} for {@code graph}, read from its {@linkplain OpGraph#source() file}: a
+   * backend that compiles the model file ({@link ModelFileBinding}) needs it, weights included.
+   *
+   * @throws UserInputException when the backend needs a file and the graph has none, or its {@code .bin} is missing
+   */
+  public static void bind(LatencyBackend backend, OpGraph graph) {
+    if (backend.capability(ModelFileBinding.class).isEmpty()) {
+      return;
+    }
+    Path xml = graph.source().orElseThrow(() -> new UserInputException("model " + graph.name()
+        + " was built in memory; the " + backend.name() + " backend compiles a model file (write it with 'hsdag "
+        + "models build')"));
+    bind(backend, graph, xml);
   }
 
   /**

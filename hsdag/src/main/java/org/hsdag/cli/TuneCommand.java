@@ -230,7 +230,7 @@ public final class TuneCommand implements Callable<Integer> {
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
     try {
-      TuneBackends.bind(backend, graph, modelPath);
+      TuneBackends.bind(backend, graph);
       ModelNotes.announce(graph, backend, this::notice);
       DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
       checkSupport(graph, backend, ds);
@@ -356,7 +356,7 @@ public final class TuneCommand implements Callable<Integer> {
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
       LatencyBackend backend = openBackend(r.backend().withInputShapes(shapes).withTestDevices(testDevices));
       try {
-        TuneBackends.bind(backend, r.graph(), r.model());
+        TuneBackends.bind(backend, r.graph());
         ModelNotes.announce(r.graph(), backend, this::notice);
         if (!backend.profile().equals(mf.profile())) {
           throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "

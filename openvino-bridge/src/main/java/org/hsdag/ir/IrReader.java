@@ -58,7 +58,8 @@ public final class IrReader {
   }
 
   /**
-   * Reads {@code xml}; when {@code bin} is non-null it must exist and hold every Const region.
+   * Reads {@code xml}; when {@code bin} is non-null it must exist and hold every Const region. The
+   * graph remembers {@code xml} as its {@link OpGraph#source()}.
    */
   public OpGraph read(Path xml, Path bin) {
     ModelFormat.requireIrXml(xml);
@@ -73,7 +74,7 @@ public final class IrReader {
     if (bin != null) {
       Weights.checkRegions(graph, bin, xml.toString());
     }
-    return graph;
+    return graph.readFrom(xml);
   }
 
   /** Reads IR XML from a stream; {@code source} names it in error messages. */

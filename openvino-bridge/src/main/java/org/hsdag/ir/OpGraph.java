@@ -1,5 +1,6 @@
 package org.hsdag.ir;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -7,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An immutable, array-backed operation graph: one node per IR layer, one edge per IR edge.
@@ -15,6 +17,10 @@ import java.util.Objects;
  * (successors and predecessors, one entry per edge, so parallel edges repeat). The topological
  * order is computed once with a stable tie-break (lowest index first). Build with {@link
  * #builder()}; a cycle or a dangling edge is rejected there.
+ *
+ * <p>A graph read from a file remembers it ({@link #source()}): a backend that compiles the model
+ * itself (the real runtime) finds the file, weights beside it, without being told. The file is
+ * provenance, not content: it takes no part in {@link #equals}.
  */
 public final class OpGraph {
   private final String name;
@@ -31,8 +37,10 @@ public final class OpGraph {
   private final int[] topoOrder;
   private final int[] topoRank;
   private final Map<String, Integer> byName;
+  private final Path source;
 
   private OpGraph(Builder b) {
+    this.source = null;
     this.name = b.name;
     this.irVersion = b.irVersion;
     this.nodes = b.nodes.toArray(new OpNode[0]);
@@ -73,6 +81,35 @@ public final class OpGraph {
       names.putIfAbsent(node.name(), node.index());
     }
     byName = Collections.unmodifiableMap(names);
+  }
+
+  /** {@code g} as read from {@code source}: the same arrays, shared (both are immutable). */
+  private OpGraph(OpGraph g, Path source) {
+    this.name = g.name;
+    this.irVersion = g.irVersion;
+    this.nodes = g.nodes;
+    this.edges = g.edges;
+    this.modelInfoXml = g.modelInfoXml;
+    this.succStart = g.succStart;
+    this.succ = g.succ;
+    this.succEdge = g.succEdge;
+    this.predStart = g.predStart;
+    this.pred = g.pred;
+    this.predEdge = g.predEdge;
+    this.topoOrder = g.topoOrder;
+    this.topoRank = g.topoRank;
+    this.byName = g.byName;
+    this.source = source;
+  }
+
+  /** This graph recorded as read from the IR file {@code xml} (made absolute), its weights in the {@code .bin} beside it. */
+  public OpGraph readFrom(Path xml) {
+    return new OpGraph(this, xml.toAbsolutePath().normalize());
+  }
+
+  /** The IR file this graph was read from ({@link IrReader#read(Path)}), empty for a graph built in memory. */
+  public Optional<Path> source() {
+    return Optional.ofNullable(source);
   }
 
   private int[] topologicalSort() {

@@ -50,8 +50,9 @@ import org.hsdag.cost.ShapeAssumption;
  * takes too long (the native call cannot be interrupted and finishes in the background, and the
  * next measurement waits for it).
  *
- * <p>The SPI passes graphs, but OpenVINO needs the model file: {@link #bind(OpGraph, Path)} tells
- * the backend which file a graph was read from. Available only where the native library loads:
+ * <p>The SPI passes graphs, but OpenVINO needs the model file: a graph read by {@code IrReader}
+ * knows its file ({@link OpGraph#source()}); {@link #bind(OpGraph, Path)} names another (a graph
+ * built in memory and written out). Available only where the native library loads:
  * {@link #open(OpenVinoOptions)} throws {@link OpenVinoUnavailableException} with the reason
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
@@ -65,6 +66,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   private final List<DeviceInfo> devices;
   private final String profile;
   private final List<DeviceMemoryReport> memory;
+  private final ShapeAssumption shapes;
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
@@ -73,8 +75,14 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
   OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
+    this(runtime, options, ShapeAssumption.DEFAULT);
+  }
+
+  /** As above; the cost model sizes dynamic tensors by {@code shapes}, as the simulator does. */
+  OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options, ShapeAssumption shapes) {
     this.runtime = runtime;
     this.options = options;
+    this.shapes = shapes;
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = describeMachine(runtime.version(), devices);
@@ -123,7 +131,17 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
    * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
    */
   public static OpenVinoBackend open(OpenVinoOptions options) {
-    return new OpenVinoBackend(availability().openRuntime(), options);
+    return open(options, ShapeAssumption.DEFAULT);
+  }
+
+  /**
+   * Opens the real backend; its cost model sizes dynamic tensors by {@code shapes} (the sizes
+   * announced for the model's dynamic inputs, which {@code options} compiles).
+   *
+   * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
+   */
+  public static OpenVinoBackend open(OpenVinoOptions options, ShapeAssumption shapes) {
+    return new OpenVinoBackend(availability().openRuntime(), options, shapes);
   }
 
   /**
@@ -314,7 +332,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
    * OpCostTable}: fused kernels credited to their first original layer, ops the records never name
    * cost nothing there), device support from {@code query_model}, and boundary-copy, sub-model
    * and request costs from the built-in {@value #LINK_PROFILE} profile's device of the same name
-   * (none for a device it lacks). Tensor sizes use batch 1 and 8 tokens for dynamic dimensions.
+   * (none for a device it lacks). Dynamic dimensions are sized as the backend was opened with
+   * (as announced; batch 1 and 8 tokens by default).
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
@@ -331,7 +350,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
-    CostModel costs = new CostModel(ShapeAssumption.DEFAULT);
+    CostModel costs = new CostModel(shapes);
     HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero,
         links.requestOverheadUs(),
         KernelTimes.byNode(k.micros(), null, k.supported()));
@@ -394,20 +413,14 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     if (m != null) {
       return m;
     }
-    Path xml = modelFiles.get(graph);
+    Path xml = modelFiles.getOrDefault(graph, graph.source().orElse(null));
     if (xml == null) {
-      throw new IllegalStateException("openvino backend: no model file for graph '" + graph.name()
-          + "' (call bind(graph, model.xml) after reading it)");
+      throw new IllegalStateException("openvino backend: graph '" + graph.name() + "' was built in memory, not read"
+          + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
     }
     m = runtime.readModel(xml);
     try {
-      List<String> inputs = m.inputNames();
-      for (int i = 0; i < inputs.size(); i++) {
-        long[] shape = options.inputShape(inputs.get(i));
-        if (shape != null) {
-          m.setInputShape(i, shape);
-        }
-      }
+      StaticInputs.reshape(m, options);
     } catch (RuntimeException e) {
       m.close();
       throw e;

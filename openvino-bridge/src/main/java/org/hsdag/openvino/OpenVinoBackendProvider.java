@@ -46,14 +46,14 @@ public final class OpenVinoBackendProvider implements BackendProvider {
    */
   @Override
   public LatencyBackend open(BackendRequest request, Consumer<String> notices) {
-    OpenVinoOptions options = OpenVinoOptions.DEFAULT.withInputShapes(request.inputShapes().given().given())
+    OpenVinoOptions options = OpenVinoOptions.DEFAULT.withInputShapes(request.inputShapes().sizes())
         .withTestDevices(request.testDevices().stream().map(TestDevice::parse).toList());
     OpenVinoAvailability a = OpenVinoBackend.availability();
     if (!a.available()) {
       throw new BackendUnavailableException(a.oneLine());
     }
     try {
-      return OpenVinoBackend.open(options);
+      return OpenVinoBackend.open(options, request.inputShapes().shapes());
     } catch (OpenVinoException e) {
       throw new BackendUnavailableException("openvino backend unavailable: " + e.getMessage(), e);
     }
@@ -61,6 +61,6 @@ public final class OpenVinoBackendProvider implements BackendProvider {
 
   @Override
   public Optional<String> moreDevicesHint() {
-    return Optional.of("--test-device CPU2 adds a second real device");
+    return Optional.of("--test-device CPU2:precision=f32 adds a second real device");
   }
 }

@@ -152,10 +152,15 @@ public final class BenchRunner {
       }
     }
     MethodResult reference = null;
-    if (target != null) {
-      measureBestKnown(plan, model, target, best);
-    } else if (plan.referenceFactor() > 0) {
-      reference = referenceRun(plan, model, proxy, best);
+    try {
+      if (target != null) {
+        measureBestKnown(plan, model, target, best);
+      } else if (plan.referenceFactor() > 0) {
+        reference = referenceRun(plan, model, proxy, best);
+      }
+    } catch (RuntimeException e) {
+      // As a failed method: the rows measured so far are kept and written.
+      progress.accept(model.name() + "  best known: not measured: " + e);
     }
     List<MethodResult> withGaps = rows(plan, model, methods, skipped, runsByMethod, reference, best.millis);
     return new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), best.millis, best.source, withGaps);

@@ -3,6 +3,7 @@ package org.hsdag.openvino.internal;
 import static org.hsdag.openvino.internal.OvShim.*;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.OptionalLong;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.ir.IrReader;
 import org.hsdag.openvino.ExecutedNode;
 import org.hsdag.openvino.OpenVinoException;
 import org.hsdag.openvino.OpenVinoReadException;
@@ -114,7 +116,13 @@ public final class ShimRuntime implements OpenVinoRuntime {
   public Model readModel(Path xml) {
     ModelHandle m = hsdag_ov_model_read(live(), xml.toAbsolutePath().toString(), "");
     if (m == null || m.isNull()) {
-      throw new OpenVinoReadException("cannot read " + xml + ": " + lastError());
+      String error = lastError();
+      Path bin = IrReader.defaultBinPath(xml);
+      if (!Files.isReadable(bin)) {
+        throw new OpenVinoReadException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
+            + " (the openvino backend compiles the model and needs it; OpenVINO: " + error + ")");
+      }
+      throw new OpenVinoReadException("cannot read " + xml + ": " + error);
     }
     return new ShimModel(m);
   }

@@ -1,0 +1,168 @@
+package org.hsdag.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.SyntheticWeights;
+
+/**
+ * Small IR files with dynamic inputs, written as OpenVINO serialises them (IR v11, {@code -1} for
+ * a dynamic dimension, every port's dims as OpenVINO's shape inference gives them), with stand-in
+ * weights: models whose input sizes hsdag must fix before OpenVINO compiles.
+ */
+public final class DynamicIrs {
+  private DynamicIrs() {}
+
+  /** One layer's XML and the bytes its Const data takes. */
+  private static final class Layers {
+    private final StringBuilder xml = new StringBuilder();
+    private final List<String> edges = new ArrayList<>();
+    private long offset;
+    private int id;
+
+    int parameter(String name, String type, long... dims) {
+      String prec = type.equals("i64") ? "I64" : "FP32";
+      xml.append("<layer id=\"").append(id).append("\" name=\"").append(name)
+          .append("\" type=\"Parameter\" version=\"opset1\"><data shape=\"").append(shape(dims))
+          .append("\" element_type=\"").append(type).append("\"/><output>").append(port(0, prec, dims, name))
+          .append("</output></layer>\n");
+      return id++;
+    }
+
+    int constant(String name, String type, long... dims) {
+      long count = 1;
+      for (long d : dims) {
+        count *= d;
+      }
+      long size = count * (type.equals("i64") ? 8 : 4);
+      String prec = type.equals("i64") ? "I64" : "FP32";
+      xml.append("<layer id=\"").append(id).append("\" name=\"").append(name)
+          .append("\" type=\"Const\" version=\"opset1\"><data element_type=\"").append(type).append("\" shape=\"")
+          .append(shape(dims).replace(",", ", ")).append("\" offset=\"").append(offset).append("\" size=\"")
+          .append(size).append("\"/><output>").append(port(0, prec, dims, null)).append("</output></layer>\n");
+      offset += size;
+      return id++;
+    }
+
+    /** An op of {@code type} reading {@code inputs} (dims as given), with output {@code out}. */
+    int op(String name, String type, String version, String data, long[][] inputDims, int[] inputs, String outPrec,
+        long... out) {
+      StringBuilder ins = new StringBuilder();
+      for (int k = 0; k < inputs.length; k++) {
+        ins.append(port(k, k == 1 && type.equals("Gather") ? "I64" : k == 2 ? "I64" : "FP32", inputDims[k], null));
+        edges.add("<edge from-layer=\"" + inputs[k] + "\" from-port=\"" + outPort(inputs[k]) + "\" to-layer=\"" + id
+            + "\" to-port=\"" + k + "\"/>");
+      }
+      xml.append("<layer id=\"").append(id).append("\" name=\"").append(name).append("\" type=\"").append(type)
+          .append("\" version=\"").append(version).append("\">").append(data == null ? "" : "<data " + data + "/>")
+          .append("<input>").append(ins).append("</input>");
+      if (!type.equals("Result")) {
+        xml.append("<output>").append(port(inputs.length, outPrec, out, null)).append("</output>");
+      }
+      xml.append("</layer>\n");
+      outPorts.add(new int[] {id, inputs.length});
+      return id++;
+    }
+
+    private final List<int[]> outPorts = new ArrayList<>();
+
+    private int outPort(int layer) {
+      for (int[] p : outPorts) {
+        if (p[0] == layer) {
+          return p[1];
+        }
+      }
+      return 0; // Parameter and Const
+    }
+
+    String net(String name) {
+      return "<?xml version=\"1.0\"?>\n<net name=\"" + name + "\" version=\"11\">\n<layers>\n" + xml + "</layers>\n"
+          + "<edges>\n" + String.join("\n", edges) + "\n</edges>\n</net>\n";
+    }
+  }
+
+  private static String shape(long[] dims) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < dims.length; i++) {
+      s.append(i == 0 ? "" : ",").append(dims[i] < 0 ? "?" : Long.toString(dims[i]));
+    }
+    return s.toString();
+  }
+
+  private static String port(int id, String prec, long[] dims, String names) {
+    StringBuilder s = new StringBuilder("<port id=\"" + id + "\" precision=\"" + prec + "\""
+        + (names == null ? "" : " names=\"" + names + "\"") + ">");
+    for (long d : dims) {
+      s.append("<dim>").append(d).append("</dim>");
+    }
+    return s.append("</port>").toString();
+  }
+
+  private static final long D = -1;
+
+  /**
+   * A tiny decoder-like model: token ids {@code input_ids [?,?]} (i64) looked up in a 32x12
+   * embedding, plus a hidden state {@code hidden [?,?,?]} (f32) added to it, then two 12x12
+   * projections. Nothing fixes the batch or the sequence; the Add fixes {@code hidden}'s last axis
+   * at 12, as a T5 decoder's weights fix {@code encoder_hidden_states}' at 1024.
+   */
+  public static String tinyDynamic() {
+    Layers l = new Layers();
+    int ids = l.parameter("input_ids", "i64", D, D);
+    int table = l.constant("embedding", "f32", 32, 12);
+    int axis = l.constant("axis", "i64");
+    int embed = l.op("embed", "Gather", "opset8", "batch_dims=\"0\"", new long[][] {{32, 12}, {D, D}, {}},
+        new int[] {table, ids, axis}, "FP32", D, D, 12);
+    int hidden = l.parameter("hidden", "f32", D, D, D);
+    int mix = l.op("mix", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {{D, D, 12}, {D, D, D}},
+        new int[] {embed, hidden}, "FP32", D, D, 12);
+    int w1 = l.constant("w1", "f32", 12, 12);
+    int p1 = l.op("proj1", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"false\"",
+        new long[][] {{D, D, 12}, {12, 12}}, new int[] {mix, w1}, "FP32", D, D, 12);
+    int act = l.op("act", "ReLU", "opset1", null, new long[][] {{D, D, 12}}, new int[] {p1}, "FP32", D, D, 12);
+    int w2 = l.constant("w2", "f32", 12, 12);
+    int p2 = l.op("proj2", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"true\"",
+        new long[][] {{D, D, 12}, {12, 12}}, new int[] {act, w2}, "FP32", D, D, 12);
+    l.op("out", "Result", "opset1", null, new long[][] {{D, D, 12}}, new int[] {p2}, "FP32");
+    return l.net("tiny_dynamic");
+  }
+
+  /** {@code hidden [?,?,?]} (f32) times a {@code k x 6} weight ({@code transposeB}: stored {@code 6 x k}). */
+  public static String hiddenTimesWeight(long k, boolean transposeB) {
+    Layers l = new Layers();
+    int hidden = l.parameter("hidden", "f32", D, D, D);
+    int w = transposeB ? l.constant("w", "f32", 6, k) : l.constant("w", "f32", k, 6);
+    int mm = l.op("proj", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"" + transposeB + "\"",
+        new long[][] {{D, D, D}, transposeB ? new long[] {6, k} : new long[] {k, 6}}, new int[] {hidden, w}, "FP32",
+        D, D, 6);
+    l.op("out", "Result", "opset1", null, new long[][] {{D, D, 6}}, new int[] {mm}, "FP32");
+    return l.net("hidden_times_weight");
+  }
+
+  /** {@code features [?,?]} (f32) through a ReLU: nothing in the model fixes the size of axis 1. */
+  public static String undeterminable() {
+    Layers l = new Layers();
+    int x = l.parameter("features", "f32", D, D);
+    int r = l.op("act", "ReLU", "opset1", null, new long[][] {{D, D}}, new int[] {x}, "FP32", D, D);
+    l.op("out", "Result", "opset1", null, new long[][] {{D, D}}, new int[] {r}, "FP32");
+    return l.net("undeterminable");
+  }
+
+  /** Writes {@code xml} to {@code dir/name.xml} with stand-in weights beside it, and reads it back. */
+  public static OpGraph write(Path dir, String name, String xml) {
+    try {
+      Path file = dir.resolve(name + ".xml");
+      Files.writeString(file, xml);
+      OpGraph g = new IrReader().read(file, null);
+      SyntheticWeights.write(g, 1, IrReader.defaultBinPath(file));
+      return new IrReader().read(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
