@@ -171,6 +171,25 @@ public final class HeteroCostModel {
         tensorResults.clone(), requestOverhead, split);
   }
 
+  /**
+   * The same kernels with other per-device copy and sub-model start costs (same device names, same
+   * order) and request overhead: the tables a fit of those costs ({@link HeteroFit}) varies.
+   */
+  public HeteroCostModel withDeviceCosts(List<HeteroDevice> costs, double requestOverheadUs) {
+    if (costs.size() != devices.size()) {
+      throw new IllegalArgumentException("expected costs of " + devices.size() + " devices (got " + costs.size() + ")");
+    }
+    for (int d = 0; d < costs.size(); d++) {
+      if (!costs.get(d).name().equals(devices.get(d).name())) {
+        throw new IllegalArgumentException(
+            "device " + d + " is " + devices.get(d).name() + ", not " + costs.get(d).name());
+      }
+    }
+    return new HeteroCostModel(costs, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
+        fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
+        tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverheadUs, split);
+  }
+
   /** The {@link CostTerms} of a placement given as a model device per op (support is not checked). */
   public CostTerms terms(int[] dc) {
     int[] parent = new int[nc];
