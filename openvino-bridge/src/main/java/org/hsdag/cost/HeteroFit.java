@@ -245,19 +245,22 @@ public final class HeteroFit {
     private Solver() {}
 
     static double[] solve(double[][] x, double[] y, int p, int dn) {
-      // Relative error: each row divided by its target.
+      // Relative error: each row divided by its target; each column scaled to at most 1 (bytes and µs differ by 1e6).
       double[][] a = new double[x.length][p];
       double[] b = new double[x.length];
+      double[] col = new double[p];
       for (int k = 0; k < x.length; k++) {
         for (int j = 0; j < p; j++) {
           a[k][j] = x[k][j] / y[k];
+          col[j] = Math.max(col[j], Math.abs(a[k][j]));
         }
         b[k] = 1;
       }
       boolean[] used = new boolean[p];
       for (int j = 0; j < p; j++) {
+        used[j] = col[j] > 0;
         for (double[] row : a) {
-          used[j] |= row[j] != 0;
+          row[j] = used[j] ? row[j] / col[j] : 0;
         }
       }
       double[] fixed = new double[p];
@@ -267,15 +270,26 @@ public final class HeteroFit {
           fixed[d] = 1; // a device no measurement ran: its kernels stay as profiled
         }
       }
-      double[] theta = best(a, b, used, fixed, dn);
+      double[] theta = unscaled(best(a, b, used, fixed, dn), col);
       boolean clamped = false;
       for (int d = 0; d < dn; d++) {
         if (Double.isNaN(fixed[d]) && (theta[d] < MIN_KERNEL_SCALE || theta[d] > MAX_KERNEL_SCALE)) {
-          fixed[d] = Math.max(MIN_KERNEL_SCALE, Math.min(MAX_KERNEL_SCALE, theta[d]));
+          fixed[d] = Math.max(MIN_KERNEL_SCALE, Math.min(MAX_KERNEL_SCALE, theta[d])) * col[d];
           clamped = true;
         }
       }
-      return clamped ? best(a, b, used, fixed, dn) : theta;
+      return clamped ? unscaled(best(a, b, used, fixed, dn), col) : theta;
+    }
+
+    /** Parameters of the column-scaled problem in the original units (a column never used keeps its value). */
+    private static double[] unscaled(double[] theta, double[] col) {
+      double[] t = theta.clone();
+      for (int j = 0; j < t.length; j++) {
+        if (col[j] > 0) {
+          t[j] /= col[j];
+        }
+      }
+      return t;
     }
 
     /** The least-squares solution over every active set of the cost parameters (>= 0), kernel scales free. */

@@ -10,7 +10,8 @@ import java.util.List;
  * placement its kernels are profiled in); and, for the first device paired with each other one, in
  * both directions, contiguous runs along the ops' topological order with 1 boundary (at a quarter,
  * half and three quarters of the ops, so boundary tensors of different sizes), 2 and 4 boundaries
- * (evenly spaced). An op a device cannot run stays on the other device of the pair. Deterministic.
+ * (evenly spaced), and the op with the most inputs alone on the other device (several copies for
+ * one sub-model, so copy and start costs separate). An op a device cannot run stays on the other device of the pair. Deterministic.
  */
 public final class HeteroSplitDesign {
   private HeteroSplitDesign() {}
@@ -77,9 +78,25 @@ public final class HeteroSplitDesign {
         }
         add(out, model, dir + ", 2 boundaries", runs(model, pair, new double[] {1 / 3.0, 2 / 3.0}));
         add(out, model, dir + ", 4 boundaries", runs(model, pair, new double[] {0.2, 0.4, 0.6, 0.8}));
+        int join = widestJoin(model);
+        int[] flip = new int[nc];
+        Arrays.fill(flip, pair[0]);
+        flip[join] = pair[1];
+        add(out, model, dir + ", only op " + join + " (most inputs) on " + model.device(pair[1]).name(), flip);
       }
     }
     return out;
+  }
+
+  /** The op with the most predecessor ops (a join: several boundary tensors for one sub-model), the first of them. */
+  private static int widestJoin(HeteroCostModel model) {
+    int best = 0;
+    for (int i = 1; i < model.opCount(); i++) {
+      if (model.predecessorCount(i) > model.predecessorCount(best)) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   /** Runs alternating between the pair's devices, starting on the first, changing at the given fractions of the ops. */
