@@ -110,8 +110,9 @@ public final class HeteroFit {
         HeteroDevice c = costs.get(d);
         double gbs = c.linkMicrosPerByte() > 0 ? 1.0 / (c.linkMicrosPerByte() * 1e3) : Double.POSITIVE_INFINITY;
         lines.add(String.format(Locale.ROOT,
-            "%s: kernels x%.3f of the profiled per-op times, sub-model start %.1f us, boundary copy %.1f us + %s",
-            c.name(), kernelScale[d], c.subModelOverheadUs(), c.linkLatencyUs(),
+            "%s: kernels x%.3f of the profiled per-op times (x%.3f more when alone), sub-model start %.1f us, "
+                + "boundary copy %.1f us + %s",
+            c.name(), kernelScale[d], c.aloneScale(), c.subModelOverheadUs(), c.linkLatencyUs(),
             Double.isInfinite(gbs) ? "no per-byte cost" : String.format(Locale.ROOT, "%.2f GB/s", gbs)));
       }
       lines.add(String.format(Locale.ROOT,
@@ -140,15 +141,31 @@ public final class HeteroFit {
       y[k] = observations.get(k).micros();
     }
     int p = 4 * dn + 1;
-    double[] theta = Solver.solve(x, y, p, dn);
+    // A device alone need not run as inside a split: the splits fit the costs, each alone run its own factor.
+    List<Integer> split = new ArrayList<>();
+    for (int k = 0; k < x.length; k++) {
+      if (aloneOn(x[k], dn) < 0) {
+        split.add(k);
+      }
+    }
+    boolean separate = split.size() >= p / 2;
+    double[] theta = separate
+        ? Solver.solve(split.stream().map(k -> x[k]).toArray(double[][]::new),
+            split.stream().mapToDouble(k -> y[k]).toArray(), p, dn)
+        : Solver.solve(x, y, p, dn);
     List<String> notes = new ArrayList<>();
     double[] scale = Arrays.copyOfRange(theta, 0, dn);
+    double[] alone = separate ? aloneScales(x, y, theta, dn) : ones(dn);
     List<HeteroDevice> costs = new ArrayList<>();
     double slowest = Arrays.stream(y).max().orElse(0);
     for (int d = 0; d < dn; d++) {
       String name = base.device(d).name();
-      HeteroDevice c = new HeteroDevice(name, theta[2 * dn + d], theta[3 * dn + d], theta[dn + d]);
+      HeteroDevice c = new HeteroDevice(name, theta[2 * dn + d], theta[3 * dn + d], theta[dn + d], alone[d]);
       costs.add(c);
+      if (alone[d] > PLAUSIBLE_KERNEL_SCALE || alone[d] < 1 / PLAUSIBLE_KERNEL_SCALE) {
+        notes.add(String.format(Locale.ROOT, "%s: alone it runs its kernels x%.2f as long as inside a split "
+            + "(e.g. a test device's thread count holds alone only); the model keeps both", name, alone[d]));
+      }
       if (scale[d] > PLAUSIBLE_KERNEL_SCALE || scale[d] < 1 / PLAUSIBLE_KERNEL_SCALE) {
         notes.add(String.format(Locale.ROOT, "%s: its kernels take x%.2f of the profiled per-op times in these runs "
             + "(the profile does not show how the device runs inside HETERO)", name, scale[d]));
@@ -184,6 +201,50 @@ public final class HeteroFit {
     double[] ones = new double[dn];
     Arrays.fill(ones, 1);
     return base.rescaled(k, ones, ones).withDeviceCosts(costs, requestMicros);
+  }
+
+  /** The device a placement's features show alone (sub-models on it only), or -1. */
+  private static int aloneOn(double[] f, int dn) {
+    int only = -1;
+    for (int d = 0; d < dn; d++) {
+      if (f[dn + d] > 0) {
+        if (only >= 0) {
+          return -1;
+        }
+        only = d;
+      }
+    }
+    return only;
+  }
+
+  private static double[] ones(int n) {
+    double[] a = new double[n];
+    Arrays.fill(a, 1);
+    return a;
+  }
+
+  /** Per device, the median over its alone runs of (measured - fitted non-kernel costs) / fitted kernels, bounded. */
+  private static double[] aloneScales(double[][] x, double[] y, double[] theta, int dn) {
+    double[] out = ones(dn);
+    for (int d = 0; d < dn; d++) {
+      List<Double> r = new ArrayList<>();
+      for (int k = 0; k < x.length; k++) {
+        if (aloneOn(x[k], dn) != d || !(x[k][d] * theta[d] > 0)) {
+          continue;
+        }
+        double rest = 0;
+        for (int j = dn; j < theta.length; j++) {
+          rest += x[k][j] * theta[j];
+        }
+        r.add((y[k] - rest) / (x[k][d] * theta[d]));
+      }
+      if (!r.isEmpty()) {
+        r.sort(null);
+        double m = r.get(r.size() / 2);
+        out[d] = Math.max(MIN_KERNEL_SCALE, Math.min(MAX_KERNEL_SCALE, m));
+      }
+    }
+    return out;
   }
 
   /** Whether some measured placement has more than one sub-model. */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Fitting HETERO's kernel scale, start, copy and request costs to measured placements. */
 class HeteroFitTest {
   private static final List<HeteroDevice> TRUE_COSTS = List.of(new HeteroDevice("CPU", 20, 1e-4, 300),
-      new HeteroDevice("GPU.1", 40, 5e-4, 150));
+      new HeteroDevice("GPU.1", 40, 5e-4, 150, 2.5));
   private static final double[] TRUE_SCALE = {1.3, 0.8};
   private static final double TRUE_REQUEST = 50;
 
@@ -70,10 +70,12 @@ class HeteroFitTest {
       assertEquals(want.subModelOverheadUs(), got.subModelOverheadUs(), 1e-3 * want.subModelOverheadUs());
       assertEquals(want.linkLatencyUs(), got.linkLatencyUs(), 1e-3 * want.linkLatencyUs());
       assertEquals(want.linkMicrosPerByte(), got.linkMicrosPerByte(), 1e-3 * want.linkMicrosPerByte());
+      assertEquals(want.aloneScale(), got.aloneScale(), 1e-6, "a device alone runs as measured alone");
     }
     assertEquals(TRUE_REQUEST, fit.requestMicros(), 0.5);
     assertTrue(fit.maxAbsError() < 1e-6, "exact data reproduced: " + fit.maxAbsError());
-    assertTrue(fit.notes().isEmpty(), "every fitted number plausible: " + fit.notes());
+    assertEquals(1, fit.notes().size(), fit.notes().toString());
+    assertTrue(fit.notes().get(0).startsWith("GPU.1: alone it runs its kernels x2.50"), fit.notes().toString());
     SplittableRandom rnd = new SplittableRandom(5);
     for (int k = 0; k < 20; k++) {
       int[] dc = new int[base.opCount()];
