@@ -19,9 +19,9 @@ import java.util.Locale;
  */
 public final class HeteroFit {
   /** Bounds of a kernel scale: outside them the per-op times are not of this device. */
-  public static final double MIN_KERNEL_SCALE = 0.2;
+  public static final double MIN_KERNEL_SCALE = 0.02;
 
-  public static final double MAX_KERNEL_SCALE = 5.0;
+  public static final double MAX_KERNEL_SCALE = 50.0;
   /** Kernel scales outside [1 / this, this] are reported: the profile mis-states the device. */
   static final double PLAUSIBLE_KERNEL_SCALE = 2.0;
   /** Cost parameters are enumerated exactly up to this many (2^n active sets). */
