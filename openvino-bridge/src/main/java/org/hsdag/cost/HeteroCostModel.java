@@ -16,7 +16,8 @@ import org.hsdag.ir.OpGraph;
  * sub-model), and whether the device runs it. Per boundary tensor (a producer output feeding an
  * op or a Result): its producer op (-1 for a model input, which starts in host memory), its bytes,
  * its consumer ops and the number of Results it feeds. Per device: link latency, inverse link
- * bandwidth and sub-model start cost ({@link HeteroDevice}); per request: a fixed overhead.
+ * bandwidth, sub-model start cost and the factor on its kernels when it runs the model alone
+ * ({@link HeteroDevice}); per request: a fixed overhead.
  *
  * <p>The evaluator applies HETERO's rules: sub-models split as OpenVINO's HETERO plugin splits them
  * ({@link HeteroSplit}, over every node of the model), run one after another; fusion only inside a sub-model; a boundary tensor leaves its
