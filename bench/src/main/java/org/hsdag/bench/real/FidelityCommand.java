@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
@@ -108,7 +109,14 @@ public final class FidelityCommand implements Callable<Integer> {
         }
         out.printf("# %s: %s%n", name, proxy.source());
         out.flush();
-        results.add(Fidelity.run(backend, g, name, proxy.proxy(), settings));
+        Fidelity.Result r = Fidelity.run(backend, g, name, proxy.proxy(), settings);
+        results.add(r);
+        out.printf(Locale.ROOT,
+            "# %s: rho %.3f (noise floor %.3f), median |error| %.1f %%, max %.1f %%, %d ran, %d failed, "
+                + "load %.2f-%.2f%n",
+            name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(),
+            r.rows().size(), r.failures().size(), r.loadStart(), r.loadEnd());
+        out.flush();
       }
       out.println();
       Fidelity.printHeader(out);
