@@ -62,7 +62,12 @@ public final class HeteroProfiling {
             foreign.add(graph.node(v).name());
           }
         }
-        table = profiled(m, devices.get(d), p.devices().heteroString(), seed, cacheDir, runs, opNames, foreign);
+        // The profiled device first: HETERO's priorities do not matter with every affinity set, the name says what ran.
+        List<String> order = new ArrayList<>(devices);
+        order.remove(d);
+        order.add(0, devices.get(d));
+        table = profiled(m, devices.get(d), "HETERO:" + String.join(",", order), seed, cacheDir, runs, opNames,
+            foreign);
         m.clearAffinities();
       }
       for (int v = 0; v < graph.nodeCount(); v++) {
