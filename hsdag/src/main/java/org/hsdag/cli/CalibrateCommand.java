@@ -81,8 +81,8 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Profiled inferences averaged per device (default: ${DEFAULT-VALUE}).")
   int profiledRuns;
 
-  @Option(names = "--splits", paramLabel = "N", defaultValue = "3",
-      description = "CPU/device split runs per non-CPU device, for the link cost (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--splits", paramLabel = "N", defaultValue = "0",
+      description = "Extra CPU/device prefix split runs per non-CPU device (the designed HETERO runs that fit start and copy costs are always measured; default: ${DEFAULT-VALUE}).")
   int splits;
 
   @Option(names = "--input-shape", paramLabel = "NAME=D1,D2;...",
@@ -209,6 +209,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     List<CalibrationRecords.SplitRun> splits = recs.splits().stream().filter(s -> devices.contains(s.device()))
         .toList();
-    return new CalibrationRecords(recs.model(), recs.source(), runs, splits);
+    List<CalibrationRecords.DesignedRun> designed = recs.designed().stream()
+        .filter(r -> devices.names().containsAll(r.deviceNames())).toList();
+    return new CalibrationRecords(recs.model(), recs.source(), runs, splits, designed);
   }
 }

@@ -18,6 +18,12 @@ import org.hsdag.cost.HeteroCostModel;
  * correction is the identity; every measurement pulls the groups it exercises towards the truth.
  * The corrected model is what the planner re-plans on: the measured phase exists to fix the cost
  * model's errors, not to search blindly.
+ *
+ * <p>A start or copy cost the model sets to 0 (a cost model that never measured a split) cannot be
+ * corrected by a multiplier alone: such a term is priced at a nominal cost ({@value #NOMINAL_START_US}
+ * µs per sub-model, {@value #NOMINAL_COPY_US} µs per copy) whose multiplier starts at 0 (the
+ * uncorrected model is unchanged) and may grow to {@value #MAX_NOMINAL_SCALE}: the measurements
+ * decide what splits cost.
  */
 public final class CostCorrection implements LatencyModel {
   /** Distinct op types with their own kernel multiplier; the rest share one. */
@@ -26,9 +32,15 @@ public final class CostCorrection implements LatencyModel {
   static final double RIDGE = 0.05;
   static final double MIN_SCALE = 0.25;
   static final double MAX_SCALE = 4.0;
+  static final double NOMINAL_START_US = 100;
+  static final double NOMINAL_COPY_US = 10;
+  static final double MAX_NOMINAL_SCALE = 100;
 
   private final PlacementProxy proxy;
+  /** The proxy's model with a nominal cost where it has no start or copy cost. */
   private final HeteroCostModel base;
+  /** Per parameter: the multiplier of the uncorrected model (1, or 0 for a nominal term). */
+  private final double[] prior;
   private final int devices;
   private final int groups;
   private final int[] groupOfOp;
@@ -38,9 +50,20 @@ public final class CostCorrection implements LatencyModel {
 
   public CostCorrection(PlacementProxy proxy) {
     this.proxy = proxy;
-    this.base = proxy.model();
-    this.devices = base.deviceCount();
-    int ops = base.opCount();
+    HeteroCostModel given = proxy.model();
+    this.devices = given.deviceCount();
+    int ops = given.opCount();
+    boolean[] nominalCopy = new boolean[devices];
+    boolean[] nominalStart = new boolean[devices];
+    List<org.hsdag.cost.HeteroDevice> costs = new ArrayList<>();
+    for (int d = 0; d < devices; d++) {
+      org.hsdag.cost.HeteroDevice c = given.device(d);
+      nominalCopy[d] = c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0;
+      nominalStart[d] = c.subModelOverheadUs() == 0;
+      costs.add(new org.hsdag.cost.HeteroDevice(c.name(), nominalCopy[d] ? NOMINAL_COPY_US : c.linkLatencyUs(),
+          c.linkMicrosPerByte(), nominalStart[d] ? NOMINAL_START_US : c.subModelOverheadUs()));
+    }
+    this.base = given.withDeviceCosts(costs, given.requestOverhead());
     // Op types by their total time, averaged over devices: the costliest get their own multiplier.
     Map<String, Double> byType = new HashMap<>();
     for (int i = 0; i < ops; i++) {
@@ -60,6 +83,12 @@ public final class CostCorrection implements LatencyModel {
     groupOfOp = new int[ops];
     for (int i = 0; i < ops; i++) {
       groupOfOp[i] = index.getOrDefault(type(i), groups - 1);
+    }
+    prior = new double[parameters()];
+    Arrays.fill(prior, 1);
+    for (int d = 0; d < devices; d++) {
+      prior[devices * groups + d] = nominalCopy[d] ? 0 : 1;
+      prior[devices * groups + devices + d] = nominalStart[d] ? 0 : 1;
     }
   }
 
@@ -144,11 +173,13 @@ public final class CostCorrection implements LatencyModel {
       // never seen gets a tiny weight and stays at exactly 1.
       double lambda = RIDGE * Math.max(scale[j], 1e-12);
       a[j][j] += lambda;
-      a[j][p] += lambda;
+      a[j][p] += lambda * prior[j];
     }
     double[] theta = LinearSystems.solve(a, p, 1.0);
     for (int j = 0; j < p; j++) {
-      theta[j] = Double.isFinite(theta[j]) ? Math.max(MIN_SCALE, Math.min(MAX_SCALE, theta[j])) : 1.0;
+      double lo = prior[j] == 0 ? 0 : MIN_SCALE;
+      double hi = prior[j] == 0 ? MAX_NOMINAL_SCALE : MAX_SCALE;
+      theta[j] = Double.isFinite(theta[j]) ? Math.max(lo, Math.min(hi, theta[j])) : prior[j];
     }
     return theta;
   }

@@ -3,7 +3,10 @@ package org.hsdag.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -69,5 +72,38 @@ class CostCorrectionTest {
     }
     assertTrue(after < before / 5, "mean relative error before " + before / 20 + ", after " + after / 20);
     assertTrue(after / 20 < 0.02, "after " + after / 20);
+  }
+
+  @Test
+  void startAndCopyCostsAModelLeftAtZeroAreLearnedFromMeasurements() {
+    OpGraph g = TinyGraphs.randomDag(120, 8, 5);
+    PlacementProxy sim = proxy(g);
+    List<HeteroDevice> free = List.of(new HeteroDevice("CPU", 0, 0, 0), new HeteroDevice("GPU.1", 0, 0, 0));
+    // The planner's model says splitting is free; the machine pays 400 us per sub-model and 30 us per copy.
+    PlacementProxy p = sim.withModel(sim.model().withDeviceCosts(free, sim.model().requestOverhead()));
+    List<HeteroDevice> real = List.of(new HeteroDevice("CPU", 30, 0, 400), new HeteroDevice("GPU.1", 30, 0, 400));
+    PlacementProxy truth = sim.withModel(sim.model().withDeviceCosts(real, sim.model().requestOverhead()));
+    CostCorrection correction = new CostCorrection(p);
+    Placement probe = random(p, new SplittableRandom(3));
+    assertEquals(p.latencyMicros(probe), correction.corrected().latencyMicros(probe), 1e-6,
+        "no measurement: the zero costs stay zero");
+    SplittableRandom rnd = new SplittableRandom(9);
+    for (int k = 0; k < 40; k++) {
+      Placement x = random(p, rnd);
+      correction.observe(x, truth.latencyMicros(x) / 1000.0);
+    }
+    PlacementProxy corrected = correction.corrected();
+    double before = 0;
+    double after = 0;
+    for (int k = 0; k < 20; k++) {
+      Placement x = random(p, rnd);
+      double t = truth.latencyMicros(x);
+      before += Math.abs(p.latencyMicros(x) / t - 1);
+      after += Math.abs(corrected.latencyMicros(x) / t - 1);
+    }
+    assertTrue(after < before / 5, "mean relative error before " + before / 20 + ", after " + after / 20);
+    HeteroCostModel m = corrected.model();
+    assertTrue(m.subModelOverhead(0) > 100 && m.subModelOverhead(1) > 100,
+        "starts learned: " + m.subModelOverhead(0) + ", " + m.subModelOverhead(1));
   }
 }

@@ -38,4 +38,18 @@ public final class CostTerms {
   public double requestMicros() {
     return requestMicros;
   }
+
+  /** The device every sub-model runs on (a placement on one device alone), or -1 when several have sub-models. */
+  static int onlyDevice(int[] subModels) {
+    int only = -1;
+    for (int d = 0; d < subModels.length; d++) {
+      if (subModels[d] > 0) {
+        if (only >= 0) {
+          return -1;
+        }
+        only = d;
+      }
+    }
+    return only;
+  }
 }

@@ -16,7 +16,8 @@ import org.hsdag.ir.OpGraph;
  * sub-model), and whether the device runs it. Per boundary tensor (a producer output feeding an
  * op or a Result): its producer op (-1 for a model input, which starts in host memory), its bytes,
  * its consumer ops and the number of Results it feeds. Per device: link latency, inverse link
- * bandwidth and sub-model start cost ({@link HeteroDevice}); per request: a fixed overhead.
+ * bandwidth, sub-model start cost and the factor on its kernels when it runs the model alone
+ * ({@link HeteroDevice}); per request: a fixed overhead.
  *
  * <p>The evaluator applies HETERO's rules: sub-models split as OpenVINO's HETERO plugin splits them
  * ({@link HeteroSplit}, over every node of the model), run one after another; fusion only inside a sub-model; a boundary tensor leaves its
@@ -48,6 +49,8 @@ public final class HeteroCostModel {
   private final double[] linkLatency;
   private final double[] linkInvBandwidth;
   private final double[] subModelOverhead;
+  /** Per device, the factor on its kernels when it runs the whole model alone ({@link HeteroDevice#aloneScale}). */
+  private final double[] aloneScale;
   private final double requestOverhead;
 
   /** Takes ownership of the arrays (callers pass fresh ones). */
@@ -81,8 +84,10 @@ public final class HeteroCostModel {
     linkLatency = new double[d];
     linkInvBandwidth = new double[d];
     subModelOverhead = new double[d];
+    aloneScale = new double[d];
     for (int k = 0; k < d; k++) {
       HeteroDevice dev = this.devices.get(k);
+      aloneScale[k] = dev.aloneScale();
       linkLatency[k] = dev.linkLatencyUs();
       linkInvBandwidth[k] = dev.linkMicrosPerByte();
       subModelOverhead[k] = dev.subModelOverheadUs();
@@ -163,12 +168,22 @@ public final class HeteroCostModel {
       HeteroDevice dev = devices.get(k);
       scaled
           .add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
-              dev.subModelOverheadUs() * subModelScale[k]));
+              dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale()));
     }
     return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
         supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(),
         tensorConsumer.clone(),
         tensorResults.clone(), requestOverhead, split);
+  }
+
+  /** The same kernels with other device costs (same names and order) and request overhead ({@link HeteroFit}). */
+  public HeteroCostModel withDeviceCosts(List<HeteroDevice> costs, double requestOverheadUs) {
+    if (!costs.stream().map(HeteroDevice::name).toList().equals(deviceNames())) {
+      throw new IllegalArgumentException("expected the costs of devices " + deviceNames());
+    }
+    return new HeteroCostModel(costs, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
+        fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
+        tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverheadUs, split);
   }
 
   /** The {@link CostTerms} of a placement given as a model device per op (support is not checked). */
@@ -177,10 +192,12 @@ public final class HeteroCostModel {
     int[] subs = new int[devices.size()];
     split.split(dc, parent, subs);
     double[] op = new double[nc];
+    int alone = CostTerms.onlyDevice(subs);
+    double factor = alone >= 0 ? aloneScale[alone] : 1.0;
     for (int i = 0; i < nc; i++) {
       int r = parent[i];
       int f = fuseInto[i];
-      op[i] = f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
+      op[i] = factor * (f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i]);
     }
     double[] copies = new double[devices.size()];
     transfers(dc, parent, new int[nc], copies);
@@ -353,11 +370,14 @@ public final class HeteroCostModel {
     for (int d = 0; d < subs.length; d++) {
       total += subs[d] * subModelOverhead[d];
     }
+    double kernels = 0;
     for (int i = 0; i < nc; i++) {
       int r = parent[i];
       int f = fuseInto[i];
-      total += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
+      kernels += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
     }
+    int alone = CostTerms.onlyDevice(subs);
+    total += alone >= 0 ? kernels * aloneScale[alone] : kernels;
     // A fresh stamp array is allocated only now: allocating it before the split measurably slows the simulator.
     total += transfers(dc, parent, stamp != null ? stamp : new int[nc], null);
     return new Evaluation(true, total, subModels, -1, -1);

@@ -12,9 +12,22 @@ import java.util.Objects;
  * @param linkLatencyUs fixed cost of one boundary-tensor copy to or from this device (µs)
  * @param linkMicrosPerByte inverse link bandwidth, µs per byte (0: no copy needed, host memory)
  * @param subModelOverheadUs fixed cost of every HETERO sub-model on this device (µs)
+ * @param aloneScale the factor on this device's kernels when it runs the whole model alone rather than
+ *     inside a split (a CPU twin's thread count holds alone but not beside a CPU sub-model); 1 when
+ *     alike, and 0 (absent in a saved file) reads as 1
  */
-public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs) {
+public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs,
+    double aloneScale) {
+  /** A device that runs alike alone and inside a split. */
+  public HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs) {
+    this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, 1.0);
+  }
+
   public HeteroDevice {
+    aloneScale = aloneScale == 0 ? 1.0 : aloneScale;
+    if (!(aloneScale > 0) || Double.isInfinite(aloneScale)) {
+      throw new IllegalArgumentException("device " + name + ": aloneScale must be > 0 (got " + aloneScale + ")");
+    }
     Objects.requireNonNull(name, "device name");
     requireFinite(name, "linkLatencyUs", linkLatencyUs);
     requireFinite(name, "linkMicrosPerByte", linkMicrosPerByte);

@@ -49,6 +49,8 @@ import org.hsdag.cost.SimGraph;
 public final class CalibrationFit {
   /** Fewest records of one class that give it its own efficiency. */
   public static final int MIN_RECORDS_PER_CLASS = 2;
+  /** Below this a fitted efficiency is not believed (the clamp floor of earlier versions). */
+  static final double MIN_EFFICIENCY = 0.001;
 
   private final OpGraph graph;
   private final DeviceProfile base;
@@ -99,11 +101,19 @@ public final class CalibrationFit {
     }
   }
 
-  /** All fitted devices plus human-readable notes on what could not be fitted. */
-  public record Result(List<DeviceFit> devices, List<String> notes) {
+  /**
+   * All fitted devices plus human-readable notes on what could not be fitted.
+   *
+   * @param requestOverheadUs the fitted per-request overhead, NaN when not fitted (the base profile's)
+   */
+  public record Result(List<DeviceFit> devices, List<String> notes, double requestOverheadUs) {
     public Result {
       devices = List.copyOf(devices);
       notes = List.copyOf(notes);
+    }
+
+    public Result(List<DeviceFit> devices, List<String> notes) {
+      this(devices, notes, Double.NaN);
     }
   }
 
@@ -130,6 +140,9 @@ public final class CalibrationFit {
       withLinks.add(fitLink(f, p1, records, notes));
     }
     List<DeviceFit> done = withOverheads(withLinks, records, notes);
+    if (!records.designed().isEmpty()) {
+      return CalibrationHeteroFit.apply(this, graph, costModel, done, records, notes);
+    }
     return new Result(done, List.copyOf(new java.util.LinkedHashSet<>(notes)));
   }
 
@@ -244,7 +257,15 @@ public final class CalibrationFit {
         continue;
       }
       double eff = s[0] / (baseDevice.peakGflops() * 1e3 * s[1]);
-      efficiency.put(e.getKey().name(), Math.min(1.0, Math.max(0.001, eff)));
+      if (!(eff >= MIN_EFFICIENCY && eff <= 1.0)) {
+        // At a clamp the number says nothing about the class (memory-bound ops, or records covering fused
+        // kernels whose FLOPs the class does not see): keep the base value and say so.
+        notes.add(String.format(Locale.ROOT,
+            "%s: %s efficiency %.4f from the records is outside [%.3f, 1]; kept %s's %.3f",
+            run.device(), e.getKey().name(), eff, MIN_EFFICIENCY, base.name(), baseDevice.efficiencyOf(e.getKey())));
+        continue;
+      }
+      efficiency.put(e.getKey().name(), eff);
       fitted.add(e.getKey().name());
     }
     return new DeviceFit(run.device(), run.fullName(), baseDevice.name(), launch, 0, efficiency, fitted,
@@ -395,7 +416,8 @@ public final class CalibrationFit {
           f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(), f.efficiency(),
           b.unsupportedOps(), b.dynamicShapes(), b.fusion()).withMemory(b.memory()));
     }
-    return new DeviceProfile(name, description, sources, base.requestOverheadUs(), devices);
+    double request = Double.isNaN(fit.requestOverheadUs()) ? base.requestOverheadUs() : fit.requestOverheadUs();
+    return new DeviceProfile(name, description, sources, request, devices);
   }
 
   private static double percentile(double[] x, double q) {

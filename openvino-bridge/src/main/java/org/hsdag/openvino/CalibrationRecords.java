@@ -20,8 +20,10 @@ import org.hsdag.io.AtomicFiles;
  * @param source where the numbers come from: {@code measured: OpenVINO … on …} or {@code synthetic: …}
  * @param devices one single-device run per device
  * @param splits HETERO runs with a prefix of the model on CPU and the rest on another device
+ * @param designed the HETERO runs of {@link org.hsdag.cost.HeteroSplitDesign}, for start and copy costs
  */
-public record CalibrationRecords(String model, String source, List<DeviceRun> devices, List<SplitRun> splits) {
+public record CalibrationRecords(String model, String source, List<DeviceRun> devices, List<SplitRun> splits,
+    List<DesignedRun> designed) {
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -31,6 +33,37 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
     source = source == null ? "" : source;
     devices = devices == null ? List.of() : List.copyOf(devices);
     splits = splits == null ? List.of() : List.copyOf(splits);
+    designed = designed == null ? List.of() : List.copyOf(designed);
+  }
+
+  /** Records without designed runs (files of earlier versions). */
+  public CalibrationRecords(String model, String source, List<DeviceRun> devices, List<SplitRun> splits) {
+    this(model, source, devices, splits, List.of());
+  }
+
+  /**
+   * A designed HETERO run: a device per op of the graph's cost model (its compute nodes in topological order).
+   *
+   * @param label what the placement is, e.g. {@code CPU->CPU2, 2 boundaries}
+   * @param deviceNames the devices {@code deviceOfOp} indexes
+   * @param deviceOfOp device index per op
+   * @param latencyMillis median wall latency
+   */
+  @SuppressWarnings("ArrayRecordComponent") // copied in and out; a record for its JSON form
+  public record DesignedRun(String label, List<String> deviceNames, int[] deviceOfOp, double latencyMillis) {
+    public DesignedRun {
+      requireField(label, "label");
+      deviceNames = deviceNames == null ? List.of() : List.copyOf(deviceNames);
+      deviceOfOp = deviceOfOp == null ? new int[0] : deviceOfOp.clone();
+      if (!(latencyMillis > 0)) {
+        throw new IllegalArgumentException("designed run " + label + ": latencyMillis must be > 0");
+      }
+    }
+
+    @Override
+    public int[] deviceOfOp() {
+      return deviceOfOp.clone();
+    }
   }
 
   /**

@@ -7,9 +7,16 @@ import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
+import java.util.HashSet;
+import java.util.Set;
 import org.hsdag.cost.CostModel;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.HeteroSplitDesign;
+import org.hsdag.cost.KernelTimes;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.cost.SimGraph;
@@ -66,10 +73,15 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
         }
       }
       model.clearAffinities();
-      for (String d : devices) {
+      HeteroCostModel skeleton = skeleton(model, graph, devices, shapes);
+      for (int k = 0; k < devices.size(); k++) {
+        String d = devices.get(k);
         double latency = medianLatency(model, d);
-        runsOut.add(new CalibrationRecords.DeviceRun(d, fullNames.get(d), latency, profiled(model, d)));
+        runsOut.add(new CalibrationRecords.DeviceRun(d, fullNames.get(d), latency,
+            profiledInHetero(model, graph, skeleton, devices, k)));
       }
+      List<CalibrationRecords.DesignedRun> designed = devices.size() < 2 ? List.of()
+          : designed(model, graph, skeleton, devices);
       if (devices.contains("CPU")) {
         SimGraph sg = SimGraph.build(graph, base, new CostModel(shapes));
         CalibrationFit helper = new CalibrationFit(graph, base, shapes);
@@ -92,9 +104,76 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
           }
         }
       }
+      String source = "measured: " + OpenVinoBackend.describeMachine(rt.version(), rt.devices());
+      return new CalibrationRecords(xml.getFileName().toString(), source, runsOut, splitsOut, designed);
     }
-    String source = "measured: " + OpenVinoBackend.describeMachine(rt.version(), rt.devices());
-    return new CalibrationRecords(xml.getFileName().toString(), source, runsOut, splitsOut);
+  }
+
+  /** The graph's ops on {@code devices} with support from {@code query_model} (no times: for placements). */
+  private static HeteroCostModel skeleton(OpenVinoRuntime.Model model, OpGraph graph, List<String> devices,
+      ShapeAssumption shapes) {
+    Map<String, Integer> index = new LinkedHashMap<>();
+    List<String> names = model.opNames();
+    for (int i = 0; i < names.size(); i++) {
+      index.putIfAbsent(names.get(i), i);
+    }
+    boolean[][] supported = new boolean[devices.size()][graph.nodeCount()];
+    for (int d = 0; d < devices.size(); d++) {
+      boolean[] ok = model.query(devices.get(d));
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        Integer r = index.get(graph.node(v).name());
+        supported[d][v] = r == null || ok[r];
+      }
+    }
+    CostModel costs = new CostModel(shapes);
+    return HeteroCostModel.forGraph(graph, costs.costs(graph), shapes,
+        devices.stream().map(d -> new HeteroDevice(d, 0, 0, 0)).toList(), 0,
+        KernelTimes.byNode(new double[devices.size()][graph.nodeCount()], null, supported));
+  }
+
+  /**
+   * Device {@code d}'s records as HETERO runs it in a split: the whole model on it but its last op on
+   * another device ({@link HeteroSplitDesign#withTail}); the other device's records dropped.
+   */
+  private List<ProfilingRecord> profiledInHetero(OpenVinoRuntime.Model model, OpGraph graph, HeteroCostModel skeleton,
+      List<String> devices, int d) {
+    if (devices.size() < 2) {
+      return profiled(model, devices.get(d), Set.of());
+    }
+    DeviceSet set = DeviceSet.of(devices.toArray(String[]::new));
+    Placement p = HeteroProfiling.placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d), set);
+    Set<String> foreign = new HashSet<>();
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      if (p.deviceOf(v) != d) {
+        foreign.add(graph.node(v).name());
+      }
+    }
+    try {
+      model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+      return profiled(model, set.heteroString(), foreign);
+    } finally {
+      model.clearAffinities();
+    }
+  }
+
+  /** The designed placements' wall latencies (those the runtime refuses are left out). */
+  private List<CalibrationRecords.DesignedRun> designed(OpenVinoRuntime.Model model, OpGraph graph,
+      HeteroCostModel skeleton, List<String> devices) {
+    DeviceSet set = DeviceSet.of(devices.toArray(String[]::new));
+    List<CalibrationRecords.DesignedRun> out = new ArrayList<>();
+    for (HeteroSplitDesign.Designed d : HeteroSplitDesign.placements(skeleton)) {
+      Placement p = HeteroProfiling.placement(graph, skeleton, d.deviceOfOp(), set);
+      try {
+        model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+        out.add(new CalibrationRecords.DesignedRun(d.label(), devices, d.deviceOfOp(),
+            medianLatency(model, set.heteroString())));
+      } catch (OpenVinoException e) {
+        // A split the runtime refuses is just not used for the fit.
+      } finally {
+        model.clearAffinities();
+      }
+    }
+    return out;
   }
 
   private double medianLatency(OpenVinoRuntime.Model model, String device) {
@@ -104,8 +183,8 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     }
   }
 
-  /** Per-layer records averaged over {@code profiledRuns} inferences (same records, same order each run). */
-  private List<ProfilingRecord> profiled(OpenVinoRuntime.Model model, String device) {
+  /** Per-layer records averaged over {@code profiledRuns} inferences, those of {@code foreign} nodes dropped. */
+  private List<ProfilingRecord> profiled(OpenVinoRuntime.Model model, String device, Set<String> foreign) {
     try (OpenVinoRuntime.Compiled c = model.compile(device, null, true)) {
       c.fillInputs(seed);
       c.inferTimed(3, 0);
@@ -114,6 +193,9 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       for (int r = 0; r < profiledRuns; r++) {
         c.inferTimed(0, 1);
         for (ProfilingRecord rec : c.profile()) {
+          if (foreign.contains(rec.nodeName())) {
+            continue;
+          }
           String key = rec.subgraph() + "\u0000" + rec.nodeName() + "\u0000" + rec.nodeType() + "\u0000"
               + rec.execType();
           first.putIfAbsent(key, rec);

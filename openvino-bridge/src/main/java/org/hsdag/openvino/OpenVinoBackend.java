@@ -21,6 +21,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.ModelFileBinding;
+import org.hsdag.backend.Statistic;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -35,6 +36,8 @@ import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.HeteroFit;
+import org.hsdag.cost.HeteroSplitDesign;
 import org.hsdag.cost.KernelTimes;
 import org.hsdag.cost.ShapeAssumption;
 
@@ -321,19 +324,22 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     return new MeasurementCost(m, prepare, compile, infer);
   }
 
-  /** Timed runs (after one warm-up) of each single-device profiling compile; the last one's records count. */
+  /** Timed runs (after one warm-up) of each profiling compile; the last one's records count. */
   static final int PROFILING_RUNS = 5;
-  /** Where link and sub-model costs come from until a calibration measures them on this machine. */
+  /** How each designed placement of the cost fit is measured: one warm-up, the median of 10 runs. */
+  static final MeasurementProtocol DESIGN_PROTOCOL = new MeasurementProtocol(1, 10, Statistic.MEDIAN, 1, 0);
+  /** Where link and sub-model costs come from when only one device is open (nothing to split). */
   static final String LINK_PROFILE = "paper";
 
   /**
    * The cost model of {@code graph} on every device of this machine, built once per graph: per-op
-   * kernel times from the profiling records of one single-device inference per device ({@link
-   * OpCostTable}: fused kernels credited to their first original layer, ops the records never name
-   * cost nothing there), device support from {@code query_model}, and boundary-copy, sub-model
-   * and request costs from the built-in {@value #LINK_PROFILE} profile's device of the same name
-   * (none for a device it lacks). Dynamic dimensions are sized as the backend was opened with
-   * (as announced; batch 1 and 8 tokens by default).
+   * kernel times profiled on each device as HETERO runs it inside a split ({@link HeteroProfiling}:
+   * fused kernels credited to their first original layer, ops the records never name cost nothing
+   * there), device support from {@code query_model}; then per-device kernel scale, sub-model start,
+   * boundary-copy and request costs fitted ({@link HeteroFit}) to the designed placements of
+   * {@link HeteroSplitDesign}, measured here. With one device nothing is split: copy, start and
+   * request costs come from the built-in {@value #LINK_PROFILE} profile's device of the same name.
+   * Dynamic dimensions are sized as the backend was opened with (as announced).
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
@@ -344,6 +350,20 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       return cached;
     }
     ProfiledKernels k = kernels.computeIfAbsent(graph, this::profileKernels);
+    HeteroCostModel base = kernelModel(graph, k.micros(), k.supported());
+    if (!k.fitted() && devices.size() > 1) {
+      DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
+      k = k.withFit(
+          HeteroProfiling.fitCosts(graph, base, all, p -> measureNow(graph, p, DESIGN_PROTOCOL).measurement()));
+      kernels.put(graph, k);
+    }
+    HeteroCostModel model = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
+    costModels.put(graph, model);
+    return model;
+  }
+
+  /** The graph's model with these per-node kernel times, and the {@value #LINK_PROFILE} profile's other costs. */
+  private HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported) {
     DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
     List<HeteroDevice> hetero = new ArrayList<>();
     for (DeviceInfo d : devices) {
@@ -351,11 +371,8 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
     CostModel costs = new CostModel(shapes);
-    HeteroCostModel model = HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero,
-        links.requestOverheadUs(),
-        KernelTimes.byNode(k.micros(), null, k.supported()));
-    costModels.put(graph, model);
-    return model;
+    return HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
+        KernelTimes.byNode(micros, null, supported));
   }
 
   @Override
@@ -375,36 +392,31 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     costModels.remove(graph);
   }
 
-  /** Per-node kernel times and support on every device, from one profiled single-device inference each. */
+  /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
   private ProfiledKernels profileKernels(OpGraph graph) {
     OpenVinoRuntime.Model m = model(graph);
-    Set<String> opNames = new java.util.HashSet<>(m.opNames());
     Map<String, Integer> runtimeIndex = indexByName(m.opNames());
     int n = graph.nodeCount();
-    double[][] micros = new double[devices.size()][n];
+    List<String> names = devices.stream().map(DeviceInfo::name).toList();
     boolean[][] supported = new boolean[devices.size()][n];
     for (int d = 0; d < devices.size(); d++) {
-      String device = devices.get(d).name();
-      boolean[] ok = m.query(device);
+      boolean[] ok = m.query(names.get(d));
       for (int v = 0; v < n; v++) {
         Integer r = runtimeIndex.get(graph.node(v).name());
         supported[d][v] = r == null || ok[r];
       }
-      OpCostTable table;
-      m.clearAffinities();
-      try (OpenVinoRuntime.Compiled c = m.compile(device, options.cacheDir(), true)) {
-        c.fillInputs(options.seed());
-        c.inferTimed(1, PROFILING_RUNS);
-        table = OpCostTable.of(device, c.profile(), c.executedNodes(), opNames);
-      } catch (OpenVinoException e) {
-        throw new IllegalStateException("cannot profile " + graph.name() + " on " + device + ": " + e.getMessage(), e);
-      }
-      for (int v = 0; v < n; v++) {
-        micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
-      }
     }
-    return new ProfiledKernels(devices.stream().map(DeviceInfo::name).toList(),
-        graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
+    double[][] micros;
+    try {
+      micros = HeteroProfiling.kernels(m, graph, kernelModel(graph, new double[devices.size()][n], supported), names,
+          options.seed(), options.cacheDir(), PROFILING_RUNS);
+    } catch (OpenVinoException e) {
+      throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
+          + e.getMessage(), e);
+    } finally {
+      m.clearAffinities();
+    }
+    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
   }
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */

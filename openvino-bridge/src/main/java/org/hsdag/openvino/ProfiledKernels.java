@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Arrays;
 import java.util.List;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.HeteroFit;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -16,14 +18,29 @@ import org.hsdag.ir.OpGraph;
  * @param nodes the graph's node names, in node order (to refuse a table of another model)
  * @param micros {@code micros[d][v]}: kernel time of node v on device d, µs
  * @param supported {@code supported[d][v]}: whether device d runs node v
+ * @param kernelScale per device, the fitted factor on the profiled times ({@link HeteroFit}); null before the fit
+ * @param costs per device, the fitted boundary-copy and sub-model start costs; null before the fit
+ * @param requestMicros the fitted per-request overhead
  */
 @SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
-public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
+public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported,
+    double[] kernelScale, List<HeteroDevice> costs, double requestMicros) {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Kernel times and support only, nothing fitted yet. */
+  public ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
+    this(devices, nodes, micros, supported, null, null, 0);
+  }
 
   public ProfiledKernels {
     devices = List.copyOf(devices);
     nodes = List.copyOf(nodes);
+    kernelScale = kernelScale == null ? null : kernelScale.clone();
+    costs = costs == null ? null : List.copyOf(costs);
+    if ((kernelScale != null && kernelScale.length != devices.size())
+        || (costs != null && costs.size() != devices.size())) {
+      throw new IllegalArgumentException("profiled kernels: one fitted value per device expected");
+    }
     if (micros.length != devices.size() || supported.length != devices.size()) {
       throw new IllegalArgumentException("profiled kernels: one row per device expected");
     }
@@ -50,6 +67,21 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
     boolean[][] copy = supported.clone();
     Arrays.setAll(copy, d -> supported[d].clone());
     return copy;
+  }
+
+  @Override
+  public double[] kernelScale() {
+    return kernelScale == null ? null : kernelScale.clone();
+  }
+
+  /** Whether HETERO's costs have been fitted to designed measurements ({@link #withFit}). */
+  public boolean fitted() {
+    return kernelScale != null && costs != null;
+  }
+
+  /** The same kernels with the fit's kernel scales, copy, start and request costs. */
+  public ProfiledKernels withFit(HeteroFit.Result fit) {
+    return new ProfiledKernels(devices, nodes, micros, supported, fit.kernelScale(), fit.costs(), fit.requestMicros());
   }
 
   /** Whether these were measured on {@code graph} with exactly {@code deviceNames}. */

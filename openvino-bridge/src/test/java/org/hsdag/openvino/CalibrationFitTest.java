@@ -158,4 +158,64 @@ class CalibrationFitTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibrationRecords.read(f));
     assertTrue(e.getMessage().contains("latencyMillis"), e.getMessage());
   }
+
+  @Test
+  void aClassEfficiencyThatWouldSitAtAClampIsNotBelieved() throws Exception {
+    CalibrationRecords f = fixture();
+    CalibrationRecords.DeviceRun cpu = f.run("CPU");
+    // Records 1e5 times too long for their FLOPs (as fused kernels whose FLOPs the class does not see).
+    List<ProfilingRecord> slow = cpu.records().stream().map(r -> new ProfilingRecord(r.subgraph(), r.nodeName(),
+        r.nodeType(), r.execType(), r.status(), r.realTimeMicros() * 100_000, r.cpuTimeMicros())).toList();
+    CalibrationRecords recs = new CalibrationRecords(f.model(), f.source(),
+        List.of(new CalibrationRecords.DeviceRun("CPU", cpu.fullName(), cpu.latencyMillis() * 100_000, slow)),
+        List.of());
+    CalibrationFit.Result result = new CalibrationFit(SelfTestModel.graph(), PAPER, ShapeAssumption.DEFAULT).fit(recs);
+    CalibrationFit.DeviceFit fit = result.devices().get(0);
+    assertTrue(fit.fittedClasses().isEmpty(), fit.fittedClasses().toString());
+    for (java.util.Map.Entry<String, Double> e : fit.efficiency().entrySet()) {
+      assertEquals(PAPER.device("CPU").efficiency().get(e.getKey()), e.getValue(),
+          e.getKey() + " keeps the base value");
+    }
+    assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("CPU: CONVOLUTION efficiency")
+        && n.contains("is outside [0.001, 1]")), result.notes().toString());
+  }
+
+  @Test
+  void designedHeteroRunsGiveTheStartAndCopyCostsThatProducedThem() throws Exception {
+    OpGraph g = SelfTestModel.graph();
+    CalibrationRecords f = fixture();
+    CalibrationFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT);
+    DeviceProfile p0 = fit.toProfile("p0", "", List.of(), fit.fit(f));
+    // "Truth": the fitted kernels, with known starts and copies.
+    List<DeviceModel> devs = new ArrayList<>();
+    double[][] costs = {{200, 10, 1}, {300, 30, 5}};
+    for (int d = 0; d < 2; d++) {
+      DeviceModel m = p0.devices().get(d);
+      devs.add(new DeviceModel(m.name(), m.fullName(), m.kind(), m.peakGflops(), m.memoryBandwidthGBs(),
+          m.launchOverheadUs(), costs[d][0], costs[d][1], costs[d][2], m.efficiency(), m.unsupportedOps(),
+          m.dynamicShapes(), m.fusion()).withMemory(m.memory()));
+    }
+    DeviceProfile truth = new DeviceProfile("truth", "", List.of(), p0.requestOverheadUs(), devs);
+    List<String> names = List.of("CPU", "GPU.1");
+    org.hsdag.cost.HeteroCostModel hm = SimGraph.build(g, truth, new CostModel(ShapeAssumption.DEFAULT)).costModel()
+        .withDevices(names);
+    List<CalibrationRecords.DesignedRun> designed = new ArrayList<>();
+    for (org.hsdag.cost.HeteroSplitDesign.Designed d : org.hsdag.cost.HeteroSplitDesign.placements(hm)) {
+      designed.add(new CalibrationRecords.DesignedRun(d.label(), names, d.deviceOfOp(),
+          hm.evaluate(d.deviceOfOp()).micros() / 1000));
+    }
+    CalibrationRecords recs = new CalibrationRecords(f.model(), f.source(), f.devices(), List.of(), designed);
+    CalibrationFit.Result result = fit.fit(recs);
+    DeviceProfile calibrated = fit.toProfile("c", "", List.of(), result);
+    for (int d = 0; d < 2; d++) {
+      DeviceModel m = calibrated.devices().get(d);
+      // A chain's splits cannot tell a start from its sub-model's input and output copies: the start takes them in.
+      double start = m.subModelOverheadUs();
+      assertTrue(start >= costs[d][0] - 1 && start <= costs[d][0] + 2 * costs[d][1] + 1,
+          m.name() + " start " + start + ": " + result.notes());
+    }
+    assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("the calibrated profile's own error on its "
+        + designed.size() + " designed HETERO runs: median 0.0 %, max 0.0 %")), result.notes().toString());
+    assertTrue(result.notes().stream().noneMatch(n -> n.contains("no usable split run")), result.notes().toString());
+  }
 }

@@ -211,10 +211,11 @@ class OpenVinoBackendTest {
   void itsCostModelTakesEachOpsTimeFromThatDevicesProfilingRun() {
     ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
     // On the GPU the plugin fused conv1's bias and activation into one kernel named after the last of them.
-    rt.profileByDevice.put("CPU",
+    // Each device is profiled inside HETERO (its last op on the other device), named first.
+    rt.profileByDevice.put("HETERO:CPU,GPU.1",
         List.of(ran("conv1", 300), ran("conv1/add", 20), ran("conv1/relu", 10), ran("fc", 50)));
-    rt.profileByDevice.put("GPU.1", List.of(ran("conv1/relu", 90), ran("fc", 40), ran("reorder_0", 7)));
-    rt.executedByDevice.put("GPU.1",
+    rt.profileByDevice.put("HETERO:GPU.1,CPU", List.of(ran("conv1/relu", 90), ran("fc", 40), ran("reorder_0", 7)));
+    rt.executedByDevice.put("HETERO:GPU.1,CPU",
         List.of(ExecutedNode.of("conv1/relu", "conv1,conv1/add,conv1/relu"), ExecutedNode.of("fc", "fc")));
     boolean[] gpu = new boolean[graph.nodeCount()];
     java.util.Arrays.fill(gpu, true);
@@ -223,21 +224,25 @@ class OpenVinoBackendTest {
     try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
       org.hsdag.cost.HeteroCostModel model = b.costModel(graph);
       assertEquals(List.of("CPU", "GPU.1"), model.deviceNames());
+      // The profiled times, before the fit to the designed runs scales them.
+      ProfiledKernels k = ProfiledKernels.fromJson(b.costModelMeasurements(graph).orElseThrow());
+      double[][] us = k.micros();
+      assertEquals(300, us[0][graph.indexOf("conv1")], 1e-9);
+      assertEquals(20, us[0][graph.indexOf("conv1/add")], 1e-9, "on the CPU each record is its own op");
+      assertEquals(90, us[1][graph.indexOf("conv1")], 1e-9, "the fused kernel's time goes to its first original layer");
+      assertEquals(0, us[1][graph.indexOf("conv1/add")], 1e-9, "fused away on the GPU");
+      assertEquals(40, us[1][graph.indexOf("fc")], 1e-9);
+      assertTrue(k.fitted(), "start and copy costs fitted to the designed runs");
       int conv1 = opIndex(model, "conv1");
-      int add = opIndex(model, "conv1/add");
-      int fc = opIndex(model, "fc");
+      assertEquals(300 * k.kernelScale()[0], model.micros(conv1, 0), 1e-6, "the model's times are the fitted scale's");
       int prob = opIndex(model, "prob");
-      assertEquals(300, model.micros(conv1, 0), 1e-9);
-      assertEquals(20, model.micros(add, 0), 1e-9, "on the CPU each record is its own op");
-      assertEquals(90, model.micros(conv1, 1), 1e-9, "the fused kernel's time goes to its first original layer");
-      assertEquals(0, model.micros(add, 1), 1e-9, "fused away on the GPU");
-      assertEquals(40, model.micros(fc, 1), 1e-9);
       assertFalse(model.supported(prob, 1), "query_model said GPU.1 cannot run it");
       assertTrue(model.supported(prob, 0));
-      assertTrue(rt.calls.contains("compile CPU") && rt.calls.contains("compile GPU.1"), rt.calls.toString());
+      assertTrue(rt.calls.contains("compile HETERO:CPU,GPU.1") && rt.calls.contains("compile HETERO:GPU.1,CPU"),
+          rt.calls.toString());
       assertTrue(rt.calls.contains("infer 1+" + OpenVinoBackend.PROFILING_RUNS), rt.calls.toString());
       long compiles = rt.calls.stream().filter(c -> c.startsWith("compile")).count();
-      assertTrue(b.costModel(graph) == model, "profiled once per graph");
+      assertTrue(b.costModel(graph) == model, "profiled and fitted once per graph");
       assertEquals(compiles, rt.calls.stream().filter(c -> c.startsWith("compile")).count());
       assertTrue(b.capability(org.hsdag.backend.CostModelSource.class).isPresent());
     }

@@ -26,7 +26,6 @@ import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.TestDevice;
-import org.hsdag.placement.SplitPlacements;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
@@ -336,77 +335,31 @@ public final class RealRuntimeFigures implements Callable<Integer> {
 
   // ---- cost-model: the planner's additive model vs real splits ----
 
+  /** The same comparison as {@code bench fidelity} ({@link Fidelity}), on the openvino backend's own cost model. */
   private void costModelVsReal(OpenVinoBackend backend, DeviceSet pair) throws IOException {
-    int flips = Math.max(1, placements / 5);
+    Fidelity.Settings settings = new Fidelity.Settings(placements, costModelRounds, splitRuns, seed);
     out.printf(
-        "## The planner's additive cost model (openvino backend's own: per-op times profiled on each device, link and "
-            + "sub-model costs of profile paper) vs real %s splits%n%n",
+        "## The planner's cost model (openvino backend's own: per-op times profiled on each device inside HETERO, start "
+            + "and copy costs fitted to designed splits) vs real %s placements%n%n",
         String.join("/", pair.names()));
     out.printf(
-        "%d placements per model along the cost model's ops in topological order: %d single-op flips of a one-device placement, "
-            + "the rest 1-6 contiguous device changes; %d interleaved rounds (every placement once per round, the order reversed each "
-            + "round), '%s' each, real = median over the rounds; error = predicted / real - 1. 'repeatability' is Spearman's rho "
-            + "between two rounds of the real measurements themselves: the most any prediction could reach under this machine's noise.%n%n",
-        placements, flips, costModelRounds, splitProtocol().describe());
-    out.println(
-        "| model | placements | Spearman rho (prediction vs real) | repeatability rho (round 1 vs 2) | median abs error "
-            + "| max abs error | median error (signed) | real ms range |");
-    out.println("|---|---|---|---|---|---|---|---|");
-    List<String> details = new ArrayList<>();
+        "%d placements per model (both single devices, then 1-%d contiguous device changes along the ops' topological order); "
+            + "%d interleaved rounds, '%s' each, real = median over the rounds; error = predicted / real - 1. The noise floor "
+            + "is Spearman's rho between consecutive rounds of the real measurements themselves. Same as 'hsdag bench fidelity'.%n%n",
+        placements, Fidelity.MAX_CHANGES, costModelRounds, settings.protocol().describe());
+    Fidelity.printHeader(out);
+    List<Fidelity.Result> results = new ArrayList<>();
     for (String name : models) {
       Model m = model(backend, name);
-      long t0 = System.nanoTime();
       PlacementProxy proxy = PlacementProxy.of(m.graph(), backend.costModel(m.graph()), pair);
-      double buildS = (System.nanoTime() - t0) / 1e9;
-      List<int[]> ps = SplitPlacements.generate(proxy.model().opCount(), placements, flips, 6, seed);
-      int n = ps.size();
-      double[] predicted = new double[n];
-      double[][] byRound = new double[costModelRounds][n];
-      int[] subModels = new int[n];
-      List<Placement> placed = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        placed.add(proxy.placement(ps.get(i)));
-        predicted[i] = proxy.latencyMicros(placed.get(i)) / 1000.0;
-      }
-      for (int r = 0; r < costModelRounds; r++) {
-        for (int k = 0; k < n; k++) {
-          int i = r % 2 == 0 ? k : n - 1 - k;
-          Measurement meas = ok(backend.measure(m.graph(), placed.get(i), splitProtocol()),
-              m.label() + " placement " + i);
-          byRound[r][i] = meas.latencyMillis();
-          subModels[i] = meas.subModels();
-        }
-      }
-      double[] real = new double[n];
-      double[] err = new double[n];
-      double[] absErr = new double[n];
-      for (int i = 0; i < n; i++) {
-        double[] rs = new double[costModelRounds];
-        for (int r = 0; r < costModelRounds; r++) {
-          rs[r] = byRound[r][i];
-        }
-        real[i] = Spread.of(rs).median();
-        err[i] = predicted[i] / real[i] - 1;
-        absErr[i] = Math.abs(err[i]);
-        int[] counts = placed.get(i).countsPerDevice();
-        details.add(String.format(Locale.ROOT,
-            "%s #%d: %s, %d changes, %d/%d nodes on %s, %d sub-models: predicted %.2f ms, real %s ms (%+.1f %%)",
-            m.label(), i, i < flips ? "flip" : "runs", SplitPlacements.changes(ps.get(i)), counts[1],
-            placed.get(i).size(), pair.name(1),
-            subModels[i], predicted[i], Spread.of(rs).format(2), 100 * err[i]));
-      }
-      double repeat = costModelRounds >= 2 ? RankCorrelation.spearman(byRound[0], byRound[1]) : Double.NaN;
-      out.printf(Locale.ROOT,
-          "| %s | %d (model built in %.1f s) | %.3f | %.3f | %.1f %% | %.1f %% | %+.1f %% | %.2f-%.2f |%n", m.label(),
-          n,
-          buildS, RankCorrelation.spearman(predicted, real), repeat, 100 * Spread.of(absErr).median(),
-          100 * Spread.of(absErr).max(),
-          100 * Spread.of(err).median(), Spread.of(real).min(), Spread.of(real).max());
+      Fidelity.Result r = Fidelity.run(backend, m.graph(), m.label(), proxy, settings);
+      results.add(r);
+      Fidelity.printRow(out, r);
     }
     out.println();
     out.println("<details><summary>every placement</summary>");
     out.println();
-    details.forEach(d -> out.println("- " + d));
+    results.forEach(r -> Fidelity.printDetails(out, r));
     out.println();
     out.println("</details>");
     out.println();

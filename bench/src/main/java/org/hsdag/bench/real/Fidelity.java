@@ -1,0 +1,272 @@
+package org.hsdag.bench.real;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.Statistic;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.Placement;
+import org.hsdag.placement.SplitPlacements;
+import org.hsdag.plan.PlacementProxy;
+
+/**
+ * How far a cost model can be trusted on a backend: realistic two-device placements (both single
+ * devices, then contiguous runs along the ops' topological order with 1 to {@value #MAX_CHANGES}
+ * device changes, starting on either device), each measured once per round in interleaved rounds
+ * (the order reversed every other round), compared with the cost model's noise-free prediction:
+ * Spearman's rho, median and max |error| (error = predicted / real - 1, real = the median over the
+ * rounds), and the measurements' own round-to-round rho (the noise floor: no prediction ranks the
+ * placements better than the measurements rank themselves). A placement whose measurement fails
+ * (e.g. a split the runtime refuses) is left out, with its reason, and another one taken, until the
+ * asked number ran. The one implementation behind {@code bench fidelity} and the cost-model section
+ * of {@code bench real-runtime-figures}.
+ */
+public final class Fidelity {
+  /** Most device changes of a generated placement (a few contiguous runs, as a planner proposes). */
+  static final int MAX_CHANGES = 4;
+  /** Candidates generated per placement asked for, so refused ones can be replaced. */
+  private static final int POOL_FACTOR = 4;
+
+  /**
+   * How a fidelity run measures.
+   *
+   * @param placements placements per model that must run (both single devices included)
+   * @param rounds interleaved rounds over them
+   * @param runs timed runs per measurement (after one warm-up; median)
+   * @param seed seed of the generated placements
+   */
+  public record Settings(int placements, int rounds, int runs, long seed) {
+    public Settings {
+      if (placements < 3 || rounds < 1 || runs < 1) {
+        throw new IllegalArgumentException("Expected placements >= 3, rounds >= 1 and runs >= 1");
+      }
+    }
+
+    MeasurementProtocol protocol() {
+      return new MeasurementProtocol(1, runs, Statistic.MEDIAN, 1, 0);
+    }
+  }
+
+  /**
+   * One measured placement.
+   *
+   * @param label e.g. {@code CPU only} or {@code 3 changes, 120/480 ops on CPU2}
+   * @param predictedMillis the cost model's latency
+   * @param real the measured latency over the rounds
+   * @param subModels the sub-models the runtime reported (0 when it reports none)
+   */
+  public record Row(String label, double predictedMillis, Spread real, int subModels) {
+    public double error() {
+      return predictedMillis / real.median() - 1;
+    }
+  }
+
+  /**
+   * The figures of one model.
+   *
+   * @param model the model's label
+   * @param rows every placement that ran
+   * @param failures every placement whose measurement failed, with the reason
+   * @param rho Spearman's rho between prediction and real
+   * @param noiseRho mean Spearman's rho between consecutive rounds (NaN with one round)
+   * @param loadStart the 1-minute load average when the model's run started (NaN where unknown)
+   * @param loadEnd the same when it ended
+   */
+  public record Result(String model, List<Row> rows, List<String> failures, double rho, double noiseRho,
+      double loadStart, double loadEnd) {
+    public Result {
+      rows = List.copyOf(rows);
+      failures = List.copyOf(failures);
+    }
+
+    public double medianAbsError() {
+      return Spread.of(rows.stream().mapToDouble(r -> Math.abs(r.error())).toArray()).median();
+    }
+
+    public double maxAbsError() {
+      return rows.stream().mapToDouble(r -> Math.abs(r.error())).max().orElse(Double.NaN);
+    }
+
+    public double medianError() {
+      return Spread.of(rows.stream().mapToDouble(Row::error).toArray()).median();
+    }
+  }
+
+  private Fidelity() {}
+
+  /**
+   * Measures {@code settings.placements()} placements of {@code graph} on {@code backend} (the
+   * proxy's two devices) and compares them with {@code proxy}'s predictions.
+   *
+   * @throws IllegalArgumentException when the proxy does not have exactly two devices
+   * @throws IllegalStateException when fewer than 3 placements ran
+   */
+  public static Result run(LatencyBackend backend, OpGraph graph, String label, PlacementProxy proxy,
+      Settings settings) {
+    if (proxy.devices().size() != 2) {
+      throw new IllegalArgumentException("fidelity compares two-device placements; got devices "
+          + String.join(",", proxy.devices().names()));
+    }
+    double loadStart = loadAverage();
+    List<int[]> pool = candidates(proxy, settings);
+    MeasurementProtocol protocol = settings.protocol();
+    List<Placement> placed = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    List<double[]> samples = new ArrayList<>();
+    List<Integer> subModels = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    for (int[] ops : pool) {
+      if (placed.size() == settings.placements()) {
+        break;
+      }
+      Placement p = proxy.placement(ops);
+      if (!proxy.evaluate(p).ok()) {
+        continue; // an op its device cannot run: not a placement anyone would propose
+      }
+      Measurement m = backend.measure(graph, p, protocol);
+      String what = describe(ops, proxy);
+      if (!m.ok()) {
+        failures.add(what + ": " + m.reason());
+        continue;
+      }
+      placed.add(p);
+      labels.add(what);
+      double[] s = new double[settings.rounds()];
+      s[0] = m.latencyMillis();
+      samples.add(s);
+      subModels.add(m.subModels());
+    }
+    if (placed.size() < 3) {
+      throw new IllegalStateException(label + ": only " + placed.size() + " placements ran (" + failures.size()
+          + " failed" + (failures.isEmpty() ? "" : ", e.g. " + failures.get(0)) + ")");
+    }
+    int n = placed.size();
+    for (int r = 1; r < settings.rounds(); r++) {
+      for (int k = 0; k < n; k++) {
+        int i = r % 2 == 1 ? n - 1 - k : k;
+        Measurement m = backend.measure(graph, placed.get(i), protocol);
+        // A placement that ran before and fails now keeps its earlier rounds' figure.
+        samples.get(i)[r] = m.ok() ? m.latencyMillis() : samples.get(i)[r - 1];
+      }
+    }
+    return result(label, proxy, placed, labels, samples, subModels, failures, loadStart);
+  }
+
+  private static Result result(String label, PlacementProxy proxy, List<Placement> placed, List<String> labels,
+      List<double[]> samples, List<Integer> subModels, List<String> failures, double loadStart) {
+    int n = placed.size();
+    int rounds = samples.get(0).length;
+    List<Row> rows = new ArrayList<>();
+    double[] predicted = new double[n];
+    double[] real = new double[n];
+    for (int i = 0; i < n; i++) {
+      predicted[i] = proxy.latencyMicros(placed.get(i)) / 1000.0;
+      Spread s = Spread.of(samples.get(i));
+      real[i] = s.median();
+      rows.add(new Row(labels.get(i), predicted[i], s, subModels.get(i)));
+    }
+    double noise = Double.NaN;
+    if (rounds >= 2) {
+      double sum = 0;
+      for (int r = 0; r + 1 < rounds; r++) {
+        double[] x = new double[n];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+          x[i] = samples.get(i)[r];
+          y[i] = samples.get(i)[r + 1];
+        }
+        sum += RankCorrelation.spearman(x, y);
+      }
+      noise = sum / (rounds - 1);
+    }
+    return new Result(label, rows, failures, RankCorrelation.spearman(predicted, real), noise, loadStart,
+        loadAverage());
+  }
+
+  /** Both single devices first, then contiguous runs; distinct, deterministic for the seed. */
+  static List<int[]> candidates(PlacementProxy proxy, Settings settings) {
+    int ops = proxy.model().opCount();
+    List<int[]> out = new ArrayList<>();
+    for (int d = 0; d < 2; d++) {
+      int[] single = new int[ops];
+      Arrays.fill(single, d);
+      out.add(single);
+    }
+    int want = Math.max(0, POOL_FACTOR * settings.placements() - 2);
+    int changes = Math.min(MAX_CHANGES, Math.max(1, ops - 1));
+    // Distinct contiguous-run placements there are: 2 starting devices x C(ops - 1, c) cut sets for c changes.
+    long possible = 0;
+    long binomial = 1;
+    for (int c = 1; c <= changes && possible < want; c++) {
+      binomial = binomial * (ops - c) / c;
+      possible += 2 * binomial;
+    }
+    // The generator cycles through 1..changes changes; on a small graph one count runs out first: ask for fewer.
+    for (int count = (int) Math.min(want, possible); count > 0; count /= 2) {
+      try {
+        out.addAll(SplitPlacements.generate(ops, count, 0, changes, settings.seed()));
+        return out;
+      } catch (IllegalArgumentException e) {
+        // too many for this graph
+      }
+    }
+    return out;
+  }
+
+  private static String describe(int[] ops, PlacementProxy proxy) {
+    int changes = SplitPlacements.changes(ops);
+    int second = 0;
+    for (int d : ops) {
+      second += d;
+    }
+    if (changes == 0) {
+      return proxy.devices().name(ops.length == 0 ? 0 : ops[0]) + " only";
+    }
+    return String.format(Locale.ROOT, "%d change%s, %d/%d ops on %s, starting on %s", changes, changes == 1 ? "" : "s",
+        second, ops.length, proxy.devices().name(1), proxy.devices().name(ops[0]));
+  }
+
+  /** The 1-minute load average from /proc/loadavg, NaN where there is none. */
+  static double loadAverage() {
+    try {
+      String s = Files.readString(Path.of("/proc/loadavg")).trim();
+      return Double.parseDouble(s.substring(0, s.indexOf(' ')));
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** The table header of {@link #printRow}. */
+  public static void printHeader(PrintWriter out) {
+    out.println("| model | placements (failed) | Spearman rho (prediction vs real) | noise floor rho (round vs round) "
+        + "| median abs error | max abs error | median error (signed) | real ms range | load (start-end) |");
+    out.println("|---|---|---|---|---|---|---|---|---|");
+  }
+
+  /** One table line of {@code r}. */
+  public static void printRow(PrintWriter out, Result r) {
+    Spread real = Spread.of(r.rows().stream().mapToDouble(x -> x.real().median()).toArray());
+    out.printf(Locale.ROOT, "| %s | %d (%d) | %.3f | %.3f | %.1f %% | %.1f %% | %+.1f %% | %.2f-%.2f | %.2f-%.2f |%n",
+        r.model(), r.rows().size(), r.failures().size(), r.rho(), r.noiseRho(), 100 * r.medianAbsError(),
+        100 * r.maxAbsError(), 100 * r.medianError(), real.min(), real.max(), r.loadStart(), r.loadEnd());
+  }
+
+  /** Every placement of {@code r}, one line each, then the failures. */
+  public static void printDetails(PrintWriter out, Result r) {
+    for (Row row : r.rows()) {
+      out.printf(Locale.ROOT, "- %s %s: %d sub-models, predicted %.2f ms, real %s ms (%+.1f %%)%n", r.model(),
+          row.label(), row.subModels(), row.predictedMillis(), row.real().format(2), 100 * row.error());
+    }
+    for (String f : r.failures()) {
+      out.printf("- %s FAILED %s%n", r.model(), f);
+    }
+  }
+}

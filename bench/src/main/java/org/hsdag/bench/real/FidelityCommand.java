@@ -1,0 +1,142 @@
+package org.hsdag.bench.real;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hsdag.backend.InputShapes;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.ModelFileBinding;
+import org.hsdag.cli.BackendOptions;
+import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.TuneBackends;
+import org.hsdag.cli.UserInputException;
+import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.models.ModelCatalog;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.InvalidPlacementException;
+import org.hsdag.plan.Proxies;
+import org.hsdag.plan.ProxyUnavailableException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag bench fidelity MODEL… --devices A,B [--proxy-profile FILE]}: how far the planner's
+ * cost model can be trusted on this backend ({@link Fidelity}), before spending a tune on it.
+ */
+@Command(name = "fidelity", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"How well the planner's cost model predicts measured placements: realistic two-device placements "
+        + "(both single devices, a few contiguous runs along the layer order) measured in interleaved rounds, with "
+        + "Spearman's rho, median and max |error| of the prediction, the measurements' own round-to-round rho (the noise "
+        + "floor) and the machine's load.",
+        "Models are IR .xml files or catalog names."})
+public final class FidelityCommand implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "MODEL", description = "IR .xml files or catalog model names")
+  List<String> models = new ArrayList<>();
+
+  @Option(names = "--devices", paramLabel = "A,B", required = true,
+      description = "The two devices the placements use, e.g. CPU,GPU or CPU,CPU2 with --test-device.")
+  String devices;
+
+  @Mixin
+  BackendOptions backendOptions = new BackendOptions();
+
+  @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
+      description = "Judge the cost model of this simulator profile (e.g. from 'hsdag calibrate') instead of the "
+          + "backend's own.")
+  String proxyProfile;
+
+  @Option(names = "--placements", defaultValue = "30",
+      description = "Placements per model that must run (failed ones are replaced). Default: ${DEFAULT-VALUE}.")
+  int placements;
+
+  @Option(names = "--rounds", defaultValue = "5", description = "Interleaved rounds. Default: ${DEFAULT-VALUE}.")
+  int rounds;
+
+  @Option(names = "--runs", defaultValue = "10",
+      description = "Timed runs per measurement (after 1 warm-up; median). Default: ${DEFAULT-VALUE}.")
+  int runs;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--details", description = "Also list every placement with its prediction and measurement.")
+  boolean details;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    DeviceSet pair;
+    try {
+      pair = DeviceSet.parse(devices);
+    } catch (InvalidPlacementException e) {
+      throw new UserInputException("--devices: " + e.getMessage());
+    }
+    if (pair.size() != 2) {
+      throw new UserInputException("--devices: fidelity compares two devices (got " + pair.size() + ")");
+    }
+    Fidelity.Settings settings;
+    try {
+      settings = new Fidelity.Settings(placements, rounds, runs, seed);
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException(e.getMessage());
+    }
+    try (LatencyBackend backend = backendOptions.open(seed, InputShapes.Resolution.NONE, pair.names(), 2,
+        notice -> out.println("# " + notice))) {
+      out.printf("# Cost-model fidelity: backend %s, %s (%s)%n", backend.name(), backend.profile(),
+          backend.simulated() ? "simulated" : "real hardware, not simulated");
+      out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = median over rounds, "
+          + "error = predicted / real - 1; load = 1-minute load average at start and end%n", pair.heteroString(),
+          placements, rounds, settings.protocol().describe());
+      List<Fidelity.Result> results = new ArrayList<>();
+      for (String name : models) {
+        OpGraph g = load(backend, name);
+        Proxies.Resolved proxy;
+        try {
+          proxy = Proxies.resolve(backend, g, pair, proxyProfile, ShapeAssumption.DEFAULT);
+        } catch (ProxyUnavailableException | IllegalArgumentException e) {
+          throw new UserInputException(name + ": " + e.getMessage());
+        }
+        out.printf("# %s: %s%n", name, proxy.source());
+        out.flush();
+        Fidelity.Result r = Fidelity.run(backend, g, name, proxy.proxy(), settings);
+        results.add(r);
+        out.printf(Locale.ROOT,
+            "# %s: rho %.3f (noise floor %.3f), median |error| %.1f %%, max %.1f %%, %d ran, %d failed, "
+                + "load %.2f-%.2f%n",
+            name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(),
+            r.rows().size(), r.failures().size(), r.loadStart(), r.loadEnd());
+        out.flush();
+      }
+      out.println();
+      Fidelity.printHeader(out);
+      results.forEach(r -> Fidelity.printRow(out, r));
+      if (details) {
+        out.println();
+        results.forEach(r -> Fidelity.printDetails(out, r));
+      }
+      out.flush();
+    }
+    return 0;
+  }
+
+  private static OpGraph load(LatencyBackend backend, String name) throws java.io.IOException {
+    Path xml = ModelArgument.resolve(Path.of(name));
+    if (backend.capability(ModelFileBinding.class).isPresent()) {
+      ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
+    }
+    OpGraph g = ModelArgument.read(xml);
+    TuneBackends.bind(backend, g, xml);
+    return g;
+  }
+}

@@ -1,0 +1,90 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.Statistic;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.models.ModelCatalog;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.openvino.OpenVinoOptions;
+import org.hsdag.openvino.TestDevice;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fitting what HETERO really costs on this CPU with CPU2 (the CPU plugin registered again): calibrate and the backend's own model. */
+@Tag("openvino")
+class RealCalibrationTest {
+  @TempDir
+  Path tmp;
+  private Path model;
+
+  @BeforeEach
+  void writeModel() throws IOException {
+    org.hsdag.testkit.RealOpenVino.require();
+    model = tmp.resolve("tiny_transformer.xml");
+    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+  }
+
+  @Test
+  void calibrateFitsStartAndCopyCostsFromDesignedSplitsIntoAProfileTheSimulatorRuns() throws IOException {
+    Path profile = tmp.resolve("this-cpu.json");
+    CliRun r = CliRun.of("calibrate", model.toString(), "--devices", "CPU,CPU2", "--test-device", "CPU2", "-o",
+        profile.toString(), "--runs", "3", "--profiled-runs", "2");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
+    assertTrue(r.out().contains("designed HETERO runs: median"), r.out());
+    DeviceProfile p = DeviceProfile.load(profile.toString());
+    assertEquals(List.of("CPU", "CPU2"), p.devices().stream().map(DeviceModel::name).toList());
+    assertTrue(p.devices().stream().anyMatch(d -> d.subModelOverheadUs() > 0 || d.linkLatencyUs() > 0)
+        || p.requestOverheadUs() > 0, "splits cost time: not every start, copy and request cost is 0: " + r.out());
+    OpGraph g = new IrReader().read(model);
+    int[] half = new int[g.nodeCount()];
+    for (int v = g.nodeCount() / 2; v < half.length; v++) {
+      half[v] = 1;
+    }
+    try (SimBackend sim = new SimBackend(p, SimOptions.exact())) {
+      Measurement m = sim.measure(g, new Placement(DeviceSet.of("CPU", "CPU2"), half),
+          new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0));
+      assertTrue(m.ok() && m.latencyMillis() > 0, String.valueOf(m.reason()));
+    }
+  }
+
+  @Test
+  void theBackendsOwnCostModelPricesSplits() throws IOException {
+    OpGraph g = new IrReader().read(model);
+    OpenVinoOptions options = OpenVinoOptions.DEFAULT.withTestDevices(List.of(TestDevice.parse("CPU2")));
+    try (OpenVinoBackend backend = OpenVinoBackend.open(options)) {
+      backend.bind(g, model);
+      HeteroCostModel cm = backend.costModel(g);
+      double costs = cm.requestOverhead();
+      for (int d = 0; d < cm.deviceCount(); d++) {
+        costs += cm.subModelOverhead(d) + cm.copyMicros(d, 1024);
+      }
+      String saved = backend.costModelMeasurements(g).orElseThrow();
+      assertTrue(costs > 0, "start, copy and request costs fitted, not all 0: "
+          + saved.substring(Math.max(0, saved.indexOf("\"kernelScale\""))));
+      assertTrue(backend.costModelMeasurements(g).orElseThrow().contains("\"costs\""),
+          "the fit is saved with the kernels, so a resumed run plans on the same numbers");
+      int[] dc = new int[cm.opCount()];
+      for (int i = cm.opCount() / 2; i < dc.length; i++) {
+        dc[i] = 1;
+      }
+      assertTrue(cm.evaluate(dc).micros() > 0);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package org.hsdag.cost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.hsdag.ir.ElementType;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.testkit.TinyGraphs;
+import org.junit.jupiter.api.Test;
+
+/** Fitting HETERO's kernel scale, start, copy and request costs to measured placements. */
+class HeteroFitTest {
+  private static final List<HeteroDevice> TRUE_COSTS = List.of(new HeteroDevice("CPU", 20, 1e-4, 300),
+      new HeteroDevice("GPU.1", 40, 5e-4, 150, 2.5));
+  private static final double[] TRUE_SCALE = {1.3, 0.8};
+  private static final double TRUE_REQUEST = 50;
+
+  /** A network whose tensors shrink along the ops (copies of different sizes), with residual joins. */
+  private static OpGraph shrinking() {
+    TinyGraphs.Builder b = TinyGraphs.builder("shrinking");
+    int last = b.parameter("input", 1, 65536);
+    int skip = last;
+    for (int i = 0; i < 60; i++) {
+      long[] dims = {1, 65536 >> (i / 10)};
+      if (i % 10 == 0) {
+        int w = b.constant("w" + i, ElementType.F32, 64, 64);
+        last = b.op("mm" + i, "MatMul", dims, last, w);
+        skip = last;
+      } else if (i % 5 == 4) {
+        last = b.op("add" + i, "Add", dims, last, skip);
+      } else {
+        last = b.op("relu" + i, "ReLU", dims, last);
+      }
+    }
+    b.result("output", last);
+    return b.build();
+  }
+
+  private static HeteroCostModel profiled() {
+    OpGraph g = shrinking();
+    return HeteroCostModel.forProfile(g, DeviceProfile.load("paper"), new CostModel(ShapeAssumption.DEFAULT))
+        .withDevices(List.of("CPU", "GPU.1"));
+  }
+
+  private static List<HeteroFit.Observation> measured(HeteroCostModel truth, double noise, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<HeteroFit.Observation> obs = new ArrayList<>();
+    for (HeteroSplitDesign.Designed p : HeteroSplitDesign.placements(truth)) {
+      double t = truth.evaluate(p.deviceOfOp()).micros();
+      obs.add(new HeteroFit.Observation(p.label(), p.deviceOfOp(), t * (1 + noise * (2 * rnd.nextDouble() - 1))));
+    }
+    return obs;
+  }
+
+  @Test
+  void recoversKnownStartAndCopyCostsFromTheDesignedSplits() {
+    HeteroCostModel base = profiled();
+    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
+    List<HeteroFit.Observation> obs = measured(truth, 0, 1);
+    assertTrue(obs.size() >= 12, "both devices alone, with a tail, 1/2/4 boundaries both ways: " + obs.size());
+    HeteroFit.Result fit = HeteroFit.fit(base, obs);
+    for (int d = 0; d < 2; d++) {
+      assertEquals(TRUE_SCALE[d], fit.kernelScale()[d], 1e-6);
+      HeteroDevice want = TRUE_COSTS.get(d);
+      HeteroDevice got = fit.costs().get(d);
+      assertEquals(want.subModelOverheadUs(), got.subModelOverheadUs(), 1e-3 * want.subModelOverheadUs());
+      assertEquals(want.linkLatencyUs(), got.linkLatencyUs(), 1e-3 * want.linkLatencyUs());
+      assertEquals(want.linkMicrosPerByte(), got.linkMicrosPerByte(), 1e-3 * want.linkMicrosPerByte());
+      assertEquals(want.aloneScale(), got.aloneScale(), 1e-6, "a device alone runs as measured alone");
+    }
+    assertEquals(TRUE_REQUEST, fit.requestMicros(), 0.5);
+    assertTrue(fit.maxAbsError() < 1e-6, "exact data reproduced: " + fit.maxAbsError());
+    assertEquals(1, fit.notes().size(), fit.notes().toString());
+    assertTrue(fit.notes().get(0).startsWith("GPU.1: alone it runs its kernels x2.50"), fit.notes().toString());
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int k = 0; k < 20; k++) {
+      int[] dc = new int[base.opCount()];
+      for (int i = 0; i < dc.length; i++) {
+        dc[i] = rnd.nextInt(2);
+      }
+      assertEquals(truth.evaluate(dc).micros(), fit.model().evaluate(dc).micros(), 1e-6 * truth.evaluate(dc).micros(),
+          "the fitted model predicts placements it was not fitted on");
+    }
+  }
+
+  @Test
+  void noisyMeasurementsGiveNonNegativeBoundedCostsAndReportTheFitsError() {
+    HeteroCostModel base = profiled();
+    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
+    HeteroFit.Result fit = HeteroFit.fit(base, measured(truth, 0.03, 7));
+    for (int d = 0; d < 2; d++) {
+      assertEquals(TRUE_SCALE[d], fit.kernelScale()[d], 0.1);
+      HeteroDevice c = fit.costs().get(d);
+      assertTrue(c.subModelOverheadUs() >= 0 && c.linkLatencyUs() >= 0 && c.linkMicrosPerByte() >= 0);
+    }
+    assertTrue(fit.costs().stream().anyMatch(c -> c.subModelOverheadUs() > 0), "splits cost time: starts not 0");
+    assertTrue(fit.maxAbsError() <= 0.06, "within the noise: " + fit.maxAbsError());
+    assertTrue(fit.describe().get(2).contains("the fit's own error on its"), fit.describe().toString());
+  }
+
+  @Test
+  void kernelScalesStayWithinTheirBoundsAndAreReported() {
+    HeteroCostModel base = profiled();
+    // The device runs 100x slower than profiled: clamped at the bound, and said.
+    HeteroCostModel truth = HeteroFit.apply(base, new double[] {100, 1}, TRUE_COSTS, 0);
+    HeteroFit.Result fit = HeteroFit.fit(base, measured(truth, 0, 1));
+    assertEquals(HeteroFit.MAX_KERNEL_SCALE, fit.kernelScale()[0], 1e-9);
+    assertTrue(fit.notes().stream().anyMatch(n -> n.startsWith("CPU: its kernels take x50.00")),
+        fit.notes().toString());
+    for (HeteroDevice c : fit.costs()) {
+      assertTrue(c.subModelOverheadUs() >= 0 && c.linkLatencyUs() >= 0 && c.linkMicrosPerByte() >= 0);
+    }
+  }
+
+  @Test
+  void refusesToFitNothing() {
+    assertThrows(IllegalArgumentException.class, () -> HeteroFit.fit(profiled(), List.of()));
+  }
+}
