@@ -8,13 +8,17 @@ import org.hsdag.placement.Placement;
  * A real backend whose every measurement carries the foreign load during it
  * ({@link Measurement#load()}): the probe is read before and after each measurement, and a
  * measurement taken under more load than the {@link LoadPolicy} allows is taken again, or kept
- * flagged — never silently trusted. A simulated backend is returned unwrapped by {@link #wrap}.
+ * flagged — never silently trusted. Once a measurement was kept flagged after all its re-takes,
+ * the load is not a passing burst: the next measurements are flagged without re-takes (which would
+ * only triple their cost) until one comes in under the limit. A simulated backend is returned
+ * unwrapped by {@link #wrap}.
  */
 public final class LoadWatchingBackend extends ForwardingBackend implements LoadWatch {
   private final LoadProbe probe;
   private final LoadPolicy policy;
   private MeasurementLoad last;
   private LoadTally tally = LoadTally.NONE;
+  private boolean persistent;
 
   public LoadWatchingBackend(LatencyBackend delegate, LoadProbe probe, LoadPolicy policy) {
     super(delegate);
@@ -34,7 +38,8 @@ public final class LoadWatchingBackend extends ForwardingBackend implements Load
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
     Measurement kept = null;
     MeasurementLoad keptLoad = null;
-    for (int attempt = 0; attempt <= policy.retakes(); attempt++) {
+    int retakes = persistentLoad() ? 0 : policy.retakes();
+    for (int attempt = 0; attempt <= retakes; attempt++) {
       Optional<LoadSample> before = probe.sample();
       Measurement m = delegate.measure(graph, placement, protocol);
       Optional<LoadSample> after = probe.sample();
@@ -52,11 +57,18 @@ public final class LoadWatchingBackend extends ForwardingBackend implements Load
         return record(m, load.get().after(attempt, false));
       }
     }
-    return record(kept, keptLoad.after(policy.retakes(), policy.tooLoaded(keptLoad)));
+    return record(kept, keptLoad.after(retakes, policy.tooLoaded(keptLoad)));
+  }
+
+  private synchronized boolean persistentLoad() {
+    return persistent;
   }
 
   private synchronized Measurement record(Measurement m, MeasurementLoad load) {
     last = load;
+    if (load != null && m.ok()) {
+      persistent = load.flagged();
+    }
     if (load == null) {
       return m;
     }

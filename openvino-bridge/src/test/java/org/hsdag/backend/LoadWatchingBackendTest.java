@@ -92,6 +92,24 @@ class LoadWatchingBackendTest {
   }
 
   @Test
+  void underPersistentLoadTheNextMeasurementsAreFlaggedWithoutReTakesUntilAQuietOne() {
+    FakeBackend fake = FakeBackend.cpuGpu();
+    LoadWatchingBackend b = new LoadWatchingBackend(fake, new Script(1.5, 1.5, 1.5, 1.6, 0.2, 1.4, 0.1),
+        LoadPolicy.DEFAULT);
+    assertTrue(b.measure(graph, cpu, MeasurementProtocol.PAPER).load().flagged());
+    assertEquals(3, fake.calls());
+    MeasurementLoad second = b.measure(graph, cpu, MeasurementProtocol.PAPER).load();
+    assertEquals(4, fake.calls(), "no re-takes while the load persists");
+    assertTrue(second.flagged());
+    assertEquals(0, second.retakes());
+    assertFalse(b.measure(graph, cpu, MeasurementProtocol.PAPER).load().flagged(), "a quiet one");
+    MeasurementLoad fourth = b.measure(graph, cpu, MeasurementProtocol.PAPER).load();
+    assertEquals(7, fake.calls(), "after a quiet measurement a loaded one is taken again");
+    assertEquals(1, fourth.retakes());
+    assertFalse(fourth.flagged());
+  }
+
+  @Test
   void aFailedMeasurementIsNotTakenAgain() {
     FakeBackend fake = FakeBackend.byOpType(java.util.Map.of(), 0, p -> true, null);
     Placement p = Placement.allOn(DeviceSet.of("CPU", "GPU"), graph.nodeCount(), "GPU");
