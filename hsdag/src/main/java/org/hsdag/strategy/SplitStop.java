@@ -13,12 +13,14 @@ import org.hsdag.plan.SplitBound;
  * measurement so far ({@link CostCorrection}), bounds what any split could gain over the fastest
  * single device ({@link SplitBound}); when that bound is no larger than the corrected model's own
  * error — the root mean square of its leave-one-out relative errors on the run's measurements,
- * known from 3 successful measurements on — further measurements cannot find a split the model
- * can tell from noise. Not thread-safe.
+ * known from 3 successful measurements on, and at most {@value #MAX_ERROR} — further measurements
+ * cannot find a split the model can tell from noise. Not thread-safe.
  */
 final class SplitStop {
   /** Successful measurements before the model's own error is known. */
   static final int MIN_MEASUREMENTS = 3;
+  /** A corrected model less accurate than this (e.g. measured on a heavily loaded machine) proves nothing. */
+  static final double MAX_ERROR = 0.25;
 
   private final PlacementProxy costModel;
   private final List<Placement> placements = new ArrayList<>();
@@ -60,7 +62,7 @@ final class SplitStop {
       return null;
     }
     double error = leaveOneOutError();
-    if (!(bound.gainShare() <= error)) {
+    if (!(bound.gainShare() <= error) || error > MAX_ERROR) {
       return null;
     }
     return String.format(Locale.ROOT, "no split can pay: by the cost model corrected on %d measurements (its own error "
