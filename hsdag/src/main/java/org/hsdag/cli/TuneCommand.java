@@ -112,6 +112,8 @@ public final class TuneCommand implements Callable<Integer> {
   @Mixin
   MemoryOptions memoryOptions;
   @Mixin
+  LoadOptions loadOptions;
+  @Mixin
   ObjectiveOptions objectiveOptions;
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
@@ -447,12 +449,12 @@ public final class TuneCommand implements Callable<Integer> {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return memoryOptions.apply(TuneBackends.open(request, notice -> {
+    return loadOptions.apply(memoryOptions.apply(TimedBackend.wrap(TuneBackends.open(request, notice -> {
       if (!json && !quiet) {
         err.println("hsdag: " + notice);
         err.flush();
       }
-    }));
+    }))));
   }
 
   private void closeBackend(LatencyBackend backend) {

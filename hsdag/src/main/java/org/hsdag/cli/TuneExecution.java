@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.LoadWatch;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Proxies;
@@ -58,6 +59,7 @@ final class TuneExecution {
         : Terminal.isInteractive() && !injectedBackend ? TuneProgressPrinter.Mode.BAR
         : TuneProgressPrinter.Mode.LINES;
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
+    backend.capability(LoadWatch.class).ifPresent(printer::watchLoad);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
     LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
         mf.inputShape(), notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
@@ -122,6 +124,7 @@ final class TuneExecution {
       if (result.status() == RunStatus.COMPLETED) {
         objective = objective.withFigures(backend, graph, result.candidates(), result.best());
         objective.write(dir);
+        RunNotesLines.of(backend, runProxy, result, dir).write(dir);
       }
       ReportWriter.Written report = null;
       String reportProblem = null;

@@ -3,6 +3,9 @@ package org.hsdag.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.Locale;
+import org.hsdag.backend.LoadTally;
+import org.hsdag.backend.LoadWatch;
+import org.hsdag.backend.MeasurementLoad;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -25,11 +28,17 @@ final class TuneProgressPrinter implements TuneListener {
   private ProgressBar bar;
   private int nextLineAt;
   private int lineEvery = 1;
+  private LoadWatch load;
 
   TuneProgressPrinter(Mode mode, PrintWriter err, PrintStream terminal) {
     this.mode = mode;
     this.err = err;
     this.terminal = terminal;
+  }
+
+  /** Shows the foreign load {@code watch} saw during the last measurement in each progress line. */
+  void watchLoad(LoadWatch watch) {
+    this.load = watch;
   }
 
   @Override
@@ -52,11 +61,11 @@ final class TuneProgressPrinter implements TuneListener {
   public void searchStep(TuneProgress p) {
     if (mode == Mode.BAR && bar != null) {
       bar.stepTo(p.measurements());
-      bar.setExtraMessage(shortExtra(p));
+      bar.setExtraMessage(shortExtra(p) + shortLoad());
     } else if (mode == Mode.LINES && p.measurements() >= nextLineAt) {
       nextLineAt += lineEvery;
-      err.printf(Locale.ROOT, "hsdag: %d/%d measurements, %.1f s; %s%n", p.measurements(), p.budget(),
-          p.elapsedSeconds(), extra(p));
+      err.printf(Locale.ROOT, "hsdag: %d/%d measurements, %.1f s; %s%s%n", p.measurements(), p.budget(),
+          p.elapsedSeconds(), extra(p), loadLine());
       err.flush();
     }
   }
@@ -90,6 +99,25 @@ final class TuneProgressPrinter implements TuneListener {
       bar.close();
       bar = null;
     }
+  }
+
+  /** {@code ; load 1.3 of 2 cores busy with other processes, run queue 4 (so far 3 re-taken, 1 flagged)}, or nothing. */
+  String loadLine() {
+    if (load == null || load.lastLoad().isEmpty()) {
+      return "";
+    }
+    LoadTally t = load.tally();
+    return "; " + load.lastLoad().get().describe() + " (so far " + t.retaken() + " re-taken, " + t.flagged()
+        + " flagged)";
+  }
+
+  /** {@code  load 1.3/2} for the bar, with a {@code !} when that measurement was flagged. */
+  String shortLoad() {
+    if (load == null || load.lastLoad().isEmpty()) {
+      return "";
+    }
+    MeasurementLoad l = load.lastLoad().get();
+    return String.format(Locale.ROOT, " load %.1f/%d%s", l.foreignCores(), l.cores(), l.flagged() ? "!" : "");
   }
 
   /** The bar's message, short enough for an 80-column terminal; the run header names backend and profile. */

@@ -52,6 +52,7 @@ final class TuneSummary {
       m.put("planner_estimate_source", estimate.source());
     }
     m.put("objective", objective);
+    m.putAll(RunNotesLines.json(dir));
     out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
   }
 
@@ -114,6 +115,7 @@ final class TuneSummary {
         out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
             : r.decisionText());
       }
+      RunNotesLines.print(out, dir);
       out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (op friendly name -> device), "
           + dir.resolve(Tuner.DOT_FILE) + (report != null ? ", " + dir.resolve(ReportWriter.HTML) : ""));
       if (report != null && !report.graphRendered()) {

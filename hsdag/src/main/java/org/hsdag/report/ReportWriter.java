@@ -105,6 +105,7 @@ public final class ReportWriter {
       finalTable(doc, mf, result, nums);
     }
     progressSection(doc, search, data.finalBestMs(), png);
+    NotesSection.add(doc, runDir);
     if (result != null && result.has("best")) {
       workByDevice(doc, mf, result.get("best"), nums);
       MemorySection.add(doc, result.get("best"));

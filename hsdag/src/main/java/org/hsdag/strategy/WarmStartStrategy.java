@@ -69,6 +69,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private int vetoed;
   // The learned strategy's batch being measured: the placements passed to the engine and the estimates of the vetoed.
   private List<Placement> pendingBatch;
+  private SplitStop splitStop;
   private Measurement[] pendingResults;
 
   /** One measurement told: the placement's device per node and its latency (null: failed). */
@@ -101,6 +102,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     observed.clear();
     measured.clear();
     correction = warm ? new CostCorrection(context.proxy().get()) : null;
+    splitStop = warm ? new SplitStop(context.proxy().get()) : null;
     corrected = null;
     bestMs = Double.POSITIVE_INFINITY;
     idle = 0;
@@ -231,6 +233,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     measured.putIfAbsent(p, ms);
     if (ms != null) {
       correction.observe(p, ms);
+      splitStop.observe(p, ms);
       bestMs = Math.min(bestMs, ms);
       corrected = null;
     }
@@ -238,11 +241,19 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
 
   @Override
   public boolean finished() {
-    return !inPlannerPhase() && (then.finished() || (warm && idleTooLong()));
+    return !inPlannerPhase() && (then.finished() || (warm && idleTooLong()) || splitsCannotPay());
+  }
+
+  /** Whether the corrected cost model shows no split can pay more than its own error, in a run that may stop early. */
+  private boolean splitsCannotPay() {
+    return warm && stopsEarly && splitStop.reason() != null;
   }
 
   @Override
   public String finishedReason() {
+    if (!inPlannerPhase() && splitsCannotPay()) {
+      return splitStop.reason();
+    }
     return warm && idleTooLong() ? "the last " + idle + " proposals were measured before or predicted by the corrected "
         + "cost model to be more than " + VETO_MARGIN_PERCENT + " % slower than the best (" + vetoed + " vetoed in all)"
         : "";

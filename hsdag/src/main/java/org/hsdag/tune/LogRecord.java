@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementLoad;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 
@@ -19,7 +20,9 @@ import org.hsdag.placement.Placement;
  *
  * <p>A measurement record keeps the whole placement ({@code assignment}: one character per node,
  * the device index in {@link #ALPHABET}) and every sample, so resume can replay it exactly and
- * {@code report} needs nothing else. Absent values are omitted; NaN is written as absent.
+ * {@code report} needs nothing else. Absent values are omitted; NaN is written as absent. {@code load}
+ * (the foreign load during a real measurement, {@link MeasurementLoad}) is absent in logs written
+ * before it existed and on the simulator.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -47,7 +50,8 @@ public record LogRecord(
     String profile,
     Double bestMs,
     String status,
-    Map<String, Object> info) {
+    Map<String, Object> info,
+    MeasurementLoad load) {
 
   /** Device index alphabet of {@link #assignment()} (63 devices at most, as in SupportMatrix). */
   public static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
@@ -66,12 +70,12 @@ public record LogRecord(
 
   public static LogRecord header(String time, double elapsedS, Map<String, Object> info) {
     return new LogRecord(HEADER, time, elapsedS, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, info);
+        null, null, null, null, null, null, null, null, null, info, null);
   }
 
   public static LogRecord footer(String time, double elapsedS, String status, Double bestMs, Map<String, Object> info) {
     return new LogRecord(FOOTER, time, elapsedS, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, bestMs, status, info);
+        null, null, null, null, null, null, null, bestMs, status, info, null);
   }
 
   /** A measurement record of {@code placement}. */
@@ -86,18 +90,18 @@ public record LogRecord(
         encode(placement), counts, cached, m.ok(), nanToNull(m.latencyMillis()),
         Arrays.stream(m.samplesMillis()).boxed().toList(),
         nanToNull(m.ciLowMillis()), nanToNull(m.ciHighMillis()), m.subModels(), statistic, m.reason(),
-        m.backend(), m.profile(), nanToNull(bestMs), m.ok() ? "ok" : "failed", null);
+        m.backend(), m.profile(), nanToNull(bestMs), m.ok() ? "ok" : "failed", null, m.load());
   }
 
   /** The measurement exactly as it was observed. */
   public Measurement toMeasurement() {
     if (!Boolean.TRUE.equals(ok)) {
-      return Measurement.failed(reason == null ? "failed" : reason, backend, profile);
+      return Measurement.failed(reason == null ? "failed" : reason, backend, profile).withLoad(load);
     }
     return new Measurement(true,
         samplesMs == null ? new double[0] : samplesMs.stream().mapToDouble(Double::doubleValue).toArray(),
         nullToNan(latencyMs),
-        nullToNan(ciLowMs), nullToNan(ciHighMs), subModels == null ? 0 : subModels, reason, backend, profile);
+        nullToNan(ciLowMs), nullToNan(ciHighMs), subModels == null ? 0 : subModels, reason, backend, profile, load);
   }
 
   /** The logged placement on {@code devices} (the run's device set). */

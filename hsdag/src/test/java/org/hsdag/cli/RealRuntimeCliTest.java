@@ -193,6 +193,10 @@ class RealRuntimeCliTest {
     Placement best = PlacementFiles.read(out.resolve("best.json"), new IrReader().read(model),
         DeviceSet.of("CPU", "CPU2"));
     assertEquals(new IrReader().read(model).nodeCount(), best.size());
+    assertTrue(RunLog.read(log).records().stream().filter(LogRecord::hasMeasurement).allMatch(r -> r.load() != null),
+        "every real measurement carries its foreign load");
+    String notes = Files.readString(out.resolve("notes.json"));
+    assertTrue(notes.contains("foreign load during") && notes.contains("hsdag's own"), notes);
     String manifest = Files.readString(out.resolve("manifest.json"));
     assertTrue(manifest.contains("\"backend\" : \"openvino\"") && manifest.contains("test device"), manifest);
   }

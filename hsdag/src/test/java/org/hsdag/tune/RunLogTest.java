@@ -13,7 +13,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.backend.LoadTally;
 import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementLoad;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
 import org.hsdag.io.IoErrors;
@@ -60,6 +62,32 @@ class RunLogTest {
     assertEquals("failed", failed.status());
     assertEquals("ok", back.status());
     assertFalse(Files.readString(f).contains("NaN"), "absent values are omitted, not written as NaN");
+  }
+
+  @Test
+  void theForeignLoadRoundTripsAndALogFromBeforeItHasNone() throws IOException {
+    Path f = tmp.resolve("log.jsonl");
+    MeasurementLoad load = new MeasurementLoad(1.25, 2, 4, 1, true);
+    Placement p = new Placement(DEVICES, new int[] {0, 0, 0, 0});
+    try (RunLog log = RunLog.openForAppend(f, 0)) {
+      log.append(record(0, 2));
+      log.append(LogRecord.measurement("t", 1, 1, LogRecord.PHASE_SEARCH, null, null, p,
+          Measurement.of(new double[] {3}, MeasurementProtocol.PAPER, 1, "openvino", "real").withLoad(load), false,
+          "s", 2));
+      log.append(LogRecord.measurement("t", 2, 2, LogRecord.PHASE_SEARCH, null, null, p,
+          Measurement.failed("refused", "openvino", "real").withLoad(load.after(0, false)), false, "s", 2));
+    }
+    List<LogRecord> back = RunLog.read(f).records();
+    assertEquals(null, back.get(0).load(), "no figure: written as before");
+    assertFalse(Files.readAllLines(f).get(0).contains("load"), "absent, as in logs from before the figure");
+    assertEquals(load, back.get(1).load());
+    assertEquals(load, back.get(1).toMeasurement().load(), "resume replays it");
+    assertEquals(load.after(0, false), back.get(2).toMeasurement().load());
+    LoadTally t = RunLoad.tally(back);
+    assertEquals(2, t.measured());
+    assertEquals(1, t.flagged());
+    assertEquals(1.25, t.maxForeignCores());
+    assertTrue(t.describe().contains("max 1.3 of 2 cores busy with other processes; 1 re-taken"), t.describe());
   }
 
   @Test

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param reason why it failed, or null
  * @param backend backend name, e.g. {@code sim} or {@code openvino}
  * @param profile profile name (sim) or machine description (openvino)
+ * @param load the foreign load on the machine while it ran ({@link LoadWatchingBackend}), or null: not watched
+ *     (the simulator: not applicable)
  */
 @SuppressWarnings("ArrayRecordComponent") // copied in and out, never shared; stays a record for Jackson (cluster wire)
 public record Measurement(
@@ -26,7 +28,8 @@ public record Measurement(
     int subModels,
     String reason,
     String backend,
-    String profile) {
+    String profile,
+    MeasurementLoad load) {
 
   public Measurement {
     samplesMillis = samplesMillis.clone();
@@ -35,6 +38,18 @@ public record Measurement(
     if (!ok && reason == null) {
       throw new IllegalArgumentException("a failed measurement needs a reason");
     }
+  }
+
+  /** A measurement without a load figure. */
+  public Measurement(boolean ok, double[] samplesMillis, double latencyMillis, double ciLowMillis, double ciHighMillis,
+      int subModels, String reason, String backend, String profile) {
+    this(ok, samplesMillis, latencyMillis, ciLowMillis, ciHighMillis, subModels, reason, backend, profile, null);
+  }
+
+  /** The same measurement, taken under {@code l}. */
+  public Measurement withLoad(MeasurementLoad l) {
+    return new Measurement(ok, samplesMillis, latencyMillis, ciLowMillis, ciHighMillis, subModels, reason, backend,
+        profile, l);
   }
 
   @Override

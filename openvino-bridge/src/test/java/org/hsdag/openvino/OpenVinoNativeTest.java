@@ -2,6 +2,7 @@ package org.hsdag.openvino;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -16,6 +17,11 @@ import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.LoadPolicy;
+import org.hsdag.backend.LoadWatch;
+import org.hsdag.backend.LoadWatchingBackend;
+import org.hsdag.backend.MeasurementLoad;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +118,23 @@ class OpenVinoNativeTest {
       assertTrue(m.ok(), m.reason());
       assertEquals(10, m.samplesMillis().length);
       assertEquals("openvino", m.backend());
+    }
+  }
+
+  @Test
+  void aWatchedMeasurementCarriesTheForeignLoadDuringIt(@TempDir Path dir) throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    OpGraph g = new IrReader().read(xml);
+    try (OpenVinoBackend b = OpenVinoBackend.open(OpenVinoOptions.DEFAULT).bind(g, xml)) {
+      LatencyBackend watched = LoadWatchingBackend.wrap(b, LoadPolicy.DEFAULT);
+      Measurement m = watched.measure(g, Placement.allOn(DeviceSet.of("CPU"), g.nodeCount(), "CPU"),
+          MeasurementProtocol.PAPER);
+      assertTrue(m.ok(), m.reason());
+      MeasurementLoad load = m.load();
+      assertNotNull(load, "a real measurement on Linux carries its load figure");
+      assertTrue(load.cores() >= 1 && load.foreignCores() >= 0 && load.foreignCores() <= load.cores(), load.describe());
+      assertTrue(load.retakes() <= LoadPolicy.DEFAULT.retakes());
+      assertEquals(load, watched.capability(LoadWatch.class).orElseThrow().lastLoad().orElseThrow());
     }
   }
 }

@@ -10,11 +10,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.LoadPolicy;
+import org.hsdag.backend.LoadProbe;
+import org.hsdag.backend.LoadWatchingBackend;
+import org.hsdag.backend.LoadSample;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.TimedBackend;
 import org.hsdag.cli.TuneCommand;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
@@ -27,6 +33,7 @@ import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.SplitPlacements;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.cost.DeviceProfile;
@@ -206,14 +213,14 @@ public final class RealRuntimeFigures implements Callable<Integer> {
             + "(benchmark_app's warm-up, count and statistic). benchmark_app prints the lower median of its timed iterations "
             + "(sorted[ceil(n/2)-1]) after one untimed first inference and sets hint LATENCY; hsdag sets no hint (the CPU plugin's "
             + "default is LATENCY). To locate a gap, a third hsdag-runtime run per round compiles plain CPU (no HETERO) on a core "
-            + "without %s registered, '%s'.%n%n",
+            + "without %s registered, '%s'. Foreign load per pair: (machine busy - this JVM and its benchmark_app) / wall.%n%n",
         rounds, String.join(",", pair.names()), MeasurementProtocol.PAPER.describe(),
         matched().describe(), pair.name(1), matched().describe());
     out.println(
         "| model | benchmark_app median ms | benchmark_app mean ms | hsdag 1+N median ms | hsdag paper ms | plain CPU, no HETERO ms "
             + "| ratio hsdag 1+N median / BA median | ratio hsdag paper / BA median | ratio plain CPU / BA median "
-            + "| ratio of minima hsdag / BA | goal within 5 % |");
-    out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+            + "| ratio of minima hsdag / BA | foreign load, cores busy with other processes per pair | goal within 5 % |");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     try (OpenVinoRuntime plainRuntime = OpenVinoAvailability.probe().openRuntime()) {
       for (String name : models) {
         Model m = model(backend, name);
@@ -224,9 +231,11 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         double[] hp = new double[rounds];
         double[] plain = new double[rounds];
         double[] minRatio = new double[rounds];
+        double[] load = new double[rounds];
         try (OpenVinoRuntime.Model plainModel = plainRuntime.readModel(m.xml())) {
           for (int r = 0; r < rounds; r++) {
             boolean baFirst = r % 2 == 0;
+            Optional<LoadSample> l0 = LoadProbe.proc().sample();
             BenchmarkAppRun run = null;
             if (baFirst) {
               run = BenchmarkAppRun.run(benchmarkApp(), m.xml(), "CPU", iterations);
@@ -241,30 +250,25 @@ public final class RealRuntimeFigures implements Callable<Integer> {
             if (!baFirst) {
               run = BenchmarkAppRun.run(benchmarkApp(), m.xml(), "CPU", iterations);
             }
+            Optional<LoadSample> l1 = LoadProbe.proc().sample();
+            load[r] = LoadSample.foreignCores(l0, l1);
             ba[r] = run.medianMs();
             baMean[r] = run.averageMs();
             // Under contention the fastest run is the steadiest figure of the uncontended latency.
             minRatio[r] = java.util.Arrays.stream(matchedRun.samplesMillis()).min().orElseThrow() / run.minMs();
           }
         }
-        Spread rm = ratios(hm, ba);
-        out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", m.label(),
+        Spread rm = Spread.ratios(hm, ba);
+        out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", m.label(),
             Spread.of(ba).format(2),
             Spread.of(baMean).format(2), Spread.of(hm).format(2), Spread.of(hp).format(2), Spread.of(plain).format(2),
             rm.format(3),
-            ratios(hp, ba).format(3), ratios(plain, ba).format(3), Spread.of(minRatio).format(3),
+            Spread.ratios(hp, ba).format(3), Spread.ratios(plain, ba).format(3), Spread.of(minRatio).format(3),
+            Spread.of(load).format(2),
             Math.abs(rm.median() - 1) <= 0.05 ? "met" : "MISSED");
       }
     }
     out.println();
-  }
-
-  private static Spread ratios(double[] a, double[] b) {
-    double[] r = new double[a.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = a[i] / b[i];
-    }
-    return Spread.of(r);
   }
 
   // ---- sim: calibrated simulator vs real CPU-only ----
@@ -384,7 +388,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           List.of(m.xml().toString(), "--devices", String.join(",", pair.names()), "-o", dir.toString()));
       args.addAll(tuneArgs);
       StringWriter log = new StringWriter();
-      CommandLine cl = new CommandLine(new TuneCommand(timed));
+      CommandLine cl = new CommandLine(
+          new TuneCommand(new LoadWatchingBackend(timed, LoadProbe.proc(), LoadPolicy.DEFAULT)));
       cl.setOut(new PrintWriter(log, true));
       cl.setErr(new PrintWriter(log, true));
       // A CLI tune also pays the JVM start and opening the backend: from this JVM's start to here (when tune runs first).

@@ -29,6 +29,15 @@ public record Spread(double median, double min, double max, int count) {
   }
 
   /** {@code 12.30 [11.02–14.10]} with {@code decimals} places. */
+  /** The spread of {@code a[i] / b[i]}. */
+  static Spread ratios(double[] a, double[] b) {
+    double[] r = new double[a.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = a[i] / b[i];
+    }
+    return of(r);
+  }
+
   public String format(int decimals) {
     String f = "%." + decimals + "f";
     return String.format(Locale.ROOT, f + " [" + f + "–" + f + "]", median, min, max);

@@ -1,0 +1,93 @@
+package org.hsdag.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.CostCorrection;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.SplitBound;
+
+/**
+ * When the search may stop because no split can pay: the cost model, corrected by every
+ * measurement so far ({@link CostCorrection}), bounds what any split could gain over the fastest
+ * single device ({@link SplitBound}); when that bound is no larger than the corrected model's own
+ * error — the root mean square of its leave-one-out relative errors on the run's measurements,
+ * known from 3 successful measurements on, and at most {@value #MAX_ERROR} — further measurements
+ * cannot find a split the model can tell from noise. Not thread-safe.
+ */
+final class SplitStop {
+  /** Successful measurements before the model's own error is known. */
+  static final int MIN_MEASUREMENTS = 3;
+  /** A corrected model less accurate than this (e.g. measured on a heavily loaded machine) proves nothing. */
+  static final double MAX_ERROR = 0.25;
+
+  private final PlacementProxy costModel;
+  private final List<Placement> placements = new ArrayList<>();
+  private final List<Double> millis = new ArrayList<>();
+  private String verdict;
+  private boolean stale = true;
+
+  SplitStop(PlacementProxy costModel) {
+    this.costModel = costModel;
+  }
+
+  /** One successful measurement. */
+  void observe(Placement p, double ms) {
+    placements.add(p);
+    millis.add(ms);
+    stale = true;
+  }
+
+  /** Why no split can pay, when the corrected model shows it; null otherwise. */
+  String reason() {
+    if (stale) {
+      verdict = judge();
+      stale = false;
+    }
+    return verdict;
+  }
+
+  private String judge() {
+    int n = placements.size();
+    if (n < MIN_MEASUREMENTS) {
+      return null;
+    }
+    CostCorrection all = new CostCorrection(costModel);
+    for (int i = 0; i < n; i++) {
+      all.observe(placements.get(i), millis.get(i));
+    }
+    SplitBound bound = SplitBound.of(all.corrected());
+    if (bound == null) {
+      return null;
+    }
+    double error = leaveOneOutError();
+    if (!(bound.gainShare() <= error) || error > MAX_ERROR) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "no split can pay: by the cost model corrected on %d measurements (its own error "
+        + "%.1f %%), a split could gain at most %.1f %% over %s alone; %s", n, 100 * error, 100 * bound.gainShare(),
+        bound.device(), bound.explain());
+  }
+
+  /** The root mean square of the corrected model's relative (log) errors on each measurement, fitted on the others. */
+  private double leaveOneOutError() {
+    int n = placements.size();
+    double sum = 0;
+    int counted = 0;
+    for (int i = 0; i < n; i++) {
+      CostCorrection others = new CostCorrection(costModel);
+      for (int j = 0; j < n; j++) {
+        if (j != i) {
+          others.observe(placements.get(j), millis.get(j));
+        }
+      }
+      double r = Math.log(millis.get(i) * 1000 / others.corrected().latencyMicros(placements.get(i)));
+      if (Double.isFinite(r)) {
+        sum += r * r;
+        counted++;
+      }
+    }
+    return counted >= MIN_MEASUREMENTS ? Math.sqrt(sum / counted) : Double.NaN;
+  }
+}

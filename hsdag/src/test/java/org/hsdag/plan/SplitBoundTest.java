@@ -1,0 +1,76 @@
+package org.hsdag.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.testkit.TinyGraphs;
+import org.junit.jupiter.api.Test;
+
+/** The bound on what a split can gain over the fastest single device, and its explanation. */
+class SplitBoundTest {
+  private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
+
+  private static PlacementProxy proxy(OpGraph g) {
+    return PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g, DEVICES);
+  }
+
+  @Test
+  void noRandomSplitBeatsTheBound() {
+    for (int seed = 1; seed <= 4; seed++) {
+      OpGraph g = TinyGraphs.randomDag(90, 6, seed);
+      PlacementProxy p = proxy(g);
+      SplitBound b = SplitBound.of(p);
+      assertTrue(b.gainMicros() >= 0);
+      SplittableRandom rnd = new SplittableRandom(seed);
+      for (int k = 0; k < 200; k++) {
+        int[] d = new int[p.model().opCount()];
+        for (int i = 0; i < d.length; i++) {
+          int want = rnd.nextInt(2);
+          d[i] = p.model().supported(i, want) ? want : 1 - want;
+        }
+        double split = p.latencyMicros(p.placement(d));
+        assertTrue(split >= b.singleMicros() - b.gainMicros() - 1e-6,
+            "seed " + seed + ": a split at " + split + " beats the bound " + (b.singleMicros() - b.gainMicros()));
+      }
+    }
+  }
+
+  @Test
+  void aDeviceFasterOnEveryOpLeavesNoSplitThatCanPay() {
+    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
+    PlacementProxy p = proxy(g);
+    int ops = p.model().opCount();
+    // GPU.1's kernels a hundred times slower than the paper's, links and starts as they are.
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, 2 * ops, 100.0);
+    PlacementProxy slowGpu = p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
+    SplitBound b = SplitBound.of(slowGpu);
+    assertEquals("CPU", b.device());
+    assertEquals(0, b.fasterOps());
+    String why = b.explain();
+    assertTrue(why.startsWith("CPU is faster than GPU.1 on every op class"), why);
+    if (b.noSplitCanPay()) {
+      assertTrue(why.endsWith("no split can beat CPU alone"), why);
+    } else {
+      assertTrue(why.contains("a split could gain at most"), why);
+    }
+  }
+
+  @Test
+  void whenSomeOpsAreFasterElsewhereTheBoundSaysByHowMuch() {
+    OpGraph g = TinyGraphs.randomDag(90, 6, 3);
+    SplitBound b = SplitBound.of(proxy(g));
+    assertTrue(b.fasterOps() > 0, "the paper's GPU and CPU each win some ops");
+    assertFalse(b.noSplitCanPay());
+    assertTrue(b.explain().contains("ops are faster elsewhere, so a split could gain at most"), b.explain());
+  }
+}

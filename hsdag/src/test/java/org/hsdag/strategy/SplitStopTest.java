@@ -1,0 +1,81 @@
+package org.hsdag.strategy;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.SplitBound;
+import org.hsdag.sim.SimBackend;
+import org.hsdag.sim.SimOptions;
+import org.hsdag.testkit.TinyGraphs;
+import org.junit.jupiter.api.Test;
+
+/** The early stop when the corrected cost model shows that no split can pay more than its own error. */
+class SplitStopTest {
+  private static final DeviceSet DEVICES = DeviceSet.of("CPU", "GPU.1");
+
+  private static PlacementProxy paper(OpGraph g) {
+    return PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), g, DEVICES);
+  }
+
+  /** {@code p} with GPU.1's kernels {@code factor} times the paper's. */
+  private static PlacementProxy gpuKernelsTimes(PlacementProxy p, double factor) {
+    int ops = p.model().opCount();
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, 2 * ops, factor);
+    return p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
+  }
+
+  private static void measureOn(SplitStop stop, PlacementProxy truth, Placement... ps) {
+    for (Placement p : ps) {
+      stop.observe(p, truth.latencyMicros(p) / 1000);
+    }
+  }
+
+  @Test
+  void aMachineWhereOneDeviceWinsEveryOpStopsAfterThreeMeasurements() {
+    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
+    PlacementProxy truth = gpuKernelsTimes(paper(g), 100);
+    SplitStop stop = new SplitStop(truth);
+    Placement cpu = Placement.allOn(DEVICES, g.nodeCount(), "CPU");
+    Placement gpu = Placement.allOn(DEVICES, g.nodeCount(), "GPU.1");
+    measureOn(stop, truth, cpu, gpu);
+    assertNull(stop.reason(), "the model's own error is unknown before 3 measurements");
+    int[] half = new int[truth.model().opCount()];
+    Arrays.fill(half, 0, half.length / 2, 1);
+    measureOn(stop, truth, truth.placement(half));
+    SplitBound bound = SplitBound.of(truth);
+    String reason = stop.reason();
+    assertNotNull(reason, "bound " + bound.gainShare());
+    assertTrue(reason.startsWith("no split can pay: by the cost model corrected on 3 measurements"), reason);
+    assertTrue(reason.contains("CPU is faster than GPU.1 on every op class"), reason);
+  }
+
+  @Test
+  void whereSplitsCanPayMoreThanTheModelsErrorTheSearchGoesOn() {
+    OpGraph g = TinyGraphs.randomDag(90, 6, 3);
+    PlacementProxy p = paper(g);
+    int ops = p.model().opCount();
+    // GPU.1 a hundred times faster on the first half of the ops, a hundred times slower on the rest.
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, ops + ops / 2, 0.01);
+    Arrays.fill(kernel, ops + ops / 2, 2 * ops, 100);
+    PlacementProxy truth = p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
+    SplitStop stop = new SplitStop(truth);
+    measureOn(stop, truth, Placement.allOn(DEVICES, g.nodeCount(), "CPU"),
+        Placement.allOn(DEVICES, g.nodeCount(), "GPU.1"));
+    int[] half = new int[truth.model().opCount()];
+    Arrays.fill(half, 0, half.length / 2, 1);
+    measureOn(stop, truth, truth.placement(half));
+    assertTrue(SplitBound.of(truth).gainShare() > 0.01);
+    assertNull(stop.reason());
+  }
+}
