@@ -33,7 +33,6 @@ import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.placement.SplitPlacements;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.cost.DeviceProfile;
