@@ -61,9 +61,12 @@ final class HeteroSplit {
   private final int[] inSrcPortConsumers;
   private final int[] nonResultConsumers;
   private final int opCount;
+  /** The boundaries the runtime refuses, when the split knows its graph's op types (else null). */
+  private final ShapeBoundaries shapes;
 
   HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
-      int[] inSrcPortConsumers, int opCount) {
+      int[] inSrcPortConsumers, int opCount, ShapeBoundaries shapes) {
+    this.shapes = shapes;
     this.n = kind.length;
     this.kind = kind;
     this.opAt = opAt;
@@ -107,6 +110,50 @@ final class HeteroSplit {
    */
   int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
     int[] dev = new int[n];
+    int[] comp = subgraphs(deviceOfOp, dev, null);
+    return collect(comp, dev, rootOfOp, subModelsByDevice);
+  }
+
+  /**
+   * {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} names why).
+   */
+  int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
+    int[] dev = new int[n];
+    int[] byDevice = shapes == null ? null : new int[n];
+    int[] comp = subgraphs(deviceOfOp, dev, byDevice);
+    if (shapes != null && shapes.refusedEdge(kind, inStart, inSrc, byDevice) >= 0) {
+      return -1;
+    }
+    return collect(comp, dev, rootOfOp, subModelsByDevice);
+  }
+
+  /**
+   * The boundary of a placement that HETERO refuses ({@link ShapeBoundaries}): the graph nodes
+   * {@code {producer, consumer}} of the first refused sub-model input, or null when there is none
+   * (or the split does not know its graph's op types).
+   */
+  int[] refusedBoundary(int[] deviceOfOp) {
+    if (shapes == null) {
+      return null;
+    }
+    int[] byDevice = new int[n];
+    subgraphs(deviceOfOp, new int[n], byDevice);
+    int k = shapes.refusedEdge(kind, inStart, inSrc, byDevice);
+    if (k < 0) {
+      return null;
+    }
+    int p = 0;
+    while (inStart[p + 1] <= k) {
+      p++;
+    }
+    return new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
+  }
+
+  /**
+   * Steps 1–4: the device ({@code dev}, filled) and subgraph of every position; {@code
+   * deviceComponents}, when not null, gets the subgraphs of step 2 (before cycle splitting).
+   */
+  private int[] subgraphs(int[] deviceOfOp, int[] dev, int[] deviceComponents) {
     for (int p = 0; p < n; p++) {
       dev[p] = opAt[p] >= 0 ? deviceOfOp[opAt[p]] : 0;
     }
@@ -128,6 +175,9 @@ final class HeteroSplit {
       }
     }
     int[] comp = components(boundary);
+    if (deviceComponents != null) {
+      System.arraycopy(comp, 0, deviceComponents, 0, n);
+    }
     // Without a cycle between subgraphs neither the cycle splitting nor the SCC fallback adds a boundary.
     if (crossing && !acyclic(comp, boundary)) {
       splitCycles(boundary);
@@ -136,7 +186,7 @@ final class HeteroSplit {
         comp = components(boundary);
       }
     }
-    return collect(comp, dev, rootOfOp, subModelsByDevice);
+    return comp;
   }
 
   /** Subgraph of each position: the smallest position connected to it over non-boundary edges. */
