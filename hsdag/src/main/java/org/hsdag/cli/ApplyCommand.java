@@ -135,6 +135,11 @@ public final class ApplyCommand implements Callable<Integer> {
         }
       }
       requireFits(memory, placement, backend);
+      java.util.Optional<String> refused = org.hsdag.cost.HeteroRefusal.check(graph, placement.deviceOf());
+      if (refused.isPresent()) {
+        // Said before measuring, and no usage code for a split that cannot run (docs/hetero-rules.md).
+        throw new InvalidPlacementException(placementFile + ": the split cannot run: " + refused.get());
+      }
       List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
         finalists

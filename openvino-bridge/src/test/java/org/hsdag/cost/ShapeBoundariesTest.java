@@ -103,6 +103,22 @@ class ShapeBoundariesTest {
     assertTrue(reason.contains("'pb' (PriorBoxClustered) feeds 't' (Unsqueeze)"), reason);
   }
 
+  @Test
+  void theProfileFreeCheckThatApplyUsesAgrees() {
+    OpGraph g = priorBoxGraph();
+    assertTrue(HeteroRefusal.check(g, placed(g, Set.of("pb"))).orElseThrow().contains("'pb' (PriorBoxClustered)"));
+    assertTrue(HeteroRefusal.check(g, placed(g, Set.of("s", "ss", "pb"))).isEmpty());
+    assertTrue(HeteroRefusal.check(g, placed(g, Set.of("t"))).isEmpty());
+  }
+
+  private static int[] placed(OpGraph g, Set<String> foreign) {
+    int[] placed = new int[g.nodeCount()];
+    for (int v = 0; v < placed.length; v++) {
+      placed[v] = foreign.contains(g.node(v).name()) ? 1 : 0;
+    }
+    return placed;
+  }
+
   private static void assertRefused(OpGraph g, Set<String> foreign, String producer, String consumer) {
     HeteroCostModel model = model(g);
     int[] b = model.refusedBoundary(deviceOfOp(g, model, foreign));
