@@ -441,17 +441,13 @@ public final class HeteroCostModel {
       return new Evaluation(false, Double.NaN, 0, -1, REFUSED);
     }
 
-    /** True when every device can run its ops but HETERO refuses the split. */
+    /** True when HETERO refuses the split. */
     public boolean isRefused() {
       return failedDevice == REFUSED;
     }
   }
 
-  /**
-   * The sub-model boundary HETERO refuses under a placement (a model device per op): the graph
-   * nodes {@code {producer, consumer}} of a tensor whose shape is dynamic inside its producer's
-   * sub-model (docs/hetero-rules.md), or null when the runtime takes the split.
-   */
+  /** Graph nodes {producer, consumer} of the boundary HETERO refuses under a device per op, or null (docs/hetero-rules.md). */
   public int[] refusedBoundary(int[] deviceOfOp) {
     if (deviceOfOp.length != nc) {
       throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);

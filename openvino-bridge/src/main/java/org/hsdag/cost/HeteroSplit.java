@@ -114,24 +114,16 @@ final class HeteroSplit {
     return collect(comp, dev, rootOfOp, subModelsByDevice);
   }
 
-  /**
-   * {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} names why).
-   */
+  /** {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} says why). */
   int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
     int[] dev = new int[n];
     int[] byDevice = shapes == null ? null : new int[n];
     int[] comp = subgraphs(deviceOfOp, dev, byDevice);
-    if (shapes != null && shapes.refusedEdge(kind, inStart, inSrc, byDevice) >= 0) {
-      return -1;
-    }
-    return collect(comp, dev, rootOfOp, subModelsByDevice);
+    return shapes != null && shapes.refusedEdge(kind, inStart, inSrc, byDevice) >= 0 ? -1
+        : collect(comp, dev, rootOfOp, subModelsByDevice);
   }
 
-  /**
-   * The boundary of a placement that HETERO refuses ({@link ShapeBoundaries}): the graph nodes
-   * {@code {producer, consumer}} of the first refused sub-model input, or null when there is none
-   * (or the split does not know its graph's op types).
-   */
+  /** Graph nodes {producer, consumer} of the first boundary HETERO refuses ({@link ShapeBoundaries}), or null. */
   int[] refusedBoundary(int[] deviceOfOp) {
     if (shapes == null) {
       return null;
@@ -139,14 +131,11 @@ final class HeteroSplit {
     int[] byDevice = new int[n];
     subgraphs(deviceOfOp, new int[n], byDevice);
     int k = shapes.refusedEdge(kind, inStart, inSrc, byDevice);
-    if (k < 0) {
-      return null;
-    }
     int p = 0;
-    while (inStart[p + 1] <= k) {
+    while (k >= 0 && inStart[p + 1] <= k) {
       p++;
     }
-    return new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
+    return k < 0 ? null : new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
   }
 
   /**
@@ -256,32 +245,7 @@ final class HeteroSplit {
     return to;
   }
 
-  /**
-   * The dependency bitsets of one cycle-splitting step. Bits: one per boundary edge and one per
-   * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
-   * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
-   */
-  private static final class Deps {
-    private final int w;
-    private final int[] owner;
-    private final int[] source;
-    private final long[] entry;
-    private final long[] traced;
-    private final long[] own;
-    private final long[] cyc;
-
-    Deps(int w, int[] owner, int[] source, long[] entry, long[] traced, long[] own, long[] cyc) {
-      this.w = w;
-      this.owner = owner;
-      this.source = source;
-      this.entry = entry;
-      this.traced = traced;
-      this.own = own;
-      this.cyc = cyc;
-    }
-  }
-
-  private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
+  private SplitDeps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
     int[] bitOfInput = new int[inSrc.length];
     int[] bitOfNode = new int[n];
     int[] owner = new int[n + inSrc.length];
@@ -346,7 +310,7 @@ final class HeteroSplit {
         cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
       }
     }
-    return new Deps(w, owner, source, entry, traced, own, cyc);
+    return new SplitDeps(w, owner, source, entry, traced, own, cyc);
   }
 
   /**
@@ -360,7 +324,7 @@ final class HeteroSplit {
         throw new IllegalStateException("HETERO split: cycles not resolved after " + n + " steps");
       }
       int[] comp = components(boundary);
-      Deps edgesOnly = dependencies(comp, boundary, new boolean[n]);
+      SplitDeps edgesOnly = dependencies(comp, boundary, new boolean[n]);
       boolean[] cutting = new boolean[n];
       boolean anyCutting = false;
       for (int p = 0; p < n; p++) {
@@ -372,7 +336,7 @@ final class HeteroSplit {
       if (!anyCutting) {
         return;
       }
-      Deps d = dependencies(comp, boundary, cutting);
+      SplitDeps d = dependencies(comp, boundary, cutting);
       int w = d.w;
       int[] owner = d.owner;
       int[] source = d.source;
