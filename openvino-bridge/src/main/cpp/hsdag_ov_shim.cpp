@@ -16,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -425,7 +426,12 @@ hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, 
     std::string dev(device);
     c->hetero = dev.rfind("HETERO", 0) == 0;
     c->compiled = core->core.compile_model(model->model, dev, config);
-    c->request = c->compiled.create_infer_request();
+    try {
+      c->request = c->compiled.create_infer_request();
+    } catch (const std::exception& e) {
+      // HETERO compiles a split it then cannot link (docs/hetero-rules.md): say which stage failed.
+      throw std::runtime_error(std::string(HSDAG_OV_INFER_REQUEST_STAGE) + e.what());
+    }
     try {
       std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
       std::string joined;

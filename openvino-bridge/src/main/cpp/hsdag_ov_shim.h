@@ -124,8 +124,10 @@ int hsdag_ov_model_clear_affinities(hsdag_ov_model* model);
  * compile_model(model, device, {PERF_COUNT if profiling, CACHE_DIR if cache_dir non-empty})
  * and creates one infer request. device is e.g. "HETERO:GPU.1,CPU" or "CPU". Compile automatic
  * HETERO/AUTO (no affinities) and query HETERO on a different core than manual-affinity
- * placements: see hsdag_ov_compiled_submodels.
+ * placements: see hsdag_ov_compiled_submodels. When compiling succeeds but creating the infer
+ * request fails, the last error starts with HSDAG_OV_INFER_REQUEST_STAGE.
  */
+#define HSDAG_OV_INFER_REQUEST_STAGE "creating the infer request: "
 hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
                                     const char* cache_dir, int profiling);
 void hsdag_ov_compiled_free(hsdag_ov_compiled* compiled);

@@ -140,6 +140,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
       }
       requireFits(memory, placement, backend);
+      requireRuns(graph, placement);
       List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
       for (String d : ds.names()) {
         Placement single = Placement.allOn(ds, graph.nodeCount(), d);
@@ -179,6 +180,14 @@ public final class ApplyCommand implements Callable<Integer> {
       return ExitCodes.OK;
     } finally {
       backend.close();
+    }
+  }
+
+  /** Said before measuring, and no usage code printed, for a split HETERO cannot run (docs/hetero-rules.md). */
+  private void requireRuns(OpGraph graph, Placement placement) {
+    java.util.Optional<String> refused = org.hsdag.cost.HeteroRefusal.check(graph, placement.deviceOf());
+    if (refused.isPresent()) {
+      throw new InvalidPlacementException(placementFile + ": the split cannot run: " + refused.get());
     }
   }
 

@@ -146,7 +146,7 @@ final class CappedPlanner {
     }
     for (Seed sd : seeds.values()) {
       int[] label = polish(sd.model, groups, sd.budget, sd.label, config, evaluations);
-      pool.add(Planner.candidate(exact, sd.pair == null ? label : toFull(label, sd.pair),
+      Planner.addUnlessRefused(pool, Planner.candidate(exact, sd.pair == null ? label : toFull(label, sd.pair),
           sd.origin + (config.localSearch() ? " + local search" : ""), sd.family, pool.size(), evaluations));
     }
     return pool;

@@ -187,9 +187,16 @@ public final class Planner {
         origin += " + local search";
       }
       int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
-      pool.add(candidate(exact, full, origin, s.family, pool.size(), evaluations));
+      addUnlessRefused(pool, candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
     return new OpPlan(select(pool), bestSingle, evaluations[0]);
+  }
+
+  /** Adds a candidate unless it is null (a split HETERO refuses). */
+  static void addUnlessRefused(List<OpCandidate> pool, OpCandidate c) {
+    if (c != null) {
+      pool.add(c);
+    }
   }
 
   private static void addSeed(Map<String, Seed> seeds, Seed s) {
@@ -224,6 +231,10 @@ public final class Planner {
       int order, long[] evaluations) {
     HeteroCostModel.Evaluation e = exact.evaluate(label);
     evaluations[0]++;
+    if (e.isRefused()) {
+      // A split HETERO refuses (docs/hetero-rules.md) is never proposed.
+      return null;
+    }
     if (!e.ok()) {
       throw new IllegalStateException("planner produced an infeasible placement (" + origin + ")");
     }

@@ -17,6 +17,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.cost.HeteroRefusal;
 import org.hsdag.ir.OpNode;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
@@ -126,6 +127,10 @@ public final class SearchEngine {
     if (unsupported != null) {
       return unsupported;
     }
+    Measurement refused = refused(p);
+    if (refused != null) {
+      return refused;
+    }
     Optional<String> oom = memory == null ? Optional.empty() : memory.violation(p);
     if (oom.isPresent()) {
       // The memory model refuses it: no run is spent on a placement that cannot fit.
@@ -153,6 +158,20 @@ public final class SearchEngine {
   }
 
   /**
+   * The failed measurement of a split HETERO refuses (docs/hetero-rules.md), answered before the
+   * backend so that no run is spent on it, or null when the runtime takes it (or no proxy knows).
+   */
+  private Measurement refused(Placement p) {
+    if (proxy == null || !proxy.devices().equals(p.devices())) {
+      return null;
+    }
+    int[] b = proxy.model().refusedBoundary(proxy.opDevices(p));
+    return b == null ? null
+        : Measurement.failed(HeteroRefusal.reason(graph, b[0], b[1]) + " (predicted, not run)", backend.name(),
+            backend.profile());
+  }
+
+  /**
    * Measures round {@code round} of {@code placements} at once when the backend offers {@link
    * BatchMeasurement} (a fleet of workers), else nothing: the caller then measures one by one. Each
    * result equals what {@link #measure} would give, since each carries its own noise key.
@@ -169,8 +188,9 @@ public final class SearchEngine {
         continue;
       }
       Measurement unsupported = unsupported(p);
-      if (unsupported != null) {
-        out.put(p, unsupported);
+      Measurement refused = unsupported == null ? refused(p) : null;
+      if (unsupported != null || refused != null) {
+        out.put(p, unsupported != null ? unsupported : refused);
       } else {
         tasks.add(new BatchMeasurement.Task(p, noiseKey(seed, p, round)));
       }

@@ -1,6 +1,7 @@
 package org.hsdag.search;
 
 import org.hsdag.backend.Measurement;
+import org.hsdag.cost.HeteroRefusal;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.Placement;
 
@@ -15,7 +16,8 @@ import org.hsdag.placement.Placement;
 public record SearchStep(int index, Placement placement, Measurement measurement, boolean cached) {
   /** Whether it cost a measurement: not a cache hit, nor a placement the memory model refused before running it. */
   public boolean spentMeasurement() {
-    return !cached && (measurement.ok() || !measurement.reason().startsWith(MemoryCheck.REJECTED));
+    return !cached && (measurement.ok() || (!measurement.reason().startsWith(MemoryCheck.REJECTED)
+        && !measurement.reason().startsWith(HeteroRefusal.PREFIX)));
   }
 
   /** Its latency, NaN when it failed. */

@@ -364,7 +364,10 @@ public final class HeteroCostModel {
    * counts; {@code stamp}: zeroed work array, or null for a fresh one).
    */
   private Evaluation evaluate(int[] dc, int[] parent, int[] subs, int[] stamp) {
-    int subModels = split.split(dc, parent, subs);
+    int subModels = split.splitUnlessRefused(dc, parent, subs);
+    if (subModels < 0) {
+      return Evaluation.refused();
+    }
     double total = requestOverhead;
     // Every sub-model pays its start, those without a kernel (a Result cut from its producer) included.
     for (int d = 0; d < subs.length; d++) {
@@ -447,9 +450,29 @@ public final class HeteroCostModel {
    * @param failedDevice that op's model device, or -1
    */
   public record Evaluation(boolean ok, double micros, int subModels, int failedOp, int failedDevice) {
+    /** {@code failedDevice} of a placement HETERO refuses (see {@link HeteroCostModel#refusedBoundary}). */
+    public static final int REFUSED = -2;
+
     static Evaluation failure(int op, int device) {
       return new Evaluation(false, Double.NaN, 0, op, device);
     }
+
+    static Evaluation refused() {
+      return new Evaluation(false, Double.NaN, 0, -1, REFUSED);
+    }
+
+    /** True when HETERO refuses the split. */
+    public boolean isRefused() {
+      return failedDevice == REFUSED;
+    }
+  }
+
+  /** Graph nodes {producer, consumer} of the boundary HETERO refuses under a device per op, or null (docs/hetero-rules.md). */
+  public int[] refusedBoundary(int[] deviceOfOp) {
+    if (deviceOfOp.length != nc) {
+      throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);
+    }
+    return split.refusedBoundary(deviceOfOp);
   }
 
   /** {@link #evaluate} with work arrays reused between calls. Not thread-safe. */

@@ -61,9 +61,12 @@ final class HeteroSplit {
   private final int[] inSrcPortConsumers;
   private final int[] nonResultConsumers;
   private final int opCount;
+  /** The boundaries the runtime refuses, when the split knows its graph's op types (else null). */
+  private final ShapeBoundaries shapes;
 
   HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
-      int[] inSrcPortConsumers, int opCount) {
+      int[] inSrcPortConsumers, int opCount, ShapeBoundaries shapes) {
+    this.shapes = shapes;
     this.n = kind.length;
     this.kind = kind;
     this.opAt = opAt;
@@ -107,6 +110,39 @@ final class HeteroSplit {
    */
   int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
     int[] dev = new int[n];
+    int[] comp = subgraphs(deviceOfOp, dev, null);
+    return collect(comp, dev, rootOfOp, subModelsByDevice);
+  }
+
+  /** {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} says why). */
+  int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
+    int[] dev = new int[n];
+    int[] byDevice = shapes == null ? null : new int[n];
+    int[] comp = subgraphs(deviceOfOp, dev, byDevice);
+    return shapes != null && shapes.refusedEdge(kind, inStart, inSrc, byDevice) >= 0 ? -1
+        : collect(comp, dev, rootOfOp, subModelsByDevice);
+  }
+
+  /** Graph nodes {producer, consumer} of the first boundary HETERO refuses ({@link ShapeBoundaries}), or null. */
+  int[] refusedBoundary(int[] deviceOfOp) {
+    if (shapes == null) {
+      return null;
+    }
+    int[] byDevice = new int[n];
+    subgraphs(deviceOfOp, new int[n], byDevice);
+    int k = shapes.refusedEdge(kind, inStart, inSrc, byDevice);
+    int p = 0;
+    while (k >= 0 && inStart[p + 1] <= k) {
+      p++;
+    }
+    return k < 0 ? null : new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
+  }
+
+  /**
+   * Steps 1–4: the device ({@code dev}, filled) and subgraph of every position; {@code
+   * deviceComponents}, when not null, gets the subgraphs of step 2 (before cycle splitting).
+   */
+  private int[] subgraphs(int[] deviceOfOp, int[] dev, int[] deviceComponents) {
     for (int p = 0; p < n; p++) {
       dev[p] = opAt[p] >= 0 ? deviceOfOp[opAt[p]] : 0;
     }
@@ -128,6 +164,9 @@ final class HeteroSplit {
       }
     }
     int[] comp = components(boundary);
+    if (deviceComponents != null) {
+      System.arraycopy(comp, 0, deviceComponents, 0, n);
+    }
     // Without a cycle between subgraphs neither the cycle splitting nor the SCC fallback adds a boundary.
     if (crossing && !acyclic(comp, boundary)) {
       splitCycles(boundary);
@@ -136,7 +175,7 @@ final class HeteroSplit {
         comp = components(boundary);
       }
     }
-    return collect(comp, dev, rootOfOp, subModelsByDevice);
+    return comp;
   }
 
   /** Subgraph of each position: the smallest position connected to it over non-boundary edges. */
@@ -206,32 +245,7 @@ final class HeteroSplit {
     return to;
   }
 
-  /**
-   * The dependency bitsets of one cycle-splitting step. Bits: one per boundary edge and one per
-   * Parameter/Constant (its own boundary) of the subgraphs asked for; {@code own} of a node: its
-   * bits owned by its subgraph; {@code cyc}: its boundary edges produced by its subgraph.
-   */
-  private static final class Deps {
-    private final int w;
-    private final int[] owner;
-    private final int[] source;
-    private final long[] entry;
-    private final long[] traced;
-    private final long[] own;
-    private final long[] cyc;
-
-    Deps(int w, int[] owner, int[] source, long[] entry, long[] traced, long[] own, long[] cyc) {
-      this.w = w;
-      this.owner = owner;
-      this.source = source;
-      this.entry = entry;
-      this.traced = traced;
-      this.own = own;
-      this.cyc = cyc;
-    }
-  }
-
-  private Deps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
+  private SplitDeps dependencies(int[] comp, boolean[] boundary, boolean[] inputsOf) {
     int[] bitOfInput = new int[inSrc.length];
     int[] bitOfNode = new int[n];
     int[] owner = new int[n + inSrc.length];
@@ -296,7 +310,7 @@ final class HeteroSplit {
         cyc[p * w + i] = deps[p * w + i] & producedBy[c + i];
       }
     }
-    return new Deps(w, owner, source, entry, traced, own, cyc);
+    return new SplitDeps(w, owner, source, entry, traced, own, cyc);
   }
 
   /**
@@ -310,7 +324,7 @@ final class HeteroSplit {
         throw new IllegalStateException("HETERO split: cycles not resolved after " + n + " steps");
       }
       int[] comp = components(boundary);
-      Deps edgesOnly = dependencies(comp, boundary, new boolean[n]);
+      SplitDeps edgesOnly = dependencies(comp, boundary, new boolean[n]);
       boolean[] cutting = new boolean[n];
       boolean anyCutting = false;
       for (int p = 0; p < n; p++) {
@@ -322,7 +336,7 @@ final class HeteroSplit {
       if (!anyCutting) {
         return;
       }
-      Deps d = dependencies(comp, boundary, cutting);
+      SplitDeps d = dependencies(comp, boundary, cutting);
       int w = d.w;
       int[] owner = d.owner;
       int[] source = d.source;

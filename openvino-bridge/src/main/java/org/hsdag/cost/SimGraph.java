@@ -101,8 +101,21 @@ public final class SimGraph {
    */
   public Evaluation evaluate(int[] deviceOf, int[] deviceMap) {
     HeteroCostModel.Evaluation ev = model.evaluateNodes(deviceOf, deviceMap);
+    if (ev.isRefused()) {
+      return new Evaluation(false, Double.NaN, 0, -1, HeteroCostModel.Evaluation.REFUSED);
+    }
     return ev.ok() ? new Evaluation(true, ev.micros(), ev.subModels(), -1, -1)
         : Evaluation.failure(model.node(ev.failedOp()), ev.failedDevice());
+  }
+
+  /**
+   * Why HETERO refuses a placement (per node, {@code deviceMap} as in {@link #evaluate}): the
+   * refused boundary in one line, or empty when the runtime takes the split (devices' op support
+   * not checked).
+   */
+  public java.util.Optional<String> refusal(int[] deviceOf, int[] deviceMap) {
+    int[] b = model.refusedBoundary(opDevices(deviceOf, deviceMap));
+    return b == null ? java.util.Optional.empty() : java.util.Optional.of(HeteroRefusal.reason(graph, b[0], b[1]));
   }
 
   /**
@@ -142,6 +155,11 @@ public final class SimGraph {
    * @param failedDevice profile device index of that op, or -1
    */
   public record Evaluation(boolean ok, double micros, int subModels, int failedNode, int failedDevice) {
+    /** True when every device can run its ops but HETERO refuses the split ({@link SimGraph#refusal}). */
+    public boolean isRefused() {
+      return failedDevice == HeteroCostModel.Evaluation.REFUSED;
+    }
+
     static Evaluation failure(int node, int device) {
       return new Evaluation(false, Double.NaN, 0, node, device);
     }

@@ -58,7 +58,8 @@ final class SplitNodeTables {
         followOrder[k++] = pos[v];
       }
     }
-    return new HeteroSplit(kind, opAt, leader, Arrays.copyOf(followOrder, k), inStart, inSrc, portConsumers, opCount);
+    return new HeteroSplit(kind, opAt, leader, Arrays.copyOf(followOrder, k), inStart, inSrc, portConsumers, opCount,
+        ShapeBoundaries.of(g, topo));
   }
 
   /** The input edges of every node in input-port order. */
@@ -205,7 +206,7 @@ final class SplitNodeTables {
       portConsumers[k] = outs[inSrc[k]];
     }
     return new HeteroSplit(kind, opAt, leader, follow.stream().mapToInt(Integer::intValue).toArray(), inStart, inSrc,
-        portConsumers, nc);
+        portConsumers, nc, null);
   }
 
   /** Position of the Parameter made for model-input tensor {@code t} (Parameters come first, in tensor order). */

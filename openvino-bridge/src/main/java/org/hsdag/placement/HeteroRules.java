@@ -92,12 +92,20 @@ public final class HeteroRules {
     return device;
   }
 
-  /** Const nodes and every non-Parameter, non-Result node whose inputs are all constant-only. */
+  /**
+   * Const nodes, ShapeOf of a Parameter, and every non-Parameter, non-Result node whose inputs are
+   * all constant-only. A ShapeOf of a model input is a constant of the compiled model (the input
+   * shapes are static when compiled): OpenVINO folds such chains and merges identical ones while
+   * reading the model (ssd-inception-v2: six ShapeOf(image)→StridedSlice chains read as one), so
+   * they follow their consumer like any constant (docs/hetero-rules.md).
+   */
   public static boolean[] constantOnlyNodes(OpGraph g) {
     boolean[] c = new boolean[g.nodeCount()];
     for (int v : g.topologicalOrder()) {
       OpNode node = g.node(v);
       if (node.isConstant()) {
+        c[v] = true;
+      } else if (node.type().equals("ShapeOf") && g.inDegree(v) == 1 && g.node(g.predecessor(v, 0)).isParameter()) {
         c[v] = true;
       } else if (!node.isParameter() && !node.isResult() && g.inDegree(v) > 0) {
         boolean all = true;

@@ -16,6 +16,7 @@ import org.hsdag.backend.MachineDescription;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.cost.HeteroRefusal;
 import org.hsdag.cost.CostModel;
 import org.hsdag.cost.ProfileMemory;
 import org.hsdag.cost.DeviceModel;
@@ -211,7 +212,7 @@ public final class SimBackend
     }
     if (!ev.ok()) {
       // A placement that cannot run draws no noise.
-      return Measurement.failed(failureReason(graph, ev), name(), profile());
+      return Measurement.failed(failureReason(graph, placement, ev), name(), profile());
     }
     java.util.Optional<String> oom = memoryCheck(graph, placement.devices()).violation(placement);
     if (oom.isPresent()) {
@@ -292,7 +293,11 @@ public final class SimBackend
     return p.deviceOf();
   }
 
-  private String failureReason(OpGraph graph, SimGraph.Evaluation ev) {
+  private String failureReason(OpGraph graph, Placement p, SimGraph.Evaluation ev) {
+    if (ev.isRefused()) {
+      return simGraph(graph).refusal(p.deviceOf(), deviceMap(p.devices())).orElse(HeteroRefusal.PREFIX)
+          + " (sim profile " + profile.name() + ")";
+    }
     OpNode node = graph.node(ev.failedNode());
     DeviceModel dev = profile.devices().get(ev.failedDevice());
     boolean dynamic = simGraph(graph).cost(ev.failedNode()).dynamic();

@@ -287,11 +287,19 @@ public final class ShimRuntime implements OpenVinoRuntime {
       return compileOn(automatic(), device, cacheDir, profiling);
     }
 
+    /** hsdag_ov_shim.h's HSDAG_OV_INFER_REQUEST_STAGE. */
+    private static final String INFER_REQUEST_STAGE = "creating the infer request: ";
+
     private Compiled compileOn(CoreHandle core, String device, Path cacheDir, boolean profiling) {
       CompiledHandle c = hsdag_ov_compile(core, live(), device,
           cacheDir == null ? "" : cacheDir.toAbsolutePath().toString(), profiling ? 1 : 0);
       if (c == null || c.isNull()) {
-        throw new OpenVinoException("compiling on " + device + ": " + lastError());
+        String error = lastError();
+        // The shim prefixes an infer-request failure (HSDAG_OV_INFER_REQUEST_STAGE): compiling itself succeeded.
+        throw error.startsWith(INFER_REQUEST_STAGE)
+            ? new OpenVinoException("infer request on " + device + " (compiled, then refused): "
+                + error.substring(INFER_REQUEST_STAGE.length()))
+            : new OpenVinoException("compiling on " + device + ": " + error);
       }
       return new ShimCompiled(c);
     }

@@ -1,0 +1,147 @@
+package org.hsdag.bench.real;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.Statistic;
+import org.hsdag.cost.HeteroRefusal;
+import org.hsdag.openvino.OpenVinoBackend;
+import org.hsdag.openvino.OpenVinoOptions;
+import org.hsdag.openvino.TestDevice;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.placement.SplitPlacements;
+import org.hsdag.plan.PlacementProxy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hsdag bench refusals}: how often hsdag's prediction "the runtime runs / refuses this split"
+ * ({@link HeteroRefusal}, docs/hetero-rules.md) agrees with the real OpenVINO runtime, on random
+ * contiguous two-device placements (a few runs along the ops' topological order). Each placement is
+ * handed to the runtime as hsdag hands every placement (constants and Parameters follow their
+ * consumers, Results their producers) and run once.
+ *
+ * <pre>
+ * ./hsdag.sh bench refusals MODEL... [--placements 100] [--test-device CPU2:precision=f32]
+ * </pre>
+ */
+@Command(name = "refusals", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Check hsdag's 'HETERO refuses this split' prediction against the real runtime on random contiguous "
+        + "CPU/test-device placements.")
+public final class RefusalAgreement implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "MODEL", description = "IR .xml files or catalog model names")
+  List<String> models = new ArrayList<>();
+
+  @Option(names = "--placements", defaultValue = "100",
+      description = "Random contiguous placements per model. Default: ${DEFAULT-VALUE}.")
+  int placements;
+
+  @Option(names = "--max-changes", defaultValue = "6",
+      description = "Most device changes along the op order in one placement. Default: ${DEFAULT-VALUE}.")
+  int maxChanges;
+
+  @Option(names = "--test-device", defaultValue = "CPU2:precision=f32",
+      description = "The second device: the CPU plugin registered again. Default: ${DEFAULT-VALUE}.")
+  String testDevice;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--each", description = "Print every placement's prediction and the runtime's answer.")
+  boolean each;
+
+  @Option(names = "--dump", paramLabel = "DIR",
+      description = "Write each placement's affinity map (friendly name -> device) to DIR/MODEL-I.json.")
+  java.nio.file.Path dump;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    TestDevice second = TestDevice.parse(testDevice);
+    DeviceSet pair = DeviceSet.of("CPU", second.name());
+    OpenVinoOptions options = OpenVinoOptions.DEFAULT.withSeed(seed).withTestDevices(List.of(second));
+    MeasurementProtocol once = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
+    try (OpenVinoBackend backend = OpenVinoBackend.open(options)) {
+      out.printf("# HETERO refusals: prediction vs real runtime (backend %s, %s; %s = %s)%n", backend.name(),
+          backend.profile(), second.name(), second.describe());
+      out.printf("# %d random contiguous placements per model (1-%d device changes along the op order), seed %d; "
+          + "real = compile + infer request + one inference%n%n", placements, maxChanges, seed);
+      out.println("| model | placements | agree | predicted refused | really refused | predicted ok, refused "
+          + "| predicted refused, ran | other failures |");
+      out.println("|---|---|---|---|---|---|---|---|");
+      List<String> notes = new ArrayList<>();
+      for (String name : models) {
+        RealRuntimeFigures.Model m = RealRuntimeFigures.model(backend, name);
+        PlacementProxy proxy = PlacementProxy.of(m.graph(), backend.costModel(m.graph()), pair);
+        List<int[]> ps = SplitPlacements.generate(proxy.model().opCount(), placements, 0, maxChanges, seed);
+        int agree = 0;
+        int predicted = 0;
+        int refused = 0;
+        int missed = 0;
+        int falseAlarm = 0;
+        int other = 0;
+        for (int i = 0; i < ps.size(); i++) {
+          int[] b = proxy.model().refusedBoundary(ps.get(i));
+          Placement p = proxy.placement(ps.get(i));
+          if (dump != null) {
+            java.nio.file.Files.createDirectories(dump);
+            java.nio.file.Files.writeString(dump.resolve(m.label() + "-" + i + ".json"),
+                new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
+                    new org.hsdag.placement.HeteroAffinity(m.graph()).nameMap(p)));
+          }
+          Measurement real = backend.measure(m.graph(), p, once);
+          boolean predictedRefused = b != null;
+          boolean realRefused = !real.ok() && isRefusal(real.reason());
+          if (!real.ok() && !realRefused) {
+            other++;
+            notes.add(m.label() + " #" + i + ": other failure: " + real.reason());
+          }
+          predicted += predictedRefused ? 1 : 0;
+          refused += realRefused ? 1 : 0;
+          if (predictedRefused == realRefused) {
+            agree++;
+          } else if (realRefused) {
+            missed++;
+            notes.add(m.label() + " #" + i + ": predicted ok, refused: " + real.reason());
+          } else {
+            falseAlarm++;
+            notes.add(m.label() + " #" + i + ": predicted refused (" + HeteroRefusal.reason(m.graph(), b[0], b[1])
+                + "), ran");
+          }
+          if (each) {
+            out.printf(Locale.ROOT, "%s #%d: %d changes, %d sub-models predicted, %d real; predicted %s, real %s%n",
+                m.label(), i, SplitPlacements.changes(ps.get(i)),
+                proxy.model().subModels(ps.get(i), new int[ps.get(i).length]), real.subModels(),
+                predictedRefused ? "refused" : "ok",
+                real.ok() ? "ok" : "failed: " + real.reason());
+            out.flush();
+          }
+        }
+        out.printf(Locale.ROOT, "| %s | %d | %d (%.1f %%) | %d | %d | %d | %d | %d |%n", m.label(), ps.size(), agree,
+            100.0 * agree / ps.size(), predicted, refused, missed, falseAlarm, other);
+        out.flush();
+      }
+      if (!notes.isEmpty()) {
+        out.println();
+        notes.forEach(n -> out.println("- " + n));
+      }
+    }
+    return 0;
+  }
+
+  /** A real failure of the kind the rule predicts: HETERO's infer request refusing a boundary tensor. */
+  static boolean isRefusal(String reason) {
+    return reason.contains("Can't set the input tensor") || reason.contains("are incompatible");
+  }
+}
