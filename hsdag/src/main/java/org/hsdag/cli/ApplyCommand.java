@@ -130,26 +130,11 @@ public final class ApplyCommand implements Callable<Integer> {
       MemoryCheck memory = memoryOptions.checkIgnoringOtherDevices(backend, graph, ds);
       SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds)
           .protocol(protocolOptions.protocol()).seed(seed).memory(memory).build();
-      SupportMatrix support = engine.support();
-      for (int v = 0; v < graph.nodeCount(); v++) {
-        if (!support.allowed(v, placement.deviceOf(v))) {
-          OpNode n = graph.node(v);
-          throw new InvalidPlacementException(placementFile + ": op '" + n.name() + "' (" + n.type() + ") is placed on "
-              + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile()
-              + ")");
-        }
-      }
+      requireSupported(engine.support(), graph, placement, backend);
       requireFits(memory, placement, backend);
       requireRuns(graph, placement);
-      List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
-      for (String d : ds.names()) {
-        Placement single = Placement.allOn(ds, graph.nodeCount(), d);
-        // A single-device placement is that baseline: timing it twice would print two figures for one thing.
-        if (!single.equals(placement)) {
-          finalists.add(new Finalist(Finalist.baselineLabel(d), true, single, -1, null));
-        }
-      }
-      FinalResult fin = engine.remeasure(finalists, rounds, seed, Map.of(), RemeasureListener.NONE);
+      FinalResult fin = engine.remeasure(finalists(placement, ds, graph), rounds, seed, Map.of(),
+          RemeasureListener.NONE);
       List<Candidate> results = fin.candidates();
       Candidate mine = results.get(0);
       RunObjective figures = objective.withFigures(backend, graph, results, mine);
@@ -181,6 +166,31 @@ public final class ApplyCommand implements Callable<Integer> {
     } finally {
       backend.close();
     }
+  }
+
+  /** Refuses an op placed on a device that cannot run it. */
+  private void requireSupported(SupportMatrix support, OpGraph graph, Placement placement, LatencyBackend backend) {
+    for (int v = 0; v < graph.nodeCount(); v++) {
+      if (!support.allowed(v, placement.deviceOf(v))) {
+        OpNode n = graph.node(v);
+        throw new InvalidPlacementException(placementFile + ": op '" + n.name() + "' (" + n.type() + ") is placed on "
+            + placement.deviceName(v) + ", which cannot run it (backend " + backend.name() + "/" + backend.profile()
+            + ")");
+      }
+    }
+  }
+
+  /** The placement, then each single device's baseline unless it is the placement itself. */
+  private static List<Finalist> finalists(Placement placement, DeviceSet ds, OpGraph graph) {
+    List<Finalist> finalists = new ArrayList<>(List.of(new Finalist("placement", false, placement, -1, null)));
+    for (String d : ds.names()) {
+      Placement single = Placement.allOn(ds, graph.nodeCount(), d);
+      // A single-device placement is that baseline: timing it twice would print two figures for one thing.
+      if (!single.equals(placement)) {
+        finalists.add(new Finalist(Finalist.baselineLabel(d), true, single, -1, null));
+      }
+    }
+    return finalists;
   }
 
   /** Said before measuring, and no usage code printed, for a split HETERO cannot run (docs/hetero-rules.md). */

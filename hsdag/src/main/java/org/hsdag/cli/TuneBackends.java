@@ -77,7 +77,12 @@ public final class TuneBackends {
             + " (the " + backend.name() + " backend compiles the model and needs it; the sim backend does not)");
       }
       requireOwnWeights(graph, xml, bin);
-      binding.get().bindModelFile(graph, xml);
+      try {
+        binding.get().bindModelFile(graph, xml);
+      } catch (IllegalStateException e) {
+        // The backend reads and sizes the model when bound: sizes it refuses are the user's to change.
+        throw new UserInputException(e.getMessage());
+      }
     }
   }
 

@@ -92,18 +92,7 @@ final class TuneExecution {
     }
     CountDownLatch done = new CountDownLatch(1);
     String resumeLine = CommandName.line("tune", "--resume", "--out", dir);
-    Thread hook = new Thread(() -> {
-      tuner.requestStop();
-      // Said at once: a real measurement (compile + inferences) can take many seconds to finish.
-      err.println("hsdag: stopping after the current measurement (nothing measured is lost; continue with: "
-          + resumeLine + ")");
-      err.flush();
-      try {
-        done.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "hsdag-tune-stop");
+    Thread hook = stopHook(tuner, err, resumeLine, done);
     Runtime.getRuntime().addShutdownHook(hook);
     TuneResult result;
     try {
@@ -158,5 +147,21 @@ final class TuneExecution {
         // The hook is running (Ctrl-C); it returns once done is counted down.
       }
     }
+  }
+
+  /** Ctrl-C or SIGTERM: the tuner stops after the current measurement and the JVM waits (at most 60 s) for it. */
+  private static Thread stopHook(Tuner tuner, PrintWriter err, String resumeLine, CountDownLatch done) {
+    return new Thread(() -> {
+      tuner.requestStop();
+      // Said at once: a real measurement (compile + inferences) can take many seconds to finish.
+      err.println("hsdag: stopping after the current measurement (nothing measured is lost; continue with: "
+          + resumeLine + ")");
+      err.flush();
+      try {
+        done.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "hsdag-tune-stop");
   }
 }

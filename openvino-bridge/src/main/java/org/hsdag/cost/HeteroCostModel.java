@@ -1,3 +1,4 @@
+// size: one flat-array model; its accessors mirror the tables, and the evaluate hot path reads them all directly
 package org.hsdag.cost;
 
 import java.util.ArrayList;
