@@ -74,6 +74,16 @@ public final class WorkerNode implements AutoCloseable {
     return Members.awaitUp(system, patience);
   }
 
+  /** {Up members, unreachable members} in this member's view of the cluster. */
+  int[] membership() {
+    var state = org.apache.pekko.cluster.typed.Cluster.get(system).state();
+    int up = 0;
+    for (org.apache.pekko.cluster.Member m : state.getMembers()) {
+      up += m.status() == org.apache.pekko.cluster.MemberStatus.up() ? 1 : 0;
+    }
+    return new int[] {up, state.getUnreachable().size()};
+  }
+
   /** Why the worker stopped on its own (quarantined by another member), or null. */
   public String stoppedBecause() {
     return stoppedBecause.get();
