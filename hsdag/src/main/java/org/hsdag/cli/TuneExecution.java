@@ -80,6 +80,18 @@ final class TuneExecution {
     }
   }
 
+  /** Whether a completed run measured nothing successfully (then it says so: such a run is a failure). */
+  private static boolean everyMeasurementFailed(TuneResult result, Path dir, PrintWriter err) {
+    if (result.status() != RunStatus.COMPLETED || result.measurements() == 0
+        || result.failures() < result.measurements()) {
+      return false;
+    }
+    err.println("hsdag: every one of the run's " + result.measurements() + " measurements failed (their reasons: "
+        + "the failed measurement records in " + dir.resolve(Tuner.LOG_FILE) + ")");
+    err.flush();
+    return true;
+  }
+
   /** Removes what starting a new run wrote into its (new or empty) folder, the lock file aside. */
   private static void unstart(Path dir) throws IOException {
     if (Files.exists(dir.resolve(Tuner.LOG_FILE))) {
@@ -158,14 +170,7 @@ final class TuneExecution {
       }
       out.flush();
       err.flush();
-      if (result.status() == RunStatus.COMPLETED && result.measurements() > 0
-          && result.failures() >= result.measurements()) {
-        err.println("hsdag: every one of the run's " + result.measurements() + " measurements failed (their reasons: "
-            + "the failed measurement records in " + dir.resolve(Tuner.LOG_FILE) + ")");
-        err.flush();
-        return ExitCodes.FAILURE;
-      }
-      return switch (result.status()) {
+      return everyMeasurementFailed(result, dir, err) ? ExitCodes.FAILURE : switch (result.status()) {
         case COMPLETED -> ExitCodes.OK;
         case INTERRUPTED -> ExitCodes.INTERRUPTED;
         case FAILED -> ExitCodes.FAILURE;
