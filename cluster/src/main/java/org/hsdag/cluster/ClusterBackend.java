@@ -57,9 +57,9 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
   static ClusterBackend start(ClusterSettings settings, RemoteMeasurement.Request request, LatencyBackend local,
       OpGraph graph) {
     WorkerTally tally = WorkerTally.resumed(request.workersFile());
-    ActorSystem<Coordinator.Command> system = ActorSystem.create(Coordinator.create(new Coordinator.Settings(
-        request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)),
-        settings.systemName(), settings.toConfig());
+    ActorSystem<Coordinator.Command> system = Members.create(Coordinator.create(new Coordinator.Settings(
+        request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)), settings,
+        request.notes());
     CompletableFuture<Integer> ready = new CompletableFuture<>();
     system.tell(new Coordinator.AwaitWorkers(request.minWorkers(), ready));
     try {

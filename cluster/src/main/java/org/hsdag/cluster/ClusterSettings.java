@@ -3,6 +3,7 @@ package org.hsdag.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,24 +16,29 @@ import java.util.Locale;
  * {@code require-mutual-authentication}; {@code pekko-actor_2.13-1.7.0.jar!/reference.conf}:
  * {@code pekko.actor.allow-java-serialization}).
  *
- * <p>Not bounded here: inbound connections that never finish (or start) their TLS handshake. Pekko
- * 1.7.0 has no handshake timeout and no cap on such connections for Artery TCP ({@code
- * remote/src/main/scala/org/apache/pekko/remote/artery/tcp/ArteryTcpTransport.scala} binds with
- * {@code idleTimeout = Duration.Inf}); {@code pekko.io.tcp.max-channels} cannot serve instead, because
- * a connection it refuses stops the stream's listener from accepting any more ({@code
+ * <p>Pekko 1.7.0 has no handshake timeout and no cap on inbound Artery TCP connections that never finish
+ * (or start) their TLS handshake ({@code
+ * remote/src/main/scala/org/apache/pekko/remote/artery/tcp/ArteryTcpTransport.scala} binds with {@code
+ * idleTimeout = Duration.Inf}); {@code pekko.io.tcp.max-channels} cannot serve instead, because a
+ * connection it refuses stops the stream's listener from accepting any more ({@code
  * actor/src/main/scala/org/apache/pekko/io/TcpListener.scala}: {@code FailedRegisterIncoming} closes the
- * channel but the pull-mode accept limit is never given back), and refusing the TLS engine leaves the
- * TCP connection open (tried). The README's cluster section says how an operator bounds them.
+ * channel but the pull-mode accept limit is never given back), and refusing the TLS engine leaves the TCP
+ * connection open (tried). So a TLS member listens through an {@link InboundFront} on its public port,
+ * which bounds them, and Pekko binds a loopback port behind it: Pekko's canonical address (what others
+ * connect to) may differ from its bind address ({@code pekko-remote_2.13-1.7.0.jar!/reference.conf},
+ * {@code pekko.remote.artery.canonical} and {@code pekko.remote.artery.bind}: "network configuration that
+ * relays communications from canonical to bind addresses is expected").
  *
  * @param systemName every member's actor system name (part of the address)
  * @param bindHost the only address the member listens on
  * @param port its port (0: any free one)
  * @param seedNodes HOST:PORT of the members to join (this member's own address first makes it the first)
  * @param roles cluster roles ({@code worker}, {@code coordinator}, {@code hw=NAME})
- * @param tls the member's key and trust stores, or null for plain TCP (tests of refusal only)
+ * @param tls the member's key and trust stores, or null for plain TCP (tests of refusal only; no front)
+ * @param front the bounds of its inbound front
  */
 public record ClusterSettings(String systemName, String bindHost, int port, List<String> seedNodes, List<String> roles,
-    TlsFiles tls) {
+    TlsFiles tls, FrontLimits front) {
   public static final String SYSTEM = "hsdag";
   /**
    * The only paths another member may reach by actor selection under untrusted mode: what Pekko
@@ -49,14 +55,35 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
     roles = List.copyOf(roles);
   }
 
+  /** With the default front. */
+  public ClusterSettings(String systemName, String bindHost, int port, List<String> seedNodes, List<String> roles,
+      TlsFiles tls) {
+    this(systemName, bindHost, port, seedNodes, roles, tls, FrontLimits.DEFAULTS);
+  }
+
+  /** The same member with other front bounds. */
+  ClusterSettings withFront(FrontLimits limits) {
+    return new ClusterSettings(systemName, bindHost, port, seedNodes, roles, tls, limits);
+  }
+
+  /** The member's inbound front on its public port, or null without TLS (Pekko then binds that port itself). */
+  InboundFront openFront(java.util.function.Consumer<String> log) {
+    return tls == null ? null : InboundFront.open(bindHost, port, front, log);
+  }
+
   /** A member of the {@value #SYSTEM} cluster. */
   public static ClusterSettings of(String bindHost, int port, List<String> seedNodes, List<String> roles,
       TlsFiles tls) {
     return new ClusterSettings(SYSTEM, bindHost, port, seedNodes, roles, tls);
   }
 
-  /** The configuration, over Pekko's reference defaults. */
+  /** The configuration without a front, over Pekko's reference defaults. */
   public Config toConfig() {
+    return toConfig(null);
+  }
+
+  /** The configuration of a member behind {@code inbound} (null: Pekko binds the public port itself). */
+  public Config toConfig(InboundFront inbound) {
     List<String> seeds = new ArrayList<>();
     for (String s : seedNodes) {
       seeds.add("pekko://" + systemName + "@" + s);
@@ -95,8 +122,13 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
         "pekko.log-dead-letters = off",
         "pekko.log-dead-letters-during-shutdown = off"))
         .withValue("pekko.remote.artery.canonical.hostname", ConfigValueFactory.fromAnyRef(bindHost))
-        .withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port))
-        .withValue("pekko.remote.artery.bind.hostname", ConfigValueFactory.fromAnyRef(bindHost))
+        .withValue("pekko.remote.artery.canonical.port",
+            ConfigValueFactory.fromAnyRef(inbound == null ? port : inbound.port()))
+        .withValue("pekko.remote.artery.bind.hostname",
+            ConfigValueFactory
+                .fromAnyRef(inbound == null ? bindHost : InetAddress.getLoopbackAddress().getHostAddress()))
+        .withValue("pekko.remote.artery.bind.port",
+            ConfigValueFactory.fromAnyRef(inbound == null ? "" : String.valueOf(inbound.backPort())))
         .withValue("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds))
         .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(roles))
         .withValue("pekko.remote.artery.trusted-selection-paths",

@@ -48,10 +48,10 @@ public final class WorkerNode implements AutoCloseable {
       return t;
     });
     AtomicReference<String> why = new AtomicReference<>();
-    ActorSystem<Worker.Command> system = ActorSystem.create(Behaviors.setup(
+    ActorSystem<Worker.Command> system = Members.create(Behaviors.setup(
         // The port may be chosen by the system (0): the worker is named by the address it got.
-        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring, why::set)), settings.systemName(),
-        settings.toConfig());
+        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring, why::set)), settings,
+        line -> System.err.println("hsdag: " + line));
     return new WorkerNode(system, measuring, service, nameOf(label, system), why);
   }
 

@@ -27,13 +27,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 300 idle TCP connections that never start TLS (scaled down from the 5,000 of the manual check in
- * the README) do not stop a worker from measuring for its coordinator, with the same results. Pekko
- * 1.7.0 neither times such connections out nor caps them ({@link ClusterSettings}), so this checks
- * only that the worker keeps serving while they are open.
+ * the README) do not stop a worker from measuring for its coordinator, with the same results, and its
+ * {@link InboundFront} closes them all: over its cap of pending connections at once, the rest at the
+ * deadline (short ones here).
  */
 @Timeout(600)
 class ClusterSocketsTest {
   private static final int IDLE = 300;
+  private static final FrontLimits LIMITS = new FrontLimits(Duration.ofSeconds(1), Duration.ofSeconds(2), 32, 1024,
+      256, 256, Duration.ofSeconds(60));
 
   @TempDir
   Path tmp;
@@ -45,7 +47,7 @@ class ClusterSocketsTest {
     String seed = "127.0.0.1:" + port;
     OpGraph graph = new IrReader().read(fleet.model);
     try (WorkerNode w1 = WorkerNode.start(ClusterSettings.of("127.0.0.1", port, List.of(seed),
-        List.of(WorkerNode.WORKER_ROLE), TlsFiles.in(fleet.certs.resolve("w1"))), null,
+        List.of(WorkerNode.WORKER_ROLE), TlsFiles.in(fleet.certs.resolve("w1"))).withFront(LIMITS), null,
         fleet.models, tmp.resolve("w1.lock"), (s, shape, g, m) -> Fleet.sim(s, shape, g));
         LatencyBackend local = Fleet.sim(5, null, graph)) {
       assertTrue(w1.awaitUp(Duration.ofSeconds(60)));
@@ -63,12 +65,27 @@ class ClusterSocketsTest {
             idle.add(s);
           }
           assertEquals(before, latencies(cluster.measureAll(graph, batch, MeasurementProtocol.PAPER)));
+          for (int i = 0; i < IDLE; i++) {
+            assertTrue(closedByWorker(idle.get(i)), "idle socket " + i + " closed by the worker");
+          }
+          assertEquals(before, latencies(cluster.measureAll(graph, batch, MeasurementProtocol.PAPER)));
         } finally {
           for (Socket s : idle) {
             s.close();
           }
         }
       }
+    }
+  }
+
+  private static boolean closedByWorker(Socket s) throws java.io.IOException {
+    s.setSoTimeout(30_000);
+    try {
+      return s.getInputStream().read() < 0;
+    } catch (java.net.SocketTimeoutException e) {
+      return false;
+    } catch (java.io.IOException e) {
+      return true;
     }
   }
 
