@@ -63,6 +63,8 @@ final class InboundFront implements AutoCloseable {
   private final List<Relay> all = new ArrayList<>();
   private final Map<Reason, Long> closed = new EnumMap<>(Reason.class);
   private final Map<Reason, Long> closedSinceLog = new EnumMap<>(Reason.class);
+  /** Buffers of closed connections, reused: a flood of short connections allocates nothing more. */
+  private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
   private long lastLog;
   private volatile boolean running = true;
 
@@ -192,6 +194,11 @@ final class InboundFront implements AutoCloseable {
     }
   }
 
+  private ByteBuffer buffer() {
+    ByteBuffer b = spare.poll();
+    return b != null ? b : ByteBuffer.allocateDirect(BUFFER);
+  }
+
   private void count(Reason why) {
     closed.merge(why, 1L, Long::sum);
     closedSinceLog.merge(why, 1L, Long::sum);
@@ -224,8 +231,8 @@ final class InboundFront implements AutoCloseable {
     SocketChannel server;
     SelectionKey clientKey;
     SelectionKey serverKey;
-    final ByteBuffer up = ByteBuffer.allocateDirect(BUFFER);
-    final ByteBuffer down = ByteBuffer.allocateDirect(BUFFER);
+    ByteBuffer up;
+    ByteBuffer down;
     long fromClient;
     long fromServer;
     long fromClientAfterAnswer;
@@ -244,16 +251,34 @@ final class InboundFront implements AutoCloseable {
       try {
         client.configureBlocking(false);
         client.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        clientKey = client.register(selector, 0, this);
-        server = SocketChannel.open();
-        server.configureBlocking(false);
-        server.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        connected = server.connect(back);
-        serverKey = server.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, this);
-        interests();
+        clientKey = client.register(selector, SelectionKey.OP_READ, this);
       } catch (IOException e) {
         close();
       }
+    }
+
+    /** The client's first bytes: only now buffers are taken and Pekko is connected (a silent socket costs neither). */
+    private void firstBytes() throws IOException {
+      up = buffer();
+      down = buffer();
+      int n = client.read(up);
+      if (n <= 0) {
+        // End of stream before any byte, or a spurious wake-up: nothing for Pekko yet.
+        spare.push(up);
+        spare.push(down);
+        up = null;
+        down = null;
+        if (n < 0) {
+          close();
+        }
+        return;
+      }
+      fromClient = n;
+      server = SocketChannel.open();
+      server.configureBlocking(false);
+      server.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      connected = server.connect(back);
+      serverKey = server.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, this);
     }
 
     void ready(SelectionKey k) {
@@ -261,7 +286,9 @@ final class InboundFront implements AutoCloseable {
         return;
       }
       try {
-        if (k == serverKey && k.isConnectable()) {
+        if (server == null) {
+          firstBytes();
+        } else if (k == serverKey && k.isConnectable()) {
           connected = server.finishConnect();
         }
         if (connected) {
@@ -312,6 +339,9 @@ final class InboundFront implements AutoCloseable {
     }
 
     private void interests() {
+      if (server == null) {
+        return;
+      }
       if (!connected) {
         clientKey.interestOps(0);
         return;
@@ -329,6 +359,10 @@ final class InboundFront implements AutoCloseable {
       isClosed = true;
       all.remove(this);
       pending.remove(this);
+      if (up != null) {
+        spare.push(up.clear());
+        spare.push(down.clear());
+      }
       for (java.io.Closeable c : new java.io.Closeable[] {client, server}) {
         try {
           if (c != null) {
