@@ -155,7 +155,8 @@ final class InboundFront implements AutoCloseable {
 
   private void accept() throws IOException {
     SocketChannel c;
-    while ((c = server.accept()) != null) {
+    // At most 256 per wake-up: a closed registered channel's file handle is freed at the next select.
+    for (int i = 0; i < 256 && (c = server.accept()) != null; i++) {
       if (all.size() >= limits.maxTotal()) {
         count(Reason.TOTAL_CAP);
         c.close();
