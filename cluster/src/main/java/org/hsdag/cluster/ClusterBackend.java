@@ -37,6 +37,8 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
   private final RemoteMeasurement.Request request;
   private final ActorSystem<Coordinator.Command> system;
   private final WorkerTally tally;
+  /** Reasons of the failed measurements so far, by count. */
+  private final Map<String, Integer> failures = new LinkedHashMap<>();
 
   private ClusterBackend(LatencyBackend local, OpGraph graph, RemoteMeasurement.Request request,
       ActorSystem<Coordinator.Command> system, WorkerTally tally) {
@@ -54,10 +56,10 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
    */
   static ClusterBackend start(ClusterSettings settings, RemoteMeasurement.Request request, LatencyBackend local,
       OpGraph graph) {
-    WorkerTally tally = new WorkerTally();
-    ActorSystem<Coordinator.Command> system = ActorSystem.create(Coordinator.create(new Coordinator.Settings(
-        request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)),
-        settings.systemName(), settings.toConfig());
+    WorkerTally tally = WorkerTally.resumed(request.workersFile());
+    ActorSystem<Coordinator.Command> system = Members.create(Coordinator.create(new Coordinator.Settings(
+        request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)), settings,
+        request.notes());
     CompletableFuture<Integer> ready = new CompletableFuture<>();
     system.tell(new Coordinator.AwaitWorkers(request.minWorkers(), ready));
     try {
@@ -66,12 +68,15 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
           + " worker" + (n == 1 ? "" : "s") + (request.label() == null ? "" : " with label " + request.label()));
     } catch (TimeoutException | ExecutionException e) {
       Members.stop(system, Duration.ofSeconds(10));
+      String cause = JoinProbe.diagnose(ClusterSettings.parseHostPort(request.seedNode(), "--cluster"),
+          settings.tls());
       throw new UserInputException("--cluster " + request.seedNode() + ": "
           + (request.minWorkers() == 1 ? "no worker" : "fewer than " + request.minWorkers() + " workers")
           + (request.label() == null ? "" : " with label " + request.label()) + " answered within "
-          + request.workerWait().toSeconds()
-          + " s (is 'hsdag worker' running there, and do this member's certificates in "
-          + request.tlsDir() + " come from the same 'hsdag cluster init' as the workers'?)");
+          + request.workerWait().toSeconds() + " s ("
+          + (cause != null ? cause : "the member there accepts this member's certificate: is 'hsdag worker"
+              + (request.label() == null ? "" : " --label " + request.label()) + "' running in that cluster?")
+          + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       Members.stop(system, Duration.ofSeconds(10));
@@ -102,6 +107,9 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
       List<Measurement> out = new ArrayList<>();
       for (Coordinator.Result r : done.get()) {
         out.add(r.measurement());
+        if (!r.measurement().ok()) {
+          failures.merge(String.valueOf(r.measurement().reason()), 1, Integer::sum);
+        }
       }
       writeWorkersFile(); // kept current, so the run's report (written before close) names the workers
       return out;
@@ -137,11 +145,20 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     counts.forEach((w, n) -> line.append(' ').append(w).append(' ').append(n).append(','));
     request.notes()
         .accept(counts.isEmpty() ? "cluster: no worker measured anything" : line.substring(0, line.length() - 1));
+    if (!failures.isEmpty()) {
+      StringBuilder why = new StringBuilder("cluster: failed measurements by reason:");
+      failures.entrySet().stream().limit(5)
+          .forEach(f -> why.append(' ').append(f.getValue()).append("x \"").append(f.getKey()).append("\";"));
+      request.notes().accept(why.substring(0, why.length() - 1));
+    }
     writeWorkersFile();
     Members.stop(system, Duration.ofSeconds(15));
   }
 
-  /** Writes the seed node, label and measurements per worker to the request's workers file (atomically). */
+  /**
+   * Writes the seed node, label and measurements per worker to the request's workers file
+   * (atomically); a resumed run's file keeps the counts of the runs before it.
+   */
   private void writeWorkersFile() {
     if (request.workersFile() == null) {
       return;

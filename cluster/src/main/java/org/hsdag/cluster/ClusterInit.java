@@ -1,21 +1,33 @@
 package org.hsdag.cluster;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Writes a fleet's TLS material with the JDK's {@code keytool} (no extra library): a CA key pair in
  * {@code DIR/ca/} (keep it off the members), and per member a folder with a PKCS#12 key store (its
  * own EC key, certificate signed by the CA), a trust store holding only the CA certificate, and the
  * random password of both ({@code TlsFiles}). A member trusts exactly the certificates that CA signed.
+ *
+ * <p>No secret is ever on a command line (where {@code ps} shows it): keytool reads every password
+ * from the password file ({@code -storepass:file}, {@code -keypass:file}). Every folder is created
+ * owner-only (0700) and every password file owner-only (0600) from its first byte, so key stores
+ * written inside are never readable by others either; they are made 0600 too once written.
  */
 final class ClusterInit {
   static final String CA_DIR = "ca";
@@ -23,31 +35,54 @@ final class ClusterInit {
 
   private final Path dir;
   private final Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+  private static final FileAttribute<?> OWNER_FILE = PosixFilePermissions
+      .asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final FileAttribute<?> OWNER_FOLDER = PosixFilePermissions
+      .asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+
   private final SecureRandom random = new SecureRandom();
 
+  private final Consumer<List<String>> commandLines;
+
   ClusterInit(Path dir) {
+    this(dir, c -> {});
+  }
+
+  /** With {@code commandLines} told each keytool command line before it runs (tests look for secrets there). */
+  ClusterInit(Path dir, Consumer<List<String>> commandLines) {
     this.dir = dir;
+    this.commandLines = commandLines;
   }
 
   /** A CA in {@code DIR/ca} (made once, reused after) and a folder for each member. */
   void write(List<String> members) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      // A new fleet folder is owner-only; an existing one (perhaps ".") keeps its permissions.
+      Path parent = dir.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      ownerOnlyFolder(dir);
+    }
     Path ca = dir.resolve(CA_DIR);
-    Files.createDirectories(ca);
+    ownerOnlyFolder(ca);
+    Path caPw = ca.resolve(TlsFiles.PASSWORD);
     if (!Files.exists(ca.resolve(TlsFiles.KEY_STORE))) {
-      String pw = newPassword(ca);
+      Files.deleteIfExists(caPw); // a leftover of an init that stopped half-way
+      newPassword(ca);
       keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=hsdag fleet CA",
           "-ext", "bc:c", "-validity", "3650", "-storetype", "PKCS12", "-keystore", ca.resolve(TlsFiles.KEY_STORE),
-          "-storepass", pw, "-keypass", pw);
-      keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.resolve(TlsFiles.KEY_STORE), "-storepass", pw,
-          "-file", ca.resolve("ca.crt"));
+          "-storepass:file", caPw, "-keypass:file", caPw);
+      ownerOnly(ca.resolve(TlsFiles.KEY_STORE));
+      keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.resolve(TlsFiles.KEY_STORE), "-storepass:file",
+          caPw, "-file", ca.resolve("ca.crt"));
     }
-    String caPassword = Files.readString(ca.resolve(TlsFiles.PASSWORD), StandardCharsets.UTF_8).strip();
     for (String m : members) {
-      member(m, ca, caPassword);
+      member(m, ca, caPw);
     }
   }
 
-  private void member(String name, Path ca, String caPassword) throws IOException {
+  private void member(String name, Path ca, Path caPw) throws IOException {
     if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]*") || name.equals(CA_DIR)) {
       throw new org.hsdag.cli.UserInputException(
           "member name '" + name + "': use letters, digits, '.', '_' or '-' (not 'ca')");
@@ -57,40 +92,72 @@ final class ClusterInit {
       throw new org.hsdag.cli.UserInputException(
           m + " already holds a member's key store; remove it to make a new one");
     }
-    Files.createDirectories(m);
-    String pw = newPassword(m);
+    ownerOnlyFolder(m);
+    Files.deleteIfExists(m.resolve(TlsFiles.PASSWORD));
+    Path pw = newPassword(m);
     Path keys = m.resolve(TlsFiles.KEY_STORE);
     Path csr = m.resolve("member.csr");
     Path crt = m.resolve("member.crt");
     keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-        "-validity", VALIDITY_DAYS, "-storetype", "PKCS12", "-keystore", keys, "-storepass", pw, "-keypass", pw);
-    keytool("-certreq", "-alias", "member", "-keystore", keys, "-storepass", pw, "-file", csr);
-    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca.resolve(TlsFiles.KEY_STORE), "-storepass", caPassword,
+        "-validity", VALIDITY_DAYS, "-storetype", "PKCS12", "-keystore", keys, "-storepass:file", pw, "-keypass:file",
+        pw);
+    ownerOnly(keys);
+    keytool("-certreq", "-alias", "member", "-keystore", keys, "-storepass:file", pw, "-file", csr);
+    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca.resolve(TlsFiles.KEY_STORE), "-storepass:file", caPw,
         "-infile", csr, "-outfile", crt, "-validity", VALIDITY_DAYS, "-ext", "ku:c=digitalSignature,keyAgreement",
         "-ext", "eku=serverAuth,clientAuth");
     // The CA first, so that the signed reply is installed with its chain.
-    keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-keystore", keys, "-storepass",
-        pw);
-    keytool("-importcert", "-alias", "member", "-file", crt, "-keystore", keys, "-storepass", pw);
-    keytool("-delete", "-alias", "ca", "-keystore", keys, "-storepass", pw);
+    keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-keystore", keys,
+        "-storepass:file", pw);
+    keytool("-importcert", "-alias", "member", "-file", crt, "-keystore", keys, "-storepass:file", pw);
+    keytool("-delete", "-alias", "ca", "-keystore", keys, "-storepass:file", pw);
     keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.resolve("ca.crt"), "-storetype", "PKCS12",
-        "-keystore", m.resolve(TlsFiles.TRUST_STORE), "-storepass", pw);
+        "-keystore", m.resolve(TlsFiles.TRUST_STORE), "-storepass:file", pw);
+    ownerOnly(keys);
+    ownerOnly(m.resolve(TlsFiles.TRUST_STORE));
     Files.delete(csr);
   }
 
-  /** A fresh random password, written readable by the owner only. */
-  private String newPassword(Path folder) throws IOException {
+  /** A fresh random password in a new file of {@code folder} that is owner-only from its first byte. */
+  private Path newPassword(Path folder) throws IOException {
     byte[] bytes = new byte[24];
     random.nextBytes(bytes);
     String pw = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     Path file = folder.resolve(TlsFiles.PASSWORD);
-    Files.writeString(file, pw + "\n", StandardCharsets.UTF_8);
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException e) {
-      // Not a POSIX file system: the folder's own permissions protect it.
+    Set<OpenOption> create = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try (SeekableByteChannel ch = posix(folder) ? Files.newByteChannel(file, create, OWNER_FILE)
+        : Files.newByteChannel(file, create)) {
+      ch.write(ByteBuffer.wrap((pw + "\n").getBytes(StandardCharsets.UTF_8)));
     }
-    return pw;
+    return file;
+  }
+
+  /** {@code folder} (and missing parents) created owner-only (0700), or made so if it exists. */
+  static void ownerOnlyFolder(Path folder) throws IOException {
+    Path parent = folder.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    if (!Files.isDirectory(folder)) {
+      if (posix(parent)) {
+        Files.createDirectory(folder, OWNER_FOLDER);
+      } else {
+        Files.createDirectory(folder);
+      }
+    }
+    if (posix(folder)) {
+      Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+    }
+  }
+
+  private static void ownerOnly(Path file) throws IOException {
+    if (posix(file)) {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+  }
+
+  private static boolean posix(Path p) {
+    return p != null && p.getFileSystem().supportedFileAttributeViews().contains("posix");
   }
 
   void keytool(Object... args) throws IOException {
@@ -100,6 +167,7 @@ final class ClusterInit {
     for (Object a : args) {
       cmd.add(a.toString());
     }
+    commandLines.accept(List.copyOf(cmd));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try {
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package org.hsdag.cluster;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,10 +40,19 @@ import org.hsdag.cluster.WireMessage.TaskDone;
  * {@value #MAX_TRIES} tries it is a failed measurement. A late answer to an abandoned try is
  * dropped, so nothing is counted twice. Pending tasks with no fitting worker for {@code workerWait}
  * fail their batch with a {@link BackendUnavailableException} rather than wait forever.
+ *
+ * <p>An answer counts only when it carries the random token of the try it answers, which only the
+ * worker that try was sent to has seen (tasks travel over mutually authenticated TLS); anything
+ * else — a forged or replayed answer from another certificate holder — is dropped and noted, and
+ * frees no worker. A measurement must also pass {@link AnswerCheck}. A worker that refuses a kind
+ * of task (model, backend, profile, devices, input shape) is not offered that kind again while
+ * another fitting worker that has not refused it is in the cluster.
  */
 final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   static final int MAX_TRIES = 3;
   private static final Duration ACTIVITY_EVERY = Duration.ofSeconds(10);
+  /** Dropped answers noted one by one before they are only counted. */
+  private static final int NOTED_DROPS = 5;
 
   /** What the coordinator handles. */
   interface Command {}
@@ -108,19 +118,24 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     final int index;
     final MeasureTask prototype;
     final Set<ActorRef<Worker.Command>> tried = new HashSet<>();
+    final String kind;
     int tries;
 
     Job(Batch batch, int index, MeasureTask prototype) {
       this.batch = batch;
       this.index = index;
       this.prototype = prototype;
+      kind = prototype.modelSha256() + " " + prototype.backend() + "/" + prototype.profile() + " "
+          + prototype.devices() + " " + prototype.inputShape();
     }
   }
 
-  /** A worker: its name and the try it is busy with (0: idle). */
+  /** A worker: its name, the try it is busy with (0: idle) and that try's token, and the task kinds it refused. */
   private static final class WorkerState {
     final String name;
+    final Set<String> refused = new HashSet<>();
     long busyWith;
+    long token;
 
     WorkerState(String name) {
       this.name = name;
@@ -135,7 +150,9 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private final Deque<Job> pending = new ArrayDeque<>();
   private final Map<Long, Job> inFlight = new HashMap<>();
   private final List<AwaitWorkers> awaiting = new ArrayList<>();
+  private final SecureRandom tokens = new SecureRandom();
   private long nextTaskId = 1;
+  private long dropped;
 
   private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings settings) {
     super(ctx);
@@ -238,23 +255,39 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   }
 
   private Behavior<Command> onDone(TaskDone d) {
-    Job job = inFlight.remove(d.taskId());
-    timers.cancel(d.taskId());
-    String worker = d.worker();
+    WorkerState from = null;
     for (WorkerState s : workers.values()) {
-      if (s.busyWith == d.taskId()) {
-        s.busyWith = 0;
-        worker = s.name;
+      if (s.busyWith != 0 && s.busyWith == d.taskId() && s.token == d.token()) {
+        from = s;
       }
     }
+    if (from == null) {
+      // Not the answer of the worker that try was sent to (a forgery, a replay, or a worker already forgotten).
+      if (++dropped <= NOTED_DROPS) {
+        settings.notes().accept("cluster: dropped an answer to task " + d.taskId() + " (claimed by " + d.worker()
+            + ") that does not carry the token of a try in progress");
+      }
+      return this;
+    }
+    from.busyWith = 0;
+    Job job = inFlight.remove(d.taskId());
+    timers.cancel(d.taskId());
     if (job == null) {
       return dispatch(); // an abandoned try: its task was already given to another worker
     }
-    if (d.refusal() != null || d.measurement() == null) {
-      retryOrFail(job, worker + " refused: " + d.refusal());
+    String implausible = d.measurement() == null ? null : AnswerCheck.problem(job.prototype, d.measurement());
+    if (d.refusal() != null || d.measurement() == null || implausible != null) {
+      String why = d.refusal() != null ? d.refusal() : implausible != null ? "implausible answer: " + implausible
+          : "no measurement";
+      from.refused.add(job.kind);
+      if (implausible != null) {
+        settings.notes().accept("cluster: worker " + from.name + " gave an implausible answer to task " + d.taskId()
+            + " (" + implausible + "); not counted");
+      }
+      retryOrFail(job, from.name + " refused: " + why);
     } else {
-      settings.tally().add(worker);
-      finish(job, new Result(d.measurement(), worker));
+      settings.tally().add(from.name);
+      finish(job, new Result(d.measurement(), from.name));
     }
     return dispatch();
   }
@@ -303,9 +336,11 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
       long id = nextTaskId++;
       job.tries++;
       job.tried.add(w);
-      workers.get(w).busyWith = id;
+      WorkerState state = workers.get(w);
+      state.busyWith = id;
+      state.token = tokens.nextLong();
       inFlight.put(id, job);
-      w.tell(job.prototype.sent(id, job.tries, replyTo));
+      w.tell(job.prototype.sent(id, job.tries, replyTo, state.token));
       timers.startSingleTimer(id, new TimedOut(id), settings.taskTimeout());
     }
     pending.addAll(waiting);
@@ -317,10 +352,16 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     return this;
   }
 
+  /**
+   * An idle worker for {@code job}: one that has not tried it, else any; a worker that refused the
+   * job's kind only when every fitting worker has refused it (then the job fails with their reasons).
+   */
   private ActorRef<Worker.Command> pick(Job job) {
+    boolean someoneWilling = workers.values().stream().anyMatch(s -> !s.refused.contains(job.kind));
     ActorRef<Worker.Command> any = null;
     for (Map.Entry<ActorRef<Worker.Command>, WorkerState> e : workers.entrySet()) {
-      if (e.getValue().busyWith != 0) {
+      WorkerState s = e.getValue();
+      if (s.busyWith != 0 || (someoneWilling && s.refused.contains(job.kind))) {
         continue;
       }
       if (!job.tried.contains(e.getKey())) {

@@ -57,6 +57,10 @@ final class MeasuringService implements AutoCloseable {
   /** Measures {@code t} or refuses it; never throws. */
   TaskDone handle(MeasureTask t, String worker) {
     try {
+      String outOfBounds = TaskBounds.problem(t);
+      if (outOfBounds != null) {
+        return refuse(t, worker, "task out of bounds: " + outOfBounds);
+      }
       Path model = model(t.modelSha256());
       if (model == null) {
         return refuse(t, worker, "no model file with SHA-256 " + t.modelSha256() + " under " + modelsDir);
@@ -77,7 +81,7 @@ final class MeasuringService implements AutoCloseable {
         return refuse(t, worker, "the placement has " + t.deviceOf().length + " nodes, the model " + graph.nodeCount());
       }
       Placement p = new Placement(new DeviceSet(t.devices()), t.deviceOf());
-      return new TaskDone(t.taskId(), t.attempt(), worker, measureLocked(backend, graph, p, t), null);
+      return new TaskDone(t.taskId(), t.attempt(), t.token(), worker, measureLocked(backend, graph, p, t), null);
     } catch (RuntimeException e) {
       return refuse(t, worker, "cannot measure here: " + e.getMessage());
     }
@@ -134,7 +138,7 @@ final class MeasuringService implements AutoCloseable {
   }
 
   private static TaskDone refuse(MeasureTask t, String worker, String why) {
-    return new TaskDone(t.taskId(), t.attempt(), worker, null, why);
+    return new TaskDone(t.taskId(), t.attempt(), t.token(), worker, null, why);
   }
 
   @Override

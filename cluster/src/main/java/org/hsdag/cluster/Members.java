@@ -6,11 +6,35 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 
 /** Starting and stopping the actor system of a member. */
 final class Members {
   private Members() {}
+
+  /**
+   * Starts a member: its inbound front (TLS members, {@link InboundFront}), then its actor system behind it.
+   * The front closes when the system has terminated.
+   *
+   * @param log where the front reports the connections it closed
+   */
+  static <T> ActorSystem<T> create(Behavior<T> behavior, ClusterSettings settings,
+      java.util.function.Consumer<String> log) {
+    InboundFront front = settings.openFront(log);
+    try {
+      ActorSystem<T> system = ActorSystem.create(behavior, settings.systemName(), settings.toConfig(front));
+      if (front != null) {
+        system.getWhenTerminated().thenRun(front::close);
+      }
+      return system;
+    } catch (RuntimeException e) {
+      if (front != null) {
+        front.close();
+      }
+      throw e;
+    }
+  }
 
   /** Stops {@code system} (leaving the cluster first) and waits up to {@code patience} for it. */
   static void stop(ActorSystem<?> system, Duration patience) {

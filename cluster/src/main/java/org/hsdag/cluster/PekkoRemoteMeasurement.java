@@ -13,6 +13,7 @@ public final class PekkoRemoteMeasurement implements RemoteMeasurement {
   @Override
   public LatencyBackend connect(Request request, LatencyBackend local, OpGraph graph) {
     ClusterSettings.HostPort seed = ClusterSettings.parseHostPort(request.seedNode(), "--cluster");
+    ClusterSettings.requireReachable(request.bindHost(), "--cluster-bind");
     ClusterSettings settings = ClusterSettings.of(request.bindHost(), 0, List.of(seed.toString()),
         List.of(COORDINATOR_ROLE), TlsFiles.in(request.tlsDir()));
     return ClusterBackend.start(settings, request, local, graph);

@@ -74,6 +74,7 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new UserInputException("--label: expected hw=NAME (letters, digits, '.', '_', '-'), got '" + label + "'");
     }
     ClusterSettings.HostPort at = ClusterSettings.parseHostPort(bind, "--bind");
+    ClusterSettings.requireReachable(at.host(), "--bind");
     ClusterSettings.HostPort seed = ClusterSettings.parseHostPort(join, "--join");
     Path tls = tlsDir != null ? tlsDir : System.getenv("HSDAG_CLUSTER_TLS") == null ? null
         : Path.of(System.getenv("HSDAG_CLUSTER_TLS"));
@@ -86,16 +87,17 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     Path lockFile = lock != null ? lock : Path.of(System.getProperty("java.io.tmpdir"), "hsdag-worker.lock");
     PrintWriter err = spec.commandLine().getErr();
-    WorkerNode node = WorkerNode.start(ClusterSettings.of(at.host(), at.port(), List.of(seed.toString()), roles,
-        TlsFiles.in(tls)), label, models, lockFile, this::openBackend);
+    TlsFiles files = TlsFiles.in(tls);
+    ClusterSettings settings = ClusterSettings.of(at.host(), at.port(), List.of(seed.toString()), roles, files);
+    WorkerNode node = WorkerNode.start(settings, label, models, lockFile, this::openBackend);
+    // Pekko's own JVM hook leaves the cluster on Ctrl-C/SIGTERM; this one then stops the measuring thread.
     Thread leave = new Thread(node::close, "hsdag-worker-leave");
     Runtime.getRuntime().addShutdownHook(leave);
     Duration patience = joinTimeout != null ? joinTimeout : Duration.ofSeconds(60);
     if (!node.awaitUp(patience)) {
       node.close();
-      err.println(
-          "hsdag: worker could not join " + join + " within " + patience.toSeconds() + " s (is a member running "
-              + "there, and do both members' certificates come from the same 'hsdag cluster init'?)");
+      err.println("hsdag: worker could not join " + join + " within " + patience.toSeconds() + " s: "
+          + JoinProbe.workerCause(seed, files));
       return ExitCodes.FAILURE;
     }
     err.println("hsdag: worker " + node.name() + " joined the cluster at " + join + "; measuring with backend "
@@ -106,8 +108,10 @@ public final class WorkerCommand implements Callable<Integer> {
     } catch (ExecutionException e) {
       // Terminated is all that matters.
     }
-    err.println("hsdag: worker " + node.name() + " left the cluster (stopped, or removed by the coordinator after "
-        + "being unreachable: start it again to rejoin)");
+    err.println(node.stoppedBecause() != null
+        ? "hsdag: worker " + node.name() + " stopped: " + node.stoppedBecause() + "; restart it to rejoin"
+        : "hsdag: worker " + node.name() + " left the cluster (stopped, or removed after being unreachable: "
+            + "restart it to rejoin)");
     return ExitCodes.FAILURE;
   }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -20,13 +21,15 @@ public final class WorkerNode implements AutoCloseable {
   private final ExecutorService measuring;
   private final MeasuringService service;
   private final String name;
+  private final AtomicReference<String> stoppedBecause;
 
   private WorkerNode(ActorSystem<Worker.Command> system, ExecutorService measuring, MeasuringService service,
-      String name) {
+      String name, AtomicReference<String> stoppedBecause) {
     this.system = system;
     this.measuring = measuring;
     this.service = service;
     this.name = name;
+    this.stoppedBecause = stoppedBecause;
   }
 
   /**
@@ -44,11 +47,12 @@ public final class WorkerNode implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    ActorSystem<Worker.Command> system = ActorSystem.create(Behaviors.setup(
+    AtomicReference<String> why = new AtomicReference<>();
+    ActorSystem<Worker.Command> system = Members.create(Behaviors.setup(
         // The port may be chosen by the system (0): the worker is named by the address it got.
-        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring)), settings.systemName(),
-        settings.toConfig());
-    return new WorkerNode(system, measuring, service, nameOf(label, system));
+        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring, why::set)), settings,
+        line -> System.err.println("hsdag: " + line));
+    return new WorkerNode(system, measuring, service, nameOf(label, system), why);
   }
 
   private static String nameOf(String label, ActorSystem<?> system) {
@@ -68,6 +72,21 @@ public final class WorkerNode implements AutoCloseable {
   /** Whether it became a cluster member within {@code patience}. */
   public boolean awaitUp(Duration patience) throws InterruptedException {
     return Members.awaitUp(system, patience);
+  }
+
+  /** {Up members, unreachable members} in this member's view of the cluster. */
+  int[] membership() {
+    var state = org.apache.pekko.cluster.typed.Cluster.get(system).state();
+    int up = 0;
+    for (org.apache.pekko.cluster.Member m : state.getMembers()) {
+      up += m.status() == org.apache.pekko.cluster.MemberStatus.up() ? 1 : 0;
+    }
+    return new int[] {up, state.getUnreachable().size()};
+  }
+
+  /** Why the worker stopped on its own (quarantined by another member), or null. */
+  public String stoppedBecause() {
+    return stoppedBecause.get();
   }
 
   /** Completes when the member stops: closed, or removed from the cluster by the coordinator. */

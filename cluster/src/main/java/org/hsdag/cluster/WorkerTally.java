@@ -1,5 +1,10 @@
 package org.hsdag.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,6 +13,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** How many measurements each worker delivered in this run (tries abandoned or refused are not counted). */
 final class WorkerTally {
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+  /**
+   * A tally that starts from the counts in {@code file} (a resumed run's {@code workers.json}), or from zero.
+   */
+  static WorkerTally resumed(Path file) {
+    WorkerTally t = new WorkerTally();
+    if (file == null || !Files.isRegularFile(file)) {
+      return t;
+    }
+    try {
+      JsonNode doc = new ObjectMapper().readTree(file.toFile());
+      doc.path("measurements_by_worker").fields()
+          .forEachRemaining(e -> t.counts.put(e.getKey(), new AtomicInteger(Math.max(0, e.getValue().asInt()))));
+    } catch (IOException e) {
+      // An unreadable file is rewritten with this run's counts.
+    }
+    return t;
+  }
 
   void add(String worker) {
     counts.computeIfAbsent(worker, w -> new AtomicInteger()).incrementAndGet();

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
 import org.hsdag.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +45,38 @@ class ClusterInitCommandTest {
     assertEquals(0, more.exitCode(), more.err());
     TlsFiles m2 = TlsFiles.in(dir.resolve("m2"));
     load(m2.keyStore(), m2.password()).getCertificate("member").verify(ca.getPublicKey());
+  }
+
+  @Test
+  void noSecretOnAKeytoolCommandLineAndEverySecretOwnerOnly() throws Exception {
+    Path dir = tmp.resolve("fleet");
+    List<List<String>> lines = new ArrayList<>();
+    new ClusterInit(dir, lines::add).write(List.of("m1", "m2"));
+    List<String> secrets = new ArrayList<>();
+    for (String folder : List.of(ClusterInit.CA_DIR, "m1", "m2")) {
+      Path f = dir.resolve(folder);
+      secrets.add(Files.readString(f.resolve(TlsFiles.PASSWORD)).strip());
+      assertEquals(PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(f), folder);
+      assertEquals(PosixFilePermissions.fromString("rw-------"),
+          Files.getPosixFilePermissions(f.resolve(TlsFiles.PASSWORD)), folder);
+      assertEquals(PosixFilePermissions.fromString("rw-------"),
+          Files.getPosixFilePermissions(f.resolve(TlsFiles.KEY_STORE)), folder);
+    }
+    assertEquals(PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(dir));
+    assertTrue(lines.size() > 10, "keytool ran " + lines.size() + " times");
+    for (List<String> line : lines) {
+      for (String secret : secrets) {
+        assertFalse(String.join(" ", line).contains(secret), "a password on the command line: " + line);
+      }
+      assertFalse(line.contains("-storepass") || line.contains("-keypass"), line.toString());
+    }
+  }
+
+  @Test
+  void aWildcardBindAddressIsBadInput() {
+    CliRun run = CliRun.of("worker", "--join", "127.0.0.1:1", "--bind", "0.0.0.0:25520", "--tls", tmp.toString());
+    assertEquals(2, run.exitCode(), run.err());
+    assertTrue(run.err().contains("not an address other machines can reach"), run.err());
   }
 
   private static KeyStore load(Path file, String password) throws Exception {

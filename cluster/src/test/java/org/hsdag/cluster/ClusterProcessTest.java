@@ -23,11 +23,58 @@ class ClusterProcessTest {
   Path tmp;
 
   private Process worker(Fleet fleet, String member, String bind, String join) throws IOException {
+    return worker(fleet, member, bind, join, member + ".txt");
+  }
+
+  private Process worker(Fleet fleet, String member, String bind, String join, String console) throws IOException {
     List<String> cmd = CliChild.command(List.of(), List.of("worker", "--join", join, "--bind", bind, "--tls",
         fleet.certs.resolve(member).toString(), "--models", fleet.models.toString(), "--lock",
         tmp.resolve(member + ".lock").toString(), "--backend", "sim", "--extra-time", "150ms"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve(member + ".txt").toFile())
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve(console).toFile())
         .start();
+  }
+
+  @Test
+  void aWorkerStoppedWithSigtermLeavesAndAWorkerAtItsAddressJoinsAgain() throws Exception {
+    Fleet fleet = new Fleet(tmp, "w1", "w2");
+    int port = Fleet.freePort();
+    String seed = "127.0.0.1:" + port;
+    String bind = "127.0.0.1:" + Fleet.freePort();
+    try (WorkerNode w1 = fleet.worker("w1", null, port, seed, b -> b)) {
+      Process first = worker(fleet, "w2", bind, seed, "first.txt");
+      try {
+        assertTrue(awaitUpMembers(w1, first, 2), Files.readString(tmp.resolve("first.txt")));
+        first.destroy(); // SIGTERM
+        assertTrue(first.waitFor(60, TimeUnit.SECONDS), "the worker did not stop");
+      } finally {
+        first.destroyForcibly();
+      }
+      String said = Files.readString(tmp.resolve("first.txt"));
+      assertTrue(!said.contains("timed out"), "a shutdown phase timed out: " + said);
+      // It left: removed from the first worker's view without ever being unreachable there (downing needs that).
+      while (w1.membership()[0] > 1) {
+        assertEquals(0, w1.membership()[1], "the stopped worker became unreachable instead of leaving");
+        Thread.sleep(20);
+      }
+      Process second = worker(fleet, "w2", bind, seed, "second.txt");
+      try {
+        assertTrue(awaitUpMembers(w1, second, 2), Files.readString(tmp.resolve("second.txt")));
+      } finally {
+        second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Whether {@code w} sees {@code n} Up members while {@code p} runs (at most 180 s). */
+  private static boolean awaitUpMembers(WorkerNode w, Process p, int n) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (System.nanoTime() < end && p.isAlive()) {
+      if (w.membership()[0] >= n) {
+        return true;
+      }
+      Thread.sleep(50);
+    }
+    return false;
   }
 
   @Test
@@ -83,14 +130,30 @@ class ClusterProcessTest {
       } finally {
         coordinator.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       }
+      int before = measuredBy(out);
       List<String> resume = new ArrayList<>(List.of("tune", "--resume", "--out", out.toString(), "--quiet"));
       resume.addAll(List.of(cluster));
       CliRun resumed = CliRun.of(resume.toArray(String[]::new));
       assertEquals(0, resumed.exitCode(), resumed.err());
+      // The resumed run's workers.json adds to the counts of the run before it.
+      assertTrue(measuredBy(out) > before && before > 0, before + " then " + measuredBy(out));
     }
     List<String> expected = measurements(tmp.resolve("local"));
     assertEquals(expected, measurements(out));
     assertEquals(Files.readString(tmp.resolve("local/best.json")), Files.readString(out.resolve("best.json")));
+  }
+
+  /** The sum of workers.json's counts (0 without the file). */
+  private static int measuredBy(Path run) throws IOException {
+    Path f = run.resolve("workers.json");
+    if (!Files.exists(f)) {
+      return 0;
+    }
+    int sum = 0;
+    for (var n : Fleet.JSON.readTree(f.toFile()).get("measurements_by_worker")) {
+      sum += n.asInt();
+    }
+    return sum;
   }
 
   /** The measurement records of a run's log, without wall-clock fields. */

@@ -53,6 +53,10 @@ class ClusterSecurityTest {
               "--cluster-wait", "5s").toArray(String[]::new));
       assertEquals(2, run.exitCode(), run.err());
       assertTrue(run.err().contains("no worker answered"), run.err());
+      assertTrue(run.err().contains("TLS handshake"), run.err());
+      // Nothing ran: the folder keeps no manifest, so the same command can be retried.
+      assertFalse(Files.exists(tmp.resolve("rogue-run/manifest.json")));
+      assertFalse(Files.exists(tmp.resolve("rogue-run/objective.json")));
       // The fleet still works for a member of it.
       try (WorkerNode w2 = fleet.worker("w2", null, 0, seed, b -> b)) {
         assertTrue(w2.awaitUp(JOIN_PATIENCE));
@@ -83,13 +87,14 @@ class ClusterSecurityTest {
     WireMessage.MeasureTask task = WireMessage.MeasureTask
         .prototype("abc", "sim", "paper", 7, null, List.of("CPU", "GPU.1"),
             new int[] {0, 1, 1}, 42, MeasurementProtocol.PAPER)
-        .sent(9, 2, "pekko://hsdag@127.0.0.1:1/user");
+        .sent(9, 2, "pekko://hsdag@127.0.0.1:1/user", 77);
     WireMessage.MeasureTask back = (WireMessage.MeasureTask) json.fromBinary(json.toBinary(task), json.manifest(task));
     assertEquals(task.devices(), back.devices());
     assertEquals(List.of(0, 1, 1), java.util.Arrays.stream(back.deviceOf()).boxed().toList());
     assertEquals(task.protocol(), back.protocol());
     assertEquals(task.key(), back.key());
-    WireMessage.TaskDone failed = new WireMessage.TaskDone(9, 2, "w", Measurement.failed("no", "sim", "paper"), null);
+    WireMessage.TaskDone failed = new WireMessage.TaskDone(9, 2, 77, "w", Measurement.failed("no", "sim", "paper"),
+        null);
     WireMessage.TaskDone failedBack = (WireMessage.TaskDone) json.fromBinary(json.toBinary(failed),
         json.manifest(failed));
     assertTrue(Double.isNaN(failedBack.measurement().latencyMillis()));

@@ -2,12 +2,14 @@ package org.hsdag.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import org.hsdag.io.IoErrors;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadWatch;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Proxies;
@@ -22,6 +24,7 @@ import org.hsdag.tune.TuneConfig;
 import org.hsdag.tune.TuneResult;
 import org.hsdag.tune.Tuner;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -61,13 +64,47 @@ final class TuneExecution {
     TuneProgressPrinter printer = new TuneProgressPrinter(mode, spec.commandLine().getErr(), System.err);
     backend.capability(LoadWatch.class).ifPresent(printer::watchLoad);
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
-    LatencyBackend measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
-        mf.inputShape(), notice, folder.dir().resolve(ReportWriter.WORKERS_FILE));
+    LatencyBackend measuring;
+    try {
+      measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(), mf.inputShape(), notice,
+          folder.dir().resolve(ReportWriter.WORKERS_FILE));
+    } catch (UserInputException e) {
+      if (!isResume) {
+        unstart(folder.dir()); // nothing ran: leave the folder as it was, so the same command can be retried
+      }
+      throw e;
+    }
     try {
       return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
     } finally {
       if (measuring != backend) {
         measuring.close();
+      }
+    }
+  }
+
+  /** Whether a completed run measured nothing successfully (then it says so: such a run is a failure). */
+  private static boolean everyMeasurementFailed(TuneResult result, Path dir, PrintWriter err) {
+    if (result.status() != RunStatus.COMPLETED || result.measurements() == 0
+        || result.failures() < result.measurements()) {
+      return false;
+    }
+    err.println("hsdag: every one of the run's " + result.measurements() + " measurements failed (their reasons: "
+        + "the failed measurement records in " + dir.resolve(Tuner.LOG_FILE) + ")");
+    err.flush();
+    return true;
+  }
+
+  /** Removes what starting a new run wrote into its (new or empty) folder, the lock file aside. */
+  private static void unstart(Path dir) throws IOException {
+    if (Files.exists(dir.resolve(Tuner.LOG_FILE))) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+        if (!f.equals(dir) && !f.getFileName().toString().equals(RunFolder.LOCK_FILE)) {
+          Files.deleteIfExists(f);
+        }
       }
     }
   }
@@ -134,7 +171,7 @@ final class TuneExecution {
       }
       out.flush();
       err.flush();
-      return switch (result.status()) {
+      return everyMeasurementFailed(result, dir, err) ? ExitCodes.FAILURE : switch (result.status()) {
         case COMPLETED -> ExitCodes.OK;
         case INTERRUPTED -> ExitCodes.INTERRUPTED;
         case FAILED -> ExitCodes.FAILURE;

@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  * operating system drops the lock when the process dies, so a crash never leaves it stuck.
  */
 public final class RunFolder implements AutoCloseable {
-  static final String LOCK_FILE = ".lock";
+  public static final String LOCK_FILE = ".lock";
 
   private final Path dir;
   private final FileChannel channel;
