@@ -15,6 +15,7 @@ import org.hsdag.search.Candidate;
 import org.hsdag.search.Decision;
 import org.hsdag.search.Finalist;
 import org.hsdag.search.SearchEngine;
+import org.hsdag.tune.RunFailures;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.RunResults;
@@ -87,6 +88,10 @@ final class TuneSummary {
     out.printf(Locale.ROOT, "search: %s (%s, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
         Words.count(r.measurements(), "measurement"), Words.count(r.cacheHits(), "cache hit"), r.failures(),
         r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
+    RunFailures failures = failures(dir);
+    if (!failures.byReason().isEmpty()) {
+      out.println("failed measurements by reason: " + failures.text());
+    }
     out.printf(Locale.ROOT, "final: %s of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         Words.count(c.finalRounds(), "interleaved round"), c.protocol().describe(),
         SearchEngine.racedRoundsNote(c.finalRounds()), nums);
@@ -112,7 +117,8 @@ final class TuneSummary {
             estimate.measuredGapPercent());
       }
       if (best.baseline()) {
-        out.println(r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
+        out.println(failures.noSplitRan() ? failures.noSplitRanLine()
+            : r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
             : r.decisionText());
       }
       RunNotesLines.print(out, dir);
@@ -123,6 +129,15 @@ final class TuneSummary {
       }
       out.println("next: " + CommandName.line(RunOptions.with(RunOptions.measuredAs(mf), "apply",
           CommandName.here(mf.modelPath()), dir.resolve(Tuner.BEST_FILE))));
+    }
+  }
+
+  /** The run's failures by reason; none when its log cannot be read (the summary never fails for that). */
+  private static RunFailures failures(Path dir) {
+    try {
+      return RunFailures.read(dir);
+    } catch (IOException e) {
+      return RunFailures.NONE;
     }
   }
 

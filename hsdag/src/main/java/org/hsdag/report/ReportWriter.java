@@ -19,6 +19,7 @@ import org.hsdag.search.SearchEngine;
 import org.hsdag.search.Decision;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.LogRecord;
+import org.hsdag.tune.RunFailures;
 import org.hsdag.tune.RunLog;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunOptions;
@@ -99,7 +100,9 @@ public final class ReportWriter {
     introduction(doc, mf, result);
     doc.heading(2, "Result");
     PlacementGraph graph = PlacementGraph.render(runDir, dotCommand);
-    resultSection(doc, result, search.status(), nums);
+    RunFailures failures = RunFailures.read(runDir);
+    resultSection(doc, result, search.status(), nums, failures.noSplitRan());
+    FailureSection.add(doc, failures);
     ObjectiveSection.add(doc, runDir, mf.config().devices().size(), nums);
     if (result != null) {
       finalTable(doc, mf, result, nums);
@@ -236,13 +239,14 @@ public final class ReportWriter {
     }
   }
 
-  private void resultSection(ReportDoc doc, JsonNode result, String status, String nums) {
+  private void resultSection(ReportDoc doc, JsonNode result, String status, String nums, boolean noSplitRan) {
     if (result != null && result.has("best")) {
       JsonNode best = result.get("best");
       String bestLabel = best.path("label").asText();
       StringBuilder sb = new StringBuilder();
       if (best.path("baseline").asBoolean()) {
-        sb.append("No split placement was clearly faster than the fastest single device: the best is **")
+        sb.append(noSplitRan ? "No split placement ran (every split measured failed, below): the best is **"
+            : "No split placement was clearly faster than the fastest single device: the best is **")
             .append(bestLabel)
             .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
             .append("). `best.json` places every operation on that device.");

@@ -57,6 +57,7 @@ public final class SearchEngine {
   private final PlacementProxy proxy;
   private final Map<Placement, Measurement> cache = new HashMap<>();
   private final MemoryCheck memory;
+  private final LearnedRefusals learned;
   private volatile boolean stopRequested;
 
   SearchEngine(SearchEngineBuilder b) {
@@ -70,6 +71,7 @@ public final class SearchEngine {
     batched = keyed.isPresent() ? backend.capability(BatchMeasurement.class) : Optional.empty();
     proxy = b.proxy;
     memory = b.memory != null ? b.memory : proxy == null ? null : proxy.memory().orElse(null);
+    learned = new LearnedRefusals(graph);
     long start = System.nanoTime();
     elapsedSeconds = b.clock != null ? b.clock : () -> (System.nanoTime() - start) / 1e9;
   }
@@ -136,13 +138,21 @@ public final class SearchEngine {
       // The memory model refuses it: no run is spent on a placement that cannot fit.
       return Measurement.failed(MemoryCheck.REJECTED + oom.get(), backend.name(), backend.profile());
     }
+    Measurement m;
     try {
-      return keyed.isPresent() ? keyed.get().measure(graph, p, protocol, noiseKey(seed, p, round))
+      m = keyed.isPresent() ? keyed.get().measure(graph, p, protocol, noiseKey(seed, p, round))
           : backend.measure(graph, p, protocol);
     } catch (RuntimeException e) {
       // A backend bug must not end hours of search; it is recorded like any other failure.
-      return Measurement.failed("backend error: " + e, backend.name(), backend.profile());
+      m = Measurement.failed("backend error: " + e, backend.name(), backend.profile());
     }
+    learned.learn(p, m);
+    return m;
+  }
+
+  /** The splits HETERO refused during this run beyond those predicted, in the order learned. */
+  public List<LearnedRefusals.Learned> learnedRefusals() {
+    return learned.learned();
   }
 
   /** The failed measurement of a placement with an op on a device that cannot run it, or null when it fits. */
@@ -157,11 +167,12 @@ public final class SearchEngine {
     return null;
   }
 
-  /**
-   * The failed measurement of a split HETERO refuses (docs/hetero-rules.md), answered before the
-   * backend so that no run is spent on it, or null when the runtime takes it (or no proxy knows).
-   */
+  /** A split HETERO refuses (docs/hetero-rules.md) or refused earlier in this run, answered without a run; else null. */
   private Measurement refused(Placement p) {
+    String earlier = learned.refusal(p);
+    if (earlier != null) {
+      return Measurement.failed(earlier, backend.name(), backend.profile());
+    }
     if (proxy == null || !proxy.devices().equals(p.devices())) {
       return null;
     }
@@ -201,14 +212,12 @@ public final class SearchEngine {
     List<Measurement> results = batched.get().measureAll(graph, tasks, protocol);
     for (int i = 0; i < tasks.size(); i++) {
       out.put(tasks.get(i).placement(), results.get(i));
+      learned.learn(tasks.get(i).placement(), results.get(i));
     }
     return out;
   }
 
-  /**
-   * Remembers {@code m} as the measurement of {@code p} (single-device baselines measured before the
-   * search): proposing {@code p} later costs nothing.
-   */
+  /** Remembers {@code m} as the measurement of {@code p} (baselines measured before the search): free later. */
   public void remember(Placement p, Measurement m) {
     cache.putIfAbsent(p, m);
   }
@@ -260,6 +269,7 @@ public final class SearchEngine {
       for (int i = 0; i < replay.strategyAt(); i++) {
         SearchStep logged = replay.logged().get(i);
         requireFits(logged.placement(), "the log");
+        learned.learn(logged.placement(), logged.measurement());
         listener.step(record(logged.placement(), logged.measurement(), logged.cached()), progress(), true);
       }
       while (true) {
@@ -305,6 +315,7 @@ public final class SearchEngine {
                   + " as answered from the cache, but its placement was never measured before");
             }
             m = cached ? m : logged.measurement();
+            learned.learn(p, m);
           } else if (!cached) {
             m = ahead.containsKey(p) ? ahead.get(p) : measure(p, 0);
           }

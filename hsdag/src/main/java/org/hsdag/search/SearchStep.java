@@ -17,7 +17,8 @@ public record SearchStep(int index, Placement placement, Measurement measurement
   /** Whether it cost a measurement: not a cache hit, nor a placement the memory model refused before running it. */
   public boolean spentMeasurement() {
     return !cached && (measurement.ok() || (!measurement.reason().startsWith(MemoryCheck.REJECTED)
-        && !measurement.reason().startsWith(HeteroRefusal.PREFIX)));
+        && !measurement.reason().startsWith(HeteroRefusal.PREFIX)
+        && !measurement.reason().startsWith(LearnedRefusals.PREFIX)));
   }
 
   /** Its latency, NaN when it failed. */

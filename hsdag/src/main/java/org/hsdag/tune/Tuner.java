@@ -434,6 +434,7 @@ public final class Tuner {
           memory != null && memory.limitsAny() ? memory : null, backend.capability(DeviceMemorySource.class)
               .map(DeviceMemorySource::capacitySource).orElse("--memory"));
     }
+    RunRefusals.write(runDir, engine.learnedRefusals());
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));
     listener.finished(result);
     return result;
