@@ -186,16 +186,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < graphs.size(); i++) {
       boolean first = i == 0;
       BenchRunner.NamedGraph named = graphs.get(i);
-      BackendRequest request = backendOptions.request(seedOptions.seed(), shapes.get(i))
-          .requiring(deviceOptions.requested(), 2);
-      try (Session session = Session.of(named.graph(), request).announceModel(false)
-          .devices(deviceOptions, 2, "bench compares placements across devices").memory(memoryOptions)
-          .binding((b, g) -> fileBacked(b, named).graph()).notices(notice -> {
-            if (first) {
-              err.println("hsdag: " + notice);
-              err.flush();
-            }
-          }).open()) {
+      try (Session session = openSession(named, shapes.get(i), first ? err : null)) {
         LatencyBackend backend = session.backend();
         BenchRunner.NamedGraph model = new BenchRunner.NamedGraph(named.name(), session.graph());
         DeviceSet ds = session.devices();
@@ -236,6 +227,19 @@ public final class BenchCommand implements Callable<Integer> {
     checkWritable(dir); // again: the bench may have run for hours
     writeResults(o, dir, results, label);
     return ExitCodes.OK;
+  }
+
+  /** The session of one model; what the backend says goes to {@code notices} (null: nowhere, after the first model). */
+  private Session openSession(BenchRunner.NamedGraph named, InputShapes.Resolution shapes, PrintWriter notices) {
+    BackendRequest request = backendOptions.request(seedOptions.seed(), shapes).requiring(deviceOptions.requested(), 2);
+    return Session.of(named.graph(), request).announceModel(false)
+        .devices(deviceOptions, 2, "bench compares placements across devices").memory(memoryOptions)
+        .binding((b, g) -> fileBacked(b, named).graph()).notices(notice -> {
+          if (notices != null) {
+            notices.println("hsdag: " + notice);
+            notices.flush();
+          }
+        }).open();
   }
 
   private void checkOptions() {
