@@ -91,7 +91,8 @@ public final class PlanCommand implements Callable<Integer> {
         err.flush();
       }
     };
-    BackendRequest request = backendOptions.request(0, shapes).requiring(deviceOptions.requested(), 2);
+    BackendRequest request = backendOptions.request(SeedOptions.DEFAULT, shapes).requiring(deviceOptions.requested(),
+        2);
     // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
     String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
     try (Session session = Session.of(graph, request).objective(objective, false)
