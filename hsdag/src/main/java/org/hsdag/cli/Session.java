@@ -106,12 +106,12 @@ public final class Session implements AutoCloseable {
     return seed;
   }
 
-  /** Closes the backends this session opened (an injected backend stays open). */
+  /**
+   * Closes the backend this session opened (an injected backend stays open). The throughput decorator
+   * of {@link #measuring()} holds nothing of its own: closing it would close the backend twice.
+   */
   @Override
   public void close() {
-    if (measuring != backend) {
-      measuring.close();
-    }
     if (owned) {
       backend.close();
     }
@@ -126,6 +126,7 @@ public final class Session implements AutoCloseable {
     private Function<LatencyBackend, DeviceSet> devices = b -> new DeviceSet(
         b.devices().stream().map(org.hsdag.backend.DeviceInfo::name).toList());
     private MemoryOptions memoryOptions = new MemoryOptions();
+    private boolean memoryBeyondDevices;
     private ProxyChoice proxyChoice = ProxyChoice.NONE;
     private boolean proxyRequired;
     private String proxyErrorPrefix = "";
@@ -164,9 +165,25 @@ public final class Session implements AutoCloseable {
       return this;
     }
 
-    /** The {@code --memory} capacities. */
+    /** The devices as {@code resolve} finds them on the backend (apply: those its placement file uses). */
+    public Setup devices(Function<LatencyBackend, DeviceSet> resolve) {
+      devices = resolve;
+      return this;
+    }
+
+    /** The {@code --memory} capacities, which must name only the session's devices. */
     public Setup memory(MemoryOptions v) {
       memoryOptions = v;
+      return this;
+    }
+
+    /**
+     * The {@code --memory} capacities, which may name devices the session does not use (apply: a
+     * placement need not use every device capped); nothing is refused for not fitting, it is reported.
+     */
+    public Setup memoryBeyondDevices(MemoryOptions v) {
+      memoryOptions = v;
+      memoryBeyondDevices = true;
       return this;
     }
 
@@ -237,7 +254,6 @@ public final class Session implements AutoCloseable {
       LatencyBackend backend = injected != null ? injected
           : decorateOpened.apply(announceModel ? TuneBackends.open(request, notices)
               : BackendOptions.open(request, notices));
-      LatencyBackend measuring = null;
       try {
         OpGraph bound = binding.apply(backend, graph);
         if (announceModel) {
@@ -246,19 +262,20 @@ public final class Session implements AutoCloseable {
         beforeModel.accept(backend);
         DeviceSet ds = devices.apply(backend);
         if (injected == null) {
-          memoryOptions.requireWithin(ds);
+          if (!memoryBeyondDevices) {
+            memoryOptions.requireWithin(ds);
+          }
           LatencyBackend opened = backend;
           backend = null; // apply closes what it refuses
-          backend = decorate.apply(memoryOptions.apply(opened));
+          backend = memoryOptions.apply(opened);
+          backend = decorate.apply(backend);
         }
-        measuring = measures ? ObjectiveOptions.measuring(objective, backend) : backend;
-        MemoryCheck check = memoryOptions.check(measuring, bound, ds, notices);
+        LatencyBackend measuring = measures ? ObjectiveOptions.measuring(objective, backend) : backend;
+        MemoryCheck check = memoryBeyondDevices ? memoryOptions.checkIgnoringOtherDevices(measuring, bound, ds)
+            : memoryOptions.check(measuring, bound, ds, notices);
         Proxies.Resolved resolved = resolveProxy(measuring, bound, ds, check);
         return new Session(this, bound, backend, measuring, ds, check, resolved);
       } catch (RuntimeException e) {
-        if (measuring != null && measuring != backend) {
-          measuring.close();
-        }
         if (injected == null && backend != null) {
           backend.close();
         }
