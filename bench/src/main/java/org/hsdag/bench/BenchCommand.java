@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
@@ -44,6 +45,7 @@ import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
+import org.hsdag.cli.Session;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.cluster.ClusterFigures;
@@ -183,17 +185,11 @@ public final class BenchCommand implements Callable<Integer> {
     String label = null;
     for (int i = 0; i < graphs.size(); i++) {
       boolean first = i == 0;
-      try (LatencyBackend backend = memoryOptions.apply(backendOptions.open(seedOptions.seed(), shapes.get(i),
-          deviceOptions.requested(), 2,
-          notice -> {
-            if (first) {
-              err.println("hsdag: " + notice);
-              err.flush();
-            }
-          }))) {
-        BenchRunner.NamedGraph model = fileBacked(backend, graphs.get(i));
-        DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
-        memoryOptions.requireWithin(ds);
+      BenchRunner.NamedGraph named = graphs.get(i);
+      try (Session session = openSession(named, shapes.get(i), first ? err : null)) {
+        LatencyBackend backend = session.backend();
+        BenchRunner.NamedGraph model = new BenchRunner.NamedGraph(named.name(), session.graph());
+        DeviceSet ds = session.devices();
         label = backend.simulated() ? "SIMULATED" : "measured on hardware";
         if (first) {
           printHeader(progress, methodNames.size(), graphs.size(), ds, backend, label, objective);
@@ -231,6 +227,19 @@ public final class BenchCommand implements Callable<Integer> {
     checkWritable(dir); // again: the bench may have run for hours
     writeResults(o, dir, results, label);
     return ExitCodes.OK;
+  }
+
+  /** The session of one model; what the backend says goes to {@code notices} (null: nowhere, after the first model). */
+  private Session openSession(BenchRunner.NamedGraph named, InputShapes.Resolution shapes, PrintWriter notices) {
+    BackendRequest request = backendOptions.request(seedOptions.seed(), shapes).requiring(deviceOptions.requested(), 2);
+    return Session.of(named.graph(), request).announceModel(false)
+        .devices(deviceOptions, 2, "bench compares placements across devices").memory(memoryOptions)
+        .binding((b, g) -> fileBacked(b, named).graph()).notices(notice -> {
+          if (notices != null) {
+            notices.println("hsdag: " + notice);
+            notices.flush();
+          }
+        }).open();
   }
 
   private void checkOptions() {

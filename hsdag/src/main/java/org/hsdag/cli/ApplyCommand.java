@@ -114,21 +114,19 @@ public final class ApplyCommand implements Callable<Integer> {
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
     dynamicInputs = inputShapeOptions.resolve(graph).inputs();
-    LatencyBackend backend = memoryOptions.apply(TuneBackends.open(
-        backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
-        notices));
-    try {
-      TuneBackends.bind(backend, graph);
-      ModelNotes.announce(graph, backend, notices);
-      DeviceSet ds = deviceSet(backend, raw);
+    try (Session session = Session.of(graph, backendOptions.request(seed, inputShapeOptions.resolve(graph))
+        .requiring(placed, 1)).objective(objective, true).devices(b -> deviceSet(b, raw))
+        .memoryBeyondDevices(memoryOptions).notices(notices).open()) {
+      LatencyBackend backend = session.backend();
+      DeviceSet ds = session.devices();
       Placement placement;
       try {
         placement = Placement.fromNameMap(graph, ds, raw);
       } catch (InvalidPlacementException e) {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
-      MemoryCheck memory = memoryOptions.checkIgnoringOtherDevices(backend, graph, ds);
-      SearchEngine engine = SearchEngine.builder(ObjectiveOptions.measuring(objective, backend), graph, ds)
+      MemoryCheck memory = session.memory();
+      SearchEngine engine = SearchEngine.builder(session.measuring(), graph, ds)
           .protocol(protocolOptions.protocol()).seed(seed).memory(memory).build();
       requireSupported(engine.support(), graph, placement, backend);
       requireFits(memory, placement, backend);
@@ -163,8 +161,6 @@ public final class ApplyCommand implements Callable<Integer> {
         return ExitCodes.FAILURE;
       }
       return ExitCodes.OK;
-    } finally {
-      backend.close();
     }
   }
 

@@ -85,13 +85,12 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Extra CPU/device prefix split runs per non-CPU device (the designed HETERO runs that fit start and copy costs are always measured; default: ${DEFAULT-VALUE}).")
   int splits;
 
-  @Option(names = "--input-shape", paramLabel = "NAME=D1,D2;...",
-      description = "Static shapes for dynamic inputs, e.g. input_ids=1,128.")
-  String inputShapes;
+  @Mixin
+  InputShapeOptions inputShapeOptions;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
-      description = "Seed of the random input data (default: ${DEFAULT-VALUE}).")
-  long seed;
+  /** The seed of the random input data, the one default every command shares. */
+  @Mixin
+  SeedOptions seedOptions;
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -119,7 +118,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     model = ModelArgument.resolve(model);
     OpGraph graph = ModelArgument.read(model);
     // The sizes every other command announces and compiles (InputShapes), not a default of its own.
-    InputShapes.Resolution resolution = InputShapeOptions.resolve(inputShapes, graph);
+    InputShapes.Resolution resolution = inputShapeOptions.resolve(graph);
     ShapeAssumption shapes = resolution.shapes();
 
     CalibrationRecords recs;
@@ -182,7 +181,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     CalibrationRun run;
     try {
-      run = new CalibrationRun(runs, profiledRuns, splits, seed, resolution.sizes());
+      run = new CalibrationRun(runs, profiledRuns, splits, seedOptions.seed(), resolution.sizes());
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--input-shape: " + e.getMessage());
     }

@@ -19,6 +19,9 @@ public final class DeviceOptions {
           + "(default: every device of the backend).")
   String devices;
 
+  /** {@code --devices} parsed, the first time it is asked for (picocli sets the field after construction). */
+  private DeviceSet parsed;
+
   /** Whether {@code --devices} was given. */
   public boolean given() {
     return devices != null;
@@ -26,7 +29,15 @@ public final class DeviceOptions {
 
   /** The devices as given, parsed, or none when {@code --devices} was not given. */
   public List<String> requested() {
-    return devices == null ? List.of() : parse(devices).names();
+    return devices == null ? List.of() : parsed().names();
+  }
+
+  /** {@code --devices} parsed once; the same set every time it is asked for. */
+  private DeviceSet parsed() {
+    if (parsed == null) {
+      parsed = parse(devices);
+    }
+    return parsed;
   }
 
   /** The devices as given, or null. */
@@ -47,7 +58,7 @@ public final class DeviceOptions {
     if (devices == null) {
       ds = new DeviceSet(available);
     } else {
-      ds = parse(devices);
+      ds = parsed();
       for (String d : ds.names()) {
         if (!available.contains(d)) {
           throw new UserInputException("--devices: " + d + " is not a device of " + backend.name() + "/"

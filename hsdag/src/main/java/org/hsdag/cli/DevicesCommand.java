@@ -48,7 +48,7 @@ public final class DevicesCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
-    try (LatencyBackend backend = backendOptions.open(0, notice -> err.println("hsdag: " + notice))) {
+    try (LatencyBackend backend = backendOptions.open(SeedOptions.DEFAULT, notice -> err.println("hsdag: " + notice))) {
       Map<String, Object> summary = summarize(backend);
       if (json) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));

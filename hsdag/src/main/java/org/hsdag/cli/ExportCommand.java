@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.tune.RunOptions;
-import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.tune.LogRecord;
@@ -76,7 +75,7 @@ public final class ExportCommand implements Callable<Integer> {
       throw new UserInputException(run + " has no search step " + step
           + (last < 0 ? " (no search step was measured yet)" : " (steps 0-" + last + ")"));
     }
-    Placement p = found.toPlacement(new DeviceSet(mf.config().devices()));
+    Placement p = found.toPlacement(mf.config().devices());
     if (p.size() != graph.nodeCount()) {
       throw new UserInputException(model + " has " + graph.nodeCount() + " ops but step " + step + " placed " + p.size()
           + "; the model changed since the run");

@@ -7,13 +7,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MemoryCappedBackend;
+import org.hsdag.backend.MemoryLimiting;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.tune.TuneConfig;
-import org.hsdag.sim.SimBackend;
 import picocli.CommandLine.Option;
 
 /**
@@ -69,8 +69,8 @@ public final class MemoryOptions {
   }
 
   /**
-   * {@code backend} with the user's capacities applied: the simulator takes them into its profile (and
-   * fails what exceeds them as out of memory); another backend is wrapped so that its memory
+   * {@code backend} with the user's capacities applied: a backend that keeps to capacities itself
+   * ({@link MemoryLimiting}, the simulator: into its profile) fails what exceeds them as out of memory; another backend is wrapped so that its memory
    * capability answers with them and what exceeds them is not run.
    *
    * @throws UserInputException when {@code --memory} is malformed or names a device the backend does not
@@ -82,8 +82,8 @@ public final class MemoryOptions {
       if (user.isEmpty()) {
         return backend;
       }
-      var sim = backend.capability(SimBackend.class);
-      return sim.isPresent() ? sim.get().withMemoryLimits(user) : new MemoryCappedBackend(backend, user);
+      var limiting = backend.capability(MemoryLimiting.class);
+      return limiting.isPresent() ? limiting.get().withMemoryLimits(user) : new MemoryCappedBackend(backend, user);
     } catch (IllegalArgumentException | UserInputException e) {
       backend.close();
       throw e instanceof UserInputException u ? u : new UserInputException(e.getMessage());

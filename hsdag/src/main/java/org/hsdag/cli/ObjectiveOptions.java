@@ -4,7 +4,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Proxies;
 import org.hsdag.throughput.Objective;
-import org.hsdag.throughput.ThroughputBackend;
+import org.hsdag.throughput.ThroughputMeasuring;
 import org.hsdag.tune.RunObjective;
 import picocli.CommandLine.Option;
 
@@ -42,7 +42,7 @@ public final class ObjectiveOptions {
       return backend;
     }
     try {
-      return ThroughputBackend.wrap(backend, choice.requested());
+      return ThroughputMeasuring.measuring(backend, choice.requested());
     } catch (UnsupportedOperationException e) {
       throw new UserInputException(e.getMessage());
     }

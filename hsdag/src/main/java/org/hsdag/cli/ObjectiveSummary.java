@@ -10,7 +10,7 @@ import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Proxies;
 import org.hsdag.throughput.Objective;
 import org.hsdag.throughput.ObjectiveFigures;
-import org.hsdag.throughput.ThroughputBackend;
+import org.hsdag.throughput.ThroughputMeasuring;
 import org.hsdag.tune.RunObjective;
 
 /** The lines tune and apply print about the objective: what the figures mean, and both figures. */
@@ -38,7 +38,7 @@ final class ObjectiveSummary {
 
   /** Both figures of a plan candidate on the proxy's cost model (estimates). */
   static ObjectiveFigures figures(RunObjective objective, PlacementProxy proxy, PlanCandidate c) {
-    int n = ThroughputBackend.requestsFor(objective.requested(), proxy.devices());
+    int n = ThroughputMeasuring.requestsFor(objective.requested(), proxy.devices());
     return ObjectiveFigures.of(proxy.model(), proxy.opDevices(c.placement()), n);
   }
 

@@ -17,7 +17,6 @@ import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.io.Words;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.PlanCandidate;
@@ -25,7 +24,7 @@ import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Planner;
 import org.hsdag.plan.Proxies;
 import org.hsdag.tune.RunObjective;
-import org.hsdag.plan.ProxyUnavailableException;
+import org.hsdag.plan.ProxyChoice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -92,24 +91,16 @@ public final class PlanCommand implements Callable<Integer> {
         err.flush();
       }
     };
-    BackendRequest request = backendOptions.request(0, shapes).requiring(deviceOptions.requested(), 2);
-    try (LatencyBackend opened = TuneBackends.openFor(request, graph, notices)) {
-      ModelNotes.announce(graph, opened, notices);
-      DeviceSet ds = deviceSet(opened);
-      memoryOptions.requireWithin(ds);
-      // The devices are checked, so this does not refuse (and close) the backend; closing opened releases both.
-      LatencyBackend backend = memoryOptions.apply(opened);
-      Proxies.Resolved resolved;
-      try {
-        // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
-        String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
-        resolved = Proxies.resolve(backend, graph, ds, costModel, shapes.shapes());
-        resolved = new Proxies.Resolved(resolved.proxy().withMemory(memoryOptions.check(backend, graph, ds, notices)),
-            resolved.source());
-      } catch (ProxyUnavailableException | IllegalArgumentException e) {
-        throw new UserInputException(e.getMessage());
-      }
-      resolved = ObjectiveOptions.proxy(objective, resolved, ds);
+    BackendRequest request = backendOptions.request(SeedOptions.DEFAULT, shapes).requiring(deviceOptions.requested(),
+        2);
+    // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
+    String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
+    try (Session session = Session.of(graph, request).objective(objective, false)
+        .devices(deviceOptions, 2, "planning splits a model across devices").memory(memoryOptions)
+        .proxy(costModel == null ? ProxyChoice.AUTO : new ProxyChoice.Profile(costModel), true, "").notices(notices)
+        .open()) {
+      LatencyBackend backend = session.backend();
+      Proxies.Resolved resolved = session.proxy();
       long t0 = System.nanoTime();
       Plan plan = new Planner().plan(resolved.proxy());
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -130,10 +121,6 @@ public final class PlanCommand implements Callable<Integer> {
       stdout.flush();
       return ExitCodes.OK;
     }
-  }
-
-  private DeviceSet deviceSet(LatencyBackend backend) {
-    return deviceOptions.resolve(backend, 2, "planning splits a model across devices");
   }
 
   /** Compute ops per device under a candidate (constants and I/O follow their neighbours and are not counted). */

@@ -43,7 +43,7 @@ public final class SelfTestCommand implements Callable<Integer> {
       description = "Largest allowed absolute output difference from CPU; GPUs run f16 (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "" + SeedOptions.DEFAULT,
       description = "Seed of the input data (default: ${DEFAULT-VALUE}).")
   long seed;
 

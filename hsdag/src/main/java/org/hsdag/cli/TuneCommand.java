@@ -27,7 +27,6 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
-import org.hsdag.plan.ProxyUnavailableException;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
@@ -228,26 +227,25 @@ public final class TuneCommand implements Callable<Integer> {
     InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
     BackendRequest request = backendOptions.request(seed, shapes).requiring(deviceOptions.requested(),
         RunStart.MINIMUM_DEVICES);
-    LatencyBackend backend = openBackend(request);
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
-    try {
-      TuneBackends.bind(backend, graph);
-      ModelNotes.announce(graph, backend, this::notice);
-      DeviceSet ds = deviceOptions.resolve(backend, 2, "tuning splits a model across devices");
+    ProxyChoice proxyChoice = proxyOptions.choice(request);
+    try (Session session = session(Session.of(graph, request), objective, proxyChoice)
+        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions).open()) {
+      LatencyBackend backend = session.backend();
+      DeviceSet ds = session.devices();
       checkSupport(graph, backend, ds);
       if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
         throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
             + ", which is not among " + ds);
       }
-      ProxyChoice proxyChoice = proxyOptions.choice(request);
-      LatencyBackend measuring = ObjectiveOptions.measuring(objective, backend);
-      Proxies.Resolved runProxy = resolveProxy(proxyChoice, measuring, graph, ds, shapes);
+      LatencyBackend measuring = session.measuring();
+      Proxies.Resolved runProxy = session.proxy();
       int effectivePatience = patience != null ? patience
           : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
       TuneConfig config;
       try {
-        config = new TuneConfig(ds.names(), entry.name(), strategyConfig, effectiveBudget,
+        config = new TuneConfig(ds, entry.name(), strategyConfig, effectiveBudget,
             time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
             checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
       } catch (IllegalArgumentException e) {
@@ -264,8 +262,6 @@ public final class TuneCommand implements Callable<Integer> {
         objective.write(folder.dir());
         return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
       }
-    } finally {
-      closeBackend(backend);
     }
   }
 
@@ -356,22 +352,22 @@ public final class TuneCommand implements Callable<Integer> {
       memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = RunOptions.testDeviceSpecs(mf);
       InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
-      LatencyBackend backend = openBackend(r.backend().withInputShapes(shapes).withTestDevices(testDevices));
-      try {
-        TuneBackends.bind(backend, r.graph());
-        ModelNotes.announce(r.graph(), backend, this::notice);
-        if (!backend.profile().equals(mf.profile())) {
-          throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
-              + backend.name() + " now reports " + backend.profile());
-        }
-        CostModelMeasurements.reuse(folder, backend, r.graph());
-        LatencyBackend measuring = ObjectiveOptions.measuring(RunObjective.read(folder.dir()), backend);
-        Proxies.Resolved runProxy = resolveProxy(mf.config().proxy(), measuring, r.graph(),
-            new DeviceSet(mf.config().devices()),
-            shapes);
-        return execution().run(folder, mf, r.graph(), measuring, true, mf.config().newStrategy(), runProxy);
-      } finally {
-        closeBackend(backend);
+      BackendRequest request = r.backend().withInputShapes(shapes).withTestDevices(testDevices);
+      ProxyChoice choice = mf.config().proxy();
+      try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)
+          .devices(mf.config().devices()).memory(memoryOptions).beforeModel(backend -> {
+            if (!backend.profile().equals(mf.profile())) {
+              throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
+                  + backend.name() + " now reports " + backend.profile());
+            }
+            try {
+              CostModelMeasurements.reuse(folder, backend, r.graph());
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }).open()) {
+        return execution().run(folder, mf, r.graph(), session.measuring(), true, mf.config().newStrategy(),
+            session.proxy());
       }
     }
   }
@@ -384,26 +380,14 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  /** The run's cost model, or null for a cold search (also when the backend has none under auto, said once). */
-  private Proxies.Resolved resolveProxy(ProxyChoice choice, LatencyBackend backend, OpGraph graph, DeviceSet ds,
-      InputShapes.Resolution shapes) {
-    org.hsdag.memory.MemoryCheck memory = memoryOptions.check(backend, graph, ds, this::notice);
-    if (ProxyChoice.NONE.equals(choice)) {
-      return null;
-    }
-    String profileChoice = choice instanceof ProxyChoice.Profile p ? p.nameOrPath() : null;
-    try {
-      Proxies.Resolved r = Proxies.resolve(backend, graph, ds, profileChoice, shapes.shapes());
-      return new Proxies.Resolved(r.proxy().withMemory(memory), r.source());
-    } catch (ProxyUnavailableException e) {
-      if (profileChoice != null) {
-        throw new UserInputException(e.getMessage());
-      }
-      notice("no cost model to plan with (" + e.getMessage() + "); the search starts cold");
-      return null;
-    } catch (IllegalArgumentException e) {
-      throw new UserInputException("--proxy-profile: " + e.getMessage());
-    }
+  /**
+   * What every tune session shares: the objective measured, the cost model (a named profile must load;
+   * auto on a backend without one searches cold), the notices, and the backend timed and load-watched
+   * (or the injected one as it is).
+   */
+  private Session.Setup session(Session.Setup setup, RunObjective objective, ProxyChoice choice) {
+    return setup.objective(objective, true).proxy(choice, false, "--proxy-profile: ").notices(this::notice)
+        .decorate(TimedBackend::wrap, loadOptions::apply).injected(injectedBackend);
   }
 
   private TuneExecution execution() {
@@ -442,25 +426,6 @@ public final class TuneCommand implements Callable<Integer> {
     }
     o.putAll(extraOptions);
     return o;
-  }
-
-  private LatencyBackend openBackend(BackendRequest request) {
-    if (injectedBackend != null) {
-      return injectedBackend;
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    return loadOptions.apply(memoryOptions.apply(TimedBackend.wrap(TuneBackends.open(request, notice -> {
-      if (!json && !quiet) {
-        err.println("hsdag: " + notice);
-        err.flush();
-      }
-    }))));
-  }
-
-  private void closeBackend(LatencyBackend backend) {
-    if (backend != injectedBackend) {
-      backend.close();
-    }
   }
 
   static void checkSupport(OpGraph graph, LatencyBackend backend, DeviceSet ds) {

@@ -11,7 +11,6 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadWatch;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.Proxies;
 import org.hsdag.report.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
@@ -119,10 +118,11 @@ final class TuneExecution {
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
         runProxy == null ? null : runProxy.proxy(),
-        memoryOptions.check(backend, graph, new DeviceSet(config.devices())));
+        memoryOptions.check(backend, graph, config.devices()));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println(
-          "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices()) + " with strategy "
+          "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices().names())
+              + " with strategy "
               + config.strategy() + ", backend " + backend.name() + "/" + backend.profile()
               + (backend.simulated() ? " (simulated numbers)" : "") + "; run folder " + dir);
       err.flush();

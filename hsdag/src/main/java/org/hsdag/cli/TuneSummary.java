@@ -43,7 +43,7 @@ final class TuneSummary {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("run_dir", dir.toString());
     m.put("model", mf.modelPath());
-    m.put("devices", config.devices());
+    m.put("devices", config.devices().names());
     m.putAll(RunResults.toMap(result));
     if (report != null) {
       m.put("report", dir.resolve(ReportWriter.HTML).toString());
@@ -82,7 +82,7 @@ final class TuneSummary {
       return;
     }
     TuneConfig c = mf.config();
-    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices()),
+    out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices().names()),
         r.backend(),
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
     out.printf(Locale.ROOT, "search: %s (%s, %d failed) in %.1f s, strategy %s, seed %d; %s%n",

@@ -10,7 +10,7 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.cost.SimGraph;
-import org.hsdag.throughput.ThroughputBackend;
+import org.hsdag.throughput.ThroughputMeasuring;
 
 /** Where a search's cost model comes from: a profile file the user names, or the backend itself. */
 public final class Proxies {
@@ -62,15 +62,15 @@ public final class Proxies {
         + "--proxy-profile FILE (a profile from 'hsdag calibrate') to plan with one");
   }
 
-  /** A backend that measures throughput ({@link ThroughputBackend}) plans for throughput too. */
+  /** A backend that measures throughput ({@link ThroughputMeasuring}) plans for throughput too. */
   private static Resolved forObjectiveOf(LatencyBackend backend, Resolved resolved, DeviceSet devices) {
-    var throughput = backend.capability(ThroughputBackend.class);
+    var throughput = backend.capability(ThroughputMeasuring.class);
     return throughput.isEmpty() ? resolved : forThroughput(resolved, throughput.get().requested(), devices);
   }
 
   /** {@code resolved} for the throughput objective with {@code requested} in flight (0: the devices + 1). */
   public static Resolved forThroughput(Resolved resolved, int requested, DeviceSet devices) {
-    int n = ThroughputBackend.requestsFor(requested, devices);
+    int n = ThroughputMeasuring.requestsFor(requested, devices);
     return new Resolved(resolved.proxy().forThroughput(n), resolved.source() + ", time per inference with " + n
         + " requests in flight");
   }

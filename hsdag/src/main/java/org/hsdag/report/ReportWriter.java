@@ -217,7 +217,7 @@ public final class ReportWriter {
   }
 
   private void introduction(ReportDoc doc, RunManifest mf, JsonNode result) {
-    String devicesText = String.join(", ", mf.config().devices());
+    String devicesText = String.join(", ", mf.config().devices().names());
     doc.para("hsdag measured different ways of splitting the operations of **" + modelLabel(mf) + "** across "
         + devicesText + " (an OpenVINO HETERO placement: every operation runs on one device, and tensors that "
         + "cross devices are copied) and kept the fastest.");

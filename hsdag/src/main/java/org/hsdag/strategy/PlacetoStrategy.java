@@ -57,7 +57,6 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
 
   private static final int HISTORY = 1000;
   private static final int START = -1;
-  private static final double FAILURE_BEFORE_ANY_SUCCESS_MS = 1e4;
   private static final int BACKWARD_CHUNK = 48;
 
   private final Grouping grouping;
@@ -114,18 +113,19 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   @Override
   public void init(SearchContext context) {
     close();
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
-        grouping.groupOf(context.graph()));
-    rng = new SplittableRandom(context.seed());
+    LearnedPlacerScaffold scaffold = LearnedPlacerScaffold.open(context, grouping, config.learningRate());
+    space = scaffold.space();
+    rng = scaffold.rng();
+    order = scaffold.order();
+    manager = scaffold.manager();
+    store = scaffold.store();
+    adam = scaffold.adam();
+    penalty = scaffold.penalty();
     devices = space.deviceCount();
     int u = space.unitCount();
     IntGraph q = space.unitGraph();
-    order = org.hsdag.coarsen.Quotients.orderCyclesLast(q);
     staticFeatures = UnitFeatures.of(space);
     relation = relations(q);
-    manager = NDManager.newBaseManager();
-    store = new ParameterStore(manager, rng.nextLong());
-    adam = new Adam(manager, config.learningRate());
     int f = staticFeatures[0].length + devices + 2;
     int d = config.hidden();
     input = new Linear(store, "in", f, d, true);
@@ -140,7 +140,6 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
     head = new Mlp(store, "head", 4 * d, 2 * d, d, devices);
     predMean = meanAdjacency(q, u, false);
     succMean = meanAdjacency(q, u, true);
-    penalty = FailurePenalty.twiceSlowest(FAILURE_BEFORE_ANY_SUCCESS_MS);
     pastReturns.clear();
     clearEpisode();
     assign = space.randomAssignment(rng);

@@ -61,8 +61,6 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   private int featureWidth;
   private float[] maskFlat; // U x D in order: 0 allowed, -1e9 not
 
-  private static final double FAILURE_BEFORE_ANY_SUCCESS_MS = 1e4;
-
   private FailurePenalty penalty;
   private int[][] batchActions; // [sample][position]
   private double[] batchCost;
@@ -91,13 +89,17 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   @Override
   public void init(SearchContext context) {
     close();
-    space = PlacementSpace.grouped(context.graph(), context.devices(), context.support(),
-        grouping.groupOf(context.graph()));
-    rng = new SplittableRandom(context.seed());
+    LearnedPlacerScaffold scaffold = LearnedPlacerScaffold.open(context, grouping, config.learningRate());
+    space = scaffold.space();
+    rng = scaffold.rng();
+    order = scaffold.order();
+    manager = scaffold.manager();
+    store = scaffold.store();
+    adam = scaffold.adam();
+    penalty = scaffold.penalty();
     units = space.unitCount();
     devices = space.deviceCount();
     IntGraph q = space.unitGraph();
-    order = org.hsdag.coarsen.Quotients.orderCyclesLast(q);
     float[][] stat = UnitFeatures.of(space);
     int[] indeg = new int[units];
     int[] outdeg = new int[units];
@@ -119,9 +121,6 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
         maskFlat[t * devices + c] = 0f;
       }
     }
-    manager = NDManager.newBaseManager();
-    store = new ParameterStore(manager, rng.nextLong());
-    adam = new Adam(manager, config.learningRate());
     int e = config.embedding();
     int h = config.hidden();
     store.glorot("emb.w", featureWidth, e);
@@ -138,7 +137,6 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     store.zeros("comb.b", new Shape(h));
     store.glorot("out.w", h, devices);
     store.zeros("out.b", new Shape(devices));
-    penalty = FailurePenalty.twiceSlowest(FAILURE_BEFORE_ANY_SUCCESS_MS);
     batchActions = null;
     baseline = Double.NaN;
     scale = Double.NaN;

@@ -15,7 +15,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.search.Candidate;
 import org.hsdag.throughput.Objective;
 import org.hsdag.throughput.ObjectiveFigures;
-import org.hsdag.throughput.ThroughputBackend;
+import org.hsdag.throughput.ThroughputMeasuring;
 
 /**
  * What a run was tuned for, kept in its folder ({@value #FILE}) so a resume tunes for the same and
@@ -83,15 +83,15 @@ public record RunObjective(@JsonProperty("objective") String objectiveName, @Jso
   }
 
   /**
-   * This objective with both noise-free figures of {@code candidates} on {@code backend}'s
-   * simulator; unchanged when the backend is not the simulator.
+   * This objective with both noise-free figures of {@code candidates} on {@code backend} ({@link
+   * ThroughputMeasuring#figuresOf}: the simulator so far); unchanged when the backend cannot give them.
    */
   public RunObjective withFigures(LatencyBackend backend, OpGraph graph, List<Candidate> candidates, Candidate best) {
-    if (backend.capability(org.hsdag.sim.SimBackend.class).isEmpty()) {
+    var source = ThroughputMeasuring.figuresOf(backend, requested);
+    if (source.isEmpty()) {
       return this;
     }
-    ThroughputBackend tb = backend.capability(ThroughputBackend.class)
-        .orElseGet(() -> ThroughputBackend.wrap(backend, requested));
+    ThroughputMeasuring tb = source.get();
     List<Row> rows = new ArrayList<>();
     for (Candidate c : candidates) {
       ObjectiveFigures f = c.ok() ? tb.figures(graph, c.placement()) : null;

@@ -57,7 +57,7 @@ public final class RunStart {
         Files.isRegularFile(bin) ? RunManifest.sha256(bin) : null, graph.nodeCount(), graph.edgeCount(),
         backend.name(), backend.profile(),
         profile,
-        backend.simulated(), deviceInfos(backend, new DeviceSet(config.devices())), shapes.given(), shapes.inputs(),
+        backend.simulated(), deviceInfos(backend, config.devices()), shapes.given(), shapes.inputs(),
         shapes.assumed(), config, software.commandLine());
     manifest.write(folder.dir());
     return manifest;
@@ -183,7 +183,7 @@ public final class RunStart {
     BackendRequest.Mismatch mismatch = source == null ? BackendRequest.Mismatch.NONE
         : new BackendRequest.Mismatch(source.mismatch(), source.mismatchSeed());
     return new Resumption(updated, modelPath, graph, BackendRequest.of(mf.backend(), profile).withMismatch(mismatch)
-        .withSeed(mf.config().seed()).requiring(mf.config().devices(), MINIMUM_DEVICES));
+        .withSeed(mf.config().seed()).requiring(mf.config().devices().names(), MINIMUM_DEVICES));
   }
 
   /**

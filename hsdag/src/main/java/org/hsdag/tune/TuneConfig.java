@@ -1,8 +1,10 @@
 package org.hsdag.tune;
 
-import java.util.List;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.Objects;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.search.SearchLimits;
 import org.hsdag.search.SearchStrategy;
@@ -14,7 +16,7 @@ import org.hsdag.strategy.Strategies;
  * {@code manifest.json}; {@code --resume} reads it back so a continued run searches exactly as the
  * original would have.
  *
- * @param devices device names in priority order, e.g. {@code [CPU, GPU.1]}
+ * @param devices the devices in priority order, resolved once by the command (recorded as names, e.g. {@code [CPU, GPU.1]})
  * @param strategy search strategy name ({@link Strategies})
  * @param strategyConfig the strategy's fully resolved, typed configuration
  * @param budget search measurements (placements actually timed; cache hits are free)
@@ -31,7 +33,8 @@ import org.hsdag.strategy.Strategies;
  *     from before this field kept them in a {@code memory.json} beside the manifest)
  */
 public record TuneConfig(
-    List<String> devices,
+    @JsonSerialize(converter = DeviceSetJson.Names.class) @JsonDeserialize(
+        converter = DeviceSetJson.Parsed.class) DeviceSet devices,
     String strategy,
     StrategyConfig strategyConfig,
     int budget,
@@ -61,15 +64,12 @@ public record TuneConfig(
   }
 
   public TuneConfig {
-    devices = List.copyOf(devices);
+    Objects.requireNonNull(devices, "devices");
     // Runs recorded before the proxy existed searched cold.
     proxy = proxy == null ? ProxyChoice.NONE : proxy;
     memory = memory == null ? "" : memory;
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(strategyConfig, "strategy configuration");
-    if (devices.isEmpty()) {
-      throw new IllegalArgumentException("at least one device is needed");
-    }
     if (budget < 1) {
       throw new IllegalArgumentException("budget must be at least 1 measurement (got " + budget + ")");
     }
@@ -80,7 +80,7 @@ public record TuneConfig(
   }
 
   /** A run without device capacities of its own. */
-  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget,
+  public TuneConfig(DeviceSet devices, String strategy, StrategyConfig strategyConfig, int budget,
       long timeLimitSeconds, long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery,
       int patience, ProxyChoice proxy) {
     this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds,
@@ -88,7 +88,7 @@ public record TuneConfig(
   }
 
   /** A run with the backend's own cost model ({@link ProxyChoice#AUTO}). */
-  public TuneConfig(List<String> devices, String strategy, StrategyConfig strategyConfig, int budget,
+  public TuneConfig(DeviceSet devices, String strategy, StrategyConfig strategyConfig, int budget,
       long timeLimitSeconds,
       long seed, MeasurementProtocol protocol, int topK, int finalRounds, int checkpointEvery, int patience) {
     this(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK, finalRounds,

@@ -116,7 +116,7 @@ public final class Tuner {
     this.strategy = strategy;
     this.runDir = runDir;
     this.listener = listener == null ? TuneListener.NONE : listener;
-    this.devices = new DeviceSet(config.devices());
+    this.devices = config.devices();
     this.referenceDevice = DeviceKind.reference(devices, DeviceKinds.of(backend, devices));
   }
 
@@ -240,7 +240,7 @@ public final class Tuner {
     info.put("strategy", strategy.name());
     info.put("seed", config.seed());
     info.put("budget", config.budget());
-    info.put("devices", config.devices());
+    info.put("devices", config.devices().names());
     info.put("backend", backend.name());
     info.put("profile", backend.profile());
     info.put("simulated", backend.simulated());

@@ -85,7 +85,7 @@ class HsdagResumeTest {
     StrategyConfig options = Strategies.configure("hsdag",
         Map.of("steps", "4", "torch-threads", "1", "warm-start", "" + warm,
             "pretrain", warm ? "5" : "0"));
-    TuneConfig c = new TuneConfig(devices.names(), "hsdag", options, 24, 0, 3,
+    TuneConfig c = new TuneConfig(devices, "hsdag", options, 24, 0, 3,
         MeasurementProtocol.PAPER, 2, 2, 5, patience);
     PlacementProxy proxy = warm
         ? PlacementProxy.ofSim(new SimBackend(DeviceProfile.load("paper"), SimOptions.exact()), graph, devices)

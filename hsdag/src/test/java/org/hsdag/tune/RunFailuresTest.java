@@ -42,7 +42,8 @@ class RunFailuresTest {
       cost.put(n.type(), new double[] {1.0, 0.5});
     }
     FakeBackend refusesSplits = FakeBackend.byOpType(cost, 0.1, RunFailuresTest::split, null);
-    TuneConfig c = new TuneConfig(java.util.List.of("CPU", "GPU"), "random", new StrategyConfig.Random(), 6, 0, 1,
+    TuneConfig c = new TuneConfig(org.hsdag.placement.DeviceSet.of("CPU", "GPU"), "random", new StrategyConfig.Random(),
+        6, 0, 1,
         MeasurementProtocol.PAPER, 1, 1, 100, 0);
     Path dir = tmp.resolve("run");
     TuneResult r = new Tuner(refusesSplits, graph, c, new RandomSearchStrategy(), dir, null).run(false);

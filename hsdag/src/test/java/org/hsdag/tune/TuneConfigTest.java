@@ -2,16 +2,16 @@ package org.hsdag.tune;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.placement.DeviceSet;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.strategy.StrategyConfig;
 import org.junit.jupiter.api.Test;
 
 class TuneConfigTest {
   private static TuneConfig config(String strategy, StrategyConfig sc) {
-    return new TuneConfig(List.of("CPU", "GPU.1"), strategy, sc, 30, 0, 7, MeasurementProtocol.PAPER, 3, 2, 5, 0);
+    return new TuneConfig(DeviceSet.of("CPU", "GPU.1"), strategy, sc, 30, 0, 7, MeasurementProtocol.PAPER, 3, 2, 5, 0);
   }
 
   @Test

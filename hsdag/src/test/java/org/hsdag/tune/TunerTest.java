@@ -49,7 +49,7 @@ class TunerTest {
   }
 
   private static TuneConfig config(int budget, int topK, int rounds, int checkpointEvery, int patience, long seed) {
-    return new TuneConfig(DEVICES.names(), "random", new StrategyConfig.Random(), budget, 0, seed,
+    return new TuneConfig(DEVICES, "random", new StrategyConfig.Random(), budget, 0, seed,
         MeasurementProtocol.PAPER, topK, rounds,
         checkpointEvery, patience);
   }

@@ -13,6 +13,7 @@ import org.hsdag.backend.KeyedMeasurement;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MachineDescription;
+import org.hsdag.backend.MemoryLimiting;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.OpCoverage;
 import org.hsdag.backend.SupportMatrix;
@@ -58,7 +59,8 @@ public final class SimBackend
       CostModelSource,
       OpCoverage,
       MachineDescription,
-      DeviceMemorySource {
+      DeviceMemorySource,
+      MemoryLimiting {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -102,6 +104,7 @@ public final class SimBackend
   }
 
   /** This backend on the same options with the user's capacities replacing the profile's ({@code --memory}). */
+  @Override
   public SimBackend withMemoryLimits(org.hsdag.memory.MemoryLimits caps) {
     return caps.isEmpty() ? this : new SimBackend(ProfileMemory.withCapacities(profile, caps), options);
   }

@@ -19,7 +19,7 @@ import org.hsdag.cost.SimGraph;
  * per second. Failures, devices, support and the cost model are the simulator's own. Only the
  * simulator: the real backend has no asynchronous requests yet ({@link #wrap} refuses it).
  */
-public final class ThroughputBackend extends ForwardingBackend implements KeyedMeasurement {
+public final class ThroughputBackend extends ForwardingBackend implements KeyedMeasurement, ThroughputMeasuring {
   /** Salt so throughput noise is not the latency noise of the same key. */
   private static final long SALT = 0x7A3C_91E5_D24B_6F01L;
 
@@ -52,10 +52,11 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
 
   /** Requests in flight for a placement over {@code devices}: the number asked for, else the devices + 1. */
   public static int requestsFor(int requested, DeviceSet devices) {
-    return requested > 0 ? requested : devices.size() + 1;
+    return ThroughputMeasuring.requestsFor(requested, devices);
   }
 
   /** The requests asked for (0: the devices of each placement + 1). */
+  @Override
   public int requested() {
     return requested;
   }
@@ -93,6 +94,7 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
   }
 
   /** Both noise-free figures of a placement, or null when it cannot run. */
+  @Override
   public ObjectiveFigures figures(OpGraph graph, Placement placement) {
     SimGraph.Evaluation ev;
     try {
