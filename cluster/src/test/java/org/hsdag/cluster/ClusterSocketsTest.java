@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 300 idle TCP connections that never start TLS (scaled down from the 5,000 of the manual check in
- * the README) do not stop a worker from measuring for its coordinator, with the same results, and its
+ * docs/cluster.md) do not stop a worker from measuring for its coordinator, with the same results, and its
  * {@link InboundFront} closes them all: over its cap of pending connections at once, the rest at the
  * deadline (short ones here).
  */

@@ -12,7 +12,7 @@ public final class TestDeviceOptions {
       description = "openvino only: NAME[:threads=N][:precision=f32|bf16|f16] registers OpenVINO's CPU plugin again as "
           + "device NAME (it must contain CPU, e.g. CPU2), with N inference threads (default 1) and that inference "
           + "precision, as a second real device for HETERO on a machine without a GPU (inside a split only the "
-          + "precision makes it differ: README, Real hardware). "
+          + "precision makes it differ: docs/real-hardware.md). "
           + "Repeat for more. Devices, reports and apply name it as a test device.")
   List<String> testDevices = new ArrayList<>();
 

@@ -99,8 +99,8 @@ public record OpenVinoAvailability(Status status, String version, String reason,
 
   static OpenVinoAvailability probe(Probe p) {
     String buildHint = "run './hsdag.sh openvino install' (it installs the pinned OpenVINO wheel from PyPI into a private "
-        + "venv and builds the shim against it; --python PY uses the OpenVINO of your own Python instead; README, "
-        + "section Real hardware)";
+        + "venv and builds the shim against it; --python PY uses the OpenVINO of your own Python instead; "
+        + "docs/real-hardware.md)";
     if (!p.javacppPresent()) {
       return new OpenVinoAvailability(Status.NO_JAVACPP, "",
           "the JavaCPP runtime (org.bytedeco:javacpp) is not on the class path",

@@ -19,7 +19,7 @@ import org.hsdag.placement.DeviceSet;
  *
  * <p>Measured on the 2026.4.1 wheel: the thread count holds when a model runs on the test device
  * alone, but not inside a HETERO request that also has a {@code CPU} sub-model; an inference
- * precision does hold there (README, "Real hardware").
+ * precision does hold there (docs/real-hardware.md).
  *
  * @param name the device name, e.g. {@code CPU2}
  * @param threads its {@code INFERENCE_NUM_THREADS} (at least 1)

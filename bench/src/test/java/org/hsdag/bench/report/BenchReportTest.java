@@ -11,7 +11,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.junit.jupiter.api.Test;
 
-/** The best-so-far plot as the README describes it. */
+/** The best-so-far plot as docs/bench.md describes it. */
 class BenchReportTest {
   private static BenchResults.MethodResult method(String name, String label, String kind, double... curve) {
     BenchResults.Run run = new BenchResults.Run(1, curve.length, 0, curve[curve.length - 1], curve[curve.length - 1], 1,
