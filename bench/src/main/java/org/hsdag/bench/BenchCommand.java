@@ -44,6 +44,7 @@ import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
+import org.hsdag.cli.CompileCacheOptions;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.cluster.ClusterFigures;
@@ -123,6 +124,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin
   MemoryOptions memoryOptions;
 
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
+
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
   int referenceFactor;
@@ -183,14 +187,14 @@ public final class BenchCommand implements Callable<Integer> {
     String label = null;
     for (int i = 0; i < graphs.size(); i++) {
       boolean first = i == 0;
-      try (LatencyBackend backend = memoryOptions.apply(backendOptions.open(seedOptions.seed(), shapes.get(i),
-          deviceOptions.requested(), 2,
+      try (LatencyBackend backend = memoryOptions.apply(compileCacheOptions.apply(backendOptions.open(
+          seedOptions.seed(), shapes.get(i), deviceOptions.requested(), 2,
           notice -> {
             if (first) {
               err.println("hsdag: " + notice);
               err.flush();
             }
-          }))) {
+          })))) {
         BenchRunner.NamedGraph model = fileBacked(backend, graphs.get(i));
         DeviceSet ds = deviceOptions.resolve(backend, 2, "bench compares placements across devices");
         memoryOptions.requireWithin(ds);

@@ -86,6 +86,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Mixin
   MemoryOptions memoryOptions;
 
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
+
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
 
@@ -114,9 +117,9 @@ public final class ApplyCommand implements Callable<Integer> {
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
     dynamicInputs = inputShapeOptions.resolve(graph).inputs();
-    LatencyBackend backend = memoryOptions.apply(TuneBackends.open(
+    LatencyBackend backend = memoryOptions.apply(compileCacheOptions.apply(TuneBackends.open(
         backendOptions.request(seed, inputShapeOptions.resolve(graph)).requiring(placed, 1),
-        notices));
+        notices)));
     try {
       TuneBackends.bind(backend, graph);
       ModelNotes.announce(graph, backend, notices);

@@ -111,6 +111,9 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin
   MemoryOptions memoryOptions;
+
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
   @Mixin
   LoadOptions loadOptions;
   @Mixin
@@ -449,12 +452,13 @@ public final class TuneCommand implements Callable<Integer> {
       return injectedBackend;
     }
     PrintWriter err = spec.commandLine().getErr();
-    return loadOptions.apply(memoryOptions.apply(TimedBackend.wrap(TuneBackends.open(request, notice -> {
-      if (!json && !quiet) {
-        err.println("hsdag: " + notice);
-        err.flush();
-      }
-    }))));
+    return loadOptions.apply(memoryOptions.apply(TimedBackend.wrap(compileCacheOptions.apply(TuneBackends.open(request,
+        notice -> {
+          if (!json && !quiet) {
+            err.println("hsdag: " + notice);
+            err.flush();
+          }
+        })))));
   }
 
   private void closeBackend(LatencyBackend backend) {
