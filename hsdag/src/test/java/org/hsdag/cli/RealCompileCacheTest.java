@@ -77,7 +77,7 @@ class RealCompileCacheTest {
   void aRealTuneCompilesEachDistinctPlacementOnceAndSaysSo() throws IOException {
     Path out = tmp.resolve("run");
     CliRun r = CliRun.of("tune", model.toString(), "--backend", "openvino", "--test-device", "CPU2", "--devices",
-        "CPU,CPU2", "--budget", "6", "--seed", "3", "--out", out.toString());
+        "CPU,CPU2", "--budget", "4", "--seed", "3", "--out", out.toString());
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     JsonNode c = new ObjectMapper().readTree(out.resolve("result.json").toFile()).path("compile_cache");
     assertTrue(c.path("real").asBoolean(), c.toString());
