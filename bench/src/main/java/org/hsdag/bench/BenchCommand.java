@@ -12,6 +12,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -46,6 +47,7 @@ import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.Session;
+import org.hsdag.cli.CompileCacheOptions;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.cluster.ClusterFigures;
@@ -124,6 +126,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Mixin
   MemoryOptions memoryOptions;
+
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
 
   @Option(names = "--reference-factor", paramLabel = "K", defaultValue = "10",
       description = "Budget multiple of the best-known BRKGA reference run per model; 0 skips it (default: ${DEFAULT-VALUE})")
@@ -234,6 +239,7 @@ public final class BenchCommand implements Callable<Integer> {
     BackendRequest request = backendOptions.request(seedOptions.seed(), shapes).requiring(deviceOptions.requested(), 2);
     return Session.of(named.graph(), request).announceModel(false)
         .devices(deviceOptions, 2, "bench compares placements across devices").memory(memoryOptions)
+        .decorate(compileCacheOptions::apply, UnaryOperator.identity())
         .binding((b, g) -> fileBacked(b, named).graph()).notices(notice -> {
           if (notices != null) {
             notices.println("hsdag: " + notice);

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.hsdag.io.Words;
@@ -86,6 +87,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Mixin
   MemoryOptions memoryOptions;
 
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
+
   @Option(names = "--json", description = "Print the measurement as JSON on stdout.")
   boolean json;
 
@@ -116,7 +120,8 @@ public final class ApplyCommand implements Callable<Integer> {
     dynamicInputs = inputShapeOptions.resolve(graph).inputs();
     try (Session session = Session.of(graph, backendOptions.request(seed, inputShapeOptions.resolve(graph))
         .requiring(placed, 1)).objective(objective, true).devices(b -> deviceSet(b, raw))
-        .memoryBeyondDevices(memoryOptions).notices(notices).open()) {
+        .memoryBeyondDevices(memoryOptions).notices(notices)
+        .decorate(compileCacheOptions::apply, UnaryOperator.identity()).open()) {
       LatencyBackend backend = session.backend();
       DeviceSet ds = session.devices();
       Placement placement;

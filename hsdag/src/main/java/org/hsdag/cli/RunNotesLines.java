@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadTally;
 import org.hsdag.backend.LoadWatch;
@@ -34,7 +35,8 @@ final class RunNotesLines {
     LoadTally t = RunLoad.tally(dir);
     String policy = t.measured() == 0 ? null
         : backend.capability(LoadWatch.class).map(w -> w.policy().describe()).orElse(null);
-    return new RunNotes(why, time, t.describe(), policy);
+    String compiles = backend.capability(CompileCaching.class).map(c -> c.compileStats().describe()).orElse(null);
+    return new RunNotes(why, time, t.describe(), policy, compiles);
   }
 
   /** The summary's lines of the notes kept in {@code dir}. */
@@ -48,6 +50,9 @@ final class RunNotesLines {
     }
     if (n.time() != null) {
       out.println("time: " + n.time());
+    }
+    if (n.compiles() != null) {
+      out.println("compiles: " + n.compiles());
     }
   }
 
@@ -63,6 +68,9 @@ final class RunNotesLines {
     }
     if (n.time() != null) {
       m.put("time_shares", n.time());
+    }
+    if (n.compiles() != null) {
+      m.put("compiles", n.compiles());
     }
     return m;
   }

@@ -110,6 +110,9 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin
   MemoryOptions memoryOptions;
+
+  @Mixin
+  CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
   @Mixin
   LoadOptions loadOptions;
   @Mixin
@@ -387,7 +390,8 @@ public final class TuneCommand implements Callable<Integer> {
    */
   private Session.Setup session(Session.Setup setup, RunObjective objective, ProxyChoice choice) {
     return setup.objective(objective, true).proxy(choice, false, "--proxy-profile: ").notices(this::notice)
-        .decorate(TimedBackend::wrap, loadOptions::apply).injected(injectedBackend);
+        .decorate(b -> TimedBackend.wrap(compileCacheOptions.apply(b)), loadOptions::apply)
+        .injected(injectedBackend);
   }
 
   private TuneExecution execution() {

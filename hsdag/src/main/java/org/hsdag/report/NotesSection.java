@@ -25,6 +25,10 @@ final class NotesSection {
     if (n.time() != null) {
       items.add("Where the time went: " + n.time() + ".");
     }
+    if (n.compiles() != null) {
+      items.add("Compiles, measured on the real runtime (each distinct placement compiled once while it is kept): "
+          + n.compiles() + ".");
+    }
     if (items.isEmpty()) {
       return;
     }

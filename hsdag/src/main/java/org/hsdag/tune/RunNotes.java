@@ -19,12 +19,13 @@ import org.hsdag.io.AtomicFiles;
  * @param time where the wall time went (OpenVINO compile, inference, hsdag's own), or null
  * @param load the foreign load during the run's real measurements ({@link RunLoad}), or null
  * @param loadPolicy when a measurement was re-taken or flagged, or null
+ * @param compiles the real backend's compiles, reuses and evictions ({@link org.hsdag.backend.CompileStats}), or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record RunNotes(String why, String time, String load, String loadPolicy) {
+public record RunNotes(String why, String time, String load, String loadPolicy, String compiles) {
   public static final String FILE = "notes.json";
-  public static final RunNotes NONE = new RunNotes(null, null, null, null);
+  public static final RunNotes NONE = new RunNotes(null, null, null, null, null);
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public void write(Path dir) throws IOException {

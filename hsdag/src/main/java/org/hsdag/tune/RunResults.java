@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.backend.CompileStats;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
@@ -120,11 +121,16 @@ public final class RunResults {
 
   /**
    * Writes {@code result.json} atomically; with {@code memory} (null: none), the best placement's
-   * memory per device under its capacities ({@code best.memory_per_device}) and where they come from.
+   * memory per device under its capacities ({@code best.memory_per_device}) and where they come from;
+   * with {@code compiles} (null: a backend that compiles nothing), the real backend's compile figures.
    */
   public static void write(Path file, TuneResult r, OpGraph graph, Map<String, Double> bestTimeByDevice,
-      Map<String, Integer> unknownOpTypes, MemoryCheck memory, String capacitySource) throws IOException {
+      Map<String, Integer> unknownOpTypes, MemoryCheck memory, String capacitySource, CompileStats compiles)
+      throws IOException {
     Map<String, Object> m = toMap(r);
+    if (compiles != null) {
+      m.put("compile_cache", compiles.toJson()); // the real backend's compiles, reuses and evictions
+    }
     m.put("model", graph.name());
     // Op types the simulator has no formula for are costed as copies: the numbers say less about them.
     m.put("unknown_op_types", unknownOpTypes);

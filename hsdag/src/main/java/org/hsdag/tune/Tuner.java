@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.backend.DeviceTimeBreakdown;
 import org.hsdag.backend.LatencyBackend;
@@ -432,7 +433,8 @@ public final class Tuner {
       RunResults.write(runDir.resolve(RESULT_FILE), result, graph, time,
           backend.capability(OpCoverage.class).map(c -> c.unknownOpTypes(graph)).orElse(Map.of()),
           memory != null && memory.limitsAny() ? memory : null, backend.capability(DeviceMemorySource.class)
-              .map(DeviceMemorySource::capacitySource).orElse("--memory"));
+              .map(DeviceMemorySource::capacitySource).orElse("--memory"),
+          backend.capability(CompileCaching.class).map(CompileCaching::compileStats).orElse(null));
     }
     RunRefusals.write(runDir, engine.learnedRefusals());
     log.append(LogRecord.footer(now(), elapsed(), status.label(), best == null ? null : best.finalMs(), info));

@@ -42,7 +42,7 @@ public final class LoadWatchingBackend extends ForwardingBackend implements Load
     for (int attempt = 0; attempt <= retakes; attempt++) {
       Optional<LoadSample> before = probe.sample();
       Measurement m = delegate.measure(graph, placement, protocol);
-      Optional<LoadSample> after = probe.sample();
+      Optional<LoadSample> after = widened(before, probe.sample());
       Optional<MeasurementLoad> load = before.isPresent() && after.isPresent()
           ? LoadSample.between(before.get(), after.get()) : Optional.empty();
       if (load.isEmpty()) {
@@ -58,6 +58,26 @@ public final class LoadWatchingBackend extends ForwardingBackend implements Load
       }
     }
     return record(kept, keptLoad.after(retakes, policy.tooLoaded(keptLoad)));
+  }
+
+  /**
+   * {@code after}, or a later sample when no clock tick passed since {@code before}: a measurement on a
+   * kept compiled model of a small graph can be shorter than a tick, and would carry no load. The window
+   * then also holds a few milliseconds of this process's idle time (own time is not foreign).
+   */
+  private Optional<LoadSample> widened(Optional<LoadSample> before, Optional<LoadSample> after) {
+    Optional<LoadSample> a = after;
+    for (int i = 0; i < 10 && before.isPresent() && a.isPresent()
+        && LoadSample.between(before.get(), a.get()).isEmpty(); i++) {
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return a;
+      }
+      a = probe.sample();
+    }
+    return a;
   }
 
   private synchronized boolean persistentLoad() {

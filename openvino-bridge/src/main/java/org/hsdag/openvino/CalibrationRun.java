@@ -104,7 +104,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
           }
         }
       }
-      String source = "measured: " + OpenVinoBackend.describeMachine(rt.version(), rt.devices());
+      String source = "measured: " + OpenVinoNames.describeMachine(rt.version(), rt.devices());
       return new CalibrationRecords(xml.getFileName().toString(), source, runsOut, splitsOut, designed);
     }
   }

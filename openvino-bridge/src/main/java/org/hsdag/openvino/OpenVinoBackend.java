@@ -15,6 +15,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.hsdag.backend.CompileCaching;
+import org.hsdag.backend.CompileStats;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
@@ -51,7 +53,8 @@ import org.hsdag.cost.ShapeAssumption;
  * inferences, and reduce the samples by the protocol. A compile or run error becomes a failed
  * {@link Measurement} carrying OpenVINO's message; with a timeout set, so does a measurement that
  * takes too long (the native call cannot be interrupted and finishes in the background, and the
- * next measurement waits for it).
+ * next measurement waits for it). The compiled model (with its infer request and inputs) is kept for
+ * the next measurement of the same placement ({@link CompiledModels}, under a memory budget).
  *
  * <p>The SPI passes graphs, but OpenVINO needs the model file: a graph read by {@code IrReader}
  * knows its file ({@link OpGraph#source()}); {@link #bind(OpGraph, Path)} names another (a graph
@@ -60,7 +63,13 @@ import org.hsdag.cost.ShapeAssumption;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding, DeviceMemorySource {
+public final class OpenVinoBackend
+    implements
+      LatencyBackend,
+      CostModelSource,
+      ModelFileBinding,
+      DeviceMemorySource,
+      CompileCaching {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -74,6 +83,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
+  private final CompiledModels compiled = new CompiledModels();
   private ExecutorService worker;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -88,7 +98,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     this.shapes = shapes;
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
-    this.profile = describeMachine(runtime.version(), devices);
+    this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
     this.memory = devices.stream().map(d -> readMemory(runtime, d.name())).toList();
   }
 
@@ -203,7 +213,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   @Override
   public synchronized SupportMatrix supports(OpGraph graph, DeviceSet deviceSet) {
     OpenVinoRuntime.Model m = model(graph);
-    Map<String, Integer> runtimeIndex = indexByName(m.opNames());
+    Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
     HeteroAffinity rules = new HeteroAffinity(graph);
     long[] mask = new long[graph.nodeCount()];
     for (int d = 0; d < deviceSet.size(); d++) {
@@ -295,16 +305,26 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       if (!fit.problems().isEmpty()) {
         return costOf(failed(String.join("; ", fit.problems())), t0, NOT_REACHED, NOT_REACHED);
       }
-      m.setAffinities(fit.affinities());
-      compiling = System.nanoTime();
-      try (OpenVinoRuntime.Compiled c = m.compile(placement.devices().heteroString(), options.cacheDir(), false)) {
-        inferring = System.nanoTime();
-        c.fillInputs(options.seed());
-        double[] samples = c.inferTimed(protocol.warmupRuns(), protocol.runs());
-        return costOf(Measurement.of(samples, protocol,
-            SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()),
-            NAME, profile), t0, compiling, inferring);
+      CompiledModels.Key key = new CompiledModels.Key(fileOf(graph), placement.devices().heteroString(),
+          fit.affinities());
+      OpenVinoRuntime.Compiled kept = compiled.kept(key);
+      long resident = kept == null ? CompileBudget.residentBytes() : 0;
+      if (kept == null) {
+        m.setAffinities(fit.affinities());
       }
+      compiling = System.nanoTime();
+      OpenVinoRuntime.Compiled c = kept != null ? kept
+          : compiled.compile(key, () -> m.compile(key.device(), options.cacheDir(), false));
+      inferring = System.nanoTime();
+      Measurement result = compiled.use(key, c, kept == null, resident, options.seed(), k -> {
+        // The protocol's warm-up runs on every call, on a kept model too: other placements ran since its last
+        // measurement (caches, thread pools and memory are theirs now), so its first inference is cold again, and
+        // each call's figure stays what a freshly compiled model's would be.
+        double[] samples = k.inferTimed(protocol.warmupRuns(), protocol.runs());
+        return Measurement.of(samples, protocol,
+            SubModelCount.checked(k.reportedSubModels(), graph.nodeCount(), List.of()), NAME, profile);
+      });
+      return costOf(result, t0, compiling, inferring);
     } catch (OpenVinoException | IllegalStateException e) {
       return costOf(failed(e.getMessage()), t0, compiling, inferring);
     } catch (RuntimeException e) {
@@ -395,7 +415,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
   private ProfiledKernels profileKernels(OpGraph graph) {
     OpenVinoRuntime.Model m = model(graph);
-    Map<String, Integer> runtimeIndex = indexByName(m.opNames());
+    Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
     int n = graph.nodeCount();
     List<String> names = devices.stream().map(DeviceInfo::name).toList();
     boolean[][] supported = new boolean[devices.size()][n];
@@ -419,18 +439,23 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
   }
 
+  /** The model file of a bound graph. */
+  private Path fileOf(OpGraph graph) {
+    Path xml = modelFiles.getOrDefault(graph, graph.source().orElse(null));
+    if (xml == null) {
+      throw new IllegalStateException("openvino backend: graph '" + graph.name() + "' was built in memory, not read"
+          + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
+    }
+    return xml;
+  }
+
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
   OpenVinoRuntime.Model model(OpGraph graph) {
     OpenVinoRuntime.Model m = models.get(graph);
     if (m != null) {
       return m;
     }
-    Path xml = modelFiles.getOrDefault(graph, graph.source().orElse(null));
-    if (xml == null) {
-      throw new IllegalStateException("openvino backend: graph '" + graph.name() + "' was built in memory, not read"
-          + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
-    }
-    m = runtime.readModel(xml);
+    m = runtime.readModel(fileOf(graph));
     try {
       StaticInputs.reshape(m, options);
     } catch (RuntimeException e) {
@@ -445,22 +470,15 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
     return Measurement.failed(reason, NAME, profile);
   }
 
-  private static Map<String, Integer> indexByName(List<String> names) {
-    Map<String, Integer> m = new HashMap<>();
-    for (int i = 0; i < names.size(); i++) {
-      m.putIfAbsent(names.get(i), i);
-    }
-    return m;
+  /** Keeps compiled models for reuse under {@code bytes} ({@link CompiledModels}); 0 compiles on every measurement. */
+  @Override
+  public synchronized void compileCacheBudget(long bytes, String source) {
+    compiled.budget(bytes, source);
   }
 
-  /** {@code OpenVINO 2025.1.0 on CPU=Intel(R) Core(TM) i9-12900K, GPU.1=Intel(R) Data Center GPU Flex 170}. */
-  static String describeMachine(String version, List<DeviceInfo> devices) {
-    List<String> parts = new ArrayList<>();
-    for (DeviceInfo d : devices) {
-      parts.add(d.fullName() == null || d.fullName().isBlank() ? d.name() : d.name() + "=" + d.fullName());
-    }
-    String v = version.contains("-") ? version.substring(0, version.indexOf('-')) : version;
-    return "OpenVINO " + v + " on " + (parts.isEmpty() ? "no devices" : String.join(", ", parts));
+  @Override
+  public synchronized CompileStats compileStats() {
+    return compiled.stats(NAME);
   }
 
   /** Releases every native handle; waits for a timed-out inference still running (its handles are in use). */
@@ -470,6 +488,7 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
       worker.shutdownNow();
       worker = null;
     }
+    compiled.close();
     for (OpenVinoRuntime.Model m : models.values()) {
       m.close();
     }

@@ -35,6 +35,11 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   Map<String, boolean[]> support = new LinkedHashMap<>();
   // Device properties a device reports, keyed "DEVICE KEY" (absent: the device does not list the key).
   Map<String, Long> properties = new LinkedHashMap<>();
+  // Set: every inference fails with it. compiledCount numbers the compiled models; inferredOn lists, per
+  // inferTimed call, the number of the compiled model it ran on.
+  String inferError;
+  int compiledCount;
+  final List<Integer> inferredOn = new ArrayList<>();
 
   ScriptedRuntime(OpGraph modelGraph, String... devices) {
     this.modelGraph = modelGraph;
@@ -139,6 +144,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
         if (compileError != null) {
           throw new OpenVinoException("compiling on " + device + ": " + compileError);
         }
+        int id = ++compiledCount;
         return new Compiled() {
           @Override
           public long reportedSubModels() {
@@ -173,6 +179,10 @@ final class ScriptedRuntime implements OpenVinoRuntime {
           @Override
           public double[] inferTimed(int warmup, int runs) {
             calls.add("infer " + warmup + "+" + runs);
+            inferredOn.add(id);
+            if (inferError != null) {
+              throw new OpenVinoException(inferError);
+            }
             if (blockInference != null) {
               try {
                 blockInference.await();

@@ -1,0 +1,134 @@
+package org.hsdag.openvino;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.hsdag.backend.CompileCaching;
+import org.hsdag.backend.CompileStats;
+
+/**
+ * The compiled models (each with its infer request and filled inputs) an {@link OpenVinoBackend}
+ * keeps for reuse within a session, so a placement measured again — in the search, the final
+ * interleaved rounds, the baselines — is not compiled again; least recently used released first
+ * under a {@link CompileBudget}; with the compile figures of the session. A compile or infer
+ * request that fails, or a kept model whose inference fails, is never kept. Not thread-safe: the
+ * backend serialises its measurements.
+ */
+final class CompiledModels implements AutoCloseable {
+  /**
+   * Everything that makes two compiled models differ within one backend: the model file, the device
+   * string ({@code HETERO:CPU,CPU2}) and every node's affinity as set. The backend's input shapes,
+   * device properties (test devices) and {@code CACHE_DIR} are fixed when it opens.
+   */
+  record Key(Path xml, String device, Map<String, String> affinities) {
+    Key {
+      affinities = Map.copyOf(affinities);
+    }
+  }
+
+  private final CompiledModelCache<Key, OpenVinoRuntime.Compiled> cache = new CompiledModelCache<>(0,
+      OpenVinoRuntime.Compiled::close);
+  private final Set<Key> distinct = new HashSet<>();
+  private long requestedBytes = CompileCaching.DEFAULT_BUDGET;
+  private String requestedSource = "default";
+  private CompileBudget budget;
+  private int compiles;
+  private int failed;
+  private double compileMillis;
+
+  /** Sets the budget ({@link CompileCaching#compileCacheBudget}); the default is derived when first needed. */
+  void budget(long bytes, String source) {
+    requestedBytes = bytes;
+    requestedSource = source;
+    budget = bytes < 0 ? null : new CompileBudget(bytes, source);
+    if (budget != null) {
+      cache.budget(budget.bytes());
+    }
+  }
+
+  /** The compiled model kept for {@code key} (a cache hit), or null. */
+  OpenVinoRuntime.Compiled kept(Key key) {
+    return cache.get(key);
+  }
+
+  /** Compiles by {@code compile}, counting the call and its time; a failure propagates (and is counted). */
+  OpenVinoRuntime.Compiled compile(Key key, Supplier<OpenVinoRuntime.Compiled> compile) {
+    long t = System.nanoTime();
+    compiles++;
+    distinct.add(key);
+    try {
+      return compile.get();
+    } catch (RuntimeException e) {
+      failed++;
+      throw e;
+    } finally {
+      compileMillis += (System.nanoTime() - t) / 1e6;
+    }
+  }
+
+  /**
+   * Measures {@code c} by {@code measure}; a {@code fresh} one gets its inputs (from {@code seed}) first
+   * and is then kept or closed ({@link #keepOrClose}); a kept one whose measurement fails is released.
+   */
+  <T> T use(Key key, OpenVinoRuntime.Compiled c, boolean fresh, long residentBefore, long seed,
+      Function<OpenVinoRuntime.Compiled, T> measure) {
+    boolean ok = false;
+    try {
+      if (fresh) {
+        c.fillInputs(seed); // a kept model keeps its filled inputs: the same seed, the same data
+      }
+      T result = measure.apply(c);
+      ok = true;
+      return result;
+    } finally {
+      if (fresh) {
+        keepOrClose(key, c, ok, residentBefore);
+      } else if (!ok) {
+        drop(key);
+      }
+    }
+  }
+
+  /**
+   * After a freshly compiled model's first measurement: kept when it {@code succeeded} and fits the
+   * budget (charged its resident growth since {@code residentBefore}, at least the weights), else closed.
+   */
+  private void keepOrClose(Key key, OpenVinoRuntime.Compiled c, boolean succeeded, long residentBefore) {
+    if (!succeeded) {
+      c.close();
+      return;
+    }
+    long weights = CompileBudget.weightBytes(key.xml());
+    if (budget == null) {
+      budget = requestedBytes < 0 ? CompileBudget.byDefault(CompileBudget.memAvailable(), weights)
+          : new CompileBudget(requestedBytes, requestedSource);
+      cache.budget(budget.bytes());
+    }
+    long charge = CompileBudget.charge(residentBefore, CompileBudget.residentBytes(), weights);
+    if (!cache.put(key, c, charge)) {
+      c.close();
+    }
+  }
+
+  /** Releases the kept model of {@code key} (its inference failed: it is not trusted again). */
+  private void drop(Key key) {
+    cache.remove(key);
+  }
+
+  CompileStats stats(String backend) {
+    CompileBudget b = budget != null ? budget
+        : new CompileBudget(Math.max(0, requestedBytes),
+            requestedBytes < 0 ? "default, not derived yet" : requestedSource);
+    return new CompileStats(backend, compiles, failed, compileMillis, distinct.size(), cache.hits(), cache.evictions(),
+        b.bytes(), b.source(), cache.peakBytes(), cache.peakEntries());
+  }
+
+  /** Releases every kept compiled model. */
+  @Override
+  public void close() {
+    cache.clear();
+  }
+}
