@@ -23,6 +23,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.backend.Statistic;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.memory.DeviceMemorySource;
@@ -60,7 +61,13 @@ import org.hsdag.cost.ShapeAssumption;
  * otherwise; {@link #availability()} reports it without throwing. Not thread-safe beyond the
  * guarantee that measurements are serialised.
  */
-public final class OpenVinoBackend implements LatencyBackend, CostModelSource, ModelFileBinding, DeviceMemorySource {
+public final class OpenVinoBackend
+    implements
+      LatencyBackend,
+      CostModelSource,
+      ModelFileBinding,
+      DeviceMemorySource,
+      ThroughputMeasurement {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -314,6 +321,20 @@ public final class OpenVinoBackend implements LatencyBackend, CostModelSource, M
   }
 
   private static final long NOT_REACHED = Long.MIN_VALUE;
+
+  /** {@link OpenVinoThroughput}: N asynchronous requests in flight on a throughput-hinted compile (no timeout). */
+  @Override
+  public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol, int requests) {
+    return measureThroughputWithCost(graph, placement, protocol, requests).measurement();
+  }
+
+  /** {@link #measureThroughput}, also saying where its time went, as {@link #measureWithCost} does. */
+  public synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
+      MeasurementProtocol protocol, int requests) {
+    Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
+    return OpenVinoThroughput.measure(() -> model(graph), graph, placement, protocol, requests, available, options,
+        profile);
+  }
 
   /** The cost of a measurement started at {@code start} whose compile and inference started as given ({@link #NOT_REACHED}: never). */
   private static MeasurementCost costOf(Measurement m, long start, long compiling, long inferring) {
