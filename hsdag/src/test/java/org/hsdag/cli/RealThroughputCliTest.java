@@ -1,12 +1,20 @@
 package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hsdag.ir.IrReader;
+import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.placement.PlacementFiles;
 import org.hsdag.testkit.RealOpenVino;
 import org.hsdag.throughput.Objective;
 import org.hsdag.tune.RunObjective;
@@ -45,16 +53,23 @@ class RealThroughputCliTest {
   }
 
   @Test
-  void applyOnOpenVinoMeasuresThroughput() throws IOException {
-    Path out = tmp.resolve("run");
-    CliRun tuned = CliRun.of("tune", model.toString(), "--backend", "openvino", "--test-device", "CPU2", "--devices",
-        "CPU,CPU2", "--budget", "2", "--patience", "0", "--final-rounds", "1", "--out", out.toString(), "--no-report",
-        "--quiet");
-    assertEquals(ExitCodes.OK, tuned.exitCode(), tuned.out() + tuned.err());
-    CliRun r = CliRun.of("apply", model.toString(), out.resolve("best.json").toString(), "--backend", "openvino",
-        "--test-device", "CPU2", "--objective", "throughput", "--requests", "2", "--rounds", "1");
+  void applyOnOpenVinoMeasuresASplitsThroughput() throws IOException {
+    OpGraph graph = new IrReader().read(model);
+    Path placement = tmp.resolve("split.json");
+    int[] d = new int[graph.nodeCount()];
+    for (int v = 0; v < d.length; v++) {
+      d[v] = graph.topologicalRank(v) < d.length / 2 ? 0 : 1;
+    }
+    PlacementFiles.write(placement, graph, new Placement(DeviceSet.of("CPU", "CPU2"), d));
+    CliRun r = CliRun.of("apply", model.toString(), placement.toString(), "--backend", "openvino", "--test-device",
+        "CPU2", "--objective", "throughput", "--requests", "2", "--rounds", "1", "--json");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
-    assertTrue(r.out().contains("objective: throughput (2 requests in flight)"), r.out());
-    assertTrue(r.out().contains("openvino"), "the figures name their backend: " + r.out());
+    JsonNode json = new ObjectMapper().readTree(r.out());
+    assertEquals("openvino", json.get("backend").asText());
+    assertFalse(json.get("simulated").asBoolean());
+    assertEquals("throughput", json.get("objective").get("objective").asText());
+    assertEquals(2, json.get("objective").get("requests").asInt());
+    assertTrue(json.get("ok").asBoolean(), r.out());
+    assertTrue(json.get("latency_ms").asDouble() > 0, "a time per inference: " + r.out());
   }
 }
