@@ -331,8 +331,7 @@ public final class OpenVinoBackend
   /** {@link #measureThroughput}, also saying where its time went, as {@link #measureWithCost} does. */
   public synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
       MeasurementProtocol protocol, int requests) {
-    Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
-    return OpenVinoThroughput.measure(() -> model(graph), graph, placement, protocol, requests, available, options,
+    return OpenVinoThroughput.measure(() -> model(graph), graph, placement, protocol, requests, devices, options,
         profile);
   }
 

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
@@ -26,17 +28,18 @@ final class OpenVinoThroughput {
 
   /**
    * Measures {@code placement} with {@code requests} in flight on the backend's model of {@code
-   * graph}; {@code available} are the backend's device names. A placement that cannot run, or a
+   * graph} on the backend's {@code devices}. A placement that cannot run, or a
    * model OpenVINO cannot read, is a failed measurement. The phases are timed as {@link
    * OpenVinoBackend#measureWithCost} times them (infer: filling the inputs and every round).
    */
   static OpenVinoBackend.MeasurementCost measure(Supplier<OpenVinoRuntime.Model> model, OpGraph graph,
-      Placement placement, MeasurementProtocol protocol, int requests, Set<String> available, OpenVinoOptions options,
-      String profile) {
+      Placement placement, MeasurementProtocol protocol, int requests, List<DeviceInfo> devices,
+      OpenVinoOptions options, String profile) {
     if (requests < 1) {
       throw new IllegalArgumentException("requests in flight must be at least 1 (got " + requests + ")");
     }
     long[] t = {System.nanoTime(), 0, 0};
+    Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
     Map<String, String> affinities;
     try {
       affinities = new HeteroAffinity(graph).nameMap(placement);
