@@ -698,3 +698,154 @@ const char* hsdag_ov_runtime_original_names(hsdag_ov_compiled* compiled, int i) 
 }
 
 }  // extern "C"
+
+// ---- throughput: several asynchronous infer requests in flight (issue 39; appended) ----
+//
+// The asynchronous API as the wheel's header declares it (openvino/include/openvino/runtime/
+// infer_request.hpp, 2026.4.1): start_async() returns at once; calling any method of a running
+// request throws ov::Busy; wait() blocks until the result is available; set_callback(f) calls f
+// on success or failure of an asynchronous request, and f must not capture the request itself.
+// So the callbacks only push (request index, completion time) to a queue this thread drains; it
+// waits on the request (already done: cheap) before starting it again.
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <utility>
+
+namespace {
+
+using throughput_clock = std::chrono::steady_clock;
+
+struct completions {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::pair<int, throughput_clock::time_point>> done;
+  std::exception_ptr error;
+};
+
+// The times of `total` completions of `reqs` kept in flight, in the order they completed; the first
+// entry is the start. Rethrows the first request failure once every request has stopped.
+std::vector<throughput_clock::time_point> run_closed_loop(std::vector<ov::InferRequest>& reqs, int64_t total) {
+  completions q;
+  for (size_t k = 0; k < reqs.size(); ++k) {
+    completions* qp = &q;
+    int index = static_cast<int>(k);
+    reqs[k].set_callback([qp, index](std::exception_ptr e) {
+      auto now = throughput_clock::now();
+      std::lock_guard<std::mutex> lock(qp->mu);
+      if (e && !qp->error) qp->error = e;
+      qp->done.emplace_back(index, now);
+      qp->cv.notify_one();
+    });
+  }
+  std::vector<throughput_clock::time_point> stamps;
+  stamps.reserve(static_cast<size_t>(total) + 1);
+  stamps.push_back(throughput_clock::now());
+  int64_t started = 0;
+  int64_t in_flight = 0;
+  for (auto& r : reqs) {
+    if (started == total) break;
+    r.start_async();
+    ++started;
+    ++in_flight;
+  }
+  bool failed = false;
+  while (in_flight > 0) {
+    std::pair<int, throughput_clock::time_point> c;
+    {
+      std::unique_lock<std::mutex> lock(q.mu);
+      q.cv.wait(lock, [&] { return !q.done.empty(); });
+      c = q.done.front();
+      q.done.pop_front();
+      failed = failed || static_cast<bool>(q.error);
+    }
+    --in_flight;
+    stamps.push_back(c.second);
+    ov::InferRequest& r = reqs[static_cast<size_t>(c.first)];
+    if (!failed) r.wait();  // returns at once; the callback has run, so the request is idle again
+    if (!failed && started < total) {
+      r.start_async();
+      ++started;
+      ++in_flight;
+    }
+  }
+  for (auto& r : reqs) {
+    try {
+      r.wait();
+    } catch (...) {
+      // the failure is in q.error
+    }
+    r.set_callback([](std::exception_ptr) {});  // q goes out of scope: no callback may point at it
+  }
+  if (q.error) std::rethrow_exception(q.error);
+  return stamps;
+}
+
+}  // namespace
+
+extern "C" {
+
+hsdag_ov_compiled* hsdag_ov_compile_throughput(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
+                                               const char* cache_dir, int requests) {
+  if (!core || !model || !device || requests < 1) {
+    last_error = "null core, model or device, or fewer than 1 request";
+    return nullptr;
+  }
+  return guarded_ptr<hsdag_ov_compiled>([&] {
+    ov::AnyMap config;
+    config.emplace(ov::hint::performance_mode.name(), ov::hint::PerformanceMode::THROUGHPUT);
+    config.emplace(ov::hint::num_requests.name(), static_cast<uint32_t>(requests));
+    if (cache_dir && *cache_dir) config.emplace(ov::cache_dir.name(), std::string(cache_dir));
+    auto c = std::make_unique<hsdag_ov_compiled>();
+    std::string dev(device);
+    c->hetero = dev.rfind("HETERO", 0) == 0;
+    c->compiled = core->core.compile_model(model->model, dev, config);
+    try {
+      c->request = c->compiled.create_infer_request();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string(HSDAG_OV_INFER_REQUEST_STAGE) + e.what());
+    }
+    try {
+      std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
+      std::string joined;
+      for (const auto& u : used) joined += (joined.empty() ? "" : ",") + u;
+      c->execution_devices = joined;
+    } catch (const std::exception&) {
+      c->execution_devices = dev;
+    }
+    return c.release();
+  });
+}
+
+int hsdag_ov_infer_throughput(hsdag_ov_compiled* compiled, int requests, int warmup, int runs, double* samples_ms) {
+  if (!compiled || requests < 1 || warmup < 0 || runs < 0 || (runs > 0 && !samples_ms)) {
+    return fail(HSDAG_OV_BAD_ARGUMENT, "bad arguments to infer_throughput");
+  }
+  return guarded([&] {
+    std::vector<ov::InferRequest> reqs;
+    const size_t inputs = compiled->compiled.inputs().size();
+    for (int k = 0; k < requests; ++k) {
+      ov::InferRequest r = compiled->compiled.create_infer_request();
+      for (size_t i = 0; i < inputs; ++i) {
+        ov::Tensor src = compiled->request.get_input_tensor(i);
+        ov::Tensor copy(src.get_element_type(), src.get_shape());
+        src.copy_to(copy);
+        r.set_input_tensor(i, copy);
+      }
+      reqs.push_back(std::move(r));
+    }
+    const int64_t n = requests;
+    const int64_t skip = static_cast<int64_t>(warmup) * n;
+    auto stamps = run_closed_loop(reqs, skip + static_cast<int64_t>(runs) * n);
+    // stamps[0] is the start, stamps[j] the j-th completion: window k spans completions skip+k*n .. skip+(k+1)*n.
+    for (int k = 0; k < runs; ++k) {
+      auto from = stamps[static_cast<size_t>(skip + k * n)];
+      auto to = stamps[static_cast<size_t>(skip + (k + 1) * n)];
+      samples_ms[k] = std::chrono::duration<double, std::milli>(to - from).count() / static_cast<double>(n);
+    }
+    return HSDAG_OV_OK;
+  });
+}
+
+}  // extern "C"

@@ -190,3 +190,45 @@ const char* hsdag_ov_runtime_original_names(hsdag_ov_compiled* compiled, int i);
 #endif
 
 #endif /* HSDAG_OV_SHIM_H */
+
+/*
+ * ---- throughput: several asynchronous infer requests in flight (issue 39) ----
+ * Appended as a block of its own, with its own guard, so the declarations above stay untouched.
+ */
+#ifndef HSDAG_OV_SHIM_THROUGHPUT_H
+#define HSDAG_OV_SHIM_THROUGHPUT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * hsdag_ov_compile with the throughput performance hint, as `benchmark_app -hint throughput
+ * -nireq N` compiles: {PERFORMANCE_HINT: THROUGHPUT, PERFORMANCE_HINT_NUM_REQUESTS: requests}
+ * (+ CACHE_DIR if cache_dir is non-empty), then one infer request for hsdag_ov_fill_inputs and
+ * hsdag_ov_input_write. On HETERO the hint reaches every sub-device's compile. Same failures as
+ * hsdag_ov_compile (HSDAG_OV_INFER_REQUEST_STAGE prefix when the infer request is refused).
+ */
+hsdag_ov_compiled* hsdag_ov_compile_throughput(hsdag_ov_core* core, hsdag_ov_model* model, const char* device,
+                                               const char* cache_dir, int requests);
+
+/*
+ * Keeps `requests` asynchronous infer requests of `compiled` in flight (a closed loop: each
+ * completion starts that request again, as benchmark_app runs): ov::InferRequest::start_async with
+ * a completion callback (set_callback) and wait (openvino/runtime/infer_request.hpp of the wheel,
+ * 2026.4.1). Each request gets its own copy of the inputs of the compiled's own request (fill them
+ * first). `warmup` x requests completions are untimed; then `runs` windows of `requests`
+ * completions each: samples_ms[k] = the wall time of window k over `requests`, the time per
+ * inference at steady state, ms (so their mean is the whole timed span over its completions).
+ * samples_ms must hold `runs` doubles. Returns 0, or a negative code (a failed request's message
+ * in hsdag_ov_last_error); every request has finished when it returns.
+ */
+int hsdag_ov_infer_throughput(hsdag_ov_compiled* compiled, int requests, int warmup, int runs, double* samples_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HSDAG_OV_SHIM_THROUGHPUT_H */

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 public final class ObjectiveOptions {
   @Option(names = "--objective", paramLabel = "latency|throughput", defaultValue = "latency",
       description = "What to optimise: the latency of one inference, or inferences per second with --requests in "
-          + "flight (HETERO pipelines sub-models across devices; simulator only so far). Default: ${DEFAULT-VALUE}.")
+          + "flight (HETERO pipelines sub-models across devices; on the simulator and the openvino backend). Default: ${DEFAULT-VALUE}.")
   String objective = "latency";
 
   @Option(names = "--requests", paramLabel = "N",

@@ -28,7 +28,8 @@ final class ObjectiveSummary {
   static void printFigures(PrintWriter out, RunObjective objective, String numbers) {
     if (objective.figures().isEmpty()) {
       if (objective.objective() == Objective.LATENCY) {
-        out.println("throughput: not measured (only the simulator measures throughput so far)");
+        out.println(
+            "throughput: not measured (--objective throughput measures it, on the simulator or the openvino backend)");
       }
       return;
     }

@@ -8,7 +8,9 @@ import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.MeasurementCost;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -22,7 +24,7 @@ import org.hsdag.placement.Placement;
  * measures from one thread). A real {@code tune} states the same shares in its summary and report
  * ({@link #shares}); {@code bench real-runtime-figures --sections tune} prints them in detail.
  */
-public final class TimedBackend extends ForwardingBackend {
+public final class TimedBackend extends ForwardingBackend implements ThroughputMeasurement {
   private final OpenVinoBackend openVino;
   private double measureMs;
   private double prepareMs;
@@ -92,8 +94,19 @@ public final class TimedBackend extends ForwardingBackend {
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return timed(() -> openVino.measureWithCost(graph, placement, protocol));
+  }
+
+  /** A throughput measurement, timed by phase as a latency one. */
+  @Override
+  public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol,
+      int requests) {
+    return timed(() -> openVino.measureThroughputWithCost(graph, placement, protocol, requests));
+  }
+
+  private Measurement timed(java.util.function.Supplier<MeasurementCost> measurement) {
     long t = System.nanoTime();
-    OpenVinoBackend.MeasurementCost c = openVino.measureWithCost(graph, placement, protocol);
+    MeasurementCost c = measurement.get();
     long end = System.nanoTime();
     double wall = (end - t) / 1e6;
     add(t, end, () -> {

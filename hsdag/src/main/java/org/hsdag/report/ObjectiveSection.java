@@ -29,7 +29,9 @@ final class ObjectiveSection {
           + "for comparison (" + numbers + ").");
     }
     if (o.figures().isEmpty()) {
-      doc.para("Both figures are given only by the simulator so far.");
+      doc.para(
+          "Both noise-free figures side by side are given only by the simulator; on a real runtime the run measured "
+              + "the figure of its objective only (docs/real-throughput.md).");
       return;
     }
     List<List<String>> rows = new ArrayList<>();

@@ -47,9 +47,22 @@ public abstract class ForwardingBackend implements LatencyBackend {
     return delegate.measure(graph, placement, protocol);
   }
 
+  /**
+   * This decorator when it has {@code type}, else the delegate's. A decorator that forwards {@link
+   * ThroughputMeasurement} (with its own policy around it) has it only when its delegate has it.
+   */
   @Override
   public <T> Optional<T> capability(Class<T> type) {
+    if (type == ThroughputMeasurement.class && delegate.capability(type).isEmpty()) {
+      return Optional.empty();
+    }
     return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
+  }
+
+  /** The delegate's {@link ThroughputMeasurement} (for decorators that forward it). */
+  protected final ThroughputMeasurement delegateThroughput() {
+    return delegate.capability(ThroughputMeasurement.class).orElseThrow(
+        () -> new UnsupportedOperationException("backend " + delegate.name() + " cannot measure throughput"));
   }
 
   @Override

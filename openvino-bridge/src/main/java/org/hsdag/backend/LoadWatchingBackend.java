@@ -13,7 +13,7 @@ import org.hsdag.placement.Placement;
  * only triple their cost) until one comes in under the limit. A simulated backend is returned
  * unwrapped by {@link #wrap}.
  */
-public final class LoadWatchingBackend extends ForwardingBackend implements LoadWatch {
+public final class LoadWatchingBackend extends ForwardingBackend implements LoadWatch, ThroughputMeasurement {
   private final LoadProbe probe;
   private final LoadPolicy policy;
   private MeasurementLoad last;
@@ -36,12 +36,24 @@ public final class LoadWatchingBackend extends ForwardingBackend implements Load
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return watched(() -> delegate.measure(graph, placement, protocol));
+  }
+
+  /** A throughput measurement watched and re-taken under the same policy (when the delegate measures throughput). */
+  @Override
+  public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol,
+      int requests) {
+    ThroughputMeasurement throughput = delegateThroughput();
+    return watched(() -> throughput.measureThroughput(graph, placement, protocol, requests));
+  }
+
+  private Measurement watched(java.util.function.Supplier<Measurement> measurement) {
     Measurement kept = null;
     MeasurementLoad keptLoad = null;
     int retakes = persistentLoad() ? 0 : policy.retakes();
     for (int attempt = 0; attempt <= retakes; attempt++) {
       Optional<LoadSample> before = probe.sample();
-      Measurement m = delegate.measure(graph, placement, protocol);
+      Measurement m = measurement.get();
       Optional<LoadSample> after = widened(before, probe.sample());
       Optional<MeasurementLoad> load = before.isPresent() && after.isPresent()
           ? LoadSample.between(before.get(), after.get()) : Optional.empty();

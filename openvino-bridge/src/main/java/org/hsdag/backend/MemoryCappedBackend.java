@@ -17,7 +17,7 @@ import org.hsdag.placement.Placement;
  * both, and a placement that does not fit is refused without being run, as the simulator fails it.
  * The simulator takes the user's capacities into its profile instead ({@code SimBackend#withMemoryLimits}).
  */
-public final class MemoryCappedBackend extends ForwardingBackend implements DeviceMemorySource {
+public final class MemoryCappedBackend extends ForwardingBackend implements DeviceMemorySource, ThroughputMeasurement {
   private final MemoryLimits user;
   private final Optional<DeviceMemorySource> own;
 
@@ -51,11 +51,21 @@ public final class MemoryCappedBackend extends ForwardingBackend implements Devi
 
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return refusal(graph, placement).orElseGet(() -> delegate.measure(graph, placement, protocol));
+  }
+
+  /** A placement that does not fit is refused without being run, as for latency. */
+  @Override
+  public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol,
+      int requests) {
+    ThroughputMeasurement throughput = delegateThroughput();
+    return refusal(graph, placement)
+        .orElseGet(() -> throughput.measureThroughput(graph, placement, protocol, requests));
+  }
+
+  private Optional<Measurement> refusal(OpGraph graph, Placement placement) {
     Optional<String> oom = memoryCheck(graph, placement.devices(), MemoryLimits.NONE).violation(placement);
-    if (oom.isPresent()) {
-      return Measurement.failed(MemoryCheck.REJECTED + oom.get() + " (capacities: " + capacitySource() + ")", name(),
-          profile());
-    }
-    return delegate.measure(graph, placement, protocol);
+    return oom.map(o -> Measurement.failed(MemoryCheck.REJECTED + o + " (capacities: " + capacitySource() + ")",
+        name(), profile()));
   }
 }

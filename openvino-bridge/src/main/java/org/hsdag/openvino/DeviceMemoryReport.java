@@ -53,6 +53,15 @@ public record DeviceMemoryReport(String device, OptionalLong totalBytes, String 
     return new DeviceMemoryReport(device, OptionalLong.empty(), "", OptionalLong.empty());
   }
 
+  /** {@link #read}, or nothing reported when the device's properties cannot be read. */
+  static DeviceMemoryReport readOrNone(OpenVinoRuntime runtime, String device) {
+    try {
+      return read(runtime, device);
+    } catch (OpenVinoException e) {
+      return none(device);
+    }
+  }
+
   /** What {@code device} reports through {@code runtime}. */
   public static DeviceMemoryReport read(OpenVinoRuntime runtime, String device) {
     for (String key : List.of(GPU_TOTAL, NPU_TOTAL)) {

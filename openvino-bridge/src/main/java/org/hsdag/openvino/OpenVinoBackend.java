@@ -25,6 +25,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.backend.Statistic;
 import org.hsdag.backend.SupportMatrix;
+import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.memory.DeviceMemorySource;
@@ -69,7 +70,8 @@ public final class OpenVinoBackend
       CostModelSource,
       ModelFileBinding,
       DeviceMemorySource,
-      CompileCaching {
+      CompileCaching,
+      ThroughputMeasurement {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -99,16 +101,7 @@ public final class OpenVinoBackend
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
-    this.memory = devices.stream().map(d -> readMemory(runtime, d.name())).toList();
-  }
-
-  /** What {@code device} reports; a device whose properties cannot be read reports nothing. */
-  private static DeviceMemoryReport readMemory(OpenVinoRuntime runtime, String device) {
-    try {
-      return DeviceMemoryReport.read(runtime, device);
-    } catch (OpenVinoException e) {
-      return DeviceMemoryReport.none(device);
-    }
+    this.memory = devices.stream().map(d -> DeviceMemoryReport.readOrNone(runtime, d.name())).toList();
   }
 
   /** The memory each device reported when the backend opened, in {@link #devices()} order. */
@@ -262,16 +255,6 @@ public final class OpenVinoBackend
   }
 
   /**
-   * Where the wall time of one measurement went, in milliseconds (0 for a phase it never reached):
-   * {@code prepareMillis} is hsdag's own work before OpenVINO compiles (resolving the placement,
-   * checking names, reading the model on first use, setting every node's affinity),
-   * {@code compileMillis} OpenVINO's {@code compile_model} on HETERO with its infer request,
-   * {@code inferMillis} filling the inputs plus the warm-up and timed inferences.
-   */
-  public record MeasurementCost(Measurement measurement, double prepareMillis, double compileMillis,
-      double inferMillis) {}
-
-  /**
    * {@link #measure} without a timeout, also saying where its time went: the figures of what a real
    * measurement costs ({@code bench}) use the same path as every tuning measurement.
    */
@@ -286,24 +269,26 @@ public final class OpenVinoBackend
     try {
       affinities = new HeteroAffinity(graph).nameMap(placement);
     } catch (InvalidPlacementException e) {
-      return costOf(failed(e.getMessage()), t0, NOT_REACHED, NOT_REACHED);
+      return MeasurementCost.since(failed(e.getMessage()), t0, MeasurementCost.NOT_REACHED,
+          MeasurementCost.NOT_REACHED);
     }
     Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
     for (String used : new LinkedHashSet<>(affinities.values())) {
       if (!available.contains(used)) {
-        return costOf(
+        return MeasurementCost.since(
             failed("device " + used + " is not available on this machine (available: " + String.join(",", available)
                 + ")"),
-            t0, NOT_REACHED, NOT_REACHED);
+            t0, MeasurementCost.NOT_REACHED, MeasurementCost.NOT_REACHED);
       }
     }
-    long compiling = NOT_REACHED;
-    long inferring = NOT_REACHED;
+    long compiling = MeasurementCost.NOT_REACHED;
+    long inferring = MeasurementCost.NOT_REACHED;
     try {
       OpenVinoRuntime.Model m = model(graph);
       HeteroAffinity.ModelFit fit = HeteroAffinity.fitToModel(affinities, m.opNames());
       if (!fit.problems().isEmpty()) {
-        return costOf(failed(String.join("; ", fit.problems())), t0, NOT_REACHED, NOT_REACHED);
+        return MeasurementCost.since(failed(String.join("; ", fit.problems())), t0, MeasurementCost.NOT_REACHED,
+            MeasurementCost.NOT_REACHED);
       }
       CompiledModels.Key key = new CompiledModels.Key(fileOf(graph), placement.devices().heteroString(),
           fit.affinities());
@@ -324,24 +309,26 @@ public final class OpenVinoBackend
         return Measurement.of(samples, protocol,
             SubModelCount.checked(k.reportedSubModels(), graph.nodeCount(), List.of()), NAME, profile);
       });
-      return costOf(result, t0, compiling, inferring);
+      return MeasurementCost.since(result, t0, compiling, inferring);
     } catch (OpenVinoException | IllegalStateException e) {
-      return costOf(failed(e.getMessage()), t0, compiling, inferring);
+      return MeasurementCost.since(failed(e.getMessage()), t0, compiling, inferring);
     } catch (RuntimeException e) {
       // Never let one placement kill a tuning run.
-      return costOf(failed("unexpected error: " + e), t0, compiling, inferring);
+      return MeasurementCost.since(failed("unexpected error: " + e), t0, compiling, inferring);
     }
   }
 
-  private static final long NOT_REACHED = Long.MIN_VALUE;
+  /** {@link OpenVinoThroughput}: N asynchronous requests in flight on a throughput-hinted compile (no timeout). */
+  @Override
+  public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol, int requests) {
+    return measureThroughputWithCost(graph, placement, protocol, requests).measurement();
+  }
 
-  /** The cost of a measurement started at {@code start} whose compile and inference started as given ({@link #NOT_REACHED}: never). */
-  private static MeasurementCost costOf(Measurement m, long start, long compiling, long inferring) {
-    long end = System.nanoTime();
-    double prepare = ((compiling == NOT_REACHED ? end : compiling) - start) / 1e6;
-    double compile = compiling == NOT_REACHED ? 0 : ((inferring == NOT_REACHED ? end : inferring) - compiling) / 1e6;
-    double infer = inferring == NOT_REACHED ? 0 : (end - inferring) / 1e6;
-    return new MeasurementCost(m, prepare, compile, infer);
+  /** {@link #measureThroughput}, also saying where its time went, as {@link #measureWithCost} does. */
+  public synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
+      MeasurementProtocol protocol, int requests) {
+    return OpenVinoThroughput.measure(() -> model(graph), graph, placement, protocol, requests, devices, options,
+        profile);
   }
 
   /** Timed runs (after one warm-up) of each profiling compile; the last one's records count. */

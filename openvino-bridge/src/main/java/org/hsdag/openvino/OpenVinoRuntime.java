@@ -117,6 +117,14 @@ public interface OpenVinoRuntime extends AutoCloseable {
      */
     Compiled compileAutomatic(String device, Path cacheDir, boolean profiling);
 
+    /**
+     * Compiles on {@code device} on the manual core as {@link #compile} does, with OpenVINO's
+     * throughput hint for {@code requests} requests in flight ({@code PERFORMANCE_HINT=THROUGHPUT},
+     * {@code PERFORMANCE_HINT_NUM_REQUESTS}), as {@code benchmark_app -hint throughput -nireq N}
+     * compiles; HETERO passes the hint on to every sub-device.
+     */
+    Compiled compileForThroughput(String device, Path cacheDir, int requests);
+
     @Override
     void close();
   }
@@ -158,6 +166,14 @@ public interface OpenVinoRuntime extends AutoCloseable {
 
     /** {@code warmup} untimed then {@code runs} timed synchronous inferences; milliseconds per run. */
     double[] inferTimed(int warmup, int runs);
+
+    /**
+     * {@code requests} asynchronous infer requests kept in flight (each with a copy of the inputs
+     * {@link #fillInputs} set): {@code warmup} × {@code requests} completions untimed, then {@code
+     * runs} windows of {@code requests} completions; each sample is a window's wall time over its
+     * completions, the time per inference at steady state, ms.
+     */
+    double[] inferThroughput(int requests, int warmup, int runs);
 
     /** The outputs of the last inference, as floats. */
     float[][] outputs();

@@ -22,6 +22,11 @@ import org.hsdag.cost.HeteroCostModel;
  * the device it leaves or enters, and the same stage costs as {@link HeteroCostModel#evaluate} adds
  * up, grouped by sub-model: the stages and the overhead sum to its latency.
  *
+ * <p>A stage's device is the hardware that runs it: a test device (the CPU plugin registered again
+ * under a name such as {@code CPU2}, {@code org.hsdag.openvino.TestDevice}) runs on the CPU's own
+ * cores, so its stages queue on the CPU. Measured (docs/real-throughput.md): a CPU/CPU2 split of
+ * resnet50 did not pipeline; its throughput stayed at or below its latency's inverse, where two
+ * independent servers had predicted almost twice that.
  */
 public final class PipelineStages {
   private final int[] device;
@@ -104,12 +109,13 @@ public final class PipelineStages {
     }
     int[] dev = new int[stages];
     double[] time = new double[stages];
+    int[] server = servers(model.deviceNames());
     int[] kernelSubModels = new int[model.deviceCount()];
     for (int i = 0; i < nc; i++) {
       int s = stageOfRoot[root[i]];
       time[s] += terms.opMicros(i);
       if (root[i] == i) {
-        dev[s] = deviceOfOp[i];
+        dev[s] = server[deviceOfOp[i]];
         time[s] += model.subModelOverhead(deviceOfOp[i]);
         kernelSubModels[deviceOfOp[i]]++;
       }
@@ -125,10 +131,25 @@ public final class PipelineStages {
     int[] allDev = Arrays.copyOf(dev, stages + extraDev.size());
     double[] allTime = Arrays.copyOf(time, stages + extraDev.size());
     for (int k = 0; k < extraDev.size(); k++) {
-      allDev[stages + k] = extraDev.get(k)[0];
+      allDev[stages + k] = server[extraDev.get(k)[0]];
       allTime[stages + k] = model.subModelOverhead(extraDev.get(k)[0]);
     }
     return new PipelineStages(allDev, allTime, terms.requestMicros());
+  }
+
+  /**
+   * The device whose hardware runs each device: itself, or for a test device (a name that contains
+   * {@code CPU} and is not {@code CPU}, the only names OpenVINO's CPU plugin can be registered under
+   * again) the {@code CPU} when the model has one.
+   */
+  static int[] servers(List<String> names) {
+    int cpu = names.indexOf("CPU");
+    int[] server = new int[names.size()];
+    for (int d = 0; d < server.length; d++) {
+      String n = names.get(d);
+      server[d] = cpu >= 0 && !n.equals("CPU") && n.contains("CPU") && !n.contains(".") ? cpu : d;
+    }
+    return server;
   }
 
   /** Stage number per op index that is a sub-model root (others -1): sub-models in topological order, earliest root first. */

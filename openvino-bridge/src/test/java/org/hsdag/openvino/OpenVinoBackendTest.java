@@ -82,21 +82,21 @@ class OpenVinoBackendTest {
   void measureWithCostGivesTheSameMeasurementAndChargesNoPhaseItNeverReached() {
     ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU", "GPU.1");
     try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT)) {
-      OpenVinoBackend.MeasurementCost ok = b.measureWithCost(graph, SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"),
+      MeasurementCost ok = b.measureWithCost(graph, SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"),
           MeasurementProtocol.PAPER);
       assertTrue(ok.measurement().ok(), ok.measurement().reason());
       assertEquals(3.0, ok.measurement().latencyMillis(), 1e-12);
       assertTrue(ok.prepareMillis() >= 0 && ok.compileMillis() >= 0 && ok.inferMillis() >= 0, ok.toString());
 
       rt.compileError = "[GPU] Operation: fc of type MatMul(opset1) is not supported";
-      OpenVinoBackend.MeasurementCost failed = b.measureWithCost(graph,
+      MeasurementCost failed = b.measureWithCost(graph,
           Placement.allOn(devices, graph.nodeCount(), "GPU.1"),
           MeasurementProtocol.PAPER);
       assertFalse(failed.measurement().ok());
       assertEquals(0.0, failed.inferMillis(), "a compile that failed ran no inference");
     }
     try (OpenVinoBackend b = backend(new ScriptedRuntime(graph, "CPU"), OpenVinoOptions.DEFAULT)) {
-      OpenVinoBackend.MeasurementCost refused = b.measureWithCost(graph,
+      MeasurementCost refused = b.measureWithCost(graph,
           SelfTestModel.mixedPlacement(graph, "CPU", "GPU.1"),
           MeasurementProtocol.PAPER);
       assertFalse(refused.measurement().ok());

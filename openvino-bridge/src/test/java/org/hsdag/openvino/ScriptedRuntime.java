@@ -140,6 +140,12 @@ final class ScriptedRuntime implements OpenVinoRuntime {
         return compiled(device);
       }
 
+      @Override
+      public Compiled compileForThroughput(String device, Path cacheDir, int requests) {
+        calls.add("compile throughput " + device + " " + requests);
+        return compiled(device);
+      }
+
       private Compiled compiled(String device) {
         if (compileError != null) {
           throw new OpenVinoException("compiling on " + device + ": " + compileError);
@@ -190,6 +196,12 @@ final class ScriptedRuntime implements OpenVinoRuntime {
                 Thread.currentThread().interrupt();
               }
             }
+            return Arrays.copyOf(samples, runs);
+          }
+
+          @Override
+          public double[] inferThroughput(int requests, int warmup, int runs) {
+            calls.add("infer " + requests + " in flight " + warmup + "+" + runs);
             return Arrays.copyOf(samples, runs);
           }
 

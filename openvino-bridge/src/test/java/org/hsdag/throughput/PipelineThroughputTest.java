@@ -94,4 +94,21 @@ class PipelineThroughputTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Objective.parse("speed"));
     assertEquals("--objective 'speed' is not one of latency, throughput", e.getMessage());
   }
+
+  @Test
+  void aTestDeviceSharesTheCpusCoresSoASplitAcrossThemDoesNotPipeline() {
+    HeteroCostModelBuilder b = HeteroCostModel.builder(List.of(new HeteroDevice("CPU", 0, 0, 100),
+        new HeteroDevice("CPU2", 0, 0, 100)), 50);
+    int a = b.op(0, new double[] {3000, 9000});
+    int c = b.op(1, new double[] {8000, 5000}, a);
+    b.tensor(-1, 1000, 0, a);
+    b.tensor(a, 1000, 0, c);
+    b.tensor(c, 1000, 1);
+    PipelineStages s = PipelineStages.of(b.build(), new int[] {0, 1});
+    // Both stages queue on the CPU: 3100 + 5100 µs of one server per inference, whatever the requests in flight.
+    assertArrayEquals(new int[] {0, 0}, s.device());
+    assertEquals(8200, PipelineThroughput.simulatedPeriodMicros(s, 3), 1e-6);
+    assertArrayEquals(new int[] {0, 1, 0, 0}, PipelineStages.servers(List.of("CPU", "GPU.0", "CPU2", "CPU_TWIN")));
+    assertArrayEquals(new int[] {0, 1}, PipelineStages.servers(List.of("CPU2", "GPU.1")), "no CPU: no sharing");
+  }
 }

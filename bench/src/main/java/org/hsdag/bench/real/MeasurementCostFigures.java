@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.openvino.MeasurementCost;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.placement.SplitPlacements;
@@ -70,10 +71,10 @@ final class MeasurementCostFigures {
     for (int r = 0; r < rounds; r++) {
       for (Placement p : ps) {
         long t = System.nanoTime();
-        OpenVinoBackend.MeasurementCost a = plain.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
+        MeasurementCost a = plain.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
         double aWall = (System.nanoTime() - t) / 1e6;
         t = System.nanoTime();
-        OpenVinoBackend.MeasurementCost b = cached.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
+        MeasurementCost b = cached.measureWithCost(m.graph(), p, MeasurementProtocol.PAPER);
         double bWall = (System.nanoTime() - t) / 1e6;
         ok(a.measurement(), "no-cache measurement");
         ok(b.measurement(), "cached measurement");

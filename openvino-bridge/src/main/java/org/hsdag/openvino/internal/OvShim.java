@@ -169,4 +169,10 @@ public final class OvShim {
   public static native @Cast("const char*") BytePointer hsdag_ov_runtime_node_name(CompiledHandle compiled, int i);
 
   public static native @Cast("const char*") BytePointer hsdag_ov_runtime_original_names(CompiledHandle compiled, int i);
+
+  public static native CompiledHandle hsdag_ov_compile_throughput(
+      CoreHandle core, ModelHandle model, String device, String cacheDir, int requests);
+
+  public static native int hsdag_ov_infer_throughput(
+      CompiledHandle compiled, int requests, int warmup, int runs, double[] samplesMs);
 }

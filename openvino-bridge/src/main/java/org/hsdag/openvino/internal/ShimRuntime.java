@@ -287,12 +287,26 @@ public final class ShimRuntime implements OpenVinoRuntime {
       return compileOn(automatic(), device, cacheDir, profiling);
     }
 
+    @Override
+    public Compiled compileForThroughput(String device, Path cacheDir, int requests) {
+      if (OpenVinoRuntime.isMetaDevice(device) && !affinitiesSet) {
+        throw new IllegalStateException("compiling on " + device + " without affinities is an automatic compile");
+      }
+      CompiledHandle c = hsdag_ov_compile_throughput(ShimRuntime.this.live(), live(), device,
+          cacheDir == null ? "" : cacheDir.toAbsolutePath().toString(), requests);
+      return compiledOrThrow(c, device);
+    }
+
     /** hsdag_ov_shim.h's HSDAG_OV_INFER_REQUEST_STAGE. */
     private static final String INFER_REQUEST_STAGE = "creating the infer request: ";
 
     private Compiled compileOn(CoreHandle core, String device, Path cacheDir, boolean profiling) {
       CompiledHandle c = hsdag_ov_compile(core, live(), device,
           cacheDir == null ? "" : cacheDir.toAbsolutePath().toString(), profiling ? 1 : 0);
+      return compiledOrThrow(c, device);
+    }
+
+    private Compiled compiledOrThrow(CompiledHandle c, String device) {
       if (c == null || c.isNull()) {
         String error = lastError();
         // The shim prefixes an infer-request failure (HSDAG_OV_INFER_REQUEST_STAGE): compiling itself succeeded.
@@ -362,6 +376,14 @@ public final class ShimRuntime implements OpenVinoRuntime {
     public double[] inferTimed(int warmup, int runs) {
       double[] samples = new double[runs];
       check(hsdag_ov_infer_timed(live(), warmup, runs, samples), "inference");
+      return samples;
+    }
+
+    @Override
+    public double[] inferThroughput(int requests, int warmup, int runs) {
+      double[] samples = new double[runs];
+      check(hsdag_ov_infer_throughput(live(), requests, warmup, runs, samples),
+          "inference with " + requests + " requests in flight");
       return samples;
     }
 
