@@ -125,8 +125,8 @@ class WinnerRuleTest {
 
   @Test
   void aDifferenceWithinTheResolutionCountsAsNone() {
-    assertEquals(0, Verdict.beyondResolution(0.002, 0.005));
-    assertEquals(0, Verdict.beyondResolution(-0.002, 0.005));
+    assertEquals(0, Verdict.beyondResolution(0.002, 0.005), 0);
+    assertEquals(0, Verdict.beyondResolution(-0.002, 0.005), 0);
     assertEquals(0.003, Verdict.beyondResolution(0.008, 0.005), 1e-12);
     assertEquals(-0.003, Verdict.beyondResolution(-0.008, 0.005), 1e-12);
   }
