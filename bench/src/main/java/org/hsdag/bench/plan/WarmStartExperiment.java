@@ -137,6 +137,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
             StringBuilder m2 = new StringBuilder();
             StringBuilder seen = new StringBuilder();
             StringBuilder used = new StringBuilder();
+            StringBuilder bands = new StringBuilder();
             for (int s = 1; s <= seeds; s++) {
               long seed = 1000L * s + 7;
               SimBackend noisy = new SimBackend(targetProfile, SimOptions.DEFAULT.withSeed(seed));
@@ -162,6 +163,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
               double[] bandGaps = new double[TIE_BANDS.length];
               for (int b = 0; b < TIE_BANDS.length; b++) {
                 bandGaps[b] = gap(returned[b + 1], targetProxy, known);
+                bands.append(b > 0 ? " " : s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f", bandGaps[b]));
               }
               runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap,
                   List.of(Arrays.stream(bandGaps).boxed().toArray(Double[]::new))));
@@ -171,9 +173,9 @@ public final class WarmStartExperiment implements Callable<Integer> {
               seen.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", seenGap));
               used.append(s > 1 ? " / " : "").append(out.measurements());
             }
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s |%n", label,
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s |%n", label,
                 String.join("+", ds.names()),
-                setting, method, known, gaps, seen, used, m1, m2);
+                setting, method, known, gaps, seen, used, m1, m2, bands);
             System.out.flush();
           }
         }
@@ -194,8 +196,9 @@ public final class WarmStartExperiment implements Callable<Integer> {
             : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
         seeds);
     System.out.println(
-        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed "
+            + "| gaps per seed with tie band 0 (before) 0.25 0.5 1 |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
   }
 
   private static void close(SearchStrategy strategy) {
