@@ -53,6 +53,8 @@ public final class HsdagPolicy implements AutoCloseable {
   private final int minClusters;
   private final float refinementDecay;
   private NDArray state;
+  // Forward passes of the network run so far (sampling and re-scoring), for the cost checks of tests and benchmarks.
+  private long forwardPasses;
 
   /** One sampled decision (its arrays copied in and out); owns {@code state}, the refinement state it was taken in. */
   public static final class Decision implements AutoCloseable {
@@ -193,6 +195,11 @@ public final class HsdagPolicy implements AutoCloseable {
     return deviceCount;
   }
 
+  /** Forward passes of the network so far: one per decision sampled and one per decision re-scored. */
+  public long forwardPasses() {
+    return forwardPasses;
+  }
+
   /** The current refinement state (n × hidden); owned by the policy. */
   public NDArray state() {
     return state;
@@ -260,6 +267,7 @@ public final class HsdagPolicy implements AutoCloseable {
   public record Recorded(Decision decision, Scored scored) {}
 
   private Recorded sample(SplittableRandom rng, boolean record) {
+    forwardPasses++;
     NDArray used = state.duplicate();
     int[] clusterOf;
     int k;
@@ -322,6 +330,7 @@ public final class HsdagPolicy implements AutoCloseable {
    * and the summed per-cluster entropy. Call inside a gradient collector and an NDScope.
    */
   public Scored score(Decision decision) {
+    forwardPasses++;
     NDArray z = encode(decision.state());
     NDArray scores = scorer.forward(graph, z);
     GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, decision.clusterOf(),

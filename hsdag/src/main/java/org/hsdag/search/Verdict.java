@@ -13,6 +13,12 @@ import java.util.Locale;
  * @param text one line for humans
  */
 public record Verdict(Decision decision, Candidate winner, String text) {
+  /**
+   * Differences of medians within this many standard errors of the difference are ties the race
+   * cannot separate (see {@link #of(List, Prediction)}).
+   */
+  public static final double TIE_BAND = 0.5;
+
   /** The verdict over {@code candidates}, on their medians alone. */
   public static Verdict of(List<Candidate> candidates) {
     return of(candidates, null);
@@ -24,11 +30,23 @@ public record Verdict(Decision decision, Candidate winner, String text) {
    * predicted}'s latency, each relative to the leader's and weighted by the inverse of its variance
    * (the median's from its interval, the prediction's from its typical error): a near tie the race
    * cannot settle goes to a cost model corrected by every measurement of the run, while a model
-   * less sure than the race defers to the medians.
+   * less sure than the race defers to the medians. The race's evidence is the difference of the
+   * medians beyond one standard error of that difference: two medians closer than that (e.g. both
+   * 2.126 ms) do not separate the placements, and the one the model ranks faster wins whatever the
+   * model's error.
    *
    * @param predicted the corrected cost model, or null to go by medians alone
    */
   public static Verdict of(List<Candidate> candidates, Prediction predicted) {
+    return of(candidates, predicted, TIE_BAND);
+  }
+
+  /**
+   * {@link #of(List, Prediction)} with a tie band of {@code tieBand} standard errors of the
+   * difference of medians; 0 is the blend before issue 37 item 12, which counted every difference
+   * of medians as the race's evidence (for the warm-start experiment's before/after figures).
+   */
+  public static Verdict of(List<Candidate> candidates, Prediction predicted, double tieBand) {
     Candidate leader = null;
     Candidate bestBaseline = null;
     for (Candidate c : candidates) {
@@ -42,7 +60,7 @@ public record Verdict(Decision decision, Candidate winner, String text) {
     if (leader == null) {
       return new Verdict(Decision.NOTHING_RAN, null, "no candidate ran");
     }
-    Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted);
+    Candidate fastest = predicted == null ? leader : blendedFastest(candidates, leader, predicted, tieBand);
     String tie = fastest.equals(leader) ? "" : String.format(Locale.ROOT,
         " (within noise of %s's %.3f ms, and the corrected cost model ranks it faster)", leader.label(),
         leader.finalMs());
@@ -64,7 +82,8 @@ public record Verdict(Decision decision, Candidate winner, String text) {
   }
 
   /** The candidate within noise of {@code leader} with the lowest inverse-variance blend of median and prediction. */
-  private static Candidate blendedFastest(List<Candidate> candidates, Candidate leader, Prediction predicted) {
+  private static Candidate blendedFastest(List<Candidate> candidates, Candidate leader, Prediction predicted,
+      double tieBand) {
     double leaderPrediction = predicted.latency().applyAsDouble(leader.placement());
     double modelVariance = predicted.relativeError() * predicted.relativeError();
     Candidate fastest = leader;
@@ -79,7 +98,10 @@ public record Verdict(Decision decision, Candidate winner, String text) {
       if (!(raceVariance > 0) || !Double.isFinite(p) || !(leaderPrediction > 0)) {
         continue;
       }
-      double measured = Math.log(c.finalMs() / leader.finalMs());
+      // A difference of medians within one standard error of it is one the race cannot separate: only
+      // what lies beyond that counts as the race's evidence, so a sub-resolution tie goes to the model.
+      double measured = beyondResolution(Math.log(c.finalMs() / leader.finalMs()),
+          tieBand * Math.sqrt(raceVariance));
       double model = Math.log(p / leaderPrediction);
       // The model's errors on two similar placements are not independent; one variance for the difference.
       double score = (measured / raceVariance + model / modelVariance) / (1 / raceVariance + 1 / modelVariance);
@@ -89,6 +111,11 @@ public record Verdict(Decision decision, Candidate winner, String text) {
       }
     }
     return fastest;
+  }
+
+  /** {@code x} moved towards 0 by {@code resolution}, and 0 within it (soft threshold). */
+  static double beyondResolution(double x, double resolution) {
+    return Math.signum(x) * Math.max(0, Math.abs(x) - resolution);
   }
 
   /**

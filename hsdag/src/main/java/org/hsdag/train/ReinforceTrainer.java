@@ -63,9 +63,11 @@ public final class ReinforceTrainer implements AutoCloseable {
   private final List<Double> bufferRewards = new ArrayList<>();
   // Proposed and not yet observed, oldest first: a whole episode may be proposed before its results.
   private final ArrayDeque<Decision> pending = new ArrayDeque<>();
-  // Differentiable score recorded while sampling the step that fills the buffer (null otherwise);
-  // valid because the parameters do not change between that proposal and the update.
-  private HsdagPolicy.Scored recorded;
+  // Each step's differentiable score, recorded while sampling it (null after a restore), parallel to
+  // buffer and pending: valid because the parameters do not change within an episode, so the update
+  // needs no second forward pass.
+  private final List<HsdagPolicy.Scored> bufferScores = new ArrayList<>();
+  private final ArrayDeque<java.util.Optional<HsdagPolicy.Scored>> pendingScores = new ArrayDeque<>();
   private long proposals;
   private long failures;
   private double lastLoss = Double.NaN;
@@ -96,15 +98,10 @@ public final class ReinforceTrainer implements AutoCloseable {
     if (openSteps() == 0) {
       throw new IllegalStateException("the episode is fully proposed; observe its measurements first");
     }
-    Decision d;
-    if (buffer.size() + pending.size() + 1 >= config.stepsPerUpdate()) {
-      HsdagPolicy.Recorded step = policy.actRecorded(rngFor(seed, proposals));
-      d = step.decision();
-      recorded = step.scored();
-    } else {
-      d = policy.act(rngFor(seed, proposals));
-    }
+    HsdagPolicy.Recorded step = policy.actRecorded(rngFor(seed, proposals));
+    Decision d = step.decision();
     pending.addLast(d);
+    pendingScores.addLast(java.util.Optional.of(step.scored()));
     proposals++;
     return d;
   }
@@ -131,11 +128,13 @@ public final class ReinforceTrainer implements AutoCloseable {
           r);
     }
     Decision taken = pending.pollFirst();
+    HsdagPolicy.Scored score = pendingScores.pollFirst().orElse(null);
     // Self-imitation follows measurements: an estimate told for a vetoed proposal is never the best.
     if (config.imitationWeight() > 0 && FailurePenalty.usable(m) && !Estimate.is(m) && r > bestReward) {
       keepBest(taken, r);
     }
     buffer.add(taken);
+    bufferScores.add(score);
     bufferRewards.add(r);
     if (buffer.size() >= config.stepsPerUpdate()) {
       update();
@@ -153,10 +152,11 @@ public final class ReinforceTrainer implements AutoCloseable {
     double loss = 0;
     for (int i = 0; i < x; i++) {
       double weight = Math.pow(config.gamma(), i + 1) * signal[i];
-      boolean reuse = i == x - 1 && recorded != null;
+      HsdagPolicy.Scored kept = bufferScores.get(i);
+      bufferScores.set(i, null);
       try (NDScope scope = new NDScope();
           GradientCollector gc = Engine.getInstance().newGradientCollector();
-          HsdagPolicy.Scored s = reuse ? recorded : policy.score(buffer.get(i))) {
+          HsdagPolicy.Scored s = kept != null ? kept : policy.score(buffer.get(i))) {
         NDArray l = Scalars.mul(s.logProb(), -weight);
         if (config.entropyBonus()) {
           l = l.sub(Scalars.mul(s.entropy(), config.entropyWeight()));
@@ -165,7 +165,7 @@ public final class ReinforceTrainer implements AutoCloseable {
         gc.backward(l);
       }
     }
-    recorded = null;
+    bufferScores.clear();
     loss += imitateBest();
     lastLoss = loss;
     lastGradientNorm = adam.update(policy.parameters(), config.gradientClip() ? config.clipNorm() : 0);
@@ -346,8 +346,10 @@ public final class ReinforceTrainer implements AutoCloseable {
         double reward = in.readDouble();
         if (i >= steps - pendingCount) {
           pending.addLast(d);
+          pendingScores.addLast(java.util.Optional.empty());
         } else {
           buffer.add(d);
+          bufferScores.add(null);
           bufferRewards.add(reward);
         }
       }
@@ -404,11 +406,18 @@ public final class ReinforceTrainer implements AutoCloseable {
     return v;
   }
 
+  /** Closes the recorded scores of the buffered and pending steps. */
   private void dropRecorded() {
-    if (recorded != null) {
-      recorded.close();
-      recorded = null;
+    for (HsdagPolicy.Scored sc : bufferScores) {
+      if (sc != null) {
+        sc.close();
+      }
     }
+    bufferScores.clear();
+    for (java.util.Optional<HsdagPolicy.Scored> sc : pendingScores) {
+      sc.ifPresent(HsdagPolicy.Scored::close);
+    }
+    pendingScores.clear();
   }
 
   @Override

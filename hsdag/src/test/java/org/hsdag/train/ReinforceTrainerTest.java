@@ -163,4 +163,21 @@ class ReinforceTrainerTest {
       assertTrue(differs, "the imitation term changes the first update");
     }
   }
+
+  /**
+   * Issue 37 item 11: an update re-ran the forward pass of every buffered step but the last, so an
+   * episode of x steps cost 2x − 1 forward passes; each step's differentiable score is now kept from
+   * its sampling (the parameters do not change within an episode), and an episode costs x, plus
+   * one for the self-imitation term.
+   */
+  @Test
+  void anUpdateReusesTheForwardPassOfEveryStepOfItsEpisode() {
+    FakeBackend backend = FakeBackend.byOpType(COST, 0.05, null, null);
+    HsdagConfig plain = CONFIG.toBuilder().imitationWeight(0).build();
+    try (HsdagStrategy s = Runs.started(plain, GRAPH, backend, 7)) {
+      Runs.run(s, GRAPH, backend, 8);
+      assertEquals(2, s.trainer().updates());
+      assertEquals(8, s.trainer().policy().forwardPasses(), "one forward pass per step, none again in the update");
+    }
+  }
 }

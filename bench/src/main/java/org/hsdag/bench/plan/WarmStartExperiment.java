@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -16,8 +17,10 @@ import org.hsdag.plan.BestKnown;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Planner;
 import org.hsdag.search.Candidate;
+import org.hsdag.search.FinalResult;
 import org.hsdag.search.Finalist;
 import org.hsdag.search.FinalistChoice;
+import org.hsdag.search.Prediction;
 import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.SearchEngine;
 import org.hsdag.search.SearchLimits;
@@ -25,6 +28,7 @@ import org.hsdag.search.SearchListener;
 import org.hsdag.search.SearchOutcome;
 import org.hsdag.search.SearchStep;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.search.Verdict;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.sim.SimBackend;
@@ -133,6 +137,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
             StringBuilder m2 = new StringBuilder();
             StringBuilder seen = new StringBuilder();
             StringBuilder used = new StringBuilder();
+            StringBuilder bands = new StringBuilder();
             for (int s = 1; s <= seeds; s++) {
               long seed = 1000L * s + 7;
               SimBackend noisy = new SimBackend(targetProfile, SimOptions.DEFAULT.withSeed(seed));
@@ -144,7 +149,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
               int runPatience = patience >= 0 ? patience : TuneConfig.defaultPatience(config, proxy != null);
               int limit = plannerOnly && proxy != null ? new Planner().plan(proxy).candidates().size() : budget;
               SearchOutcome out;
-              Placement returned;
+              Placement[] returned;
               try {
                 SearchEngine engine = SearchEngine.builder(noisy, g, ds).seed(seed).proxy(proxy).build();
                 out = engine.run(strategy, SearchLimits.of(limit).withPatience(runPatience), seed, SearchListener.NONE);
@@ -153,19 +158,24 @@ public final class WarmStartExperiment implements Callable<Integer> {
                 close(strategy);
               }
               int[] reach = reach(out, targetProxy, known);
-              double gap = returned == null ? Double.NaN
-                  : 100 * (targetProxy.latencyMicros(returned) / 1000.0 / known - 1);
+              double gap = gap(returned[0], targetProxy, known);
               double seenGap = 100 * (bestSeen(out, targetProxy) / known - 1);
-              runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap));
+              double[] bandGaps = new double[TIE_BANDS.length];
+              for (int b = 0; b < TIE_BANDS.length; b++) {
+                bandGaps[b] = gap(returned[b + 1], targetProxy, known);
+                bands.append(b > 0 ? " " : s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f", bandGaps[b]));
+              }
+              runs.add(new Run(setting, String.join("+", ds.names()), method, out.measurements(), gap, seenGap,
+                  List.of(Arrays.stream(bandGaps).boxed().toArray(Double[]::new))));
               gaps.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", gap));
               m1.append(s > 1 ? " / " : "").append(reach[0] < 0 ? "-" : reach[0]);
               m2.append(s > 1 ? " / " : "").append(reach[1] < 0 ? "-" : reach[1]);
               seen.append(s > 1 ? " / " : "").append(String.format(Locale.ROOT, "%+.2f %%", seenGap));
               used.append(s > 1 ? " / " : "").append(out.measurements());
             }
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s |%n", label,
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s |%n", label,
                 String.join("+", ds.names()),
-                setting, method, known, gaps, seen, used, m1, m2);
+                setting, method, known, gaps, seen, used, m1, m2, bands);
             System.out.flush();
           }
         }
@@ -186,8 +196,9 @@ public final class WarmStartExperiment implements Callable<Integer> {
             : "as tune (" + TuneConfig.DEFAULT_PATIENCE + " with a cost model, 0 cold)",
         seeds);
     System.out.println(
-        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        "| model | devices | setting | method | best known ms | gaps per seed | best measured per seed | used per seed | m1 per seed | m2 per seed "
+            + "| gaps per seed with tie band 0 (before) 0.25 0.5 1 |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
   }
 
   private static void close(SearchStrategy strategy) {
@@ -200,8 +211,35 @@ public final class WarmStartExperiment implements Callable<Integer> {
     }
   }
 
-  /** One search: its setting, devices, method, measurements spent, gap of the returned and of the best measured placement (%). */
-  private record Run(String setting, String devices, String method, int used, double gap, double seenGap) {}
+  /**
+   * One search: its setting, devices, method, measurements spent, gap of the returned and of the best measured
+   * placement (%), and the gaps of what the final verdict with each of {@link #TIE_BANDS} returned from the same race.
+   */
+  private record Run(String setting, String devices, String method, int used, double gap, double seenGap,
+      List<Double> bandGaps) {}
+
+  /** Tie bands (standard errors; 0 = the verdict before issue 37 item 12) whose picks the summary compares. */
+  private static final double[] TIE_BANDS = {0, 0.25, 0.5, 1};
+
+  /** The noise-free gap (%) of {@code p} to {@code known} on {@code target}; NaN without one. */
+  private static double gap(Placement p, PlacementProxy target, double known) {
+    return p == null ? Double.NaN : 100 * (target.latencyMicros(p) / 1000.0 / known - 1);
+  }
+
+  /** {@link #above} per tie band, separated by slashes. */
+  private static String bands(List<Run> rs) {
+    StringBuilder out = new StringBuilder();
+    for (int b = 0; b < TIE_BANDS.length; b++) {
+      int band = b;
+      out.append(b > 0 ? " / " : "").append(above(rs, r -> r.bandGaps().get(band))).append('/').append(rs.size());
+    }
+    return out.toString();
+  }
+
+  /** How many runs returned a placement more than 0.5 % slower (noise-free) than the best they measured. */
+  private static long above(List<Run> rs, ToDoubleFunction<Run> gap) {
+    return rs.stream().filter(r -> (100 + gap.applyAsDouble(r)) > (100 + r.seenGap()) * 1.005).count();
+  }
 
   /**
    * Per setting and method: measurements used (median, mean, max), gaps (max, mean, runs within 1 % and 2 %), and how
@@ -209,8 +247,9 @@ public final class WarmStartExperiment implements Callable<Integer> {
    */
   private static void summarise(List<Run> runs) {
     System.out.printf(Locale.ROOT,
-        "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured |%n");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured "
+            + "| returned > 0.5 %% above best measured | same, tie band 0 (before issue 37 item 12) / 0.25 / 0.5 / 1 SE |%n");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     Map<String, List<Run>> groups = new java.util.TreeMap<>();
     for (Run r : runs) {
       groups.computeIfAbsent(r.setting() + " | " + r.method(), k -> new ArrayList<>()).add(r);
@@ -225,27 +264,38 @@ public final class WarmStartExperiment implements Callable<Integer> {
       long in1 = rs.stream().filter(r -> r.gap() <= 1.0).count();
       long in2 = rs.stream().filter(r -> r.gap() <= 2.0).count();
       long notBest = rs.stream().filter(r -> r.gap() > r.seenGap() + 0.05).count();
-      System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.0f | %+.2f %% | %+.2f %% | %d/%d | %d/%d | %d/%d |%n",
+      System.out.printf(Locale.ROOT,
+          "| %s | %d | %.1f | %.1f | %.0f | %+.2f %% | %+.2f %% | %d/%d | %d/%d | %d/%d | %d/%d | %s |%n",
           e.getKey(), rs.size(),
           median, Arrays.stream(used).average().orElse(Double.NaN), used[used.length - 1], maxGap, meanGap, in1,
           rs.size(), in2,
-          rs.size(), notBest, rs.size());
+          rs.size(), notBest, rs.size(), above(rs, Run::gap), rs.size(), bands(rs));
     }
   }
 
-  /** What tune returns: the best of 5 finalists ({@link FinalistChoice}) after 5 interleaved rounds of re-measurement (median; near ties race on). */
-  private static Placement returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy,
+  /**
+   * What tune returns: the best of 5 finalists ({@link FinalistChoice}) after 5 interleaved rounds of re-measurement
+   * (median; near ties race on); and what the verdict before issue 37 item 12 returned from the same rounds.
+   */
+  private static Placement[] returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy,
       List<Placement> favourites, boolean tieBreak) throws IOException {
     List<Finalist> finalists = new ArrayList<>();
     for (SearchStep s : FinalistChoice.choose(out, 5, Set.of(), proxy, favourites)) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
     if (finalists.isEmpty()) {
-      return null;
+      return new Placement[TIE_BANDS.length + 1];
     }
-    Candidate best = engine.remeasure(finalists, 5, seed, Map.of(), RemeasureListener.NONE,
-        proxy == null || !tieBreak ? null : FinalistChoice.prediction(out, proxy)).verdict().winner();
-    return best == null ? null : best.placement();
+    Prediction prediction = proxy == null || !tieBreak ? null : FinalistChoice.prediction(out, proxy);
+    FinalResult result = engine.remeasure(finalists, 5, seed, Map.of(), RemeasureListener.NONE, prediction);
+    Placement[] picks = new Placement[TIE_BANDS.length + 1];
+    Candidate best = result.verdict().winner();
+    picks[0] = best == null ? null : best.placement();
+    for (int b = 0; b < TIE_BANDS.length; b++) {
+      Candidate c = Verdict.of(result.candidates(), prediction, TIE_BANDS[b]).winner();
+      picks[b + 1] = c == null ? null : c.placement();
+    }
+    return picks;
   }
 
   /** The noise-free target latency (ms) of the truly best placement the search measured. */
