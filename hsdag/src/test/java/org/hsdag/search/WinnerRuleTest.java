@@ -105,7 +105,7 @@ class WinnerRuleTest {
    * outweighed the model's 1.3 % ranking. A difference the race cannot separate now goes to the model.
    */
   @Test
-  void equalMediansGoToThePlacementTheModelRanksFirst() {
+  void withATieBandEqualMediansGoToThePlacementTheModelRanksFirst() {
     DeviceSet two = DeviceSet.of("CPU", "GPU.1");
     Placement step5 = Placement.allOn(two, 2, "CPU");
     Placement step0 = new Placement(two, new int[] {0, 1});
@@ -115,11 +115,13 @@ class WinnerRuleTest {
         List.of(2.1262, 2.1262, 2.1262), 50, 3, null);
     java.util.function.ToDoubleFunction<Placement> model = p -> p.equals(step0) ? 2108 : 2135;
 
-    Verdict v = Verdict.of(List.of(five, zero), new Prediction(model, 0.03));
+    Verdict v = Verdict.of(List.of(five, zero), new Prediction(model, 0.03), 0.5);
     assertSame(zero, v.winner(), v.text());
+    assertSame(five, Verdict.of(List.of(five, zero), new Prediction(model, 0.03)).winner(),
+        "without a band (the default) the lower median counts as evidence");
     assertTrue(v.text().contains("within noise of step 5"), v.text());
     assertSame(five, Verdict.of(List.of(five, zero)).winner(), "by medians alone the lower median still wins");
-    assertSame(five, Verdict.of(List.of(zero, five), new Prediction(p -> p.equals(step0) ? 2140 : 2135, 0.03))
+    assertSame(five, Verdict.of(List.of(zero, five), new Prediction(p -> p.equals(step0) ? 2140 : 2135, 0.03), 0.5)
         .winner(), "the model ranks the leader first: it stays");
   }
 
