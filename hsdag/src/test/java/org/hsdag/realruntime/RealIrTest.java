@@ -15,6 +15,7 @@ import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
+import org.hsdag.ir.ReadMerges;
 import org.hsdag.ir.SyntheticWeights;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.models.ModelSpec;
@@ -64,13 +65,6 @@ class RealIrTest {
     }
   }
 
-  /**
-   * Nodes OpenVINO 2026.4.1 merges while reading a sample (the duplicates are dropped), by sample:
-   * ssd-inception-v2 holds six identical ShapeOf(image)→StridedSlice chains for its PriorBoxClustered
-   * layers and OpenVINO keeps the first (seen by running it; every other sample reads node for node).
-   */
-  private static final Map<String, Integer> MERGED_WHILE_READING = Map.of("ssd-inception-v2.xml", 25);
-
   @ParameterizedTest
   @MethodSource("irSamples")
   void openVinoReadsEachRealSampleWithSynthesisedWeightsAsHsdagDoesAndRunsIt(String file, @TempDir Path dir)
@@ -81,7 +75,7 @@ class RealIrTest {
     OpGraph graph = new IrReader().read(xml);
     SyntheticWeights.write(graph, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
     try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model model = rt.readModel(xml)) {
-      assertSameGraph(graph, model.ops(), MERGED_WHILE_READING.getOrDefault(file, 0));
+      assertSameGraph(graph, model.ops(), ReadMerges.of(graph));
       compileAndRun(file, model);
     }
   }
@@ -106,14 +100,16 @@ class RealIrTest {
   }
 
   static void assertSameGraph(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops) {
-    assertSameGraph(graph, ops, 0);
+    assertSameGraph(graph, ops, ReadMerges.of(graph));
   }
 
   /**
    * Asserts hsdag's graph and OpenVINO's ops agree: names, types, edge count, output shapes;
-   * {@code merged} nodes of the graph are absent from OpenVINO's model (merged while reading).
+   * exactly the nodes {@link ReadMerges} predicts are absent from OpenVINO's model (merged while reading:
+   * ssd-inception-v2's six identical ShapeOf(image)→StridedSlice chains read as one, 25 nodes).
    */
-  static void assertSameGraph(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops, int merged) {
+  static void assertSameGraph(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops, ReadMerges merges) {
+    int merged = merges.absentCount();
     assertEquals(graph.nodeCount() - merged, ops.size(), graph.name() + ": node count");
     Map<String, OpenVinoRuntime.ModelOp> byName = new HashMap<>();
     ops.forEach(op -> byName.put(op.name(), op));
@@ -127,6 +123,9 @@ class RealIrTest {
       OpenVinoRuntime.ModelOp op = byName.get(node.name());
       if (op == null) {
         absent++;
+        if (merges.kept(node.index())) {
+          problems.add(node.name() + " (" + node.type() + "): absent from OpenVINO's model, not predicted merged");
+        }
         continue;
       }
       if (!IR_SPELLING.getOrDefault(node.type(), node.type()).equals(op.type())) {

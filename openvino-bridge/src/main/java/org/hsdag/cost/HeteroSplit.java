@@ -11,8 +11,8 @@ import org.hsdag.placement.HeteroRules;
 
 /**
  * HETERO's split of a placement into sub-models, over every node of the model as OpenVINO sees it
- * (Parameters, Constants, the constant chains and Results included, not only the kernels): the one
- * place hsdag decides sub-models. Immutable; {@link #split} allocates its own work arrays.
+ * (Parameters, Constants, the constant chains and Results included, not only the kernels, and the
+ * shape chains its reader merges, {@code ir.ReadMerges}, merged): the one place hsdag decides sub-models. Immutable; {@link #split} allocates its own work arrays.
  *
  * <p>The rules are those of OpenVINO's HETERO subgraph collector ({@code
  * src/plugins/hetero/src/subgraph_collector.cpp}, the version with the subgraph-level SCC fallback
@@ -110,16 +110,15 @@ final class HeteroSplit {
    */
   int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
     int[] dev = new int[n];
-    int[] comp = subgraphs(deviceOfOp, dev, null);
+    int[] comp = subgraphs(deviceOfOp, dev);
     return collect(comp, dev, rootOfOp, subModelsByDevice);
   }
 
   /** {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} says why). */
   int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
     int[] dev = new int[n];
-    int[] byDevice = shapes == null ? null : new int[n];
-    int[] comp = subgraphs(deviceOfOp, dev, byDevice);
-    return shapes != null && shapes.refusedEdge(kind, inStart, inSrc, byDevice) >= 0 ? -1
+    int[] comp = subgraphs(deviceOfOp, dev);
+    return shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0 ? -1
         : collect(comp, dev, rootOfOp, subModelsByDevice);
   }
 
@@ -128,9 +127,7 @@ final class HeteroSplit {
     if (shapes == null) {
       return null;
     }
-    int[] byDevice = new int[n];
-    subgraphs(deviceOfOp, new int[n], byDevice);
-    int k = shapes.refusedEdge(kind, inStart, inSrc, byDevice);
+    int k = shapes.refusedEdge(kind, inStart, inSrc, subgraphs(deviceOfOp, new int[n]));
     int p = 0;
     while (k >= 0 && inStart[p + 1] <= k) {
       p++;
@@ -138,11 +135,8 @@ final class HeteroSplit {
     return k < 0 ? null : new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
   }
 
-  /**
-   * Steps 1–4: the device ({@code dev}, filled) and subgraph of every position; {@code
-   * deviceComponents}, when not null, gets the subgraphs of step 2 (before cycle splitting).
-   */
-  private int[] subgraphs(int[] deviceOfOp, int[] dev, int[] deviceComponents) {
+  /** Steps 1–4: the device ({@code dev}, filled) and subgraph of every position. */
+  private int[] subgraphs(int[] deviceOfOp, int[] dev) {
     for (int p = 0; p < n; p++) {
       dev[p] = opAt[p] >= 0 ? deviceOfOp[opAt[p]] : 0;
     }
@@ -164,9 +158,6 @@ final class HeteroSplit {
       }
     }
     int[] comp = components(boundary);
-    if (deviceComponents != null) {
-      System.arraycopy(comp, 0, deviceComponents, 0, n);
-    }
     // Without a cycle between subgraphs neither the cycle splitting nor the SCC fallback adds a boundary.
     if (crossing && !acyclic(comp, boundary)) {
       splitCycles(boundary);

@@ -2,9 +2,12 @@ package org.hsdag.cost;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.ReadMerges;
 import org.hsdag.placement.HeteroRules;
 
 /**
@@ -14,11 +17,33 @@ import org.hsdag.placement.HeteroRules;
 final class SplitNodeTables {
   private SplitNodeTables() {}
 
-  /** The split of {@code g} whose kernels are the nodes with {@code opOfNode[v] >= 0}. */
+  /**
+   * The split of {@code g} whose kernels are the nodes with {@code opOfNode[v] >= 0}, over the model
+   * OpenVINO reads from {@code g}'s file: nodes its reader merges away ({@link ReadMerges}) keep a
+   * position but no edges, and their consumers read the twin that stayed.
+   */
   static HeteroSplit ofGraph(OpGraph g, int[] opOfNode, int opCount) {
     int n = g.nodeCount();
     int[][] inputEdges = inputEdgesByPort(g);
-    int[] topo = openVinoOrder(g, inputEdges);
+    ReadMerges merges = ReadMerges.of(g);
+    boolean[] gone = new boolean[n];
+    for (int v = 0; v < n; v++) {
+      // A kernel keeps its own position even when the reader would merge it: its cost is counted there.
+      gone[v] = !merges.kept(v) && opOfNode[v] < 0;
+    }
+    int[][] sources = new int[n][];
+    int[][] ports = new int[n][];
+    for (int v = 0; v < n; v++) {
+      int[] edges = gone[v] ? new int[0] : inputEdges[v];
+      sources[v] = new int[edges.length];
+      ports[v] = new int[edges.length];
+      for (int j = 0; j < edges.length; j++) {
+        Edge e = g.edge(edges[j]);
+        sources[v][j] = gone[e.source()] ? merges.survivor(e.source()) : e.source();
+        ports[v][j] = e.sourceOutput();
+      }
+    }
+    int[] topo = openVinoOrder(g, sources);
     int[] pos = new int[n];
     for (int r = 0; r < n; r++) {
       pos[topo[r]] = r;
@@ -34,20 +59,22 @@ final class SplitNodeTables {
           : g.node(v).isResult() ? HeteroSplit.RESULT : HeteroSplit.OP;
       opAt[r] = opOfNode[v];
       leader[r] = opOfNode[v] < 0 && rules.leader(v) >= 0 ? pos[rules.leader(v)] : -1;
-      inStart[r + 1] = inStart[r] + g.inDegree(v);
+      inStart[r + 1] = inStart[r] + sources[v].length;
     }
     int[] inSrc = new int[inStart[n]];
+    Map<Long, Integer> consumersOfPort = new HashMap<>();
+    for (int r = 0; r < n; r++) {
+      int v = topo[r];
+      for (int j = 0; j < sources[v].length; j++) {
+        inSrc[inStart[r] + j] = pos[sources[v][j]];
+        consumersOfPort.merge(portKey(sources[v][j], ports[v][j]), 1, Integer::sum);
+      }
+    }
     int[] portConsumers = new int[inStart[n]];
     for (int r = 0; r < n; r++) {
-      int[] edges = inputEdges[topo[r]];
-      for (int j = 0; j < edges.length; j++) {
-        Edge e = g.edge(edges[j]);
-        inSrc[inStart[r] + j] = pos[e.source()];
-        int consumers = 0;
-        for (int o = 0; o < g.outDegree(e.source()); o++) {
-          consumers += g.edge(g.outEdge(e.source(), o)).sourceOutput() == e.sourceOutput() ? 1 : 0;
-        }
-        portConsumers[inStart[r] + j] = consumers;
+      int v = topo[r];
+      for (int j = 0; j < sources[v].length; j++) {
+        portConsumers[inStart[r] + j] = consumersOfPort.get(portKey(sources[v][j], ports[v][j]));
       }
     }
     int[] follow = rules.followers();
@@ -60,6 +87,10 @@ final class SplitNodeTables {
     }
     return new HeteroSplit(kind, opAt, leader, Arrays.copyOf(followOrder, k), inStart, inSrc, portConsumers, opCount,
         ShapeBoundaries.of(g, topo));
+  }
+
+  private static long portKey(int node, int port) {
+    return ((long) node << 20) | port;
   }
 
   /** The input edges of every node in input-port order. */
@@ -83,7 +114,7 @@ final class SplitNodeTables {
    * out first), each node's inputs visited from port 0. Checked against {@code get_ordered_ops()}
    * of the 2026.4.1 wheel on random DAGs.
    */
-  static int[] openVinoOrder(OpGraph g, int[][] inputEdges) {
+  static int[] openVinoOrder(OpGraph g, int[][] inputSources) {
     int n = g.nodeCount();
     int[] stack = new int[n + g.edgeCount() + 1];
     int sp = 0;
@@ -107,9 +138,9 @@ final class SplitNodeTables {
         continue;
       }
       boolean ready = true;
-      int[] edges = inputEdges[v];
-      for (int j = edges.length - 1; j >= 0; j--) {
-        int dep = g.edge(edges[j]).source();
+      int[] deps = inputSources[v];
+      for (int j = deps.length - 1; j >= 0; j--) {
+        int dep = deps[j];
         if (!done[dep]) {
           ready = false;
           stack[sp++] = dep;

@@ -35,6 +35,7 @@ public final class TinyGraphs {
     private final String name;
     private final List<OpNode> nodes = new ArrayList<>();
     private final List<Edge> edges = new ArrayList<>();
+    private int irVersion = 11;
 
     private Builder(String name) {
       this.name = name;
@@ -102,8 +103,14 @@ public final class TinyGraphs {
       return index;
     }
 
+    /** The IR version the graph says it was read from (default 11). */
+    public Builder irVersion(int version) {
+      this.irVersion = version;
+      return this;
+    }
+
     public OpGraph build() {
-      OpGraph.Builder b = OpGraph.builder().setName(name);
+      OpGraph.Builder b = OpGraph.builder().setName(name).setIrVersion(irVersion);
       nodes.forEach(b::addNode);
       edges.forEach(b::addEdge);
       return b.build();
