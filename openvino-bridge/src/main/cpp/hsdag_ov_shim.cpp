@@ -134,6 +134,33 @@ void copy_from_float(ov::Tensor& t, const float* in) {
 
 const char* at_or_empty(const std::vector<std::string>& v, int i) { return in_range(i, v.size()) ? v[i].c_str() : ""; }
 
+/*
+ * Compiles with {@code config}, then creates the infer request: every compile of the shim goes through here, so a
+ * failure names its stage the same way (HETERO compiles a split it then cannot link: docs/hetero-rules.md).
+ */
+hsdag_ov_compiled* compile_with(hsdag_ov_core* core, hsdag_ov_model* model, const char* device, ov::AnyMap config,
+                                const char* cache_dir) {
+  if (cache_dir && *cache_dir) config.emplace(ov::cache_dir.name(), std::string(cache_dir));
+  auto c = std::make_unique<hsdag_ov_compiled>();
+  std::string dev(device);
+  c->hetero = dev.rfind("HETERO", 0) == 0;
+  c->compiled = core->core.compile_model(model->model, dev, config);
+  try {
+    c->request = c->compiled.create_infer_request();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string(HSDAG_OV_INFER_REQUEST_STAGE) + e.what());
+  }
+  try {
+    std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
+    std::string joined;
+    for (const auto& u : used) joined += (joined.empty() ? "" : ",") + u;
+    c->execution_devices = joined;
+  } catch (const std::exception&) {
+    c->execution_devices = dev;  // older plugins may not report it
+  }
+  return c.release();
+}
+
 }  // namespace
 
 extern "C" {
@@ -421,26 +448,7 @@ hsdag_ov_compiled* hsdag_ov_compile(hsdag_ov_core* core, hsdag_ov_model* model, 
   return guarded_ptr<hsdag_ov_compiled>([&] {
     ov::AnyMap config;
     if (profiling) config.emplace(ov::enable_profiling.name(), true);
-    if (cache_dir && *cache_dir) config.emplace(ov::cache_dir.name(), std::string(cache_dir));
-    auto c = std::make_unique<hsdag_ov_compiled>();
-    std::string dev(device);
-    c->hetero = dev.rfind("HETERO", 0) == 0;
-    c->compiled = core->core.compile_model(model->model, dev, config);
-    try {
-      c->request = c->compiled.create_infer_request();
-    } catch (const std::exception& e) {
-      // HETERO compiles a split it then cannot link (docs/hetero-rules.md): say which stage failed.
-      throw std::runtime_error(std::string(HSDAG_OV_INFER_REQUEST_STAGE) + e.what());
-    }
-    try {
-      std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
-      std::string joined;
-      for (const auto& u : used) joined += (joined.empty() ? "" : ",") + u;
-      c->execution_devices = joined;
-    } catch (const std::exception&) {
-      c->execution_devices = dev;  // older plugins may not report it
-    }
-    return c.release();
+    return compile_with(core, model, device, config, cache_dir);
   });
 }
 
@@ -796,25 +804,7 @@ hsdag_ov_compiled* hsdag_ov_compile_throughput(hsdag_ov_core* core, hsdag_ov_mod
     ov::AnyMap config;
     config.emplace(ov::hint::performance_mode.name(), ov::hint::PerformanceMode::THROUGHPUT);
     config.emplace(ov::hint::num_requests.name(), static_cast<uint32_t>(requests));
-    if (cache_dir && *cache_dir) config.emplace(ov::cache_dir.name(), std::string(cache_dir));
-    auto c = std::make_unique<hsdag_ov_compiled>();
-    std::string dev(device);
-    c->hetero = dev.rfind("HETERO", 0) == 0;
-    c->compiled = core->core.compile_model(model->model, dev, config);
-    try {
-      c->request = c->compiled.create_infer_request();
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string(HSDAG_OV_INFER_REQUEST_STAGE) + e.what());
-    }
-    try {
-      std::vector<std::string> used = c->compiled.get_property(ov::execution_devices);
-      std::string joined;
-      for (const auto& u : used) joined += (joined.empty() ? "" : ",") + u;
-      c->execution_devices = joined;
-    } catch (const std::exception&) {
-      c->execution_devices = dev;
-    }
-    return c.release();
+    return compile_with(core, model, device, config, cache_dir);
   });
 }
 
