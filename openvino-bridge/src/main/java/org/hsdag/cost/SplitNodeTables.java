@@ -39,7 +39,9 @@ final class SplitNodeTables {
       ports[v] = new int[edges.length];
       for (int j = 0; j < edges.length; j++) {
         Edge e = g.edge(edges[j]);
-        sources[v][j] = gone[e.source()] ? merges.survivor(e.source()) : e.source();
+        // A node that stayed (a kernel) keeps reading a constant the reader dropped with its twin.
+        int twin = merges.survivor(e.source());
+        sources[v][j] = gone[e.source()] && twin >= 0 ? twin : e.source();
         ports[v][j] = e.sourceOutput();
       }
     }

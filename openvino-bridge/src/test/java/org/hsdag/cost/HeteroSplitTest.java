@@ -1,5 +1,9 @@
 package org.hsdag.cost;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Set;
@@ -129,5 +133,32 @@ class HeteroSplitTest {
       deviceOfOp[i] = resolved[model.node(i)];
     }
     return model.subModels(deviceOfOp, new int[deviceOfOp.length]);
+  }
+
+  /**
+   * An IR v10 file with two identical ShapeOf → StridedSlice chains on a data tensor: the reader
+   * merges them, but the chains' ops are costed, so each keeps its position and its constants.
+   */
+  @Test
+  void mergedShapeChainsOfCostedOpsKeepTheirConstants() {
+    TinyGraphs.Builder b = TinyGraphs.builder("twinsOnData").irVersion(10);
+    int x = b.parameter("x", 1, 3, 8, 8);
+    int r = b.op("r", "ReLU", new long[] {1, 3, 8, 8}, x);
+    for (int k = 0; k < 2; k++) {
+      int s = b.op("s" + k, "ShapeOf", Map.of("output_type", "i64"), ElementType.I64, new long[] {4}, r);
+      int ss = b.op("ss" + k, "StridedSlice", Map.of("end_mask", "1"), ElementType.I64, new long[] {2}, s,
+          b.constant("begin" + k, ElementType.I64, 1), b.constant("end" + k, ElementType.I64, 1),
+          b.constant("stride" + k, ElementType.I64, 1));
+      b.result("out" + k, b.op("rs" + k, "Reshape", new long[] {1, 192}, r, ss));
+    }
+    OpGraph g = b.build();
+    HeteroCostModel model = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"),
+        new CostModel(ShapeAssumption.DEFAULT));
+    int[] allCpu = new int[model.opCount()];
+    java.util.Arrays.fill(allCpu, model.indexOf("CPU"));
+    assertEquals(1, model.subModels(allCpu, new int[allCpu.length]));
+    int[] split = allCpu.clone();
+    split[split.length - 1] = model.indexOf("GPU.1");
+    assertTrue(model.subModels(split, new int[split.length]) >= 2);
   }
 }
