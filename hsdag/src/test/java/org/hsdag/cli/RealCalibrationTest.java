@@ -14,7 +14,6 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.TestDevice;
@@ -36,9 +35,7 @@ class RealCalibrationTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    org.hsdag.testkit.RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
   }
 
   @Test

@@ -14,13 +14,11 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,9 +33,7 @@ class RealCompileCacheTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
   }
 
   @Test

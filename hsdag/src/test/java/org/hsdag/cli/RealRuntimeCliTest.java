@@ -15,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -45,9 +44,7 @@ class RealRuntimeCliTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
   }
 
   @Test

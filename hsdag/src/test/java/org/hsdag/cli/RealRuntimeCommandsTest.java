@@ -13,13 +13,11 @@ import java.util.List;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.testkit.DynamicIrs;
-import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,9 +39,7 @@ class RealRuntimeCommandsTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
   }
 
   private static CliRun real(String... args) {

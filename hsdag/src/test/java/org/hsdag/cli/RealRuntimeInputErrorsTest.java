@@ -10,11 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
-import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,9 +28,7 @@ class RealRuntimeInputErrorsTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
     OpGraph graph = new IrReader().read(model);
     placement = tmp.resolve("cpu.json");
     PlacementFiles.write(placement, graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"));

@@ -11,11 +11,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
-import org.hsdag.testkit.RealOpenVino;
 import org.hsdag.throughput.Objective;
 import org.hsdag.tune.RunObjective;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,9 +30,7 @@ class RealThroughputCliTest {
 
   @BeforeEach
   void writeModel() throws IOException {
-    RealOpenVino.require();
-    model = tmp.resolve("tiny_transformer.xml");
-    ModelCatalog.get("tiny_transformer").build().writeTo(model, ModelCatalog.DEFAULT_SEED);
+    model = RealTinyModel.write(tmp);
   }
 
   @Test

@@ -3,7 +3,6 @@ package org.hsdag.realruntime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.SyntheticWeights;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.openvino.OpenVinoException;
@@ -26,7 +24,6 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.testkit.RealOpenVino;
-import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,9 +108,7 @@ class RealHeteroSplitTest {
   void aDetectorWhoseShapeChainsTheReaderMergesSplitsAsPredicted(@TempDir Path dir) throws Exception {
     var availability = RealOpenVino.require();
     Path xml = dir.resolve("ssd-inception-v2.xml");
-    Files.copy(Samples.irSample("ssd-inception-v2.xml"), xml);
-    OpGraph graph = new IrReader().read(xml);
-    SyntheticWeights.write(graph, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
+    OpGraph graph = RealIrTest.copySampleWithWeights("ssd-inception-v2.xml", xml);
     HeteroAffinity affinity = new HeteroAffinity(graph);
     HeteroCostModel predictor = HeteroCostModel.forProfile(graph, DeviceProfile.load("paper"),
         new CostModel(ShapeAssumption.DEFAULT));

@@ -71,13 +71,22 @@ class RealIrTest {
       throws Exception {
     var availability = RealOpenVino.require();
     Path xml = dir.resolve(file);
-    Files.copy(Samples.irSample(file), xml);
-    OpGraph graph = new IrReader().read(xml);
-    SyntheticWeights.write(graph, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
+    OpGraph graph = copySampleWithWeights(file, xml);
     try (OpenVinoRuntime rt = availability.openRuntime(); OpenVinoRuntime.Model model = rt.readModel(xml)) {
       assertSameGraph(graph, model.ops(), ReadMerges.of(graph));
       compileAndRun(file, model);
     }
+  }
+
+  /**
+   * Copies sample {@code file} of {@code ../shared/ir-samples} to {@code xml} (skipping the test when the
+   * samples are absent) with synthesised weights beside it, and reads it.
+   */
+  static OpGraph copySampleWithWeights(String file, Path xml) throws IOException {
+    Files.copy(Samples.irSample(file), xml);
+    OpGraph graph = new IrReader().read(xml);
+    SyntheticWeights.write(graph, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
+    return graph;
   }
 
   /** Compiles on CPU (dynamic inputs as [1, 8]), runs once, and checks the outputs are finite. */
