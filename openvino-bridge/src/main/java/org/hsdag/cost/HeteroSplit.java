@@ -12,7 +12,8 @@ import org.hsdag.placement.HeteroRules;
 /**
  * HETERO's split of a placement into sub-models, over every node of the model as OpenVINO sees it
  * (Parameters, Constants, the constant chains and Results included, not only the kernels, and the
- * shape chains its reader merges, {@code ir.ReadMerges}, merged): the one place hsdag decides sub-models. Immutable; {@link #split} allocates its own work arrays.
+ * shape chains its reader merges, {@code ir.ReadMerges}, merged): the one place hsdag decides
+ * sub-models. Immutable; {@link #split} allocates its own work arrays.
  *
  * <p>The rules are those of OpenVINO's HETERO subgraph collector ({@code
  * src/plugins/hetero/src/subgraph_collector.cpp}, the version with the subgraph-level SCC fallback
