@@ -21,6 +21,7 @@ import org.hsdag.search.SearchStep;
 import org.hsdag.search.StopReason;
 import org.hsdag.sim.ProfileMismatch;
 import org.hsdag.tune.TuneConfig;
+import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
@@ -103,6 +104,27 @@ class WarmStartStrategyTest {
       assertTrue(exact.latencyMicros(s.placement()) <= 1.10 * optimum,
           "step " + s.index() + " measured a hopeless placement");
     }
+  }
+
+  @Test
+  void aMachineWhereNoSplitCanPayStopsDuringThePlannersOwnMeasurements() throws IOException {
+    // GPU.1 a twin of the CPU at half its speed, as the real CPU2 test device: CPU alone is the answer.
+    DeviceProfile paper = DeviceProfile.load("paper");
+    DeviceModel cpu = paper.device("CPU");
+    DeviceModel twin = new DeviceModel("GPU.1", cpu.fullName(), cpu.kind(), cpu.peakGflops() / 2,
+        cpu.memoryBandwidthGBs() / 2, cpu.launchOverheadUs(), cpu.subModelOverheadUs(), cpu.linkLatencyUs(),
+        cpu.linkBandwidthGBs(), cpu.efficiency(), cpu.unsupportedOps(), cpu.dynamicShapes(), cpu.fusion(),
+        cpu.fullOccupancyOutputs(), cpu.memory());
+    DeviceProfile twins = paper.withDevice(twin);
+    PlacementProxy exact = PlacementProxy.ofSim(new SimBackend(twins, SimOptions.exact()), RESNET, DEVICES);
+    SearchOutcome o = defaultSearch(twins, exact, 1007);
+
+    assertEquals(StopReason.STRATEGY_FINISHED, o.stop(), o.stopText());
+    assertTrue(o.stopText().contains("no split can pay"), o.stopText());
+    // The planner alone would go on measuring moves around CPU alone until its patience ran out.
+    assertTrue(o.measurements() <= 10, o.measurements() + " measurements: " + o.stopText());
+    assertTrue(o.ranked().get(0).placement().equals(Placement.allOn(DEVICES, RESNET.nodeCount(), "CPU")),
+        "returned " + o.ranked().get(0).placement());
   }
 
   @Test
