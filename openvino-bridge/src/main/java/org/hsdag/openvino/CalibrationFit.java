@@ -22,6 +22,7 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.OpClass;
 import org.hsdag.cost.OpCost;
 import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.TensorShapes;
 import org.hsdag.cost.SimGraph;
 
 /**
@@ -350,7 +351,7 @@ public final class CalibrationFit {
 
   /** {count, bytes} of distinct tensors crossing a device boundary (per producer output and target device). */
   double[] boundaryTensors(Placement p) {
-    ShapeAssumption shapes = costModel.shapes();
+    TensorShapes sized = TensorShapes.of(graph, costModel.shapes());
     Set<String> seen = new HashSet<>();
     double count = 0;
     double bytes = 0;
@@ -364,7 +365,7 @@ public final class CalibrationFit {
       Port t = graph.edgeTensor(k);
       ElementType type = t.elementType() == null || t.elementType().bitWidth() == 0 ? ElementType.F32 : t.elementType();
       count++;
-      bytes += type.byteSize(shapes.elements(t.dims()));
+      bytes += type.byteSize(sized.edgeElements(k));
     }
     return new double[] {count, bytes};
   }
