@@ -1,5 +1,6 @@
 package org.hsdag.backend;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -35,7 +36,7 @@ class InputShapesTest {
   @Test
   void withoutInputShapeTheDefaultIsAssumedAndSaid() {
     InputShapes.Resolution r = InputShapes.NONE.resolve(distilbert());
-    assertEquals(ShapeAssumption.DEFAULT, r.shapes());
+    assertEquals(ShapeAssumption.DEFAULT.withInputs(r.sizes()), r.shapes(), "the compiled sizes ride along");
     assertEquals(List.of("input_ids=1x8", "attention_mask=1x8"), r.inputs());
     assertTrue(r.assumed());
     assertTrue(r.notice().contains("assumed input_ids=1x8") && r.notice().contains("--input-shape"), r.notice());
@@ -44,7 +45,7 @@ class InputShapesTest {
   @Test
   void givenShapesSetBatchAndSequence() {
     InputShapes.Resolution r = shapes("input_ids", "2,128", "attention_mask", "2,128").resolve(distilbert());
-    assertEquals(new ShapeAssumption(2, 128), r.shapes());
+    assertEquals(new ShapeAssumption(2, 128).withInputs(r.sizes()), r.shapes());
     assertFalse(r.assumed());
     assertNull(r.note());
     assertEquals("dynamic inputs measured as input_ids=2x128, attention_mask=2x128", r.notice());
@@ -53,7 +54,7 @@ class InputShapesTest {
   @Test
   void twoSequenceLengthsUseTheLargestAndSaySo() {
     InputShapes.Resolution r = shapes("input_ids", "1,1", "attention_mask", "1,64").resolve(distilbert());
-    assertEquals(new ShapeAssumption(1, 64), r.shapes());
+    assertEquals(new ShapeAssumption(1, 64).withInputs(r.sizes()), r.shapes());
     assertTrue(r.notice().contains("uses the largest, 64"), r.notice());
   }
 
@@ -76,7 +77,9 @@ class InputShapesTest {
         .getMessage();
     assertTrue(m.startsWith("--input-shape: with input_ids=1x100000000") && m.contains("has more than 2^36 elements")
         && m.contains("output of layer '"), m);
-    assertEquals(new ShapeAssumption(1, 4096), shapes("input_ids", "1,4096").resolve(g).shapes());
+    ShapeAssumption fits = shapes("input_ids", "1,4096").resolve(g).shapes();
+    assertEquals(4096, fits.sequence());
+    assertArrayEquals(new long[] {1, 4096}, fits.inputSize("input_ids"));
   }
 
   @Test
