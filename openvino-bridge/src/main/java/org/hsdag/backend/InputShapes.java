@@ -175,10 +175,13 @@ public record InputShapes(Map<String, long[]> given) {
       }
     }
     ShapeAssumption compiled = shapes.withInputs(sizes);
-    checkTensorBound(graph, compiled, inputs);
+    String guessed = checkTensorBound(graph, compiled, inputs).note();
     if (!derivedNotes.isEmpty()) {
       String fromModel = "sized by the model: " + summary(derivedNotes);
       note = note == null ? fromModel : note + "; " + fromModel;
+    }
+    if (guessed != null && !inputs.isEmpty()) {
+      note = note == null ? guessed : note + "; " + guessed;
     }
     return new Resolution(this, compiled, inputs, assumed, note, sizes);
   }
@@ -230,8 +233,11 @@ public record InputShapes(Map<String, long[]> given) {
             .collect(Collectors.joining(",")));
   }
 
-  /** The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the sizes given. */
-  private static void checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
+  /**
+   * The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the
+   * sizes given; returns the tensors' sizes.
+   */
+  private static TensorShapes checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
     TensorShapes sized = TensorShapes.of(graph, shapes);
     for (OpNode n : graph.nodes()) {
       for (int k = 0; k < n.outputs().size(); k++) {
@@ -245,6 +251,7 @@ public record InputShapes(Map<String, long[]> given) {
         }
       }
     }
+    return sized;
   }
 
   private static Set<String> tensorNames(OpNode parameter) {

@@ -165,8 +165,8 @@ public final class TensorShapes {
     if (assumed.isEmpty()) {
       return null;
     }
-    return assumed.size() + " dynamic tensor" + (assumed.size() == 1 ? "" : "s") + " sized by the assumption ("
-        + shapes + "), no shape rule reaching them (first: " + assumed.get(0) + ")";
+    return assumed.size() + " dynamic tensor" + (assumed.size() == 1 ? "" : "s") + " no shape rule reaches costed at "
+        + shapes + " (first: " + assumed.get(0) + ")";
   }
 
   private static long product(long[] dims) {
