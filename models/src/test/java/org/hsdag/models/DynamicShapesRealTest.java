@@ -21,6 +21,8 @@ import org.hsdag.testkit.Samples;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * hsdag's sizes for every tensor of a dynamic model ({@link TensorShapes}, what the simulator and
@@ -43,12 +45,13 @@ class DynamicShapesRealTest {
         "tensors sized by the assumption");
   }
 
-  /** Its attention masks are broadcast to a computed shape: those take the assumption, which is right here. */
-  @Test
-  void aRealDynamicSampleIsSizedAsOpenVinoReshapesIt(@TempDir Path dir) throws Exception {
+  /** Their attention masks are broadcast to a computed shape: those take the assumption, which is right here. */
+  @ParameterizedTest
+  @ValueSource(strings = {"distilbert-base-uncased-sst2.xml", "roberta-base-cola.xml"})
+  void aRealDynamicSampleIsSizedAsOpenVinoReshapesIt(String sample, @TempDir Path dir) throws Exception {
     var availability = RealOpenVino.require();
-    Path xml = dir.resolve("distilbert.xml");
-    Files.copy(Samples.irSample("distilbert-base-uncased-sst2.xml"), xml);
+    Path xml = dir.resolve(sample);
+    Files.copy(Samples.irSample(sample), xml);
     OpGraph g = new IrReader().read(xml);
     SyntheticWeights.write(g, ModelCatalog.DEFAULT_SEED, IrReader.defaultBinPath(xml));
     try (OpenVinoRuntime rt = availability.openRuntime()) {
