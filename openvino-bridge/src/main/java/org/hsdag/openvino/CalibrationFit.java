@@ -56,6 +56,8 @@ public final class CalibrationFit {
   private final OpGraph graph;
   private final DeviceProfile base;
   private final CostModel costModel;
+  /** The tensors' sizes as compiled (boundary copies). */
+  private final TensorShapes sized;
 
   /**
    * @param graph the model the records were measured on
@@ -66,6 +68,7 @@ public final class CalibrationFit {
     this.graph = graph;
     this.base = base;
     this.costModel = new CostModel(shapes);
+    this.sized = TensorShapes.of(graph, shapes);
   }
 
   /**
@@ -351,7 +354,6 @@ public final class CalibrationFit {
 
   /** {count, bytes} of distinct tensors crossing a device boundary (per producer output and target device). */
   double[] boundaryTensors(Placement p) {
-    TensorShapes sized = TensorShapes.of(graph, costModel.shapes());
     Set<String> seen = new HashSet<>();
     double count = 0;
     double bytes = 0;
