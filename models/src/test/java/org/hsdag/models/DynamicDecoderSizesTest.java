@@ -59,6 +59,8 @@ class DynamicDecoderSizesTest {
       }
     }
     assertEquals(1 * 8 * HIDDEN * 4.0, bytes, "the scaled hidden states cross a boundary as f32 1x8x1024");
+    long live = sim.memoryCheck(g, DeviceSet.of("CPU")).model().outputBytes(scale);
+    assertEquals(1 * 8 * HIDDEN * 4, live, "and are live in device memory at that size");
   }
 
   @Test
