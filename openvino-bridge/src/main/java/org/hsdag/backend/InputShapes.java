@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.TensorShapes;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.InputAxes;
 import org.hsdag.ir.OpGraph;
@@ -173,12 +174,16 @@ public record InputShapes(Map<String, long[]> given) {
         sizes.putIfAbsent(t, resolved);
       }
     }
-    checkTensorBound(graph, shapes, inputs);
+    ShapeAssumption compiled = shapes.withInputs(sizes);
+    String guessed = checkTensorBound(graph, compiled, inputs).note();
     if (!derivedNotes.isEmpty()) {
       String fromModel = "sized by the model: " + summary(derivedNotes);
       note = note == null ? fromModel : note + "; " + fromModel;
     }
-    return new Resolution(this, shapes, inputs, assumed, note, sizes);
+    if (guessed != null && !inputs.isEmpty()) {
+      note = note == null ? guessed : note + "; " + guessed;
+    }
+    return new Resolution(this, compiled, inputs, assumed, note, sizes);
   }
 
   /** The given sizes by Parameter, each checked against the model's rank and static dimensions. */
@@ -228,25 +233,25 @@ public record InputShapes(Map<String, long[]> given) {
             .collect(Collectors.joining(",")));
   }
 
-  /** The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the sizes given. */
-  private static void checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
+  /**
+   * The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the
+   * sizes given; returns the tensors' sizes.
+   */
+  private static TensorShapes checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
+    TensorShapes sized = TensorShapes.of(graph, shapes);
     for (OpNode n : graph.nodes()) {
-      for (Port out : n.outputs()) {
-        if (!out.isDynamic()) {
+      for (int k = 0; k < n.outputs().size(); k++) {
+        if (!n.outputs().get(k).isDynamic()) {
           continue; // the reader checked it
         }
-        long[] dims = out.dims();
-        long[] resolved = new long[dims.length];
-        for (int a = 0; a < dims.length; a++) {
-          resolved[a] = shapes.resolve(dims[a], a);
-        }
-        String problem = Shapes.boundProblem(resolved);
+        String problem = Shapes.boundProblem(sized.output(n.index(), k));
         if (problem != null) {
           throw new IllegalArgumentException("--input-shape: with " + summary(inputs) + " the output of layer '"
               + n.name() + "' (" + n.type() + ") " + problem);
         }
       }
     }
+    return sized;
   }
 
   private static Set<String> tensorNames(OpNode parameter) {

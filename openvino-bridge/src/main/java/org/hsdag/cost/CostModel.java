@@ -149,9 +149,19 @@ public final class CostModel {
    */
   public OpCost[] costs(org.hsdag.ir.OpGraph g) {
     boolean[] kernel = kernels(g);
+    TensorShapes sized = TensorShapes.of(g, shapes);
     OpCost[] costs = new OpCost[g.nodeCount()];
     for (int v = 0; v < costs.length; v++) {
-      OpCost c = cost(g.node(v));
+      OpNode node = g.node(v);
+      long[][] ins = new long[node.inputs().size()][];
+      for (int k = 0; k < ins.length; k++) {
+        ins[k] = sized.input(v, k);
+      }
+      long[][] outs = new long[node.outputs().size()][];
+      for (int k = 0; k < outs.length; k++) {
+        outs[k] = sized.output(v, k);
+      }
+      OpCost c = cost(node, ins, outs);
       costs[v] = !kernel[v] && c.opClass().isCompute() ? new OpCost(OpClass.CONSTANT, 0, 0, false) : c;
     }
     return costs;
@@ -188,8 +198,26 @@ public final class CostModel {
     return java.util.Collections.unmodifiableSortedMap(unknown);
   }
 
-  /** FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}). */
+  /**
+   * FLOPs and bytes of one node as a compute kernel (constant folding is decided by {@link #costs}),
+   * its dynamic dims from the assumption alone ({@link #costs} sizes them as the model is compiled).
+   */
   public OpCost cost(OpNode node) {
+    long[][] ins = node.inputs().stream().map(p -> resolved(p.dims())).toArray(long[][]::new);
+    long[][] outs = node.outputs().stream().map(p -> resolved(p.dims())).toArray(long[][]::new);
+    return cost(node, ins, outs);
+  }
+
+  private long[] resolved(long[] dims) {
+    long[] r = dims.clone();
+    for (int a = 0; a < r.length; a++) {
+      r[a] = shapes.resolve(r[a], a);
+    }
+    return r;
+  }
+
+  /** As {@link #cost(OpNode)} with the concrete shapes of its input and output tensors. */
+  OpCost cost(OpNode node, long[][] ins, long[][] outs) {
     OpClass cls = classOf(node.type());
     if (cls == OpClass.OTHER && warned.add(node.type())) {
       // Commands say this to the user once per model (the CLI's ModelNotes); here it is only hsdag's log.
@@ -204,26 +232,26 @@ public final class CostModel {
       dynamic |= p.isDynamic();
     }
     double inBytes = 0;
-    for (Port p : node.inputs()) {
-      inBytes += bytes(p);
+    for (int k = 0; k < ins.length; k++) {
+      inBytes += bytes(node.inputs().get(k), ins[k]);
     }
     double outBytes = 0;
     double outElems = 0;
-    for (Port p : node.outputs()) {
-      outBytes += bytes(p);
-      outElems += shapes.elements(p.dims());
+    for (int k = 0; k < outs.length; k++) {
+      outBytes += bytes(node.outputs().get(k), outs[k]);
+      outElems += elements(outs[k]);
     }
     double flops;
     double bytes = inBytes + outBytes;
     switch (cls) {
       case CONVOLUTION, GROUP_CONVOLUTION -> {
-        long[] w = node.inputs().size() > 1 ? node.inputs().get(1).dims() : new long[0];
+        long[] w = ins.length > 1 ? ins[1] : new long[0];
         // Convolution weights [Cout, Cin, k...]; GroupConvolution [G, Cout/G, Cin/G, k...].
         int first = cls == OpClass.GROUP_CONVOLUTION ? 2 : 1;
-        double cin = w.length > first ? shapes.resolve(w[first], first) : 1;
+        double cin = w.length > first ? w[first] : 1;
         double area = 1;
         for (int a = first + 1; a < w.length; a++) {
-          area *= shapes.resolve(w[a], a);
+          area *= w[a];
         }
         flops = 2.0 * outElems * cin * area;
         if (cls == OpClass.CONVOLUTION && area == 1) {
@@ -231,20 +259,20 @@ public final class CostModel {
         }
       }
       case MATMUL -> {
-        long[] a = node.inputs().isEmpty() ? new long[0] : node.inputs().get(0).dims();
+        long[] a = ins.length == 0 ? new long[0] : ins[0];
         boolean transposeA = OpAttributes.isTrue(node.attribute("transpose_a"));
         double k = 1;
         if (a.length == 1) {
-          k = shapes.resolve(a[0], 0);
+          k = a[0];
         } else if (a.length >= 2) {
           int axis = transposeA ? a.length - 2 : a.length - 1;
-          k = shapes.resolve(a[axis], axis);
+          k = a[axis];
         }
         flops = 2.0 * outElems * k;
       }
       case ELEMENTWISE, ACTIVATION -> flops = outElems * ELEMENTWISE_FLOPS.getOrDefault(node.type(), 1.0);
       case POOLING -> flops = outElems * kernelArea(node.attribute("kernel"));
-      case REDUCTION -> flops = inputElements(node, 0);
+      case REDUCTION -> flops = ins.length > 0 ? elements(ins[0]) : 0;
       case SOFTMAX, NORMALIZATION, QUANTIZATION -> flops = 5.0 * outElems;
       case DATA_MOVEMENT -> {
         // A copy reads what it writes (Gather reads rows of its table, not the whole table).
@@ -259,7 +287,7 @@ public final class CostModel {
         flops = outElems;
         bytes = outBytes;
       }
-      case DETECTION -> flops = 20.0 * Math.max(outElems, inputElements(node, 0));
+      case DETECTION -> flops = 20.0 * Math.max(outElems, ins.length > 0 ? elements(ins[0]) : 0);
       case CONSTANT, PARAMETER, RESULT -> {
         flops = 0;
         bytes = 0;
@@ -269,13 +297,17 @@ public final class CostModel {
     return new OpCost(cls, flops, bytes, dynamic);
   }
 
-  private double bytes(Port p) {
+  private static double bytes(Port p, long[] dims) {
     ElementType t = p.elementType() == null || p.elementType().bitWidth() == 0 ? ElementType.F32 : p.elementType();
-    return shapes.elements(p.dims()) * t.bitWidth() / 8.0;
+    return elements(dims) * t.bitWidth() / 8.0;
   }
 
-  private double inputElements(OpNode node, int port) {
-    return node.inputs().size() > port ? shapes.elements(node.inputs().get(port).dims()) : 0;
+  private static double elements(long[] dims) {
+    double n = 1;
+    for (long d : dims) {
+      n *= d;
+    }
+    return n;
   }
 
   private static double kernelArea(String kernel) {

@@ -186,6 +186,7 @@ final class GraphCostTables {
       int[] tensorResults, int[] tensorConsumerStart) {
     int m = tensorOfEdge.length;
     int tensors = tensorProducer.length;
+    TensorShapes sized = TensorShapes.of(g, shapes);
     for (int e = 0; e < m; e++) {
       int t = tensorOfEdge[e];
       if (t < 0) {
@@ -193,7 +194,7 @@ final class GraphCostTables {
       }
       Edge edge = g.edge(e);
       tensorProducer[t] = computeIndex[edge.source()];
-      tensorBytes[t] = shapes.elements(g.edgeTensor(e).dims()) * bitsOf(g.edgeTensor(e)) / 8.0;
+      tensorBytes[t] = sized.edgeElements(e) * bitsOf(g.edgeTensor(e)) / 8.0;
       if (computeIndex[edge.target()] >= 0) {
         tensorConsumerStart[t + 1]++;
       } else {

@@ -49,11 +49,12 @@ public interface KernelTimes {
    * op costs only its compute part on a device that fuses.
    */
   static KernelTimes ofProfile(org.hsdag.ir.OpGraph graph, DeviceProfile profile, ShapeAssumption shapes) {
+    TensorShapes sized = TensorShapes.of(graph, shapes);
     return new KernelTimes() {
       private double compute(int node, OpCost c, DeviceModel dev) {
         double outputs = 0;
-        for (org.hsdag.ir.Port port : graph.node(node).outputs()) {
-          outputs += shapes.elements(port.dims());
+        for (int port = 0; port < graph.node(node).outputs().size(); port++) {
+          outputs += sized.outputElements(node, port);
         }
         double flopsPerUs = dev.peakGflops() * 1e3 * dev.efficiencyOf(c.opClass());
         return c.flops() / (flopsPerUs * dev.occupancy(c.opClass(), outputs));

@@ -3,6 +3,7 @@ package org.hsdag.memory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToLongBiFunction;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -35,7 +36,16 @@ public final class MemoryModel {
   /** Per node: whether it runs as an op (not constant-only, not Parameter, not Result). */
   private final boolean[] runs;
 
+  /** The model with each tensor's bytes from its IR port (a dynamic dim counted as 1). */
   public MemoryModel(OpGraph graph) {
+    this(graph, (v, port) -> graph.node(v).outputs().get(port).byteSize());
+  }
+
+  /**
+   * The model with each tensor's bytes from {@code bytesOf} (node, output port): the simulator
+   * passes the sizes the model is compiled at.
+   */
+  public MemoryModel(OpGraph graph, ToLongBiFunction<Integer, Integer> bytesOf) {
     this.graph = graph;
     this.rules = new HeteroRules(graph);
     int n = graph.nodeCount();
@@ -54,7 +64,7 @@ public final class MemoryModel {
         Edge e = graph.edge(graph.outEdge(v, j));
         if (e.sourceOutput() < 64 && (seenPorts & (1L << e.sourceOutput())) == 0) {
           seenPorts |= 1L << e.sourceOutput();
-          outputBytes[v] += node.outputs().get(e.sourceOutput()).byteSize();
+          outputBytes[v] += bytesOf.applyAsLong(v, e.sourceOutput());
         }
       }
     }

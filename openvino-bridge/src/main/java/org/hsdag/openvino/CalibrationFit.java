@@ -22,6 +22,7 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.OpClass;
 import org.hsdag.cost.OpCost;
 import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.cost.TensorShapes;
 import org.hsdag.cost.SimGraph;
 
 /**
@@ -55,6 +56,8 @@ public final class CalibrationFit {
   private final OpGraph graph;
   private final DeviceProfile base;
   private final CostModel costModel;
+  /** The tensors' sizes as compiled (boundary copies). */
+  private final TensorShapes sized;
 
   /**
    * @param graph the model the records were measured on
@@ -65,6 +68,7 @@ public final class CalibrationFit {
     this.graph = graph;
     this.base = base;
     this.costModel = new CostModel(shapes);
+    this.sized = TensorShapes.of(graph, shapes);
   }
 
   /**
@@ -350,7 +354,6 @@ public final class CalibrationFit {
 
   /** {count, bytes} of distinct tensors crossing a device boundary (per producer output and target device). */
   double[] boundaryTensors(Placement p) {
-    ShapeAssumption shapes = costModel.shapes();
     Set<String> seen = new HashSet<>();
     double count = 0;
     double bytes = 0;
@@ -364,7 +367,7 @@ public final class CalibrationFit {
       Port t = graph.edgeTensor(k);
       ElementType type = t.elementType() == null || t.elementType().bitWidth() == 0 ? ElementType.F32 : t.elementType();
       count++;
-      bytes += type.byteSize(shapes.elements(t.dims()));
+      bytes += type.byteSize(sized.edgeElements(k));
     }
     return new double[] {count, bytes};
   }

@@ -24,6 +24,8 @@ import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.SimGraph;
+import org.hsdag.cost.TensorShapes;
+import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.memory.DeviceMemorySource;
@@ -315,9 +317,19 @@ public final class SimBackend
   public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices) {
     MemoryModel m;
     synchronized (memoryModels) {
-      m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> new MemoryModel(graph));
+      m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> memoryModel(graph));
     }
     return ProfileMemory.check(profile, m, devices);
+  }
+
+  /** The graph's memory model with its tensors at the sizes the model is compiled at. */
+  private MemoryModel memoryModel(OpGraph graph) {
+    TensorShapes sized = TensorShapes.of(graph, options.shapes());
+    return new MemoryModel(graph, (v, port) -> {
+      ElementType t = graph.node(v).outputs().get(port).elementType();
+      ElementType type = t == null || t.bitWidth() == 0 ? ElementType.F32 : t;
+      return type.byteSize(sized.outputElements(v, port));
+    });
   }
 
   @Override
@@ -341,7 +353,11 @@ public final class SimBackend
   /** The profile's check with {@code user}'s capacities replacing its own (a device the profile lacks is refused). */
   @Override
   public MemoryCheck memoryCheck(OpGraph graph, DeviceSet devices, MemoryLimits user) {
-    return ProfileMemory.check(ProfileMemory.withCapacities(profile, user), graph, devices);
+    MemoryModel m;
+    synchronized (memoryModels) {
+      m = memoryModels.computeIfAbsent(new IdentityKey(graph), k -> memoryModel(graph));
+    }
+    return ProfileMemory.check(ProfileMemory.withCapacities(profile, user), m, devices);
   }
 
   /** The profile's own tables: the proxy equals the noise-free simulator. */

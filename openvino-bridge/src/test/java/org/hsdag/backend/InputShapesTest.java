@@ -1,8 +1,8 @@
 package org.hsdag.backend;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,25 +35,29 @@ class InputShapesTest {
   @Test
   void withoutInputShapeTheDefaultIsAssumedAndSaid() {
     InputShapes.Resolution r = InputShapes.NONE.resolve(distilbert());
-    assertEquals(ShapeAssumption.DEFAULT, r.shapes());
+    assertEquals(ShapeAssumption.DEFAULT.withInputs(r.sizes()), r.shapes(), "the compiled sizes ride along");
     assertEquals(List.of("input_ids=1x8", "attention_mask=1x8"), r.inputs());
     assertTrue(r.assumed());
     assertTrue(r.notice().contains("assumed input_ids=1x8") && r.notice().contains("--input-shape"), r.notice());
+    // Its attention masks are broadcast to a computed shape: no rule sizes them, and that is said.
+    assertTrue(r.notice().contains("7 dynamic tensors no shape rule reaches costed at batch 1, sequence 8 (first: "),
+        r.notice());
   }
 
   @Test
   void givenShapesSetBatchAndSequence() {
     InputShapes.Resolution r = shapes("input_ids", "2,128", "attention_mask", "2,128").resolve(distilbert());
-    assertEquals(new ShapeAssumption(2, 128), r.shapes());
+    assertEquals(new ShapeAssumption(2, 128).withInputs(r.sizes()), r.shapes());
     assertFalse(r.assumed());
-    assertNull(r.note());
-    assertEquals("dynamic inputs measured as input_ids=2x128, attention_mask=2x128", r.notice());
+    assertTrue(r.note().startsWith("7 dynamic tensors no shape rule reaches costed at batch 2, sequence 128"),
+        r.note());
+    assertTrue(r.notice().startsWith("dynamic inputs measured as input_ids=2x128, attention_mask=2x128; "), r.notice());
   }
 
   @Test
   void twoSequenceLengthsUseTheLargestAndSaySo() {
     InputShapes.Resolution r = shapes("input_ids", "1,1", "attention_mask", "1,64").resolve(distilbert());
-    assertEquals(new ShapeAssumption(1, 64), r.shapes());
+    assertEquals(new ShapeAssumption(1, 64).withInputs(r.sizes()), r.shapes());
     assertTrue(r.notice().contains("uses the largest, 64"), r.notice());
   }
 
@@ -76,7 +80,9 @@ class InputShapesTest {
         .getMessage();
     assertTrue(m.startsWith("--input-shape: with input_ids=1x100000000") && m.contains("has more than 2^36 elements")
         && m.contains("output of layer '"), m);
-    assertEquals(new ShapeAssumption(1, 4096), shapes("input_ids", "1,4096").resolve(g).shapes());
+    ShapeAssumption fits = shapes("input_ids", "1,4096").resolve(g).shapes();
+    assertEquals(4096, fits.sequence());
+    assertArrayEquals(new long[] {1, 4096}, fits.inputSize("input_ids"));
   }
 
   @Test
