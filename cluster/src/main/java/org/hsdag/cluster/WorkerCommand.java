@@ -12,6 +12,7 @@ import org.hsdag.cli.BackendOptions;
 import org.hsdag.cli.DurationConverter;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
+import org.hsdag.cli.Session;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import picocli.CommandLine.Command;
@@ -115,10 +116,17 @@ public final class WorkerCommand implements Callable<Integer> {
     return ExitCodes.FAILURE;
   }
 
+  /**
+   * The backend of one task's model, opened as every command opens its session (bound to the model
+   * file the task names); the worker node closes it.
+   */
   private LatencyBackend openBackend(long seed, String inputShape, org.hsdag.ir.OpGraph graph, Path model) {
-    LatencyBackend b = TuneBackends.open(backendOptions.request(seed, InputShapeOptions.resolve(inputShape, graph)),
-        note -> {});
-    TuneBackends.bind(b, graph, model);
+    Session session = Session.of(graph, backendOptions.request(seed, InputShapeOptions.resolve(inputShape, graph)))
+        .binding((b, g) -> {
+          TuneBackends.bind(b, g, model);
+          return g;
+        }).open();
+    LatencyBackend b = session.backend();
     return extraTime == null ? b : new DelayedBackend(b, extraTime);
   }
 }

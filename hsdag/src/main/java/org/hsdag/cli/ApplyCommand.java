@@ -131,8 +131,7 @@ public final class ApplyCommand implements Callable<Integer> {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
       MemoryCheck memory = session.memory();
-      SearchEngine engine = SearchEngine.builder(session.measuring(), graph, ds)
-          .protocol(protocolOptions.protocol()).seed(seed).memory(memory).build();
+      SearchEngine engine = session.searchEngine().protocol(protocolOptions.protocol()).build();
       requireSupported(engine.support(), graph, placement, backend);
       requireFits(memory, placement, backend);
       requireRuns(graph, placement);

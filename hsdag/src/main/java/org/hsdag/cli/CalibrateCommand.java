@@ -15,7 +15,6 @@ import org.hsdag.openvino.CalibrationFit;
 import org.hsdag.openvino.CalibrationRecords;
 import org.hsdag.openvino.CalibrationRun;
 import org.hsdag.openvino.OpenVinoAvailability;
-import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -169,7 +168,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   /** Runs the model on the real runtime and profiles it; null (after saying why on {@code err}) when it cannot. */
   private CalibrationRecords measureRecords(PrintWriter err, OpGraph graph, DeviceSet deviceSet, DeviceProfile base,
       InputShapes.Resolution resolution) {
-    OpenVinoAvailability availability = OpenVinoBackend.availability();
+    OpenVinoAvailability availability = OpenVinoAvailability.probe();
     if (!availability.available()) {
       err.println("hsdag: " + availability.oneLine());
       err.flush();

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadTally;
@@ -31,7 +32,7 @@ final class RunNotesLines {
       SplitBound b = SplitBound.of(runProxy.proxy());
       why = b == null ? null : b.explain() + " (cost model: " + runProxy.source() + ")";
     }
-    String time = backend.capability(TimedBackend.class).map(TimedBackend::shares).orElse(null);
+    String time = backend.capability(CallTiming.class).map(CallTiming::shares).orElse(null);
     LoadTally t = RunLoad.tally(dir);
     String policy = t.measured() == 0 ? null
         : backend.capability(LoadWatch.class).map(w -> w.policy().describe()).orElse(null);

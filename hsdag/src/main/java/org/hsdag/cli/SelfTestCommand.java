@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.openvino.OpenVinoAvailability;
-import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.SelfTest;
 import picocli.CommandLine.Command;
@@ -62,7 +61,7 @@ public final class SelfTestCommand implements Callable<Integer> {
     if (runs < 1 || !(tolerance >= 0)) {
       throw new UserInputException("--runs must be >= 1 and --tolerance >= 0");
     }
-    OpenVinoAvailability availability = OpenVinoBackend.availability();
+    OpenVinoAvailability availability = OpenVinoAvailability.probe();
     if (!availability.available()) {
       err.println("hsdag: " + availability.oneLine());
       err.flush();

@@ -15,6 +15,8 @@ import org.hsdag.plan.LatencyModel;
 import org.hsdag.plan.Proxies;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.ProxyUnavailableException;
+import org.hsdag.search.SearchEngine;
+import org.hsdag.search.SearchEngineBuilder;
 import org.hsdag.tune.RunObjective;
 
 /**
@@ -89,6 +91,16 @@ public final class Session implements AutoCloseable {
   /** The cost model as the latency model a search consults, or null for a cold search. */
   public LatencyModel latencyModel() {
     return proxy == null ? null : proxy.proxy();
+  }
+
+  /**
+   * A search over this session, the one place the search gets the session's data: it measures with
+   * {@link #measuring()} the bound graph on the resolved devices, keyed by the seed, consulting the
+   * latency model and refusing what the memory check rejects; the strategies' {@code SearchContext}
+   * is built from the engine.
+   */
+  public SearchEngineBuilder searchEngine() {
+    return SearchEngine.builder(measuring, graph, devices).seed(seed).proxy(latencyModel()).memory(memory);
   }
 
   /** The sizes of the model's dynamic inputs. */

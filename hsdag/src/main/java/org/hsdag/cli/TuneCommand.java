@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
@@ -390,7 +391,7 @@ public final class TuneCommand implements Callable<Integer> {
    */
   private Session.Setup session(Session.Setup setup, RunObjective objective, ProxyChoice choice) {
     return setup.objective(objective, true).proxy(choice, false, "--proxy-profile: ").notices(this::notice)
-        .decorate(b -> TimedBackend.wrap(compileCacheOptions.apply(b)), loadOptions::apply)
+        .decorate(b -> CallTiming.wrap(compileCacheOptions.apply(b)), loadOptions::apply)
         .injected(injectedBackend);
   }
 

@@ -137,6 +137,24 @@ public final class CostCorrection implements LatencyModel {
     return fitted.predictMillis(placement);
   }
 
+  /** A fresh correction of the same cost model, with none of this one's measurements. */
+  @Override
+  public java.util.Optional<LatencyModel> correction() {
+    return java.util.Optional.of(new CostCorrection(proxy));
+  }
+
+  /** The cost model's capacities. */
+  @Override
+  public java.util.Optional<org.hsdag.memory.MemoryCheck> memory() {
+    return proxy.memory();
+  }
+
+  /** The cost model's prediction: a correction changes times, not what HETERO refuses. */
+  @Override
+  public java.util.Optional<String> predictedRefusal(Placement placement) {
+    return proxy.predictedRefusal(placement);
+  }
+
   /** Measurements observed. */
   public int observations() {
     return features.size();

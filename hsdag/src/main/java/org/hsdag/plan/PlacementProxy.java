@@ -78,6 +78,7 @@ public final class PlacementProxy implements LatencyModel {
   }
 
   /** The capacities the planner respects, when there are any. */
+  @Override
   public java.util.Optional<MemoryCheck> memory() {
     return java.util.Optional.ofNullable(memory).filter(MemoryCheck::limitsAny);
   }
@@ -163,6 +164,23 @@ public final class PlacementProxy implements LatencyModel {
   @Override
   public double predictMillis(Placement placement) {
     return latencyMicros(placement) / 1000.0;
+  }
+
+  /** A fresh {@link CostCorrection} of this cost model. */
+  @Override
+  public java.util.Optional<LatencyModel> correction() {
+    return java.util.Optional.of(new CostCorrection(this));
+  }
+
+  /** The split the cost model's HETERO rules refuse in {@code placement} (on this proxy's devices), as a reason. */
+  @Override
+  public java.util.Optional<String> predictedRefusal(Placement placement) {
+    if (!devices.equals(placement.devices())) {
+      return java.util.Optional.empty();
+    }
+    int[] b = model.refusedBoundary(opDevices(placement));
+    return b == null ? java.util.Optional.empty()
+        : java.util.Optional.of(org.hsdag.cost.HeteroRefusal.reason(graph, b[0], b[1]));
   }
 
   /** Proxy latency of a placement in µs; +∞ when a device cannot run one of its ops. */

@@ -9,8 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.hsdag.placement.Placement;
-import org.hsdag.plan.CostCorrection;
-import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.LatencyModel;
 
 /**
  * Which measured placements go on to the final re-measurement. Ranking by one noisy measurement
@@ -19,7 +18,7 @@ import org.hsdag.plan.PlacementProxy;
  * the fastest measured, the fastest by the median of its runs (robust to one outlier run), the
  * strategy's own favourites ({@link SearchStrategy#favourites}, e.g. by a latency model fitted to
  * all its measurements), the fastest by the cost model corrected on every measurement of the run
- * ({@link CostCorrection}) and by the cost model as given (a correction can fit one bad
+ * ({@link LatencyModel#correction}) and by the cost model as given (a correction can fit one bad
  * measurement) when there is one, and the placements the search proposed again, most often first (a
  * learned policy that keeps returning to a placement despite its measurement has evidence from its
  * neighbours). Each placement gets in on any of these; the race decides on measurements, with the
@@ -28,9 +27,9 @@ import org.hsdag.plan.PlacementProxy;
 public final class FinalistChoice {
   private FinalistChoice() {}
 
-  /** {@link #choose(SearchOutcome, int, Set, PlacementProxy, List)} for a strategy without favourites. */
+  /** {@link #choose(SearchOutcome, int, Set, LatencyModel, List)} for a strategy without favourites. */
   public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude,
-      PlacementProxy costModel) {
+      LatencyModel costModel) {
     return choose(outcome, k, exclude, costModel, List.of());
   }
 
@@ -40,7 +39,7 @@ public final class FinalistChoice {
    * first; those never measured are skipped), by the corrected and by the given {@code costModel} (when not null) and the next
    * most often proposed of those proposed more than once.
    */
-  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, PlacementProxy costModel,
+  public static List<SearchStep> choose(SearchOutcome outcome, int k, Set<Placement> exclude, LatencyModel costModel,
       List<Placement> favourites) {
     List<SearchStep> measured = outcome.ranked();
     List<List<SearchStep>> sources = new ArrayList<>();
@@ -64,9 +63,9 @@ public final class FinalistChoice {
       sources.add(fav);
     }
     if (costModel != null) {
-      PlacementProxy corrected = corrected(outcome, costModel);
-      sources.add(rankedBy(measured, s -> corrected.latencyMicros(s.placement())));
-      sources.add(rankedBy(measured, s -> costModel.latencyMicros(s.placement())));
+      LatencyModel corrected = corrected(outcome, costModel);
+      sources.add(rankedBy(measured, s -> corrected.predictMillis(s.placement())));
+      sources.add(rankedBy(measured, s -> costModel.predictMillis(s.placement())));
     }
     Map<Placement, Integer> proposals = new HashMap<>();
     for (SearchStep s : outcome.steps()) {
@@ -93,13 +92,26 @@ public final class FinalistChoice {
     return out;
   }
 
-  /** {@code costModel} corrected by every successful measurement of the search ({@link CostCorrection}). */
-  public static PlacementProxy corrected(SearchOutcome outcome, PlacementProxy costModel) {
-    CostCorrection correction = new CostCorrection(costModel);
-    for (SearchStep s : outcome.ranked()) {
-      correction.observe(s.placement(), s.latencyMillis());
+  /**
+   * {@code costModel} corrected by every successful measurement of the search ({@link
+   * LatencyModel#correction}); the model itself when it has no correction.
+   */
+  public static LatencyModel corrected(SearchOutcome outcome, LatencyModel costModel) {
+    return correctedBy(outcome.ranked(), -1, costModel);
+  }
+
+  /** A correction of {@code costModel} fed {@code measured} but its {@code leftOut}-th (-1: none); the model when it has none. */
+  private static LatencyModel correctedBy(List<SearchStep> measured, int leftOut, LatencyModel costModel) {
+    LatencyModel correction = costModel.correction().orElse(null);
+    if (correction == null) {
+      return costModel;
     }
-    return correction.corrected();
+    for (int j = 0; j < measured.size(); j++) {
+      if (j != leftOut) {
+        correction.observe(measured.get(j).placement(), measured.get(j).latencyMillis());
+      }
+    }
+    return correction;
   }
 
   /**
@@ -109,26 +121,22 @@ public final class FinalistChoice {
    * exactly, so only an error on data it has not seen says how far to trust it. Unknown with fewer
    * than 3 measurements.
    */
-  public static Prediction prediction(SearchOutcome outcome, PlacementProxy costModel) {
+  public static Prediction prediction(SearchOutcome outcome, LatencyModel costModel) {
     List<SearchStep> measured = outcome.ranked();
     double sum = 0;
     int n = 0;
     for (int i = 0; i < measured.size() && measured.size() >= 3; i++) {
-      CostCorrection others = new CostCorrection(costModel);
-      for (int j = 0; j < measured.size(); j++) {
-        if (j != i) {
-          others.observe(measured.get(j).placement(), measured.get(j).latencyMillis());
-        }
-      }
+      LatencyModel others = correctedBy(measured, i, costModel);
       SearchStep s = measured.get(i);
-      double r = Math.log(s.latencyMillis() * 1000 / others.corrected().latencyMicros(s.placement()));
+      double r = Math.log(s.latencyMillis() / others.predictMillis(s.placement()));
       if (Double.isFinite(r)) {
         sum += r * r;
         n++;
       }
     }
     double error = n >= 3 ? Math.sqrt(sum / n) : Double.POSITIVE_INFINITY;
-    return new Prediction(corrected(outcome, costModel)::latencyMicros, error > 0 ? error : Double.MIN_NORMAL);
+    LatencyModel corrected = corrected(outcome, costModel);
+    return new Prediction(p -> corrected.predictMillis(p) * 1000, error > 0 ? error : Double.MIN_NORMAL);
   }
 
   /** {@code steps} ordered by {@code key}, then by measured latency (they come fastest first; the sort is stable). */

@@ -9,7 +9,7 @@ import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceKind;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.LatencyModel;
 
 /**
  * What a strategy searches over. Built only through {@link #builder} (the engine does it), so a new
@@ -24,7 +24,7 @@ public final class SearchContext {
   private final long seed;
   private final MeasurementProtocol protocol;
   private final String backendName;
-  private final PlacementProxy proxy;
+  private final LatencyModel proxy;
   private final boolean stopsEarly;
   private final List<DeviceKind> deviceKinds;
   private final MemoryCheck memory;
@@ -102,8 +102,16 @@ public final class SearchContext {
    * The cost model of the backend (or of a given profile) over this graph and devices, when the
    * run has one: strategies may plan and rank with it before spending measurements.
    */
-  public Optional<PlacementProxy> proxy() {
+  public Optional<LatencyModel> proxy() {
     return Optional.ofNullable(proxy);
+  }
+
+  /**
+   * {@link #proxy()} when it is a {@code type} (a strategy that plans on the cost model's terms asks
+   * for its own type; the search itself knows only {@link LatencyModel}).
+   */
+  public <M extends LatencyModel> Optional<M> proxy(Class<M> type) {
+    return proxy().filter(type::isInstance).map(type::cast);
   }
 
   /**
@@ -130,7 +138,7 @@ public final class SearchContext {
     private long seed;
     private MeasurementProtocol protocol = MeasurementProtocol.PAPER;
     private String backendName = "";
-    private PlacementProxy proxy;
+    private LatencyModel proxy;
     private boolean stopsEarly = true;
     private List<DeviceKind> deviceKinds;
 
@@ -173,7 +181,7 @@ public final class SearchContext {
     }
 
     /** The cost model strategies may consult (null: none). */
-    public Builder proxy(PlacementProxy v) {
+    public Builder proxy(LatencyModel v) {
       proxy = v;
       return this;
     }

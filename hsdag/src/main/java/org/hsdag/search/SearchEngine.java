@@ -17,11 +17,10 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.cost.HeteroRefusal;
 import org.hsdag.ir.OpNode;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.LatencyModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.random.SplitMix64;
 
@@ -54,7 +53,7 @@ public final class SearchEngine {
   private final DoubleSupplier elapsedSeconds;
   private final Optional<KeyedMeasurement> keyed;
   private final Optional<BatchMeasurement> batched;
-  private final PlacementProxy proxy;
+  private final LatencyModel proxy;
   private final Map<Placement, Measurement> cache = new HashMap<>();
   private final MemoryCheck memory;
   private final LearnedRefusals learned;
@@ -173,13 +172,12 @@ public final class SearchEngine {
     if (earlier != null) {
       return Measurement.failed(earlier, backend.name(), backend.profile());
     }
-    if (proxy == null || !proxy.devices().equals(p.devices())) {
+    if (proxy == null) {
       return null;
     }
-    int[] b = proxy.model().refusedBoundary(proxy.opDevices(p));
-    return b == null ? null
-        : Measurement.failed(HeteroRefusal.reason(graph, b[0], b[1]) + " (predicted, not run)", backend.name(),
-            backend.profile());
+    return proxy.predictedRefusal(p)
+        .map(reason -> Measurement.failed(reason + " (predicted, not run)", backend.name(), backend.profile()))
+        .orElse(null);
   }
 
   /**

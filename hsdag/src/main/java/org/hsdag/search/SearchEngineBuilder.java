@@ -7,7 +7,7 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.LatencyModel;
 
 /** Configures a {@link SearchEngine}. */
 public final class SearchEngineBuilder {
@@ -17,7 +17,7 @@ public final class SearchEngineBuilder {
   MeasurementProtocol protocol = MeasurementProtocol.PAPER;
   long seed;
   DoubleSupplier clock;
-  PlacementProxy proxy;
+  LatencyModel proxy;
   MemoryCheck memory;
 
   /** Device capacities: placements that do not fit are refused without a run (default: the proxy's). */
@@ -39,7 +39,7 @@ public final class SearchEngineBuilder {
   }
 
   /** The cost model the strategies' context offers (null: none). */
-  public SearchEngineBuilder proxy(PlacementProxy v) {
+  public SearchEngineBuilder proxy(LatencyModel v) {
     proxy = v;
     return this;
   }

@@ -67,8 +67,8 @@ public final class PlannerStrategy implements SearchStrategy {
 
   @Override
   public void init(SearchContext context) {
-    proxy = context.proxy().orElseThrow(() -> new SearchConfigException("strategy " + name + " plans on a cost model, "
-        + "and this run has none (the backend offers none and no --proxy-profile was given; or --proxy none)"));
+    proxy = context.proxy(PlacementProxy.class).orElseThrow(() -> new SearchConfigException("strategy " + name
+        + " plans on a cost model, and this run has none (the backend offers none and no --proxy-profile was given; or --proxy none)"));
     correction = new CostCorrection(proxy);
     queue.clear();
     proposed.clear();

@@ -96,13 +96,13 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
 
   @Override
   public void init(SearchContext context) {
-    warm = context.proxy().isPresent();
+    warm = context.proxy(PlacementProxy.class).isPresent();
     devices = context.devices();
     stopsEarly = context.stopsEarly();
     observed.clear();
     measured.clear();
-    correction = warm ? new CostCorrection(context.proxy().get()) : null;
-    splitStop = warm ? new SplitStop(context.proxy().get()) : null;
+    correction = warm ? new CostCorrection(context.proxy(PlacementProxy.class).get()) : null;
+    splitStop = warm ? new SplitStop(context.proxy(PlacementProxy.class).get()) : null;
     corrected = null;
     bestMs = Double.POSITIVE_INFINITY;
     idle = 0;
@@ -121,7 +121,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     }
     // A restored run overwrites this training with its saved state, so a resume stays identical.
     if (warm && then instanceof HsdagStrategy h && pretrainEpisodes > 0) {
-      h.pretrainOnProxy(context.proxy().get(), pretrainEpisodes);
+      h.pretrainOnProxy(context.proxy(PlacementProxy.class).get(), pretrainEpisodes);
     }
   }
 

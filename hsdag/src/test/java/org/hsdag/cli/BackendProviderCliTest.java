@@ -1,10 +1,13 @@
 package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.hsdag.backend.BackendProvider;
+import org.hsdag.backend.Backends;
 import org.hsdag.testkit.FakeBackend;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.TestModels;
@@ -51,5 +54,14 @@ class BackendProviderCliTest {
     CliRun r = CliRun.of("devices", "--backend", "fake", "--mismatch", "0.3");
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
     assertTrue(r.err().contains("--mismatch") && r.err().contains("--backend sim"), r.err());
+  }
+
+  @Test
+  void theNativeCommandsBackendNameIsARegisteredRealBackend() {
+    BackendProvider p = Backends.provider(RealBackendOption.NATIVE).orElseThrow();
+    assertFalse(p.simulated(), p.summary());
+    CliRun r = CliRun.of("selftest", "--backend", "sim");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertTrue(r.err().contains("selftest runs the real OpenVINO runtime only (--backend openvino)"), r.err());
   }
 }

@@ -1,6 +1,7 @@
 package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -14,9 +15,14 @@ import java.util.List;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
 import org.hsdag.plan.ProxyChoice;
+import org.hsdag.search.SearchContext;
+import org.hsdag.search.SearchEngine;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.throughput.Objective;
@@ -106,5 +112,22 @@ class SessionTest {
       assertEquals(DeviceSet.of("CPU", "GPU.1"), s.devices());
     }
     assertTrue(closed.isEmpty(), "the session closed a backend it did not open");
+  }
+
+  @Test
+  void theSearchIsBuiltFromTheSessionsDevicesLatencyModelAndMemory() {
+    MemoryOptions memory = options(new MemoryOptions(), "--memory", "GPU.1=1KiB");
+    try (Session s = Session.of(graph, sim()).devices(DeviceSet.of("CPU", "GPU.1")).memory(memory)
+        .proxy(ProxyChoice.AUTO, true, "").open()) {
+      SearchEngine engine = s.searchEngine().build();
+      assertEquals(s.devices(), engine.devices());
+      SearchContext context = engine.context(4, 1);
+      assertSame(s.latencyModel(), context.proxy().orElseThrow(), "the strategies consult the session's cost model");
+      assertSame(s.memory(), context.memory().orElseThrow());
+      Measurement refused = engine.measure(Placement.allOn(s.devices(), graph.nodeCount(), "GPU.1"), 0);
+      assertFalse(refused.ok());
+      assertTrue(refused.reason().contains(MemoryCheck.OUT_OF_MEMORY), refused.reason());
+      assertTrue(engine.measure(Placement.allOn(s.devices(), graph.nodeCount(), "CPU"), 0).ok());
+    }
   }
 }

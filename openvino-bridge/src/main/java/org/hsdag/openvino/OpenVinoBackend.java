@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.CompileStats;
 import org.hsdag.backend.CostModelSource;
@@ -71,7 +72,8 @@ public final class OpenVinoBackend
       ModelFileBinding,
       DeviceMemorySource,
       CompileCaching,
-      ThroughputMeasurement {
+      ThroughputMeasurement,
+      CallTiming.Timeable {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -124,6 +126,12 @@ public final class OpenVinoBackend
   public String capacitySource() {
     return "reported by OpenVINO: "
         + memory.stream().map(DeviceMemoryReport::describe).collect(Collectors.joining(", "));
+  }
+
+  /** This backend, timing every call ({@link TimedBackend}); closing the result closes this. */
+  @Override
+  public LatencyBackend timed() {
+    return new TimedBackend(this, true);
   }
 
   /** Whether the native backend can run here, and why not. */

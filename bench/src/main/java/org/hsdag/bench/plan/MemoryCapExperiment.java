@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.cli.MemoryOptions;
+import org.hsdag.cli.Session;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.ByteSizes;
 import org.hsdag.memory.MemoryCheck;
-import org.hsdag.memory.MemoryLimits;
 import org.hsdag.memory.MemoryUse;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.backend.DeviceKinds;
@@ -20,14 +23,14 @@ import org.hsdag.plan.CapBound;
 import org.hsdag.plan.CappedReference;
 import org.hsdag.plan.PlanCandidate;
 import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Plan;
 import org.hsdag.plan.Planner;
-import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
-import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.AutoEmulationStrategy;
 import org.hsdag.strategy.PipelineParallelSplit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -61,8 +64,9 @@ public final class MemoryCapExperiment implements Callable<Integer> {
       description = "Simulator seeds (default: ${DEFAULT-VALUE})")
   List<Long> seeds;
 
-  @Option(names = "--memory", paramLabel = "DEV=SIZE[,...]", description = "Capacities replacing the profile's")
-  String memory;
+  /** {@code --memory}: capacities replacing the profile's, as {@code tune} takes them. */
+  @Mixin
+  MemoryOptions memoryOptions = new MemoryOptions();
 
   @Option(names = "--anneal", paramLabel = "N", defaultValue = "20000",
       description = "Annealing evaluations per start of the capped reference (default: ${DEFAULT-VALUE})")
@@ -75,7 +79,6 @@ public final class MemoryCapExperiment implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    MemoryLimits user = memory == null ? MemoryLimits.NONE : MemoryLimits.parse(memory);
     List<Setup> setups = this.setups;
     if (setups.isEmpty()) {
       setups = List.of(new Setup("paper", DeviceSet.of("CPU", "GPU.1")),
@@ -92,9 +95,9 @@ public final class MemoryCapExperiment implements Callable<Integer> {
         "vs ref",
         "vs bound", "bnd/PP", "plan ms", "ref s", "bnd s", "hsdag memory per device");
     for (Setup s : setups) {
-      Planned planned = plan(g, s, user, anneal);
+      Planned planned = plan(g, s, anneal);
       for (long seed : seeds) {
-        run(g, s, seed, user, planned);
+        run(g, s, seed, planned);
       }
     }
     System.out.println("vs PP: 1 - hsdag/PP measured; vs PP nf: the same noise-free; vs ref, vs bound: hsdag/x - 1 "
@@ -118,10 +121,26 @@ public final class MemoryCapExperiment implements Callable<Integer> {
   private record Planned(Placement hsdag, Placement pp, CappedReference.Result reference, CapBound.Bound bound,
       double planMs, double referenceSeconds, double boundSeconds) {}
 
-  private static Planned plan(OpGraph g, Setup s, MemoryLimits user, int anneal) {
-    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT).withMemoryLimits(user);
-    MemoryCheck check = sim.memoryCheck(g, s.devices());
-    PlacementProxy proxy = PlacementProxy.ofSim(sim, g, s.devices()).withMemory(check);
+  /**
+   * The session of one setup and seed, opened as {@code tune --backend sim --profile P --memory M}
+   * opens it: the simulator with the capacities (which may name devices of other setups), their
+   * check, and the capped cost model.
+   */
+  private Session session(OpGraph g, Setup s, long seed) {
+    return Session.of(g, BackendRequest.of("sim", s.profile()).withSeed(seed)).devices(s.devices())
+        .memoryBeyondDevices(memoryOptions).proxy(ProxyChoice.AUTO, true, "").announceModel(false).open();
+  }
+
+  private Planned plan(OpGraph g, Setup s, int anneal) {
+    try (Session session = session(g, s, 0)) {
+      return plan(g, s, session, anneal);
+    }
+  }
+
+  private static Planned plan(OpGraph g, Setup s, Session session, int anneal) {
+    LatencyBackend sim = session.backend();
+    MemoryCheck check = session.memory();
+    PlacementProxy proxy = session.proxy().proxy();
     long t0 = System.nanoTime();
     Plan plan = new Planner().plan(proxy);
     double planMs = (System.nanoTime() - t0) / 1e6;
@@ -139,10 +158,13 @@ public final class MemoryCapExperiment implements Callable<Integer> {
     return new Planned(hsdag, pp, ref, bound, planMs, (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);
   }
 
-  private static void run(OpGraph g, Setup s, long seed, MemoryLimits user, Planned planned) {
-    SimBackend sim = new SimBackend(DeviceProfile.load(s.profile()), SimOptions.DEFAULT.withSeed(seed))
-        .withMemoryLimits(user);
-    MemoryCheck check = sim.memoryCheck(g, s.devices());
+  private void run(OpGraph g, Setup s, long seed, Planned planned) {
+    try (Session session = session(g, s, seed)) {
+      run(g, s, seed, planned, session.backend().capability(SimBackend.class).orElseThrow(), session.memory());
+    }
+  }
+
+  private static void run(OpGraph g, Setup s, long seed, Planned planned, SimBackend sim, MemoryCheck check) {
     Placement hsdag = planned.hsdag();
     Placement pp = planned.pp();
     Placement ref = planned.reference().placement();

@@ -20,7 +20,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
 import org.hsdag.cli.ModelArgument;
-import org.hsdag.cli.TimedBackend;
+import org.hsdag.openvino.TimedBackend;
 import org.hsdag.cli.TuneCommand;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;

@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
+import org.hsdag.cli.MemoryOptions;
+import org.hsdag.cli.Session;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.models.ModelCatalog;
@@ -23,12 +26,15 @@ import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.Planner;
+import org.hsdag.plan.ProxyChoice;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.AutoEmulationStrategy;
+import org.hsdag.throughput.Objective;
 import org.hsdag.throughput.ObjectiveFigures;
 import org.hsdag.throughput.ThroughputBackend;
+import org.hsdag.tune.RunObjective;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -100,11 +106,14 @@ public final class ThroughputExperiment implements Callable<Integer> {
       for (String model : models) {
         OpGraph g = ModelCatalog.get(model).build().graph();
         for (DeviceSet ds : sets) {
-          ThroughputBackend judge = ThroughputBackend.wrap(new SimBackend(profile, SimOptions.exact()), 0);
-          if (planOnly) {
-            planRow(profileName, model, g, ds, judge);
-          } else {
-            misses += tuneRow(profileName, model, g, ds, judge, seeds);
+          try (Session judge = judge(profile, g, ds, Objective.THROUGHPUT)) {
+            if (planOnly) {
+              try (Session latency = judge(profile, g, ds, Objective.LATENCY)) {
+                planRow(profileName, model, g, ds, judge, latency.proxy().proxy());
+              }
+            } else {
+              misses += tuneRow(profileName, model, g, ds, judge, seeds);
+            }
           }
         }
       }
@@ -121,11 +130,27 @@ public final class ThroughputExperiment implements Callable<Integer> {
         : List.of(DeviceSet.of("CPU", "GPU.1"), DeviceSet.of("CPU", "GPU.0", "GPU.1"));
   }
 
+  /**
+   * The noise-free judge of one profile and device set under {@code objective}, set up as {@code tune
+   * --objective} sets up its session: the backend measuring the objective (devices + 1 requests in
+   * flight for throughput), the profile's memory check and the capped cost model for the objective.
+   */
+  private static Session judge(DeviceProfile profile, OpGraph g, DeviceSet ds, Objective objective) {
+    return Session.of(g, BackendRequest.of("sim", profile.name())).injected(new SimBackend(profile, SimOptions.exact()))
+        .objective(RunObjective.of(objective, 0), true).devices(ds).memoryBeyondDevices(new MemoryOptions())
+        .proxy(ProxyChoice.AUTO, true, "").announceModel(false).open();
+  }
+
+  /** The throughput judge's backend (devices + 1 requests in flight). */
+  private static ThroughputBackend figures(Session judge) {
+    return judge.measuring().capability(ThroughputBackend.class).orElseThrow();
+  }
+
   /** Both planners under the profile's memory capacities (as {@code tune} plans), and the throughput planner's time. */
-  private static void planRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge) {
-    SimBackend sim = judge.capability(SimBackend.class).orElseThrow();
-    PlacementProxy latency = PlacementProxy.ofSim(sim, g, ds).withMemory(sim.memoryCheck(g, ds));
-    PlacementProxy throughput = latency.forThroughput(ThroughputBackend.requestsFor(0, ds));
+  private static void planRow(String profileName, String model, OpGraph g, DeviceSet ds, Session session,
+      PlacementProxy latency) {
+    ThroughputBackend judge = figures(session);
+    PlacementProxy throughput = session.proxy().proxy();
     Placement lp = new Planner().plan(latency).best().placement();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long c0 = threads.getCurrentThreadCpuTime();
@@ -138,12 +163,12 @@ public final class ThroughputExperiment implements Callable<Integer> {
   }
 
   /** One row; returns 1 when the throughput-tuned placement misses a target in some seed. */
-  private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, ThroughputBackend judge,
-      int seeds)
+  private static int tuneRow(String profileName, String model, OpGraph g, DeviceSet ds, Session session, int seeds)
       throws IOException {
+    ThroughputBackend judge = figures(session);
     // Baselines under the profile's memory capacities, as the tuned placements are: a device that cannot hold the
     // model is no baseline (AUTO moves on to the next device).
-    MemoryCheck memory = judge.capability(SimBackend.class).orElseThrow().memoryCheck(g, ds);
+    MemoryCheck memory = session.memory();
     ObjectiveFigures bestSingle = null;
     double sumSingles = 0;
     for (String d : ds.names()) {

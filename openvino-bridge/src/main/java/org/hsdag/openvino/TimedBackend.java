@@ -1,8 +1,8 @@
-package org.hsdag.cli;
+package org.hsdag.openvino;
 
 import java.util.Locale;
 import java.util.Optional;
-import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.Measurement;
@@ -10,8 +10,6 @@ import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.openvino.MeasurementCost;
-import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 
@@ -24,7 +22,7 @@ import org.hsdag.placement.Placement;
  * measures from one thread). A real {@code tune} states the same shares in its summary and report
  * ({@link #shares}); {@code bench real-runtime-figures --sections tune} prints them in detail.
  */
-public final class TimedBackend extends ForwardingBackend implements ThroughputMeasurement {
+public final class TimedBackend extends ForwardingBackend implements ThroughputMeasurement, CallTiming {
   private final OpenVinoBackend openVino;
   private double measureMs;
   private double prepareMs;
@@ -43,15 +41,10 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
     this(delegate, false);
   }
 
-  private TimedBackend(OpenVinoBackend delegate, boolean owns) {
+  TimedBackend(OpenVinoBackend delegate, boolean owns) {
     super(delegate);
     this.openVino = delegate;
     this.owns = owns;
-  }
-
-  /** {@code backend} timed (and closed with this) when it is the real OpenVINO backend, else itself. */
-  public static LatencyBackend wrap(LatencyBackend backend) {
-    return backend instanceof OpenVinoBackend ov ? new TimedBackend(ov, true) : backend;
   }
 
   /**
@@ -164,6 +157,7 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
    * (compile, inference, releasing compiled models, the cost model's profiling, query_model), as {@code bench
    * real-runtime-figures --sections tune} counts it.
    */
+  @Override
   public String shares() {
     Totals t = totals();
     double wall = (System.nanoTime() - createdNs) / 1e6;
@@ -177,7 +171,7 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
         t.measurements());
   }
 
-  /** Closes the real backend when {@link #wrap} opened this around it; otherwise whoever opened it closes it. */
+  /** Closes the real backend when {@link OpenVinoBackend#timed} opened this around it; otherwise whoever opened it closes it. */
   @Override
   public void close() {
     if (owns) {

@@ -1,0 +1,26 @@
+package org.hsdag.backend;
+
+/**
+ * A backend that times its own calls, so a whole session can say where its wall time went
+ * (OpenVINO compile, inference, cost-model profiling, hsdag's own time). The native backend offers
+ * it through {@link Timeable}; the simulator, which takes no time of its own worth counting, does
+ * not. Callers ask {@link LatencyBackend#capability} for it and never name the timed backend.
+ */
+public interface CallTiming {
+  /** One line: the wall time since the backend opened and the share of each kind of call in it. */
+  String shares();
+
+  /** A backend that can be wrapped so that its calls are timed. */
+  interface Timeable {
+    /** This backend with its calls timed (offering {@link CallTiming}); closing the result closes this. */
+    LatencyBackend timed();
+  }
+
+  /**
+   * {@code backend} timed, and closed with the result, when it is itself {@link Timeable}; else
+   * {@code backend}. A decorator is not looked through: the timer wraps the backend's own calls.
+   */
+  static LatencyBackend wrap(LatencyBackend backend) {
+    return backend instanceof Timeable t ? t.timed() : backend;
+  }
+}
