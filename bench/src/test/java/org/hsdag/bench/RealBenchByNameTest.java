@@ -76,7 +76,7 @@ class RealBenchByNameTest {
         && header.contains("measured on hardware, not simulated"), r.out());
     String row = r.out().lines().filter(l -> l.startsWith("| openvino | tiny_chain | CPU,CPU2 |")).findFirst()
         .orElseThrow(() -> new AssertionError(r.out()));
-    String[] cells = row.split("\\|");
+    String[] cells = row.split("\\|", -1);
     // latency-tuned, throughput-tuned: "ms / inf/s" each; best single, AUTO, sum of singles: inf/s.
     for (int c = 4; c <= 5; c++) {
       assertTrue(cells[c].trim().matches("[0-9.]+ / [0-9.]+"), "cell " + c + ": " + row);
@@ -92,6 +92,6 @@ class RealBenchByNameTest {
     assertEquals(0, plans.exitCode(), plans.out() + plans.err());
     String planRow = plans.out().lines().filter(l -> l.startsWith("| openvino | tiny_chain | CPU,CPU2 |"))
         .findFirst().orElseThrow(() -> new AssertionError(plans.out()));
-    assertTrue(planRow.split("\\|")[4].trim().matches("[0-9.]+ / [0-9.]+"), planRow);
+    assertTrue(planRow.split("\\|", -1)[4].trim().matches("[0-9.]+ / [0-9.]+"), planRow);
   }
 }

@@ -361,7 +361,7 @@ public final class ThroughputExperiment implements Callable<Integer> {
     List<Integer> order = AutoEmulationStrategy.priorityOrder(ds, DeviceKinds.of(backend, ds),
         AutoEmulationStrategy.Preference.GPU);
     OptionalInt d = AutoEmulationStrategy.singleDevice(ds, backend.supports(g, ds), g.nodeCount(), order,
-        memory::test);
+        memory);
     return d.isPresent() ? ds.name(d.getAsInt()) : null;
   }
 }
