@@ -331,7 +331,7 @@ public final class ThroughputExperiment implements Callable<Integer> {
   }
 
   /** What {@code hsdag tune} returns for this objective and seed on the judge's machine (in a temporary run folder). */
-  private static Placement tuned(ThroughputJudge judge, ThroughputJudge.Model model, DeviceSet ds, int seed,
+  private Placement tuned(ThroughputJudge judge, ThroughputJudge.Model model, DeviceSet ds, int seed,
       String objective)
       throws IOException {
     Path dir = Files.createTempDirectory("hsdag-throughput-");
@@ -344,6 +344,9 @@ public final class ThroughputExperiment implements Callable<Integer> {
     args.addAll(judge.tuneArgs());
     args.addAll(List.of("--devices", String.join(",", ds.names()), "--seed", String.valueOf(seed), "--objective",
         objective, "--out", run.toString(), "--no-report", "--quiet"));
+    if (objective.equals("throughput") && requests > 0) {
+      args.addAll(List.of("--requests", String.valueOf(requests)));
+    }
     int code = cli.execute(args.toArray(String[]::new));
     if (code != 0) {
       throw new IllegalStateException("tune " + model.label() + " " + ds + " --objective " + objective + " exited "
