@@ -227,9 +227,14 @@ public final class ThroughputExperiment implements Callable<Integer> {
   private void printHeader(ThroughputJudge judge) {
     out.printf(Locale.ROOT, "## Throughput-tuned vs latency-tuned placements (%s)%n%n", judge.describe());
     String inFlight = requests > 0 ? String.valueOf(requests) : "the devices + 1";
-    out.println(judge.simulated()
-        ? "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per "
-            + "seed), latency ms / inferences per s with " + inFlight + " requests in flight."
+    out.println(planOnly
+        ? "Each cell: " + (judge.simulated() ? "noise-free" : "measured")
+            + " figures of each planner's plan (no tuning)"
+            + ", latency ms / inferences per s with " + inFlight + " requests in flight"
+            + (judge.simulated() ? "." : "; load average at the start " + loadAverage() + ".")
+        : judge.simulated()
+            ? "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per "
+                + "seed), latency ms / inferences per s with " + inFlight + " requests in flight."
         : "Each cell: figures measured on the runtime of the placement `tune` returned there (one run per seed), "
             + "latency ms / inferences per s with " + inFlight + " requests in flight; load average at the start "
             + loadAverage() + ".");
