@@ -1,7 +1,6 @@
 package org.hsdag.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.backend.InputShapes;
-import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.CalibrationFit;
 import org.hsdag.openvino.CalibrationRecords;
@@ -174,10 +172,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       err.flush();
       return null;
     }
-    if (!Files.isReadable(IrReader.defaultBinPath(model))) {
-      throw new UserInputException(
-          IrReader.defaultBinPath(model) + ": weights file not found (calibration runs the model)");
-    }
+    TuneBackends.requireWeights(model, "calibration runs the model");
     CalibrationRun run;
     try {
       run = new CalibrationRun(runs, profiledRuns, splits, seedOptions.seed(), resolution.sizes());

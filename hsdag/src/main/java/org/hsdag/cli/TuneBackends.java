@@ -6,9 +6,11 @@ import java.util.function.Consumer;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.ModelFileBinding;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.Weights;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.models.ModelCatalog;
 
 /**
  * How every command opens a backend for a model: from a {@link BackendRequest} seeded by the run
@@ -71,11 +73,8 @@ public final class TuneBackends {
   public static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
     var binding = backend.capability(ModelFileBinding.class);
     if (binding.isPresent()) {
-      Path bin = IrReader.defaultBinPath(xml);
-      if (!Files.isReadable(bin)) {
-        throw new UserInputException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
-            + " (the " + backend.name() + " backend compiles the model and needs it; the sim backend does not)");
-      }
+      Path bin = requireWeights(xml,
+          "the " + backend.name() + " backend compiles the model and needs it; the sim backend does not");
       requireOwnWeights(graph, xml, bin);
       try {
         binding.get().bindModelFile(graph, xml);
@@ -84,6 +83,30 @@ public final class TuneBackends {
         throw new UserInputException(e.getMessage());
       }
     }
+  }
+
+  /**
+   * The weights of {@code xml}, which a command that runs the model needs: a bundled catalog model's
+   * XML (e.g. {@code models/resnet50/resnet50.xml}, which a bare name like {@code resnet50} resolves
+   * to, committed without its {@code .bin}) gets its seeded stand-in weights written first, as
+   * {@code hsdag models build} writes them; any other model's must be there.
+   *
+   * @param why what needs them, said when they are missing
+   * @return the {@code .bin} path
+   * @throws UserInputException when the {@code .bin} is missing or unreadable, or cannot be written
+   */
+  public static Path requireWeights(Path xml, String why) {
+    Path bin = IrReader.defaultBinPath(xml);
+    try {
+      ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
+    } catch (java.io.IOException e) {
+      throw new UserInputException(bin + ": cannot write the catalog model's weights (" + IoErrors.describe(e) + ")");
+    }
+    if (!Files.isReadable(bin)) {
+      throw new UserInputException(
+          bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found") + " (" + why + ")");
+    }
+    return bin;
   }
 
   /**

@@ -8,12 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.CompileCaching;
@@ -54,7 +48,8 @@ import org.hsdag.cost.ShapeAssumption;
  * seeded random data, run {@code warmupRuns} untimed and {@code runs} timed synchronous
  * inferences, and reduce the samples by the protocol. A compile or run error becomes a failed
  * {@link Measurement} carrying OpenVINO's message; with a timeout set, so does a measurement that
- * takes too long (the native call cannot be interrupted and finishes in the background, and the
+ * takes too long, latency or throughput, with the stage it reached ({@link MeasurementDeadline}: the native call
+ * cannot be interrupted and finishes in the background, and the
  * next measurement waits for it). The compiled model (with its infer request and inputs) is kept for
  * the next measurement of the same placement ({@link CompiledModels}, under a memory budget).
  *
@@ -88,7 +83,7 @@ public final class OpenVinoBackend
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final CompiledModels compiled = new CompiledModels();
-  private ExecutorService worker;
+  private final MeasurementDeadline deadline;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
   OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
@@ -100,6 +95,7 @@ public final class OpenVinoBackend
     this.runtime = runtime;
     this.options = options;
     this.shapes = shapes;
+    this.deadline = new MeasurementDeadline(options.timeout());
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
@@ -230,48 +226,23 @@ public final class OpenVinoBackend
     return new SupportMatrix(deviceSet, mask);
   }
 
+  /** Measures {@code placement}; past the options' timeout, a failed measurement naming the stage it reached. */
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
-    if (options.timeout() == null) {
-      return measureWithCost(graph, placement, protocol).measurement();
-    }
-    Future<Measurement> f;
-    synchronized (this) {
-      if (worker == null) {
-        worker = Executors.newSingleThreadExecutor(r -> {
-          Thread t = new Thread(r, "openvino-measure");
-          t.setDaemon(true);
-          return t;
-        });
-      }
-      f = worker.submit(() -> {
-        synchronized (OpenVinoBackend.this) {
-          return measureNow(graph, placement, protocol).measurement();
-        }
-      });
-    }
-    try {
-      return f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      return failed("timed out after " + options.timeout().toMillis() + " ms (compile + " + protocol.describe() + ")");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return failed("interrupted");
-    } catch (ExecutionException e) {
-      return failed(String.valueOf(e.getCause()));
-    }
+    return deadline.run("compile + " + protocol.describe(),
+        stage -> measureWithCost(graph, placement, protocol, stage).measurement(), this::failed);
   }
 
   /**
    * {@link #measure} without a timeout, also saying where its time went: the figures of what a real
    * measurement costs ({@code bench}) use the same path as every tuning measurement.
    */
-  public synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement,
-      MeasurementProtocol protocol) {
-    return measureNow(graph, placement, protocol);
+  public MeasurementCost measureWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    return measureWithCost(graph, placement, protocol, new MeasurementDeadline.Stage());
   }
 
-  private MeasurementCost measureNow(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+  private synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement,
+      MeasurementProtocol protocol, MeasurementDeadline.Stage stage) {
     long t0 = System.nanoTime();
     Map<String, String> affinities;
     try {
@@ -306,9 +277,11 @@ public final class OpenVinoBackend
         m.setAffinities(fit.affinities());
       }
       compiling = System.nanoTime();
+      stage.enter("compiling");
       OpenVinoRuntime.Compiled c = kept != null ? kept
           : compiled.compile(key, () -> m.compile(key.device(), options.cacheDir(), false));
       inferring = System.nanoTime();
+      stage.enter("inferring");
       Measurement result = compiled.use(key, c, kept == null, resident, options.seed(), k -> {
         // The protocol's warm-up runs on every call, on a kept model too: other placements ran since its last
         // measurement (caches, thread pools and memory are theirs now), so its first inference is cold again, and
@@ -326,17 +299,26 @@ public final class OpenVinoBackend
     }
   }
 
-  /** {@link OpenVinoThroughput}: N asynchronous requests in flight on a throughput-hinted compile (no timeout). */
+  /**
+   * {@link OpenVinoThroughput}: N asynchronous requests in flight on a throughput-hinted compile;
+   * past the options' timeout, a failed measurement naming the stage it reached.
+   */
   @Override
   public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol, int requests) {
-    return measureThroughputWithCost(graph, placement, protocol, requests).measurement();
+    return deadline.run("compile + " + requests + " requests in flight, " + protocol.describe(),
+        stage -> measureThroughputWithCost(graph, placement, protocol, requests, stage).measurement(), this::failed);
   }
 
-  /** {@link #measureThroughput}, also saying where its time went, as {@link #measureWithCost} does. */
-  public synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
-      MeasurementProtocol protocol, int requests) {
+  /** {@link #measureThroughput} without a timeout, also saying where its time went, as {@link #measureWithCost} does. */
+  public MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol,
+      int requests) {
+    return measureThroughputWithCost(graph, placement, protocol, requests, new MeasurementDeadline.Stage());
+  }
+
+  private synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
+      MeasurementProtocol protocol, int requests, MeasurementDeadline.Stage stage) {
     return OpenVinoThroughput.measure(() -> model(graph), graph, placement, protocol, requests, devices, options,
-        profile);
+        profile, stage);
   }
 
   /** Timed runs (after one warm-up) of each profiling compile; the last one's records count. */
@@ -369,7 +351,7 @@ public final class OpenVinoBackend
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
       k = k.withFit(
-          HeteroProfiling.fitCosts(graph, base, all, p -> measureNow(graph, p, DESIGN_PROTOCOL).measurement()));
+          HeteroProfiling.fitCosts(graph, base, all, p -> measureWithCost(graph, p, DESIGN_PROTOCOL).measurement()));
       kernels.put(graph, k);
     }
     HeteroCostModel model = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
@@ -479,10 +461,7 @@ public final class OpenVinoBackend
   /** Releases every native handle; waits for a timed-out inference still running (its handles are in use). */
   @Override
   public synchronized void close() {
-    if (worker != null) {
-      worker.shutdownNow();
-      worker = null;
-    }
+    deadline.close();
     compiled.close();
     for (OpenVinoRuntime.Model m : models.values()) {
       m.close();

@@ -30,11 +30,12 @@ final class OpenVinoThroughput {
    * Measures {@code placement} with {@code requests} in flight on the backend's model of {@code
    * graph} on the backend's {@code devices}. A placement that cannot run, or a
    * model OpenVINO cannot read, is a failed measurement. The phases are timed as {@link
-   * OpenVinoBackend#measureWithCost} times them (infer: filling the inputs and every round).
+   * OpenVinoBackend#measureWithCost} times them (infer: filling the inputs and every round), and
+   * {@code stage} follows them for a timeout's reason.
    */
   static MeasurementCost measure(Supplier<OpenVinoRuntime.Model> model, OpGraph graph,
       Placement placement, MeasurementProtocol protocol, int requests, List<DeviceInfo> devices,
-      OpenVinoOptions options, String profile) {
+      OpenVinoOptions options, String profile, MeasurementDeadline.Stage stage) {
     if (requests < 1) {
       throw new IllegalArgumentException("requests in flight must be at least 1 (got " + requests + ")");
     }
@@ -60,9 +61,11 @@ final class OpenVinoThroughput {
       }
       m.setAffinities(fit.affinities());
       t[1] = System.nanoTime();
+      stage.enter("compiling");
       try (OpenVinoRuntime.Compiled c = m.compileForThroughput(placement.devices().heteroString(), options.cacheDir(),
           requests)) {
         t[2] = System.nanoTime();
+        stage.enter("inferring");
         c.fillInputs(options.seed());
         double[] samples = c.inferThroughput(requests, protocol.warmupRuns(), protocol.runs());
         return cost(Measurement.of(samples, protocol,

@@ -150,7 +150,36 @@ class OpenVinoBackendTest {
       // Release the stuck inference before close(), which waits for it (its handles are in use).
       rt.blockInference.countDown();
       assertFalse(m.ok());
-      assertTrue(m.reason().startsWith("timed out after 200 ms"), m.reason());
+      assertEquals("timed out after 200 ms while inferring (compile + " + MeasurementProtocol.PAPER.describe() + ")",
+          m.reason());
+    }
+  }
+
+  @Test
+  void aThroughputMeasurementOverTheTimeoutFailsNamingTheStageItReached() {
+    ScriptedRuntime rt = new ScriptedRuntime(graph, "CPU");
+    Placement cpu = Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU");
+    String what = "(compile + 2 requests in flight, " + MeasurementProtocol.PAPER.describe() + ")";
+    try (OpenVinoBackend b = backend(rt, OpenVinoOptions.DEFAULT.withTimeout(Duration.ofMillis(200)))) {
+      rt.blockInference = new CountDownLatch(1);
+      Measurement inferring = b.measureThroughput(graph, cpu, MeasurementProtocol.PAPER, 2);
+      rt.blockInference.countDown();
+      assertFalse(inferring.ok());
+      assertEquals("timed out after 200 ms while inferring " + what, inferring.reason());
+      assertEquals("openvino", inferring.backend());
+      assertTrue(rt.calls.contains("infer 2 in flight 0+10"), rt.calls.toString());
+
+      // A compile that overruns fails naming the compile.
+      rt.blockCompile = new CountDownLatch(1);
+      Measurement compiling = b.measureThroughput(graph, cpu, MeasurementProtocol.PAPER, 2);
+      rt.blockCompile.countDown();
+      assertFalse(compiling.ok());
+      assertEquals("timed out after 200 ms while compiling " + what, compiling.reason());
+
+      // Within the limit a throughput measurement is the runtime's as without one.
+      Measurement ok = b.measureThroughput(graph, cpu, MeasurementProtocol.PAPER, 2);
+      assertTrue(ok.ok(), ok.reason());
+      assertEquals(10, ok.samplesMillis().length);
     }
   }
 

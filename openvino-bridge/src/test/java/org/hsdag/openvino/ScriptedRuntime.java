@@ -32,6 +32,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   Map<String, List<ExecutedNode>> executedByDevice = new LinkedHashMap<>();
   List<ExecutedNode> executed = List.of();
   CountDownLatch blockInference;
+  /** When set, a throughput compile waits for it (a compile that overruns the timeout). */
+  CountDownLatch blockCompile;
   Map<String, boolean[]> support = new LinkedHashMap<>();
   // Device properties a device reports, keyed "DEVICE KEY" (absent: the device does not list the key).
   Map<String, Long> properties = new LinkedHashMap<>();
@@ -143,6 +145,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       @Override
       public Compiled compileForThroughput(String device, Path cacheDir, int requests) {
         calls.add("compile throughput " + device + " " + requests);
+        await(blockCompile);
         return compiled(device);
       }
 
@@ -202,6 +205,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
           @Override
           public double[] inferThroughput(int requests, int warmup, int runs) {
             calls.add("infer " + requests + " in flight " + warmup + "+" + runs);
+            await(blockInference);
             return Arrays.copyOf(samples, runs);
           }
 
@@ -232,5 +236,16 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   @Override
   public void close() {
     calls.add("close runtime");
+  }
+
+  private static void await(CountDownLatch latch) {
+    if (latch == null) {
+      return;
+    }
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
