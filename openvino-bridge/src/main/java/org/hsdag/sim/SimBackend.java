@@ -36,6 +36,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
 import org.hsdag.random.SplitMix64;
+import org.hsdag.throughput.PipelineSimulator;
 
 /**
  * The embedded default backend ({@code sim}): times a placement by simulating how OpenVINO HETERO
@@ -62,7 +63,8 @@ public final class SimBackend
       OpCoverage,
       MachineDescription,
       DeviceMemorySource,
-      MemoryLimiting {
+      MemoryLimiting,
+      PipelineSimulator {
   private static final int GRAPH_CACHE_SIZE = 16;
 
   private final DeviceProfile profile;
@@ -153,6 +155,16 @@ public final class SimBackend
 
   public SimOptions options() {
     return options;
+  }
+
+  @Override
+  public long noiseSeed() {
+    return options.seed();
+  }
+
+  @Override
+  public void sampleNoise(double base, int warmup, double[] out, SplittableRandom noise) {
+    options.noise().sample(base, warmup, out, noise);
   }
 
   @Override
@@ -263,6 +275,7 @@ public final class SimBackend
    * @throws InvalidPlacementException when the placement does not fit the graph
    * @throws UnknownDeviceException when the placement names a device the profile lacks
    */
+  @Override
   public SimGraph.Evaluation evaluate(OpGraph graph, Placement placement) {
     if (placement.size() != graph.nodeCount()) {
       throw new InvalidPlacementException(
@@ -284,6 +297,7 @@ public final class SimBackend
   }
 
   /** The profile device of every op of {@link #costModel}{@code (graph)} under {@code placement}. */
+  @Override
   public int[] opDevices(OpGraph graph, Placement placement) {
     return simGraph(graph).opDevices(placementArray(placement), deviceMap(placement.devices()));
   }

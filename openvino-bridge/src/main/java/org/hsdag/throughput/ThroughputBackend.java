@@ -10,7 +10,6 @@ import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
-import org.hsdag.sim.SimBackend;
 import org.hsdag.cost.SimGraph;
 
 /**
@@ -27,18 +26,18 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
   private static final long SALT = 0x7A3C_91E5_D24B_6F01L;
 
   /** The simulator, or null when {@link #real} measures. */
-  private final SimBackend sim;
+  private final PipelineSimulator sim;
   /** The runtime that measures throughput itself, or null on the simulator. */
   private final ThroughputMeasurement real;
   private final int requested;
   private final SplittableRandom rng;
 
-  private ThroughputBackend(LatencyBackend delegate, SimBackend sim, ThroughputMeasurement real, int requested) {
+  private ThroughputBackend(LatencyBackend delegate, PipelineSimulator sim, ThroughputMeasurement real, int requested) {
     super(delegate);
     this.sim = sim;
     this.real = real;
     this.requested = requested;
-    this.rng = new SplittableRandom(sim == null ? 0 : sim.options().seed() ^ SALT);
+    this.rng = new SplittableRandom(sim == null ? 0 : sim.noiseSeed() ^ SALT);
   }
 
   /**
@@ -51,7 +50,7 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
     if (requests < 0) {
       throw new IllegalArgumentException("--requests must be at least 1 (got " + requests + ")");
     }
-    var sim = backend.capability(SimBackend.class);
+    var sim = backend.capability(PipelineSimulator.class);
     if (sim.isPresent()) {
       return new ThroughputBackend(backend, sim.get(), null, requests);
     }
@@ -106,7 +105,7 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
     if (real != null) {
       return measure(graph, placement, protocol);
     }
-    SplittableRandom noise = new SplittableRandom((sim.options().seed() ^ SALT) * 0x9E3779B97F4A7C15L + key);
+    SplittableRandom noise = new SplittableRandom((sim.noiseSeed() ^ SALT) * 0x9E3779B97F4A7C15L + key);
     return measure(graph, placement, protocol, noise, () -> sim.measure(graph, placement, protocol, key));
   }
 
@@ -118,7 +117,7 @@ public final class ThroughputBackend extends ForwardingBackend implements KeyedM
       return failure.get();
     }
     double[] samples = new double[protocol.runs()];
-    sim.options().noise().sample(f.periodMillis(), protocol.warmupRuns(), samples, noise);
+    sim.sampleNoise(f.periodMillis(), protocol.warmupRuns(), samples, noise);
     return Measurement.of(samples, protocol, sim.evaluate(graph, placement).subModels(), name(), profile());
   }
 
