@@ -18,7 +18,7 @@ import org.hsdag.cost.HeteroCostModel;
  * so above {@link #FULL_OPS} ops each start gets proportionally fewer evaluations ({@link
  * #evaluationsPerStart}): the reference of a 2,000-op decoder then costs about what a 800-op
  * model's does instead of ten times more (issue 37 item 11). Starts the cost model rejects are
- * skipped, and said so in the source.
+ * skipped, and said so in the source. {@link BestKnownCache} remembers results in a folder.
  */
 public final class BestKnown {
   /** Exact evaluations per annealing start of bench's and the experiments' best-known search. */
@@ -65,7 +65,11 @@ public final class BestKnown {
    * #evaluationsPerStart} on large models).
    */
   public static Result search(PlacementProxy proxy, int evaluationsGiven, long seed) {
-    Plan plan = new Planner().plan(proxy);
+    return search(proxy, new Planner().plan(proxy), evaluationsGiven, seed);
+  }
+
+  /** {@link #search(PlacementProxy, int, long)} from {@code plan}, the planner's plan of {@code proxy}. */
+  static Result search(PlacementProxy proxy, Plan plan, int evaluationsGiven, long seed) {
     int evaluations = evaluationsPerStart(evaluationsGiven, proxy.model().opCount());
     if (proxy.memory().isPresent() && proxy.throughputRequests() == 0) {
       // Under caps every start and every move stays within them (the planner's candidates all fit).
