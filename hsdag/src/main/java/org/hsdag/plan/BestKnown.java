@@ -14,10 +14,11 @@ import org.hsdag.cost.HeteroCostModel;
  * exact when the cost model is the target's own (the simulator), an estimate otherwise. Under the
  * proxy's memory capacities, {@link CappedReference}: every placement it returns fits.
  *
- * <p>An exact evaluation costs about the square of the op count (the HETERO split's cycle check),
- * so above {@link #FULL_OPS} ops each start gets proportionally fewer evaluations ({@link
- * #evaluationsPerStart}): the reference of a 2,000-op decoder then costs about what a 800-op
- * model's does instead of ten times more (issue 37 item 11). Starts the cost model rejects are
+ * <p>An exact evaluation costs about the square of the op count (the HETERO split's cycle check:
+ * 0.4 ms for ssd-inception-v2's 336 ops, 3.9 ms for decoder_9b's 967), so above {@link #FULL_OPS}
+ * ops each start gets proportionally fewer evaluations ({@link #evaluationsPerStart}): decoder_9b's
+ * reference then costs what a 450-op model's does, about a fifth of its full search (issue 37 item
+ * 11). Starts the cost model rejects are
  * skipped, and said so in the source. {@link BestKnownCache} remembers results in a folder.
  */
 public final class BestKnown {
@@ -30,8 +31,8 @@ public final class BestKnown {
   /** Draws of random feasible starts of the capped search ({@link CappedReference}). */
   static final int CAPPED_RANDOM_ROUNDS = 3;
 
-  /** Up to this many ops every annealing start gets all its evaluations (every bundled model and shared sample but one). */
-  public static final int FULL_OPS = 800;
+  /** Up to this many ops every annealing start gets all its evaluations (every bundled model and shared sample: 435 at most). */
+  public static final int FULL_OPS = 450;
   /** The fewest evaluations per start, however large the model. */
   public static final int MIN_EVALUATIONS = 1_000;
 
