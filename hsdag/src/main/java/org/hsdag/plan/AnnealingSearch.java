@@ -37,14 +37,25 @@ public final class AnnealingSearch {
     this.seed = seed;
   }
 
-  /** The result: a device per op and its exact latency (µs). */
+  /** The result: a device per op, its exact latency (µs) and how many starts were infeasible (skipped). */
   public static final class Result {
     private final int[] opDevices;
     private final double micros;
+    private final int skippedStarts;
 
     public Result(int[] opDevices, double micros) {
+      this(opDevices, micros, 0);
+    }
+
+    public Result(int[] opDevices, double micros, int skippedStarts) {
       this.opDevices = opDevices.clone();
       this.micros = micros;
+      this.skippedStarts = skippedStarts;
+    }
+
+    /** Starts the cost model rejects (infinite latency: an unsupported op, a refused split), left out. */
+    public int skippedStarts() {
+      return skippedStarts;
     }
 
     public int[] opDevices() {
@@ -57,8 +68,9 @@ public final class AnnealingSearch {
   }
 
   /**
-   * Anneals from each start (a device per op of {@code model}, feasible) and returns the best
-   * placement seen; never worse than the best start.
+   * Anneals from each start (a device per op of {@code model}) and returns the best placement
+   * seen; never worse than the best start. A start the model rejects is skipped (counted in
+   * {@link Result#skippedStarts}); without any feasible start it throws.
    */
   public Result run(HeteroCostModel model, int[][] groups, List<int[]> starts) {
     return run(model, groups, starts, null);
@@ -75,11 +87,13 @@ public final class AnnealingSearch {
     int devices = model.deviceCount();
     int[] best = null;
     double bestMicros = Double.POSITIVE_INFINITY;
+    int skipped = 0;
     for (int[] start : starts) {
       int[] label = start.clone();
       double e = exact.micros(label);
-      if (Double.isInfinite(e)) {
-        throw new IllegalArgumentException("annealing start is not feasible");
+      if (!Double.isFinite(e) || (budget != null && !budget.holds(label))) {
+        skipped++; // e.g. a random block start that splits where the model refuses to: nothing to anneal from
+        continue;
       }
       if (e < bestMicros) {
         bestMicros = e;
@@ -130,12 +144,13 @@ public final class AnnealingSearch {
       }
     }
     if (best == null) {
-      throw new IllegalArgumentException("no start");
+      throw new IllegalArgumentException(
+          starts.isEmpty() ? "no start" : "no feasible start (" + skipped + " rejected)");
     }
     if (devices >= 2 && n > 0) {
-      return polish(model, groups, budget, best, bestMicros);
+      return polish(model, groups, budget, best, bestMicros, skipped);
     }
-    return new Result(best, bestMicros);
+    return new Result(best, bestMicros, skipped);
   }
 
   /**
@@ -167,10 +182,11 @@ public final class AnnealingSearch {
   }
 
   /** The best placement after a final descent from it (never worse). */
-  private static Result polish(HeteroCostModel model, int[][] groups, OpBudget budget, int[] best, double bestMicros) {
+  private static Result polish(HeteroCostModel model, int[][] groups, OpBudget budget, int[] best, double bestMicros,
+      int skipped) {
     LocalSearch.Result polished = new LocalSearch(new CutModel(model, 1.0), groups, Integer.MAX_VALUE, budget)
         .run(best);
-    return polished.micros() < bestMicros ? new Result(polished.label(), polished.micros())
-        : new Result(best, bestMicros);
+    return polished.micros() < bestMicros ? new Result(polished.label(), polished.micros(), skipped)
+        : new Result(best, bestMicros, skipped);
   }
 }

@@ -111,6 +111,44 @@ class PlannerTest {
     assertEquals(model.evaluate(a.opDevices()).micros(), a.micros(), 1e-9);
   }
 
+  /** Issue 37 item 12's sweep: a start the model rejects (an op on a device that cannot run it) is skipped, not fatal. */
+  @Test
+  void theReferenceSearchSkipsStartsTheModelRejects() {
+    int checked = 0;
+    for (long seed = 0; seed < 20 && checked < 3; seed++) {
+      HeteroCostModel model = RandomModels.random(20, 2, 900 + seed);
+      int[] good = new Planner().planOps(model, new int[0][]).candidates().get(0).label();
+      int[] bad = null;
+      for (int i = 0; i < model.opCount() && bad == null; i++) {
+        if (!model.supported(i, 1 - good[i])) {
+          bad = good.clone();
+          bad[i] = 1 - good[i];
+        }
+      }
+      if (bad == null || model.evaluate(bad).ok()) {
+        continue;
+      }
+      checked++;
+      AnnealingSearch.Result r = new AnnealingSearch(500, 5).run(model, new int[0][], List.of(bad, good, bad));
+      assertEquals(2, r.skippedStarts());
+      assertTrue(r.micros() <= model.evaluate(good).micros());
+      assertEquals(model.evaluate(r.opDevices()).micros(), r.micros(), 1e-9);
+      int[] only = bad;
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> new AnnealingSearch(500, 5).run(model, new int[0][], List.of(only)));
+      assertTrue(e.getMessage().contains("no feasible start"), e.getMessage());
+    }
+    assertTrue(checked >= 3, "only " + checked + " random models have an unsupported op");
+  }
+
+  @Test
+  void theBestKnownScalesItsEvaluationsDownOnlyAboveFullOps() {
+    assertEquals(20_000, BestKnown.evaluationsPerStart(20_000, BestKnown.FULL_OPS));
+    assertEquals(5_000, BestKnown.evaluationsPerStart(20_000, 2 * BestKnown.FULL_OPS));
+    assertEquals(BestKnown.MIN_EVALUATIONS, BestKnown.evaluationsPerStart(20_000, 100 * BestKnown.FULL_OPS));
+    assertEquals(500, BestKnown.evaluationsPerStart(500, 100 * BestKnown.FULL_OPS), "never more than given");
+  }
+
   @Test
   void localSearchNeverMakesTheCutsWorse() {
     OpGraph g = TinyGraphs.randomDag(200, 12, 5);

@@ -117,12 +117,40 @@ class WinnerRuleTest {
 
     Verdict v = Verdict.of(List.of(five, zero), new Prediction(model, 0.03), 0.5);
     assertSame(zero, v.winner(), v.text());
-    assertSame(five, Verdict.of(List.of(five, zero), new Prediction(model, 0.03)).winner(),
-        "without a band (the default) the lower median counts as evidence");
+    assertSame(five, Verdict.of(List.of(five, zero), new Prediction(model, 0.03), 0).winner(),
+        "without a band the lower median counts as evidence");
     assertTrue(v.text().contains("within noise of step 5"), v.text());
     assertSame(five, Verdict.of(List.of(five, zero)).winner(), "by medians alone the lower median still wins");
     assertSame(five, Verdict.of(List.of(zero, five), new Prediction(p -> p.equals(step0) ? 2140 : 2135, 0.03), 0.5)
         .winner(), "the model ranks the leader first: it stays");
+  }
+
+  /**
+   * Issue 37 item 12, as the final choice makes it by default: two finalists whose race medians are
+   * equal to the race's resolution (2.126 ms both, overlapping intervals) and a corrected model that
+   * ranks one 1.3 % faster, with a leave-one-out error (3 %) larger than that. The race cannot
+   * separate them, so the model's first goes on; a race that does separate them keeps its leader.
+   */
+  @Test
+  void byDefaultMediansTheRaceCannotSeparateGoToTheModelsFirst() {
+    DeviceSet two = DeviceSet.of("CPU", "GPU.1");
+    Placement step5 = Placement.allOn(two, 2, "CPU");
+    Placement step0 = new Placement(two, new int[] {0, 1});
+    Candidate five = new Candidate("step 5", false, step5, 5, 2.13, 2.1258, 2.117, 2.140,
+        List.of(2.1258, 2.1262, 2.1250, 2.1301, 2.1240), 50, 3, null);
+    Candidate zero = new Candidate("step 0", false, step0, 0, 2.12, 2.1262, 2.117, 2.139,
+        List.of(2.1262, 2.1255, 2.1270, 2.1190, 2.1302), 50, 3, null);
+    java.util.function.ToDoubleFunction<Placement> model = p -> p.equals(step0) ? 2108 : 2135;
+
+    Verdict v = Verdict.of(List.of(five, zero), new Prediction(model, 0.03));
+    assertSame(zero, v.winner(), v.text());
+    assertEquals(Decision.SPLIT_WINS, v.decision());
+    assertTrue(v.text().contains("within noise of step 5's 2.126 ms"), v.text());
+    // The same model against a race that puts step 5 0.9 % ahead (about 3 standard errors of the difference).
+    Candidate ahead = new Candidate("step 5", false, step5, 5, 2.13, 2.1070, 2.100, 2.118,
+        List.of(2.1070, 2.1050, 2.1100, 2.1080, 2.1060), 50, 3, null);
+    assertSame(ahead, Verdict.of(List.of(ahead, zero), new Prediction(model, 0.03)).winner(),
+        "a difference the race resolves stays the race's");
   }
 
   @Test
