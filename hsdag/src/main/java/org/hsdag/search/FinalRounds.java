@@ -84,7 +84,7 @@ final class FinalRounds {
         return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
       }
       if (round + 1 >= SearchEngine.MIN_ROUNDS_TO_RACE && round + 1 < rounds) {
-        boolean[] slower = outclassed(roundValues, failReason, baselines());
+        boolean[] slower = outclassed(roundValues, failReason, staying());
         for (int i = 0; i < n; i++) {
           if (slower[i] && !left[i]) {
             left[i] = true;
@@ -201,10 +201,11 @@ final class FinalRounds {
     return in;
   }
 
-  private boolean[] baselines() {
+  /** The finalists that run every fixed round whatever they measure: all but those the search found. */
+  private boolean[] staying() {
     boolean[] b = new boolean[n];
     for (int i = 0; i < n; i++) {
-      b[i] = finalists.get(i).baseline();
+      b[i] = finalists.get(i).baseline() || finalists.get(i).step() < 0;
     }
     return b;
   }
@@ -214,11 +215,12 @@ final class FinalRounds {
    * leader's (the lowest median), so that the leader is {@linkplain Candidate#clearlyFasterThan clearly
    * faster}, with a gap wider than either interval. The gap guards the few rounds it is decided on: with 3
    * rounds an interval is the sample range (coverage 75 %), and a near tie whose ranges happen not to meet
-   * must stay to be settled by more rounds. Baselines always stay (the fastest is the reference a split must clearly beat, {@link Verdict},
-   * and each is a speed-up's reference in the report), as do the leader and any candidate with fewer than 2
-   * rounds or a failure (its rounds already ended).
+   * must stay to be settled by more rounds. The {@code staying} ones never leave: the baselines (the fastest
+   * is the reference a split must clearly beat, {@link Verdict}; each is a speed-up's reference in the
+   * report) and a placement given to measure ({@code apply}); nor do the leader and any candidate with fewer
+   * than 2 rounds or a failure (its rounds already ended).
    */
-  static boolean[] outclassed(List<List<Double>> roundValues, String[] failReason, boolean[] baseline) {
+  static boolean[] outclassed(List<List<Double>> roundValues, String[] failReason, boolean[] staying) {
     int n = roundValues.size();
     double[] median = new double[n];
     double[][] ci = new double[n][];
@@ -236,7 +238,7 @@ final class FinalRounds {
     }
     boolean[] out = new boolean[n];
     for (int i = 0; leader >= 0 && i < n; i++) {
-      out[i] = i != leader && !baseline[i] && ci[i] != null
+      out[i] = i != leader && !staying[i] && ci[i] != null
           && ci[i][0] - ci[leader][1] > Math.max(ci[i][1] - ci[i][0], ci[leader][1] - ci[leader][0]);
     }
     return out;

@@ -346,12 +346,12 @@ class SearchEngineTest {
   void outclassedAreTheNonBaselinesWhoseIntervalLiesAboveTheLeaders() {
     List<List<Double>> rounds = List.of(List.of(1.0, 1.1, 1.2), List.of(3.0, 3.1, 3.2), List.of(1.15, 1.2, 1.3),
         List.of(2.0, 2.1, 2.2), List.of(9.0), List.of(1.25, 1.3, 1.4));
-    boolean[] baseline = {false, true, false, false, false, false};
+    boolean[] staying = {false, true, false, false, false, false};
     assertArrayEquals(new boolean[] {false, false, false, true, false, false},
-        FinalRounds.outclassed(rounds, new String[6], baseline),
-        "the leader, a baseline, an overlapping finalist, one with a single round and one just above stay");
+        FinalRounds.outclassed(rounds, new String[6], staying),
+        "the leader, one staying, an overlapping finalist, one with a single round and one just above stay");
     String[] failed = {null, null, null, "failed in final round 1: boom", null, null};
-    assertArrayEquals(new boolean[6], FinalRounds.outclassed(rounds, failed, baseline),
+    assertArrayEquals(new boolean[6], FinalRounds.outclassed(rounds, failed, staying),
         "a failed finalist's rounds have ended already");
   }
 }
