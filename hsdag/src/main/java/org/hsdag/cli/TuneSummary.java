@@ -94,7 +94,8 @@ final class TuneSummary {
     }
     out.printf(Locale.ROOT, "final: %s of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         Words.count(c.finalRounds(), "interleaved round"), c.protocol().describe(),
-        SearchEngine.racedRoundsNote(c.finalRounds()), nums);
+        SearchEngine.racedRoundsNote(c.finalRounds()) + org.hsdag.search.FinalResult.earlyExitNote(c.finalRounds()),
+        nums);
     ObjectiveSummary.printHeader(out, objective, c.devices().size());
     printCandidates(out, r, best, ref);
     if (best == null) {

@@ -50,50 +50,80 @@ public final class CostCorrection implements LatencyModel {
 
   public CostCorrection(PlacementProxy proxy) {
     this.proxy = proxy;
-    HeteroCostModel given = proxy.model();
-    this.devices = given.deviceCount();
-    int ops = given.opCount();
-    boolean[] nominalCopy = new boolean[devices];
-    boolean[] nominalStart = new boolean[devices];
-    List<org.hsdag.cost.HeteroDevice> costs = new ArrayList<>();
-    for (int d = 0; d < devices; d++) {
-      org.hsdag.cost.HeteroDevice c = given.device(d);
-      nominalCopy[d] = c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0;
-      nominalStart[d] = c.subModelOverheadUs() == 0;
-      costs.add(new org.hsdag.cost.HeteroDevice(c.name(), nominalCopy[d] ? NOMINAL_COPY_US : c.linkLatencyUs(),
-          c.linkMicrosPerByte(), nominalStart[d] ? NOMINAL_START_US : c.subModelOverheadUs()));
-    }
-    this.base = given.withDeviceCosts(costs, given.requestOverhead());
-    // Op types by their total time, averaged over devices: the costliest get their own multiplier.
-    Map<String, Double> byType = new HashMap<>();
-    for (int i = 0; i < ops; i++) {
-      double mean = 0;
-      for (int d = 0; d < devices; d++) {
-        mean += base.micros(i, d) / devices;
-      }
-      byType.merge(type(i), mean, Double::sum);
-    }
-    List<String> ranked = new ArrayList<>(byType.keySet());
-    ranked.sort(Comparator.comparing((String t) -> -byType.get(t)).thenComparing(Comparator.naturalOrder()));
-    Map<String, Integer> index = new HashMap<>();
-    for (int k = 0; k < Math.min(TYPE_GROUPS, ranked.size()); k++) {
-      index.put(ranked.get(k), k);
-    }
-    groups = Math.min(TYPE_GROUPS, ranked.size()) + 1;
-    groupOfOp = new int[ops];
-    for (int i = 0; i < ops; i++) {
-      groupOfOp[i] = index.getOrDefault(type(i), groups - 1);
-    }
-    prior = new double[parameters()];
-    Arrays.fill(prior, 1);
-    for (int d = 0; d < devices; d++) {
-      prior[devices * groups + d] = nominalCopy[d] ? 0 : 1;
-      prior[devices * groups + devices + d] = nominalStart[d] ? 0 : 1;
-    }
+    Basis b = proxy.correctionMemo.basis(Basis.class, () -> Basis.of(proxy));
+    this.base = b.base;
+    this.devices = b.devices;
+    this.groups = b.groups;
+    this.groupOfOp = b.groupOfOp;
+    this.prior = b.prior;
   }
 
-  private String type(int op) {
-    return proxy.graph().node(base.node(op)).type();
+  /**
+   * The grouping of a proxy's terms, the same for every correction of it ({@link CorrectionMemo}); its arrays
+   * are never written after {@link #of}.
+   */
+  private static final class Basis {
+    final HeteroCostModel base;
+    final int devices;
+    final int groups;
+    final int[] groupOfOp;
+    final double[] prior;
+
+    private Basis(HeteroCostModel base, int devices, int groups, int[] groupOfOp, double[] prior) {
+      this.base = base;
+      this.devices = devices;
+      this.groups = groups;
+      this.groupOfOp = groupOfOp;
+      this.prior = prior;
+    }
+
+    static Basis of(PlacementProxy proxy) {
+      HeteroCostModel given = proxy.model();
+      int devices = given.deviceCount();
+      int ops = given.opCount();
+      boolean[] nominalCopy = new boolean[devices];
+      boolean[] nominalStart = new boolean[devices];
+      List<org.hsdag.cost.HeteroDevice> costs = new ArrayList<>();
+      for (int d = 0; d < devices; d++) {
+        org.hsdag.cost.HeteroDevice c = given.device(d);
+        nominalCopy[d] = c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0;
+        nominalStart[d] = c.subModelOverheadUs() == 0;
+        costs.add(new org.hsdag.cost.HeteroDevice(c.name(), nominalCopy[d] ? NOMINAL_COPY_US : c.linkLatencyUs(),
+            c.linkMicrosPerByte(), nominalStart[d] ? NOMINAL_START_US : c.subModelOverheadUs()));
+      }
+      HeteroCostModel base = given.withDeviceCosts(costs, given.requestOverhead());
+      // Op types by their total time, averaged over devices: the costliest get their own multiplier.
+      Map<String, Double> byType = new HashMap<>();
+      for (int i = 0; i < ops; i++) {
+        double mean = 0;
+        for (int d = 0; d < devices; d++) {
+          mean += base.micros(i, d) / devices;
+        }
+        byType.merge(type(proxy, base, i), mean, Double::sum);
+      }
+      List<String> ranked = new ArrayList<>(byType.keySet());
+      ranked.sort(Comparator.comparing((String t) -> -byType.get(t)).thenComparing(Comparator.naturalOrder()));
+      Map<String, Integer> index = new HashMap<>();
+      for (int k = 0; k < Math.min(TYPE_GROUPS, ranked.size()); k++) {
+        index.put(ranked.get(k), k);
+      }
+      int groups = Math.min(TYPE_GROUPS, ranked.size()) + 1;
+      int[] groupOfOp = new int[ops];
+      for (int i = 0; i < ops; i++) {
+        groupOfOp[i] = index.getOrDefault(type(proxy, base, i), groups - 1);
+      }
+      double[] prior = new double[devices * groups + 2 * devices];
+      Arrays.fill(prior, 1);
+      for (int d = 0; d < devices; d++) {
+        prior[devices * groups + d] = nominalCopy[d] ? 0 : 1;
+        prior[devices * groups + devices + d] = nominalStart[d] ? 0 : 1;
+      }
+      return new Basis(base, devices, groups, groupOfOp, prior);
+    }
+
+    private static String type(PlacementProxy proxy, HeteroCostModel base, int op) {
+      return proxy.graph().node(base.node(op)).type();
+    }
   }
 
   /** Parameters: kernel multiplier per (device, group), then copy and sub-model multipliers per device. */
@@ -124,7 +154,7 @@ public final class CostCorrection implements LatencyModel {
       return;
     }
     fitted = null;
-    features.add(features(proxy.opDevices(placement)));
+    features.add(proxy.correctionMemo.features(proxy.opDevices(placement), this::features));
     targets.add(measuredMillis * 1000.0);
   }
 

@@ -30,6 +30,8 @@ public final class PlacementProxy implements LatencyModel {
   private final MemoryCheck memory;
   /** Requests in flight when the proxy's figure is the time per inference (throughput objective); 0: latency. */
   private final int throughputRequests;
+  /** Shared by every {@link CostCorrection} of this proxy: what they would each compute alike. */
+  final CorrectionMemo correctionMemo = new CorrectionMemo();
 
   private PlacementProxy(OpGraph graph, DeviceSet devices, HeteroCostModel model) {
     this(graph, devices, model, null, 0);

@@ -287,7 +287,7 @@ public final class ReportWriter {
         + "measurement, by the cost model when the run had one, and by how often the search proposed them, so that one "
         + "unlucky measurement cannot keep a placement out) "
         + "and every single-device baseline were measured again, " + rounds + " rounds each"
-        + SearchEngine.racedRoundsNote(rounds)
+        + SearchEngine.racedRoundsNote(rounds) + org.hsdag.search.FinalResult.earlyExitNote(rounds)
         + ", in an interleaved (shuffled) order so that drift affects all alike. *latency* is the median of the rounds, "
         + "each round timed with protocol `" + mf.config().protocol().describe() + "`; the interval is the 95% "
         + "confidence interval of that median. *search* is the first, single measurement during the search. Units: milliseconds, "

@@ -13,4 +13,14 @@ public record FinalResult(List<Candidate> candidates, Verdict verdict, boolean i
   public FinalResult {
     candidates = List.copyOf(candidates);
   }
+  /**
+   * What search finalists clearly slower than the fastest get, in words to append to the rounds' description
+   * ({@link FinalRounds#outclassed}), or "" when the rounds are too few for any to leave early.
+   */
+  public static String earlyExitNote(int rounds) {
+    return rounds > SearchEngine.MIN_ROUNDS_TO_RACE
+        ? " (a finalist of the search clearly slower than the fastest after "
+            + SearchEngine.MIN_ROUNDS_TO_RACE + " rounds gets no more)"
+        : "";
+  }
 }

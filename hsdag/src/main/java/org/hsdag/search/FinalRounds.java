@@ -55,14 +55,22 @@ final class FinalRounds {
       }
     }
     l.started(total);
-    // Fixed rounds for everyone, then up to as many again for the candidates still within noise of
-    // the leader (racing): a near tie is settled by more rounds, not by one noisy median.
+    // Fixed rounds for everyone still in, then up to as many again for the candidates still within noise of
+    // the leader (racing): a near tie is settled by more rounds, not by one noisy median. A candidate clearly
+    // slower than the leader after enough rounds to race on leaves early (sequential elimination): more rounds
+    // could not make it the pick, and each of its rounds costs a real measurement.
+    boolean[] left = new boolean[n];
     for (int round = 0; round < maxFinalRounds(rounds); round++) {
       boolean[] inRound = new boolean[n];
       if (round < rounds) {
-        Arrays.fill(inRound, true);
+        for (int i = 0; i < n; i++) {
+          inRound[i] = !left[i];
+        }
       } else {
         inRound = contenders(roundValues, failReason);
+        for (int i = 0; i < n; i++) {
+          inRound[i] &= !left[i];
+        }
         int count = 0;
         for (boolean b : inRound) {
           count += b ? 1 : 0;
@@ -74,6 +82,15 @@ final class FinalRounds {
       }
       if (!measureRound(round, inRound, orderSeed)) {
         return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
+      }
+      if (round + 1 >= SearchEngine.MIN_ROUNDS_TO_RACE && round + 1 < rounds) {
+        boolean[] slower = outclassed(roundValues, failReason, staying());
+        for (int i = 0; i < n; i++) {
+          if (slower[i] && !left[i]) {
+            left[i] = true;
+            total -= rounds - round - 1;
+          }
+        }
       }
     }
     List<Candidate> out = candidates();
@@ -182,6 +199,49 @@ final class FinalRounds {
       }
     }
     return in;
+  }
+
+  /** The finalists that run every fixed round whatever they measure: all but those the search found. */
+  private boolean[] staying() {
+    boolean[] b = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = finalists.get(i).baseline() || finalists.get(i).step() < 0;
+    }
+    return b;
+  }
+
+  /**
+   * The candidates that leave the race early: those whose 95 % interval of the median lies above the
+   * leader's (the lowest median), so that the leader is {@linkplain Candidate#clearlyFasterThan clearly
+   * faster}, with a gap wider than either interval. The gap guards the few rounds it is decided on: with 3
+   * rounds an interval is the sample range (coverage 75 %), and a near tie whose ranges happen not to meet
+   * must stay to be settled by more rounds. The {@code staying} ones never leave: the baselines (the fastest
+   * is the reference a split must clearly beat, {@link Verdict}; each is a speed-up's reference in the
+   * report) and a placement given to measure ({@code apply}); nor do the leader and any candidate with fewer
+   * than 2 rounds or a failure (its rounds already ended).
+   */
+  static boolean[] outclassed(List<List<Double>> roundValues, String[] failReason, boolean[] staying) {
+    int n = roundValues.size();
+    double[] median = new double[n];
+    double[][] ci = new double[n][];
+    int leader = -1;
+    for (int i = 0; i < n; i++) {
+      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+      if (failReason[i] != null || v.length < 2) {
+        continue;
+      }
+      median[i] = SearchEngine.median(v);
+      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
+      if (leader < 0 || median[i] < median[leader]) {
+        leader = i;
+      }
+    }
+    boolean[] out = new boolean[n];
+    for (int i = 0; leader >= 0 && i < n; i++) {
+      out[i] = i != leader && !staying[i] && ci[i] != null
+          && ci[i][0] - ci[leader][1] > Math.max(ci[i][1] - ci[i][0], ci[leader][1] - ci[leader][0]);
+    }
+    return out;
   }
 
   private static int[] shuffled(int n, SplittableRandom rng) {

@@ -1,8 +1,10 @@
 package org.hsdag.plan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.cost.HeteroCostModel;
@@ -105,5 +107,32 @@ class CostCorrectionTest {
     HeteroCostModel m = corrected.model();
     assertTrue(m.subModelOverhead(0) > 100 && m.subModelOverhead(1) > 100,
         "starts learned: " + m.subModelOverhead(0) + ", " + m.subModelOverhead(1));
+  }
+
+  @Test
+  void correctionsOfOneProxySharingItsMemoFitAsCorrectionsOfFreshProxiesDo() {
+    OpGraph g = TinyGraphs.randomDag(120, 8, 5);
+    PlacementProxy p = proxy(g);
+    SplittableRandom rnd = new SplittableRandom(4);
+    List<Placement> placements = new ArrayList<>();
+    for (int k = 0; k < 12; k++) {
+      placements.add(random(p, rnd));
+    }
+    // Leave-one-out as SplitStop judges a run: many corrections of the same proxy on the same placements.
+    for (int left = 0; left < placements.size(); left++) {
+      CostCorrection shared = new CostCorrection(p);
+      // A proxy of the same model but its own memo: what each correction computed alone before.
+      CostCorrection alone = new CostCorrection(p.withModel(p.model()));
+      for (int k = 0; k < placements.size(); k++) {
+        if (k != left) {
+          double ms = 0.5 + 0.1 * k;
+          shared.observe(placements.get(k), ms);
+          alone.observe(placements.get(k), ms);
+        }
+      }
+      Placement x = placements.get(left);
+      assertEquals(alone.corrected().latencyMicros(x), shared.corrected().latencyMicros(x), 0.0);
+      assertArrayEquals(alone.fit(), shared.fit(), 0.0);
+    }
   }
 }

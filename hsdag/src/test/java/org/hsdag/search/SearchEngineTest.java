@@ -308,4 +308,50 @@ class SearchEngineTest {
     boolean[] exact = FinalRounds.contenders(List.of(List.of(2.0, 2.0, 2.0), List.of(2.0, 2.0, 2.0)), new String[2]);
     assertArrayEquals(new boolean[] {false, false}, exact);
   }
+
+  @Test
+  void aFinalistClearlySlowerThanTheLeaderLeavesTheRaceEarlyButNoBaselineDoes() throws IOException {
+    OpGraph resnet = org.hsdag.models.ModelCatalog.get("resnet50").build().graph();
+    SimBackend noisy = new SimBackend(DeviceProfile.load("paper"), SimOptions.DEFAULT);
+    Placement cpu = Placement.allOn(DEVICES, resnet.nodeCount(), "CPU");
+    Placement gpu = Placement.allOn(DEVICES, resnet.nodeCount(), "GPU.1");
+    // Every other op on the other device: a copy at nearly every edge, far slower than either device alone.
+    int[] zigzag = new int[resnet.nodeCount()];
+    int[] order = resnet.topologicalOrder();
+    for (int k = 0; k < order.length; k++) {
+      zigzag[order[k]] = k % 2;
+    }
+    Placement slow = new Placement(DEVICES, zigzag);
+    SearchEngine e = SearchEngine.builder(noisy, resnet, DEVICES).seed(3).build();
+    List<Finalist> finalists = List.of(new Finalist("CPU-only", true, cpu, -1, null),
+        new Finalist("GPU.1-only", true, gpu, -1, null), new Finalist("step 1", false, slow, 1, null));
+    List<Integer> totals = new ArrayList<>();
+    RemeasureListener counting = new RemeasureListener() {
+      @Override
+      public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total) {
+        totals.add(total);
+      }
+    };
+    FinalResult r = e.remeasure(finalists, 5, 11, Map.of(), counting);
+    assertEquals(5, r.candidates().get(0).rounds(), "a baseline runs every fixed round");
+    assertEquals(5, r.candidates().get(1).rounds());
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, r.candidates().get(2).rounds(),
+        "clearly slower after the rounds needed to race on: no more rounds");
+    assertEquals("GPU.1-only", r.verdict().winner().label());
+    assertEquals(5 + 5 + 3, totals.size(), "each measurement reported once");
+    assertEquals(totals.size(), totals.get(totals.size() - 1), "the announced total ends at what was measured");
+  }
+
+  @Test
+  void outclassedAreTheNonBaselinesWhoseIntervalLiesAboveTheLeaders() {
+    List<List<Double>> rounds = List.of(List.of(1.0, 1.1, 1.2), List.of(3.0, 3.1, 3.2), List.of(1.15, 1.2, 1.3),
+        List.of(2.0, 2.1, 2.2), List.of(9.0), List.of(1.25, 1.3, 1.4));
+    boolean[] staying = {false, true, false, false, false, false};
+    assertArrayEquals(new boolean[] {false, false, false, true, false, false},
+        FinalRounds.outclassed(rounds, new String[6], staying),
+        "the leader, one staying, an overlapping finalist, one with a single round and one just above stay");
+    String[] failed = {null, null, null, "failed in final round 1: boom", null, null};
+    assertArrayEquals(new boolean[6], FinalRounds.outclassed(rounds, failed, staying),
+        "a failed finalist's rounds have ended already");
+  }
 }
