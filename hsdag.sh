@@ -68,7 +68,7 @@ if [[ "${1:-}" == "openvino" && "${2:-}" == "install" ]]; then
     || { echo "hsdag: build failed; run 'mvn -DskipTests install' in $root to see why" >&2; exit 1; }
   touch "$stamp"
   bash "$root/openvino-bridge/native/provision.sh" --mode required "$@" --out "$root/openvino-bridge/target/classes" \
-    --classpath "$root/openvino-bridge/target/classes:$(cat "$cp_file")" || exit 1
+    --classpath "$root/openvino-bridge/target/classes:$root/core/target/classes:$(cat "$cp_file")" || exit 1
   exec "$0" devices --backend openvino
 fi
 
@@ -79,7 +79,7 @@ if needs_build; then
   touch "$stamp"
 fi
 
-cp="$root/bench/target/classes:$root/cluster/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$(cat "$cp_file")"
+cp="$root/bench/target/classes:$root/cluster/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$root/sim/target/classes:$root/core/target/classes:$(cat "$cp_file")"
 if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
   echo "$cp"
   exit 0

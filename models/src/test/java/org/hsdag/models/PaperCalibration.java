@@ -29,7 +29,7 @@ import org.hsdag.sim.SimOptions;
  * tests because it needs both the builders and the simulator.
  *
  * <pre>
- * mvn -o -q -pl openvino-bridge,models test -Dtest=PaperCalibrationTest \
+ * mvn -o -q -pl models -am test -Dtest=PaperCalibrationTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false [-Dhsdag.calibration.refit=OUT.json]
  * java -cp ... org.hsdag.models.PaperCalibration [--profile NAME|FILE] [--fit] [--write OUT.json]
  * </pre>
