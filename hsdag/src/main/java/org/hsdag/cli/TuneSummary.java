@@ -107,7 +107,8 @@ final class TuneSummary {
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
-      if (bb != null && !bb.equals(best)) {
+      // The fastest single device is often the reference itself: name it once.
+      if (bb != null && !bb.equals(best) && !bb.equals(ref)) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", bb.finalMs() / best.finalMs(), bb.label()));
       }
       out.println(line);

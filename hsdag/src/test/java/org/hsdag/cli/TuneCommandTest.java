@@ -291,6 +291,9 @@ class TuneCommandTest {
     assertEquals(0, r.exitCode(), r.err());
     assertTrue(r.out().contains("vs GPU.1-only"), r.out());
     assertFalse(r.out().contains("CPU-only"), r.out());
+    String best = r.out().lines().filter(l -> l.startsWith("best: ")).findFirst().orElseThrow();
+    assertTrue(best.indexOf("GPU.1-only") == best.lastIndexOf("GPU.1-only"),
+        "the reference, also the fastest single device, is named once: " + best);
     JsonNode result = JSON.readTree(out.resolve("result.json").toFile());
     assertEquals("GPU.1-only", result.at("/best/reference").asText(), result.toString());
     assertTrue(result.at("/best/speedup_vs_reference").asDouble() > 0, result.toString());
