@@ -10,9 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hsdag.cli.CliRun;
-import org.hsdag.ir.IrReader;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.testkit.RealOpenVino;
+import org.hsdag.cli.CommittedCatalogHome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -30,26 +29,19 @@ import org.junit.jupiter.api.io.TempDir;
 class RealBenchByNameTest {
   @TempDir
   Path home;
-  private String previousHome;
+  private CommittedCatalogHome committed;
   private Path bin;
 
   @BeforeEach
   void committedXmlWithoutWeights() throws IOException {
     RealOpenVino.require();
-    Path xml = ModelCatalog.xmlPath(home.resolve("models"), "tiny_chain");
-    Files.createDirectories(xml.getParent());
-    Files.writeString(xml, ModelCatalog.get("tiny_chain").build().xml());
-    bin = IrReader.defaultBinPath(xml);
-    previousHome = System.setProperty("hsdag.home", home.toString());
+    committed = CommittedCatalogHome.at(home, "tiny_chain");
+    bin = committed.bin();
   }
 
   @AfterEach
   void restoreHome() {
-    if (previousHome == null) {
-      System.clearProperty("hsdag.home");
-    } else {
-      System.setProperty("hsdag.home", previousHome);
-    }
+    committed.close();
   }
 
   @Test

@@ -118,6 +118,7 @@ public final class Backends {
           : request.forBackend(p.name()).withTestDevices(List.of());
       if (i == candidates.size() - 1) {
         LatencyBackend last = p.open(mine, notices);
+        requireRequestedDevices(last, request, passedOver);
         if (!passedOver.isEmpty()) {
           notices.accept("backend auto: " + String.join("; ", passedOver) + ", so " + answers(last));
         }
@@ -149,6 +150,22 @@ public final class Backends {
       passedOver.add(p.name() + " here has " + lacking + p.moreDevicesHint().map(h -> " (" + h + ")").orElse(""));
     }
     throw new AssertionError("unreachable: the last candidate always answers");
+  }
+
+  /**
+   * The last candidate lacking a requested device too: one line that says what each backend has (and
+   * how to add a test device), not a choice of the last one followed by its refusal.
+   */
+  private static void requireRequestedDevices(LatencyBackend last, BackendRequest request, List<String> passedOver) {
+    List<String> have = last.devices().stream().map(DeviceInfo::name).toList();
+    List<String> missing = request.requestedDevices().stream().filter(d -> !have.contains(d)).toList();
+    if (missing.isEmpty() || passedOver.isEmpty()) {
+      return;
+    }
+    last.close();
+    throw new IllegalArgumentException("--devices: no backend here has " + String.join(", ", missing) + ": "
+        + String.join("; ", passedOver) + "; " + last.name() + "/" + last.profile() + " has "
+        + String.join(", ", have));
   }
 
   private static String answers(LatencyBackend b) {

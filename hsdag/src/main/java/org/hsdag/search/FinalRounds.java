@@ -168,26 +168,41 @@ final class FinalRounds {
   }
 
   /**
+   * Each candidate's interval of the median over its rounds (null for a failure or fewer than 2 rounds)
+   * and the leader, the lowest median (-1 when none has 2 rounds).
+   */
+  @SuppressWarnings("ArrayRecordComponent") // private, built once, never shared
+  private record RoundStats(double[][] ci, int leader) {
+    static RoundStats of(List<List<Double>> roundValues, String[] failReason) {
+      int n = roundValues.size();
+      double[] median = new double[n];
+      double[][] ci = new double[n][];
+      int leader = -1;
+      for (int i = 0; i < n; i++) {
+        double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+        if (failReason[i] != null || v.length < 2) {
+          continue;
+        }
+        median[i] = SearchEngine.median(v);
+        ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
+        if (leader < 0 || median[i] < median[leader]) {
+          leader = i;
+        }
+      }
+      return new RoundStats(ci, leader);
+    }
+  }
+
+  /**
    * The candidates whose interval of the median overlaps the leader's (the lowest median), the
    * leader included; none when the leader is alone. Equal zero-width intervals do not overlap
    * (they are the same number, nothing more rounds could settle).
    */
   static boolean[] contenders(List<List<Double>> roundValues, String[] failReason) {
     int n = roundValues.size();
-    double[] median = new double[n];
-    double[][] ci = new double[n][];
-    int leader = -1;
-    for (int i = 0; i < n; i++) {
-      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
-      if (failReason[i] != null || v.length < 2) {
-        continue;
-      }
-      median[i] = SearchEngine.median(v);
-      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
-      if (leader < 0 || median[i] < median[leader]) {
-        leader = i;
-      }
-    }
+    RoundStats stats = RoundStats.of(roundValues, failReason);
+    double[][] ci = stats.ci();
+    int leader = stats.leader();
     boolean[] in = new boolean[n];
     if (leader < 0) {
       return in;
@@ -222,20 +237,9 @@ final class FinalRounds {
    */
   static boolean[] outclassed(List<List<Double>> roundValues, String[] failReason, boolean[] staying) {
     int n = roundValues.size();
-    double[] median = new double[n];
-    double[][] ci = new double[n][];
-    int leader = -1;
-    for (int i = 0; i < n; i++) {
-      double[] v = roundValues.get(i).stream().mapToDouble(Double::doubleValue).toArray();
-      if (failReason[i] != null || v.length < 2) {
-        continue;
-      }
-      median[i] = SearchEngine.median(v);
-      ci[i] = ConfidenceInterval.ofMedian(v, ConfidenceInterval.LEVEL);
-      if (leader < 0 || median[i] < median[leader]) {
-        leader = i;
-      }
-    }
+    RoundStats stats = RoundStats.of(roundValues, failReason);
+    double[][] ci = stats.ci();
+    int leader = stats.leader();
     boolean[] out = new boolean[n];
     for (int i = 0; leader >= 0 && i < n; i++) {
       out[i] = i != leader && !staying[i] && ci[i] != null

@@ -80,12 +80,20 @@ public record Verdict(Decision decision, Candidate winner, String text) {
     }
     if (fastest.clearlyFasterThan(bestBaseline)) {
       return new Verdict(Decision.SPLIT_WINS, fastest, String.format(Locale.ROOT,
-          "%s measured %.3f ms, clearly faster than %s (%.3f ms; the 95%% intervals do not overlap)%s",
-          fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs(), tie));
+          "%s measured %.3f ms, %s than %s (%.3f ms; %s)%s", fastest.label(), fastest.finalMs(),
+          intervals(fastest, bestBaseline) ? "clearly faster" : "faster", bestBaseline.label(), bestBaseline.finalMs(),
+          intervals(fastest, bestBaseline) ? "the 95% intervals do not overlap"
+              : "one round, so no interval: only the medians were compared",
+          tie));
     }
     return new Verdict(Decision.SPLIT_WITHIN_NOISE, bestBaseline, String.format(Locale.ROOT,
         "%s measured %.3f ms, within the noise of %s (%.3f ms; the 95%% intervals overlap), so the single device is kept",
         fastest.label(), fastest.finalMs(), bestBaseline.label(), bestBaseline.finalMs()));
+  }
+
+  /** Whether both have a confidence interval (one round gives none). */
+  private static boolean intervals(Candidate a, Candidate b) {
+    return !Double.isNaN(a.ciHighMs()) && !Double.isNaN(b.ciLowMs());
   }
 
   /** The candidate within noise of {@code leader} with the lowest inverse-variance blend of median and prediction. */

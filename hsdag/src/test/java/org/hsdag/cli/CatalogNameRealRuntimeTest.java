@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
-import org.hsdag.ir.IrReader;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,26 +27,19 @@ import org.junit.jupiter.api.io.TempDir;
 class CatalogNameRealRuntimeTest {
   @TempDir
   Path home;
-  private String previousHome;
+  private CommittedCatalogHome committed;
   private Path bin;
 
   @BeforeEach
   void committedXmlWithoutWeights() throws IOException {
     RealOpenVino.require();
-    Path xml = ModelCatalog.xmlPath(home.resolve("models"), "tiny_chain");
-    Files.createDirectories(xml.getParent());
-    Files.writeString(xml, ModelCatalog.get("tiny_chain").build().xml());
-    bin = IrReader.defaultBinPath(xml);
-    previousHome = System.setProperty("hsdag.home", home.toString());
+    committed = CommittedCatalogHome.at(home, "tiny_chain");
+    bin = committed.bin();
   }
 
   @AfterEach
   void restoreHome() {
-    if (previousHome == null) {
-      System.clearProperty("hsdag.home");
-    } else {
-      System.setProperty("hsdag.home", previousHome);
-    }
+    committed.close();
   }
 
   @Test

@@ -22,6 +22,17 @@ class DevicesCommandTest {
   }
 
   @Test
+  void autoWithADeviceNoBackendHasSaysSoInOneLine() {
+    CliRun r = CliRun.of("plan", "tiny_chain", "--devices", "CPU,CPU2");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertEquals(1, r.err().lines().count(), "one line, not a choice followed by its refusal: " + r.err());
+    assertTrue(r.err().contains("no backend here has CPU2"), r.err());
+    if (OpenVinoBackend.availability().available()) {
+      assertTrue(r.err().contains("--test-device CPU2:precision=f32"), r.err());
+    }
+  }
+
+  @Test
   void autoSaysWhichBackendAnswered() {
     CliRun r = CliRun.of("devices", "--json");
     assertEquals(ExitCodes.OK, r.exitCode(), r.err());

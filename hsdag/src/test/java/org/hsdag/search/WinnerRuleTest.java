@@ -62,6 +62,14 @@ class WinnerRuleTest {
     assertEquals(Decision.SINGLE_DEVICE_FASTEST, single.decision());
     assertSame(gpu, single.winner());
 
+    // One round gives no interval: the verdict says the medians alone were compared, never "intervals do not overlap".
+    Verdict oneRound = Verdict.of(List.of(candidate("CPU-only", true, 8.0, Double.NaN, Double.NaN),
+        candidate("step 9", false, 6.0, Double.NaN, Double.NaN)));
+    assertEquals(Decision.SPLIT_WINS, oneRound.decision());
+    assertFalse(oneRound.text().contains("intervals do not overlap"), oneRound.text());
+    assertTrue(oneRound.text().contains("one round, so no interval"), oneRound.text());
+    assertTrue(split.text().contains("clearly faster than GPU.1-only"), split.text());
+
     Verdict none = Verdict.of(List.of(candidate("CPU-only", true, Double.NaN, Double.NaN, Double.NaN)));
     assertEquals(Decision.NOTHING_RAN, none.decision());
     assertNull(none.winner());
