@@ -132,8 +132,8 @@ public final class Backends {
         passedOver.add("no " + p.name() + " runtime here ('hsdag devices --backend " + p.name() + "' says why)");
         continue;
       }
-      List<String> have = b.devices().stream().map(DeviceInfo::name).toList();
-      List<String> missing = request.requestedDevices().stream().filter(d -> !have.contains(d)).toList();
+      List<String> have = names(b);
+      List<String> missing = missing(request, have);
       if (missing.isEmpty() && have.size() >= request.minimumDevices()) {
         if (passedOver.isEmpty()) {
           notices.accept("backend auto: using " + b.name() + " (" + b.profile() + ")");
@@ -157,8 +157,8 @@ public final class Backends {
    * how to add a test device), not a choice of the last one followed by its refusal.
    */
   private static void requireRequestedDevices(LatencyBackend last, BackendRequest request, List<String> passedOver) {
-    List<String> have = last.devices().stream().map(DeviceInfo::name).toList();
-    List<String> missing = request.requestedDevices().stream().filter(d -> !have.contains(d)).toList();
+    List<String> have = names(last);
+    List<String> missing = missing(request, have);
     if (missing.isEmpty() || passedOver.isEmpty()) {
       return;
     }
@@ -166,6 +166,15 @@ public final class Backends {
     throw new IllegalArgumentException("--devices: no backend here has " + String.join(", ", missing) + ": "
         + String.join("; ", passedOver) + "; " + last.name() + "/" + last.profile() + " has "
         + String.join(", ", have));
+  }
+
+  private static List<String> names(LatencyBackend b) {
+    return b.devices().stream().map(DeviceInfo::name).toList();
+  }
+
+  /** The devices {@code request} asks for that are not among {@code have}. */
+  private static List<String> missing(BackendRequest request, List<String> have) {
+    return request.requestedDevices().stream().filter(d -> !have.contains(d)).toList();
   }
 
   private static String answers(LatencyBackend b) {

@@ -8,14 +8,12 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.plan.Proxies;
@@ -132,10 +130,8 @@ public final class FidelityCommand implements Callable<Integer> {
 
   private static OpGraph load(LatencyBackend backend, String name) throws java.io.IOException {
     Path xml = ModelArgument.resolve(Path.of(name));
-    if (backend.capability(ModelFileBinding.class).isPresent()) {
-      ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
-    }
     OpGraph g = ModelArgument.read(xml);
+    // Writes a catalog model's stand-in weights when the backend compiles the file.
     TuneBackends.bind(backend, g, xml);
     return g;
   }
