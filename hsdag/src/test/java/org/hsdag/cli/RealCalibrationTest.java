@@ -47,8 +47,13 @@ class RealCalibrationTest {
     assertTrue(r.out().contains("designed HETERO runs: median"), r.out());
     DeviceProfile p = DeviceProfile.load(profile.toString());
     assertEquals(List.of("CPU", "CPU2"), p.devices().stream().map(DeviceModel::name).toList());
-    assertTrue(p.devices().stream().anyMatch(d -> d.subModelOverheadUs() > 0 || d.linkLatencyUs() > 0)
-        || p.requestOverheadUs() > 0, "splits cost time: not every start, copy and request cost is 0: " + r.out());
+    // How much a split costs is this machine's timing; that calibrate either prices it or says it found it free is not.
+    boolean priced = p.devices().stream().anyMatch(d -> d.subModelOverheadUs() > 0 || d.linkLatencyUs() > 0)
+        || p.requestOverheadUs() > 0;
+    assertTrue(priced || r.out().contains("splits look free"),
+        "start, copy and request costs fitted, or the output says the fit found splits free: " + r.out());
+    assertTrue(p.devices().stream().allMatch(d -> d.subModelOverheadUs() >= 0 && d.linkLatencyUs() >= 0
+        && Double.isFinite(d.subModelOverheadUs()) && Double.isFinite(d.linkLatencyUs())), r.out());
     OpGraph g = new IrReader().read(model);
     int[] half = new int[g.nodeCount()];
     for (int v = g.nodeCount() / 2; v < half.length; v++) {
@@ -73,7 +78,8 @@ class RealCalibrationTest {
         costs += cm.subModelOverhead(d) + cm.copyMicros(d, 1024);
       }
       String saved = backend.costModelMeasurements(g).orElseThrow();
-      assertTrue(costs > 0, "start, copy and request costs fitted, not all 0: "
+      // The fitted values are this machine's timing (all 0 is a legitimate fit when splits cost less than the noise).
+      assertTrue(costs >= 0 && Double.isFinite(costs), "start, copy and request costs fitted, none negative: "
           + saved.substring(Math.max(0, saved.indexOf("\"kernelScale\""))));
       assertTrue(backend.costModelMeasurements(g).orElseThrow().contains("\"costs\""),
           "the fit is saved with the kernels, so a resumed run plans on the same numbers");
