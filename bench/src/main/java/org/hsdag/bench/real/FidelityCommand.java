@@ -1,5 +1,6 @@
 package org.hsdag.bench.real;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,10 +10,10 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.cli.BackendOptions;
+import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
-import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -45,6 +46,9 @@ public final class FidelityCommand implements Callable<Integer> {
 
   @Mixin
   BackendOptions backendOptions = new BackendOptions();
+
+  @Mixin
+  InputShapeOptions inputShapeOptions = new InputShapeOptions();
 
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Judge the cost model of this simulator profile (e.g. from 'hsdag calibrate') instead of the "
@@ -89,50 +93,63 @@ public final class FidelityCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }
-    try (LatencyBackend backend = backendOptions.open(seed, InputShapes.Resolution.NONE, pair.names(), 2,
-        notice -> out.println("# " + notice))) {
-      out.printf("# Cost-model fidelity: backend %s, %s (%s)%n", backend.name(), backend.profile(),
-          backend.simulated() ? "simulated" : "real hardware, not simulated");
-      out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = median over rounds, "
-          + "error = predicted / real - 1; load = 1-minute load average at start and end%n", pair.heteroString(),
-          placements, rounds, settings.protocol().describe());
-      List<Fidelity.Result> results = new ArrayList<>();
-      for (String name : models) {
-        OpGraph g = load(backend, name);
-        Proxies.Resolved proxy;
-        try {
-          proxy = Proxies.resolve(backend, g, pair, proxyProfile, ShapeAssumption.DEFAULT);
-        } catch (ProxyUnavailableException | IllegalArgumentException e) {
-          throw new UserInputException(name + ": " + e.getMessage());
-        }
-        out.printf("# %s: %s%n", name, proxy.source());
-        out.flush();
-        Fidelity.Result r = Fidelity.run(backend, g, name, proxy.proxy(), settings);
-        results.add(r);
-        out.printf(Locale.ROOT,
-            "# %s: rho %.3f (noise floor %.3f), median |error| %.1f %%, max %.1f %%, %d ran, %d failed, "
-                + "load %.2f-%.2f%n",
-            name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(),
-            r.rows().size(), r.failures().size(), r.loadStart(), r.loadEnd());
-        out.flush();
-      }
-      out.println();
-      Fidelity.printHeader(out);
-      results.forEach(r -> Fidelity.printRow(out, r));
-      if (details) {
-        out.println();
-        results.forEach(r -> Fidelity.printDetails(out, r));
-      }
-      out.flush();
+    // Each model's dynamic inputs are sized on their own (checked before any measurement), so each gets its own backend.
+    List<Path> files = new ArrayList<>();
+    List<OpGraph> graphs = new ArrayList<>();
+    List<InputShapes.Resolution> shapes = new ArrayList<>();
+    for (String name : models) {
+      Path xml = ModelArgument.resolve(Path.of(name));
+      OpGraph g = ModelArgument.read(xml);
+      files.add(xml);
+      graphs.add(g);
+      shapes.add(inputShapeOptions.resolve(g));
     }
+    List<Fidelity.Result> results = new ArrayList<>();
+    for (int i = 0; i < models.size(); i++) {
+      try (LatencyBackend backend = backendOptions.open(seed, shapes.get(i), pair.names(), 2,
+          notice -> out.println("# " + notice))) {
+        if (i == 0) {
+          out.printf("# Cost-model fidelity: backend %s, %s (%s)%n", backend.name(), backend.profile(),
+              backend.simulated() ? "simulated" : "real hardware, not simulated");
+          out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = median over "
+              + "rounds, error = predicted / real - 1; load = 1-minute load average at start and end%n",
+              pair.heteroString(), placements, rounds, settings.protocol().describe());
+        }
+        results.add(measure(out, backend, models.get(i), files.get(i), graphs.get(i), shapes.get(i), pair, settings));
+      }
+    }
+    out.println();
+    Fidelity.printHeader(out);
+    results.forEach(r -> Fidelity.printRow(out, r));
+    if (details) {
+      out.println();
+      results.forEach(r -> Fidelity.printDetails(out, r));
+    }
+    out.flush();
     return 0;
   }
 
-  private static OpGraph load(LatencyBackend backend, String name) throws java.io.IOException {
-    Path xml = ModelArgument.resolve(Path.of(name));
-    OpGraph g = ModelArgument.read(xml);
+  private Fidelity.Result measure(PrintWriter out, LatencyBackend backend, String name, Path xml, OpGraph g,
+      InputShapes.Resolution shapes, DeviceSet pair, Fidelity.Settings settings) throws IOException {
+    if (shapes.notice() != null) {
+      out.println("# " + name + ": " + shapes.notice());
+    }
     // Writes a catalog model's stand-in weights when the backend compiles the file.
     TuneBackends.bind(backend, g, xml);
-    return g;
+    Proxies.Resolved proxy;
+    try {
+      proxy = Proxies.resolve(backend, g, pair, proxyProfile, shapes.shapes());
+    } catch (ProxyUnavailableException | IllegalArgumentException e) {
+      throw new UserInputException(name + ": " + e.getMessage());
+    }
+    out.printf("# %s: %s%n", name, proxy.source());
+    out.flush();
+    Fidelity.Result r = Fidelity.run(backend, g, name, proxy.proxy(), settings);
+    out.printf(Locale.ROOT,
+        "# %s: rho %.3f (noise floor %.3f), median |error| %.1f %%, max %.1f %%, %d ran, %d failed, load %.2f-%.2f%n",
+        name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(), r.rows().size(),
+        r.failures().size(), r.loadStart(), r.loadEnd());
+    out.flush();
+    return r;
   }
 }

@@ -186,10 +186,16 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   record Model(String label, Path xml, OpGraph graph) {}
 
   static Model model(OpenVinoBackend backend, String name) throws IOException {
+    Model m = model(name);
+    backend.bind(m.graph(), m.xml());
+    return m;
+  }
+
+  /** A model read by catalog name or file, with a catalog model's stand-in weights written. */
+  static Model model(String name) throws IOException {
     Path xml = ModelArgument.resolve(Path.of(name));
     ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
     OpGraph g = ModelArgument.read(xml);
-    backend.bind(g, xml);
     return new Model(name.endsWith(".xml") ? xml.getFileName().toString() : name, xml, g);
   }
 

@@ -9,6 +9,10 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
 import org.hsdag.cost.HeteroRefusal;
+import org.hsdag.backend.InputShapes;
+import org.hsdag.cli.InputShapeOptions;
+import org.hsdag.cli.TuneBackends;
+import org.hsdag.cli.UserInputException;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.TestDevice;
@@ -18,6 +22,7 @@ import org.hsdag.placement.SplitPlacements;
 import org.hsdag.plan.PlacementProxy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -52,6 +57,9 @@ public final class RefusalAgreement implements Callable<Integer> {
       description = "The second device: the CPU plugin registered again. Default: ${DEFAULT-VALUE}.")
   String testDevice;
 
+  @Mixin
+  InputShapeOptions inputShapeOptions = new InputShapeOptions();
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the placements. Default: ${DEFAULT-VALUE}.")
   long seed;
 
@@ -71,73 +79,99 @@ public final class RefusalAgreement implements Callable<Integer> {
     TestDevice second = TestDevice.parse(testDevice);
     DeviceSet pair = DeviceSet.of("CPU", second.name());
     OpenVinoOptions options = OpenVinoOptions.DEFAULT.withSeed(seed).withTestDevices(List.of(second));
-    MeasurementProtocol once = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
-    try (OpenVinoBackend backend = OpenVinoBackend.open(options)) {
-      out.printf("# HETERO refusals: prediction vs real runtime (backend %s, %s; %s = %s)%n", backend.name(),
-          backend.profile(), second.name(), second.describe());
-      out.printf("# %d random contiguous placements per model (1-%d device changes along the op order), seed %d; "
-          + "real = compile + infer request + one inference%n%n", placements, maxChanges, seed);
-      out.println("| model | placements | agree | predicted refused | really refused | predicted ok, refused "
-          + "| predicted refused, ran | other failures |");
-      out.println("|---|---|---|---|---|---|---|---|");
-      List<String> notes = new ArrayList<>();
-      for (String name : models) {
-        RealRuntimeFigures.Model m = RealRuntimeFigures.model(backend, name);
-        PlacementProxy proxy = PlacementProxy.of(m.graph(), backend.costModel(m.graph()), pair);
-        List<int[]> ps = SplitPlacements.generate(proxy.model().opCount(), placements, 0, maxChanges, seed);
-        int agree = 0;
-        int predicted = 0;
-        int refused = 0;
-        int missed = 0;
-        int falseAlarm = 0;
-        int other = 0;
-        for (int i = 0; i < ps.size(); i++) {
-          int[] b = proxy.model().refusedBoundary(ps.get(i));
-          Placement p = proxy.placement(ps.get(i));
-          if (dump != null) {
-            java.nio.file.Files.createDirectories(dump);
-            java.nio.file.Files.writeString(dump.resolve(m.label() + "-" + i + ".json"),
-                new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
-                    new org.hsdag.placement.HeteroAffinity(m.graph()).nameMap(p)));
-          }
-          Measurement real = backend.measure(m.graph(), p, once);
-          boolean predictedRefused = b != null;
-          boolean realRefused = !real.ok() && isRefusal(real.reason());
-          if (!real.ok() && !realRefused) {
-            other++;
-            notes.add(m.label() + " #" + i + ": other failure: " + real.reason());
-          }
-          predicted += predictedRefused ? 1 : 0;
-          refused += realRefused ? 1 : 0;
-          if (predictedRefused == realRefused) {
-            agree++;
-          } else if (realRefused) {
-            missed++;
-            notes.add(m.label() + " #" + i + ": predicted ok, refused: " + real.reason());
-          } else {
-            falseAlarm++;
-            notes.add(m.label() + " #" + i + ": predicted refused (" + HeteroRefusal.reason(m.graph(), b[0], b[1])
-                + "), ran");
-          }
-          if (each) {
-            out.printf(Locale.ROOT, "%s #%d: %d changes, %d sub-models predicted, %d real; predicted %s, real %s%n",
-                m.label(), i, SplitPlacements.changes(ps.get(i)),
-                proxy.model().subModels(ps.get(i), new int[ps.get(i).length]), real.subModels(),
-                predictedRefused ? "refused" : "ok",
-                real.ok() ? "ok" : "failed: " + real.reason());
-            out.flush();
-          }
+    // Each model's dynamic inputs are sized on their own (checked before any measurement), so each gets its own backend.
+    List<RealRuntimeFigures.Model> read = new ArrayList<>();
+    List<InputShapes.Resolution> shapes = new ArrayList<>();
+    for (String name : models) {
+      RealRuntimeFigures.Model m = RealRuntimeFigures.model(name);
+      read.add(m);
+      shapes.add(inputShapeOptions.resolve(m.graph()));
+    }
+    List<String> notes = new ArrayList<>();
+    for (int k = 0; k < read.size(); k++) {
+      InputShapes.Resolution r = shapes.get(k);
+      try (OpenVinoBackend backend = OpenVinoBackend.open(options.withInputShapes(r.sizes()), r.shapes())) {
+        if (k == 0) {
+          out.printf("# HETERO refusals: prediction vs real runtime (backend %s, %s; %s = %s)%n", backend.name(),
+              backend.profile(), second.name(), second.describe());
+          out.printf("# %d random contiguous placements per model (1-%d device changes along the op order), seed %d; "
+              + "real = compile + infer request + one inference%n%n", placements, maxChanges, seed);
+          out.println("| model | placements | agree | predicted refused | really refused | predicted ok, refused "
+              + "| predicted refused, ran | other failures |");
+          out.println("|---|---|---|---|---|---|---|---|");
         }
-        out.printf(Locale.ROOT, "| %s | %d | %d (%.1f %%) | %d | %d | %d | %d | %d |%n", m.label(), ps.size(), agree,
-            100.0 * agree / ps.size(), predicted, refused, missed, falseAlarm, other);
-        out.flush();
-      }
-      if (!notes.isEmpty()) {
-        out.println();
-        notes.forEach(n -> out.println("- " + n));
+        if (r.notice() != null) {
+          notes.add(read.get(k).label() + ": " + r.notice());
+        }
+        RealRuntimeFigures.Model m = read.get(k);
+        TuneBackends.bind(backend, m.graph(), m.xml());
+        row(out, backend, m, pair, notes);
       }
     }
+    if (!notes.isEmpty()) {
+      out.println();
+      notes.forEach(n -> out.println("- " + n));
+    }
     return 0;
+  }
+
+  /** One model's row: each random placement's prediction against the runtime's answer. */
+  private void row(PrintWriter out, OpenVinoBackend backend, RealRuntimeFigures.Model m, DeviceSet pair,
+      List<String> notes) throws java.io.IOException {
+    MeasurementProtocol once = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
+    PlacementProxy proxy = PlacementProxy.of(m.graph(), backend.costModel(m.graph()), pair);
+    List<int[]> ps;
+    try {
+      ps = SplitPlacements.generate(proxy.model().opCount(), placements, 0, maxChanges, seed);
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException(m.label() + ": " + e.getMessage() + " (lower --placements or --max-changes)");
+    }
+    int agree = 0;
+    int predicted = 0;
+    int refused = 0;
+    int missed = 0;
+    int falseAlarm = 0;
+    int other = 0;
+    for (int i = 0; i < ps.size(); i++) {
+      int[] b = proxy.model().refusedBoundary(ps.get(i));
+      Placement p = proxy.placement(ps.get(i));
+      if (dump != null) {
+        java.nio.file.Files.createDirectories(dump);
+        java.nio.file.Files.writeString(dump.resolve(m.label() + "-" + i + ".json"),
+            new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
+                new org.hsdag.placement.HeteroAffinity(m.graph()).nameMap(p)));
+      }
+      Measurement real = backend.measure(m.graph(), p, once);
+      boolean predictedRefused = b != null;
+      boolean realRefused = !real.ok() && isRefusal(real.reason());
+      if (!real.ok() && !realRefused) {
+        other++;
+        notes.add(m.label() + " #" + i + ": other failure: " + real.reason());
+      }
+      predicted += predictedRefused ? 1 : 0;
+      refused += realRefused ? 1 : 0;
+      if (predictedRefused == realRefused) {
+        agree++;
+      } else if (realRefused) {
+        missed++;
+        notes.add(m.label() + " #" + i + ": predicted ok, refused: " + real.reason());
+      } else {
+        falseAlarm++;
+        notes.add(m.label() + " #" + i + ": predicted refused (" + HeteroRefusal.reason(m.graph(), b[0], b[1])
+            + "), ran");
+      }
+      if (each) {
+        out.printf(Locale.ROOT, "%s #%d: %d changes, %d sub-models predicted, %d real; predicted %s, real %s%n",
+            m.label(), i, SplitPlacements.changes(ps.get(i)),
+            proxy.model().subModels(ps.get(i), new int[ps.get(i).length]), real.subModels(),
+            predictedRefused ? "refused" : "ok",
+            real.ok() ? "ok" : "failed: " + real.reason());
+        out.flush();
+      }
+    }
+    out.printf(Locale.ROOT, "| %s | %d | %d (%.1f %%) | %d | %d | %d | %d | %d |%n", m.label(), ps.size(), agree,
+        100.0 * agree / ps.size(), predicted, refused, missed, falseAlarm, other);
+    out.flush();
   }
 
   /** A real failure of the kind the rule predicts: HETERO's infer request refusing a boundary tensor. */

@@ -20,6 +20,8 @@ import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
+import org.hsdag.cli.InputShapeOptions;
+import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.TestDeviceOptions;
@@ -103,6 +105,9 @@ public final class ThroughputExperiment implements Callable<Integer> {
   @Mixin
   ProtocolOptions protocolOptions = new ProtocolOptions();
 
+  @Mixin
+  InputShapeOptions inputShapeOptions = new InputShapeOptions();
+
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "openvino --plan-only: plan on this profile's cost model (e.g. from 'hsdag calibrate') instead of "
           + "the backend's own")
@@ -143,28 +148,30 @@ public final class ThroughputExperiment implements Callable<Integer> {
     int misses = 0;
     boolean first = true;
     for (String target : profiles) {
-      try (ThroughputJudge judge = real ? realJudge() : ThroughputJudge.sim(target, requests, tuneArgs())) {
-        if (first) {
-          printHeader(judge);
-          first = false;
-        }
-        List<DeviceSet> sets = !deviceSets.isEmpty() ? deviceSets
-            : real ? List.of(DeviceSet.of(judge.backend().devices().stream().map(d -> d.name()).toArray(String[]::new)))
-            : defaultDeviceSets(target);
+      // On a runtime each model's dynamic inputs are sized on their own (checked first), so each gets its own backend.
+      List<List<String>> groups = real ? models.stream().map(List::of).toList() : List.of(models);
+      List<InputShapes.Resolution> shapes = new ArrayList<>();
+      if (real) {
         for (String name : models) {
-          ThroughputJudge.Model model = judge.model(name);
-          for (DeviceSet ds : sets) {
-            if (planOnly) {
-              planRow(judge, model, ds);
-            } else {
-              misses += tuneRow(judge, model, ds, seeds);
-            }
-          }
+          shapes.add(inputShapeOptions.resolve(ModelArgument.read(ModelArgument.resolve(Path.of(name)))));
         }
-        judge.failures().forEach(f -> out.println("failed measurement: " + f));
-        if (real) {
-          out.printf(Locale.ROOT, "%nall figures: %s; load average at the end %s%n", judge.describe(),
-              loadAverage());
+      }
+      for (int k = 0; k < groups.size(); k++) {
+        try (ThroughputJudge judge = real ? realJudge(shapes.get(k))
+            : ThroughputJudge.sim(target, requests, tuneArgs())) {
+          if (first) {
+            printHeader(judge);
+            first = false;
+          }
+          if (real && shapes.get(k).notice() != null) {
+            out.println(groups.get(k).get(0) + ": " + shapes.get(k).notice());
+          }
+          misses += rows(judge, groups.get(k), target);
+          judge.failures().forEach(f -> out.println("failed measurement: " + f));
+          if (real) {
+            out.printf(Locale.ROOT, "%nall figures: %s; load average at the end %s%n", judge.describe(),
+                loadAverage());
+          }
         }
       }
     }
@@ -172,6 +179,26 @@ public final class ThroughputExperiment implements Callable<Integer> {
       out.printf(Locale.ROOT, "%nrows where the throughput-tuned placement misses a target: %d%n", misses);
     }
     return 0;
+  }
+
+  /** The rows of {@code models} on {@code judge}'s machine; how many miss a target. */
+  private int rows(ThroughputJudge judge, List<String> models, String target) throws IOException {
+    int misses = 0;
+    List<DeviceSet> sets = !deviceSets.isEmpty() ? deviceSets
+        : !judge.simulated()
+            ? List.of(DeviceSet.of(judge.backend().devices().stream().map(d -> d.name()).toArray(String[]::new)))
+        : defaultDeviceSets(target);
+    for (String name : models) {
+      ThroughputJudge.Model model = judge.model(name);
+      for (DeviceSet ds : sets) {
+        if (planOnly) {
+          planRow(judge, model, ds);
+        } else {
+          misses += tuneRow(judge, model, ds, seeds);
+        }
+      }
+    }
+    return misses;
   }
 
   /** Checks the options; true when the rows run on a real runtime. */
@@ -186,17 +213,19 @@ public final class ThroughputExperiment implements Callable<Integer> {
       throw new UserInputException("--profile names simulator profiles; on --backend openvino the real machine is the "
           + "profile (--proxy-profile plans --plan-only on a calibrated one)");
     }
-    if (!real && (!testDeviceOptions.testDevices().isEmpty() || proxyProfile != null)) {
-      throw new UserInputException("--test-device and --proxy-profile need --backend openvino");
+    if (!real && (!testDeviceOptions.testDevices().isEmpty() || proxyProfile != null
+        || inputShapeOptions.text() != null)) {
+      throw new UserInputException("--test-device, --proxy-profile and --input-shape need --backend openvino (the "
+          + "simulator's experiment takes catalog models)");
     }
     return real;
   }
 
   /** The real backend, judged by the protocol; its tunes open the same devices. */
-  private ThroughputJudge realJudge() {
+  private ThroughputJudge realJudge(InputShapes.Resolution shapes) {
     List<String> tests = testDeviceOptions.testDevices().stream().map(TestDevice::toString).toList();
-    BackendRequest request = new BackendRequest(REAL_BACKEND, null, BackendRequest.Mismatch.NONE, 1,
-        InputShapes.Resolution.NONE, tests, List.of(), 2);
+    BackendRequest request = new BackendRequest(REAL_BACKEND, null, BackendRequest.Mismatch.NONE, 1, shapes, tests,
+        List.of(), 2);
     LatencyBackend backend;
     try {
       backend = TuneBackends.open(request, notice -> out.println("hsdag: " + notice));
@@ -205,8 +234,11 @@ public final class ThroughputExperiment implements Callable<Integer> {
     }
     List<String> args = new ArrayList<>(List.of("--backend", REAL_BACKEND));
     tests.forEach(t -> args.addAll(List.of("--test-device", t)));
+    if (inputShapeOptions.text() != null) {
+      args.addAll(List.of("--input-shape", inputShapeOptions.text()));
+    }
     args.addAll(tuneArgs());
-    return ThroughputJudge.real(backend, requests, protocolOptions.protocol(), args, proxyProfile);
+    return ThroughputJudge.real(backend, requests, protocolOptions.protocol(), args, proxyProfile, shapes.shapes());
   }
 
   /** Tune's budget, final rounds and requests: as given, else tune's own on sim and small ones on a runtime. */

@@ -44,10 +44,11 @@ final class ThroughputJudge implements AutoCloseable {
   private final MeasurementProtocol protocol;
   private final List<String> tuneArgs;
   private final String proxyProfile;
+  private final ShapeAssumption shapes;
   private final List<String> failures = new ArrayList<>();
 
   private ThroughputJudge(String target, LatencyBackend backend, int requests, MeasurementProtocol protocol,
-      List<String> tuneArgs, String proxyProfile) {
+      List<String> tuneArgs, String proxyProfile, ShapeAssumption shapes) {
     this.target = target;
     this.backend = backend;
     this.throughput = ThroughputBackend.wrap(backend, requests);
@@ -55,6 +56,7 @@ final class ThroughputJudge implements AutoCloseable {
     this.protocol = protocol;
     this.tuneArgs = List.copyOf(tuneArgs);
     this.proxyProfile = proxyProfile;
+    this.shapes = shapes;
   }
 
   /** The simulator on profile {@code profileName}, noise-free. */
@@ -62,17 +64,19 @@ final class ThroughputJudge implements AutoCloseable {
     DeviceProfile profile = DeviceProfile.load(profileName);
     List<String> args = new ArrayList<>(List.of("--backend", "sim", "--profile", profileName));
     args.addAll(tuneArgs);
-    return new ThroughputJudge(profileName, new SimBackend(profile, SimOptions.exact()), requests, null, args, null);
+    return new ThroughputJudge(profileName, new SimBackend(profile, SimOptions.exact()), requests, null, args, null,
+        ShapeAssumption.DEFAULT);
   }
 
   /**
    * The real runtime {@code backend} (closed with the judge), each figure measured by {@code
    * protocol}; {@code tuneArgs} open the same machine in {@code tune}. The plan-only rows plan on
-   * {@code proxyProfile}'s cost model, or the backend's own (profiled) when null.
+   * {@code proxyProfile}'s cost model, or the backend's own (profiled) when null, sizing dynamic
+   * inputs as {@code shapes} says (as the backend was opened).
    */
   static ThroughputJudge real(LatencyBackend backend, int requests, MeasurementProtocol protocol,
-      List<String> tuneArgs, String proxyProfile) {
-    return new ThroughputJudge(backend.name(), backend, requests, protocol, tuneArgs, proxyProfile);
+      List<String> tuneArgs, String proxyProfile, ShapeAssumption shapes) {
+    return new ThroughputJudge(backend.name(), backend, requests, protocol, tuneArgs, proxyProfile, shapes);
   }
 
   /** True when every figure is simulated. */
@@ -147,7 +151,7 @@ final class ThroughputJudge implements AutoCloseable {
       proxy = PlacementProxy.ofSim(backend.capability(SimBackend.class).orElseThrow(), g, ds);
     } else {
       try {
-        proxy = Proxies.resolve(backend, g, ds, proxyProfile, ShapeAssumption.DEFAULT).proxy();
+        proxy = Proxies.resolve(backend, g, ds, proxyProfile, shapes).proxy();
       } catch (ProxyUnavailableException | IllegalArgumentException e) {
         throw new UserInputException(g.name() + ": " + e.getMessage());
       }

@@ -23,7 +23,8 @@ class ThroughputExperimentTest {
 
   @Test
   void realOnlyOptionsOnTheSimulatorAndProfilesOnTheRuntimeAreBadInput() {
-    for (String[] args : new String[][] {{"--test-device", "CPU2"}, {"--backend", "openvino", "--profile", "paper"},
+    for (String[] args : new String[][] {{"--test-device", "CPU2"}, {"--input-shape", "x=1,8"},
+        {"--backend", "openvino", "--profile", "paper"},
         {"--backend", "gpu-cloud"}}) {
       String[] full = new String[args.length + 3];
       full[0] = "bench";
