@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.hsdag.cli.CliRun;
 import org.hsdag.testkit.DynamicIrs;
 import org.hsdag.testkit.RealOpenVino;
@@ -74,5 +75,20 @@ class RealBenchExperimentsTest {
     assertTrue(r.out().contains("assumed input_ids=1x8, hidden=1x8x12"), r.out());
     assertTrue(r.out().contains("| openvino | " + model + " | CPU,CPU2 |"), r.out());
     assertTrue(!r.out().contains("failed measurement"), r.out());
+  }
+
+  @Test
+  void realRuntimeFiguresPrintsEverySectionItIsAskedForOnASmallModel() {
+    CliRun r = CliRun.of("bench", "real-runtime-figures", "--models", "tiny_chain", "--sections", "cpu,sim,cost-model",
+        "--calibrate-on", "tiny_chain", "--rounds", "1", "--iterations", "3", "--placements", "4", "--split-runs", "2",
+        "--cost-model-rounds", "1");
+    assertEquals(0, r.exitCode(), r.out() + r.err());
+    assertTrue(r.out().contains("real hardware, not simulated"), r.out());
+    for (String section : List.of("## CPU-only latency: hsdag (openvino backend) vs benchmark_app",
+        "## Simulator calibrated on tiny_chain", "## The planner's cost model")) {
+      assertTrue(r.out().contains(section), section + ": " + r.out());
+    }
+    assertEquals(3, r.out().lines().filter(l -> l.startsWith("| tiny_chain |")).count(), "one row per section: "
+        + r.out());
   }
 }
