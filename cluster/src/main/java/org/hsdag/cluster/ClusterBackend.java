@@ -8,12 +8,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.hsdag.backend.BackendUnavailableException;
+import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.BatchMeasurement;
 import org.hsdag.backend.ForwardingBackend;
 import org.hsdag.backend.KeyedMeasurement;
@@ -39,14 +41,18 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
   private final WorkerTally tally;
   /** Reasons of the failed measurements so far, by count. */
   private final Map<String, Integer> failures = new LinkedHashMap<>();
+  /** Wall time this member waited for the workers (joining included) and what they measured: not hsdag's own. */
+  private long waitedNanos;
+  private int remoteMeasurements;
 
   private ClusterBackend(LatencyBackend local, OpGraph graph, RemoteMeasurement.Request request,
-      ActorSystem<Coordinator.Command> system, WorkerTally tally) {
+      ActorSystem<Coordinator.Command> system, WorkerTally tally, long joinNanos) {
     super(local);
     this.graph = graph;
     this.request = request;
     this.system = system;
     this.tally = tally;
+    this.waitedNanos = joinNanos;
   }
 
   /**
@@ -60,6 +66,7 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     ActorSystem<Coordinator.Command> system = Members.create(Coordinator.create(new Coordinator.Settings(
         request.label(), request.taskTimeout(), request.workerWait(), request.notes(), tally)), settings,
         request.notes());
+    long joinStart = System.nanoTime();
     CompletableFuture<Integer> ready = new CompletableFuture<>();
     system.tell(new Coordinator.AwaitWorkers(request.minWorkers(), ready));
     try {
@@ -82,7 +89,7 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
       Members.stop(system, Duration.ofSeconds(10));
       throw new BackendUnavailableException("interrupted while joining the cluster");
     }
-    return new ClusterBackend(local, graph, request, system, tally);
+    return new ClusterBackend(local, graph, request, system, tally, System.nanoTime() - joinStart);
   }
 
   @Override
@@ -102,10 +109,16 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
           protocol));
     }
     CompletableFuture<List<Coordinator.Result>> done = new CompletableFuture<>();
+    long start = System.nanoTime();
     system.tell(new Coordinator.Submit(prototypes, done));
     try {
+      List<Coordinator.Result> results = done.get();
+      synchronized (this) {
+        waitedNanos += System.nanoTime() - start;
+        remoteMeasurements += results.size();
+      }
       List<Measurement> out = new ArrayList<>();
-      for (Coordinator.Result r : done.get()) {
+      for (Coordinator.Result r : results) {
         out.add(r.measurement());
         if (!r.measurement().ok()) {
           failures.merge(String.valueOf(r.measurement().reason()), 1, Integer::sum);
@@ -122,6 +135,22 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
       Thread.currentThread().interrupt();
       throw new BackendUnavailableException("interrupted while the cluster measured");
     }
+  }
+
+  /** The local backend's time shares, with the wait for the workers counted apart from hsdag's own. */
+  @Override
+  public <T> Optional<T> capability(Class<T> type) {
+    Optional<CallTiming> local = type == CallTiming.class ? delegate.capability(CallTiming.class) : Optional.empty();
+    if (local.isEmpty()) {
+      return super.capability(type);
+    }
+    CallTiming timing = elsewhere -> {
+      synchronized (this) {
+        return local.get().shares(new CallTiming.Elsewhere("cluster workers",
+            elsewhere.millis() + waitedNanos / 1e6, elsewhere.measurements() + remoteMeasurements));
+      }
+    };
+    return Optional.of(type.cast(timing));
   }
 
   /** {fitting workers, busy ones} right now. */

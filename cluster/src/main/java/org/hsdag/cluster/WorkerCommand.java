@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.cli.BackendOptions;
 import org.hsdag.cli.DurationConverter;
@@ -121,11 +122,15 @@ public final class WorkerCommand implements Callable<Integer> {
    * file the task names); the worker node closes it.
    */
   private LatencyBackend openBackend(long seed, String inputShape, org.hsdag.ir.OpGraph graph, Path model) {
-    Session session = Session.of(graph, backendOptions.request(seed, InputShapeOptions.resolve(inputShape, graph)))
-        .binding((b, g) -> {
-          TuneBackends.bind(b, g, model);
-          return g;
-        }).open();
+    return open(backendOptions.request(seed, InputShapeOptions.resolve(inputShape, graph)), extraTime, graph, model);
+  }
+
+  /** The backend a worker measures {@code graph} (read from {@code model}) with, as {@code request} asks. */
+  static LatencyBackend open(BackendRequest request, Duration extraTime, org.hsdag.ir.OpGraph graph, Path model) {
+    Session session = Session.of(graph, request).binding((b, g) -> {
+      TuneBackends.bind(b, g, model);
+      return g;
+    }).open();
     LatencyBackend b = session.backend();
     return extraTime == null ? b : new DelayedBackend(b, extraTime);
   }

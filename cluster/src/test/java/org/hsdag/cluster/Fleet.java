@@ -72,13 +72,18 @@ final class Fleet {
   /** A worker on loopback with its own lock file (in one JVM, each stands for a machine). */
   WorkerNode worker(String member, String label, int port, String join, UnaryOperator<LatencyBackend> decorate)
       throws InterruptedException {
+    return worker(member, label, port, join, (seed, shape, graph, file) -> decorate.apply(sim(seed, shape, graph)));
+  }
+
+  /** A worker on loopback measuring with the backends {@code backends} opens. */
+  WorkerNode worker(String member, String label, int port, String join, MeasuringService.Backends backends)
+      throws InterruptedException {
     List<String> roles = new ArrayList<>(List.of(WorkerNode.WORKER_ROLE));
     if (label != null) {
       roles.add(label);
     }
     WorkerNode w = WorkerNode.start(ClusterSettings.of("127.0.0.1", port, List.of(join), roles,
-        TlsFiles.in(certs.resolve(member))), label, models, root.resolve(member + ".lock"),
-        (seed, shape, graph, file) -> decorate.apply(sim(seed, shape, graph)));
+        TlsFiles.in(certs.resolve(member))), label, models, root.resolve(member + ".lock"), backends);
     if (!w.awaitUp(Duration.ofSeconds(60))) {
       w.close();
       throw new AssertionError("worker " + member + " did not join " + join);

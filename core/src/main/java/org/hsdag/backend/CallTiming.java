@@ -8,7 +8,23 @@ package org.hsdag.backend;
  */
 public interface CallTiming {
   /** One line: the wall time since the backend opened and the share of each kind of call in it. */
-  String shares();
+  default String shares() {
+    return shares(Elsewhere.NONE);
+  }
+
+  /** As {@link #shares()}, with the wall spent waiting for measurements made {@code elsewhere}: not hsdag's own. */
+  String shares(Elsewhere elsewhere);
+
+  /**
+   * Wall time spent waiting for measurements another machine made (e.g. cluster workers).
+   *
+   * @param where who measured, e.g. {@code cluster workers}
+   * @param millis the wall time waited, joining included
+   * @param measurements how many they made
+   */
+  record Elsewhere(String where, double millis, int measurements) {
+    public static final Elsewhere NONE = new Elsewhere("", 0, 0);
+  }
 
   /** A backend that can be wrapped so that its calls are timed. */
   interface Timeable {

@@ -59,7 +59,7 @@ class CallTimingTest {
     }
 
     @Override
-    public String shares() {
+    public String shares(Elsewhere elsewhere) {
       return "wall 1.0 s";
     }
   }

@@ -158,17 +158,20 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
    * real-runtime-figures --sections tune} counts it.
    */
   @Override
-  public String shares() {
+  public String shares(Elsewhere elsewhere) {
     Totals t = totals();
     double wall = (System.nanoTime() - createdNs) / 1e6;
     double openVino = t.compileMs() + t.inferMs() + t.releaseMs() + t.costModelMs() + t.supportsMs();
-    double own = wall - openVino;
+    double own = wall - openVino - elsewhere.millis();
+    String away = elsewhere.measurements() == 0 && elsewhere.millis() == 0 ? ""
+        : String.format(Locale.ROOT, "waiting for %s %.1f s (%.0f %%) for %d measurements; ", elsewhere.where(),
+            elsewhere.millis() / 1e3, 100 * elsewhere.millis() / wall, elsewhere.measurements());
     return String.format(Locale.ROOT, "wall %.1f s (this session, from opening the backend): OpenVINO compile %.1f s "
         + "(%.0f %%), inference %.1f s (%.0f %%), releasing compiled models %.1f s, cost-model profiling %.1f s (%.0f %%), "
-        + "query_model %.1f s; hsdag's own %.1f s (%.1f %%) over %d measure calls", wall / 1e3, t.compileMs() / 1e3,
-        100 * t.compileMs() / wall, t.inferMs() / 1e3, 100 * t.inferMs() / wall, t.releaseMs() / 1e3,
-        t.costModelMs() / 1e3, 100 * t.costModelMs() / wall, t.supportsMs() / 1e3, own / 1e3, 100 * own / wall,
-        t.measurements());
+        + "query_model %.1f s; %shsdag's own %.1f s (%.1f %%) over %d measure calls", wall / 1e3,
+        t.compileMs() / 1e3, 100 * t.compileMs() / wall, t.inferMs() / 1e3, 100 * t.inferMs() / wall,
+        t.releaseMs() / 1e3, t.costModelMs() / 1e3, 100 * t.costModelMs() / wall, t.supportsMs() / 1e3, away,
+        own / 1e3, 100 * own / wall, t.measurements());
   }
 
   /** Closes the real backend when {@link OpenVinoBackend#timed} opened this around it; otherwise whoever opened it closes it. */
