@@ -11,10 +11,11 @@ import org.hsdag.plan.SplitBound;
 /**
  * When the search may stop because no split can pay: the cost model, corrected by every
  * measurement so far ({@link CostCorrection}), bounds what any split could gain over the fastest
- * single device ({@link SplitBound}); when that bound is no larger than the corrected model's own
- * error — the root mean square of its leave-one-out relative errors on the run's measurements,
- * known from 3 successful measurements on, and at most {@value #MAX_ERROR} — further measurements
- * cannot find a split the model can tell from noise. Not thread-safe.
+ * single device ({@link SplitBound}); when that bound, or what is left of it once a measured split
+ * took part of it (the bound's floor against the best measured placement), is no larger than the
+ * corrected model's own error — the root mean square of its leave-one-out relative errors on the
+ * run's measurements, known from 3 successful measurements on, and at most {@value #MAX_ERROR} —
+ * further measurements cannot find a split the model can tell from noise. Not thread-safe.
  */
 final class SplitStop {
   /** Successful measurements before the model's own error is known. */
@@ -57,17 +58,41 @@ final class SplitStop {
     for (int i = 0; i < n; i++) {
       all.observe(placements.get(i), millis.get(i));
     }
-    SplitBound bound = SplitBound.of(all.corrected());
+    PlacementProxy corrected = all.corrected();
+    SplitBound bound = SplitBound.of(corrected);
     if (bound == null) {
       return null;
     }
     double error = leaveOneOutError();
-    if (!(bound.gainShare() <= error) || error > MAX_ERROR) {
+    if (!(error <= MAX_ERROR)) {
       return null;
     }
-    return String.format(Locale.ROOT, "no split can pay: by the cost model corrected on %d measurements (its own error "
-        + "%.1f %%), a split could gain at most %.1f %% over %s alone; %s", n, 100 * error, 100 * bound.gainShare(),
-        bound.device(), bound.explain());
+    if (bound.gainShare() <= error) {
+      return String.format(Locale.ROOT, "no split can pay: by the cost model corrected on %d measurements (its own "
+          + "error %.1f %%), a split could gain at most %.1f %% over %s alone; %s", n, 100 * error,
+          100 * bound.gainShare(), bound.device(), bound.explain());
+    }
+    // A split measured already may have taken most of what any split could gain: what is left is what counts.
+    Placement best = placements.get(fastestMeasured());
+    double bestMicros = Math.min(corrected.latencyMicros(best), bound.singleMicros());
+    double left = Math.max(0, 1 - (bound.singleMicros() - bound.gainMicros()) / bestMicros);
+    if (!(left <= error)) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "no other split can pay: by the cost model corrected on %d measurements (its own "
+        + "error %.1f %%), no placement could gain more than %.1f %% over the best measured (%.1f %% over %s alone); "
+        + "%s", n, 100 * error, 100 * left, 100 * (1 - bestMicros / bound.singleMicros()), bound.device(),
+        bound.explain());
+  }
+
+  private int fastestMeasured() {
+    int best = 0;
+    for (int i = 1; i < millis.size(); i++) {
+      if (millis.get(i) < millis.get(best)) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   /** The root mean square of the corrected model's relative (log) errors on each measurement, fitted on the others. */

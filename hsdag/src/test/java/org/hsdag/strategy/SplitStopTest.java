@@ -10,6 +10,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.Planner;
 import org.hsdag.plan.SplitBound;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
@@ -77,5 +78,34 @@ class SplitStopTest {
     measureOn(stop, truth, truth.placement(half));
     assertTrue(SplitBound.of(truth).gainShare() > 0.01);
     assertNull(stop.reason());
+  }
+
+  @Test
+  void oneSplitMeasuredThatTookMostOfTheBoundStopsTheSearchAndSaysSo() {
+    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
+    PlacementProxy p = paper(g);
+    int ops = p.model().opCount();
+    // GPU.1 five times as fast on the first two fifths of the ops, a hundred times slower on the rest.
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, ops + 2 * ops / 5, 0.2);
+    Arrays.fill(kernel, ops + 2 * ops / 5, 2 * ops, 100);
+    // Boundaries nearly free, so the split takes most of what the bound allows.
+    PlacementProxy truth = p
+        .withModel(p.model().rescaled(kernel, new double[] {0.01, 0.01}, new double[] {0.01, 0.01}));
+    Placement optimum = new Planner().plan(truth).best().placement();
+    SplitStop stop = new SplitStop(truth);
+    // Measurements off the model by a few per cent either way, as on a real machine.
+    double[] noise = {1.06, 0.95, 1.04, 0.96, 1.05};
+    Placement[] measured = {Placement.allOn(DEVICES, g.nodeCount(), "CPU"),
+        Placement.allOn(DEVICES, g.nodeCount(), "GPU.1"), optimum, optimum, optimum};
+    for (int i = 0; i < measured.length; i++) {
+      stop.observe(measured[i], noise[i] * truth.latencyMicros(measured[i]) / 1000);
+    }
+    SplitBound bound = SplitBound.of(truth);
+    String reason = stop.reason();
+    assertNotNull(reason, "bound " + bound.gainShare() + ", optimum " + truth.latencyMicros(optimum) + " of "
+        + bound.singleMicros());
+    assertTrue(reason.startsWith("no other split can pay"), reason);
   }
 }
