@@ -34,6 +34,21 @@ class SplitStopTest {
     return p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
   }
 
+  /**
+   * {@code p} with GPU.1's kernels {@code fast} times the paper's on the first {@code share} of the ops and a hundred
+   * times on the rest, and boundary copies and sub-model starts {@code boundary} times the paper's.
+   */
+  private static PlacementProxy gpuFastOnAShare(PlacementProxy p, double share, double fast, double boundary) {
+    int ops = p.model().opCount();
+    int fastOps = (int) (share * ops);
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, ops + fastOps, fast);
+    Arrays.fill(kernel, ops + fastOps, 2 * ops, 100);
+    double[] b = {boundary, boundary};
+    return p.withModel(p.model().rescaled(kernel, b, b));
+  }
+
   private static void measureOn(SplitStop stop, PlacementProxy truth, Placement... ps) {
     for (Placement p : ps) {
       stop.observe(p, truth.latencyMicros(p) / 1000);
@@ -62,14 +77,8 @@ class SplitStopTest {
   @Test
   void whereSplitsCanPayMoreThanTheModelsErrorTheSearchGoesOn() {
     OpGraph g = TinyGraphs.randomDag(90, 6, 3);
-    PlacementProxy p = paper(g);
-    int ops = p.model().opCount();
     // GPU.1 a hundred times faster on the first half of the ops, a hundred times slower on the rest.
-    double[] kernel = new double[2 * ops];
-    Arrays.fill(kernel, 0, ops, 1.0);
-    Arrays.fill(kernel, ops, ops + ops / 2, 0.01);
-    Arrays.fill(kernel, ops + ops / 2, 2 * ops, 100);
-    PlacementProxy truth = p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
+    PlacementProxy truth = gpuFastOnAShare(paper(g), 0.5, 0.01, 1);
     SplitStop stop = new SplitStop(truth);
     measureOn(stop, truth, Placement.allOn(DEVICES, g.nodeCount(), "CPU"),
         Placement.allOn(DEVICES, g.nodeCount(), "GPU.1"));
@@ -83,16 +92,9 @@ class SplitStopTest {
   @Test
   void oneSplitMeasuredThatTookMostOfTheBoundStopsTheSearchAndSaysSo() {
     OpGraph g = TinyGraphs.randomDag(60, 5, 7);
-    PlacementProxy p = paper(g);
-    int ops = p.model().opCount();
-    // GPU.1 five times as fast on the first two fifths of the ops, a hundred times slower on the rest.
-    double[] kernel = new double[2 * ops];
-    Arrays.fill(kernel, 0, ops, 1.0);
-    Arrays.fill(kernel, ops, ops + 2 * ops / 5, 0.2);
-    Arrays.fill(kernel, ops + 2 * ops / 5, 2 * ops, 100);
-    // Boundaries nearly free, so the split takes most of what the bound allows.
-    PlacementProxy truth = p
-        .withModel(p.model().rescaled(kernel, new double[] {0.01, 0.01}, new double[] {0.01, 0.01}));
+    // GPU.1 five times as fast on the first two fifths of the ops, a hundred times slower on the rest; boundaries
+    // nearly free, so the split takes most of what the bound allows.
+    PlacementProxy truth = gpuFastOnAShare(paper(g), 0.4, 0.2, 0.01);
     Placement optimum = new Planner().plan(truth).best().placement();
     SplitStop stop = new SplitStop(truth);
     // Measurements off the model by a few per cent either way, as on a real machine.
