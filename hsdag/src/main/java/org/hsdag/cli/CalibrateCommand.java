@@ -168,7 +168,7 @@ public final class CalibrateCommand implements Callable<Integer> {
           f.unmatchedRecords());
     }
     for (String gain : gains) {
-      out.println("  measured on openvino: " + gain);
+      out.println("  " + gain);
     }
     for (String note : result.notes()) {
       out.println("  note: " + note);

@@ -26,7 +26,7 @@ public final class CalibrationThroughput {
   /**
    * The median time per inference, ms, of the whole model on {@code device} with 1 … {@code maxRequests}
    * in flight (entry N - 1): one compile per N, then {@value #PASSES} interleaved passes over the N, each
-   * one untimed round of N completions and about {@code runs / PASSES} timed completions.
+   * one untimed round of N completions and about {@code runs / PASSES} timed completions, at least two rounds.
    */
   static List<Double> periods(OpenVinoRuntime.Model model, String device, int maxRequests, int runs, long seed) {
     if (maxRequests < 1 || runs < 1) {
@@ -45,7 +45,7 @@ public final class CalibrationThroughput {
       }
       for (int pass = 0; pass < PASSES; pass++) {
         for (int n = 1; n <= maxRequests; n++) {
-          int rounds = Math.max(1, Math.round((float) runs / (n * PASSES)));
+          int rounds = Math.max(2, Math.round((float) runs / (n * PASSES)));
           for (double s : compiled.get(n - 1).inferThroughput(n, 1, rounds)) {
             samples.get(n - 1).add(s);
           }

@@ -37,7 +37,7 @@ class CalibrationThroughputTest {
     List<String> infers = rt.calls.stream().filter(c -> c.contains(" in flight ")).toList();
     assertEquals(3 * CalibrationThroughput.PASSES, infers.size(), infers.toString());
     // A pass runs every count once, so load that changes during calibration falls on each count alike.
-    assertEquals(List.of("infer 1 in flight 1+2", "infer 2 in flight 1+1", "infer 3 in flight 1+1"),
+    assertEquals(List.of("infer 1 in flight 1+2", "infer 2 in flight 1+2", "infer 3 in flight 1+2"),
         infers.subList(0, 3));
     assertEquals(infers.subList(0, 3), infers.subList(3, 6));
   }
