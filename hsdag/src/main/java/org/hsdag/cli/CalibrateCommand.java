@@ -151,12 +151,6 @@ public final class CalibrateCommand implements Callable<Integer> {
     List<String> gains = new ArrayList<>();
     DeviceProfile profile = CalibrationThroughput.withGains(fit.toProfile(profileName,
         "calibrated from per-layer profiling of " + recs.model(), sources, result), recs, gains);
-    if (!gains.isEmpty()) {
-      List<String> all = new ArrayList<>(sources);
-      all.addAll(gains);
-      profile = new DeviceProfile(profile.name(), profile.description(), all, profile.requestOverheadUs(),
-          profile.devices());
-    }
     AtomicFiles.writeString(output, profile.toJson() + "\n");
 
     out.printf("calibrated profile %s from %s (%s)%n", profileName, recs.model(), recs.source());

@@ -66,19 +66,26 @@ public final class CalibrationThroughput {
   /**
    * {@code profile} with each device's gain from requests in flight fitted to its run's measured times
    * (devices whose run has none keep theirs: records of earlier versions), and a line per fitted device
-   * added to {@code notes}.
+   * added to {@code notes} and to the profile's sources.
    */
   public static DeviceProfile withGains(DeviceProfile profile, CalibrationRecords records, List<String> notes) {
     DeviceProfile out = profile;
+    List<String> added = new ArrayList<>();
     for (CalibrationRecords.DeviceRun run : records.devices()) {
       if (run.throughputPeriodsMillis().isEmpty() || profile.indexOf(run.device()) < 0) {
         continue;
       }
       List<Double> gain = ThroughputGain.fit(run.throughputPeriodsMillis());
       out = out.withDevice(out.device(run.device()).withThroughputGain(gain));
-      notes.add(describe(run.device(), run.throughputPeriodsMillis(), gain));
+      added.add(describe(run.device(), run.throughputPeriodsMillis(), gain));
     }
-    return out;
+    if (added.isEmpty()) {
+      return out;
+    }
+    notes.addAll(added);
+    List<String> sources = new ArrayList<>(out.sources());
+    sources.addAll(added);
+    return new DeviceProfile(out.name(), out.description(), sources, out.requestOverheadUs(), out.devices());
   }
 
   /** One line: the device's gain per requests in flight and the times it comes from. */

@@ -72,6 +72,7 @@ class CalibrationThroughputTest {
     assertEquals(List.of(), profile.device("GPU.1").throughputGain(), "not measured: one request at a time");
     assertEquals(List.of("CPU alone, throughput hint, 1..3 requests in flight: inferences/s x1.00 x1.80 x1.95 over 1 "
         + "in flight (ms per inference 0.118 0.066 0.061)"), notes);
+    assertEquals(notes, profile.sources(), "the profile says where its curve comes from");
     Path file = dir.resolve("m.json");
     Files.writeString(file, profile.toJson());
     SimBackend sim = new SimBackend(DeviceProfile.load(file.toString()), SimOptions.exact());
