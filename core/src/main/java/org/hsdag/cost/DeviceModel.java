@@ -1,5 +1,6 @@
 package org.hsdag.cost;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.hsdag.memory.DeviceMemory;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,9 @@ import java.util.Objects;
  *     the weights, not the outputs
  * @param memory the device's memory capacity and runtime overhead with their source; null when the profile
  *     does not say (not limited)
+ * @param throughputGain the device's measured gain from requests in flight when it runs the model alone
+ *     ({@link ThroughputGain}: entry N - 1 is its inferences/s with N in flight over those with one);
+ *     empty (absent in the file) when not measured: the simulator then runs one request at a time on it
  */
 public record DeviceModel(
     String name,
@@ -55,7 +59,17 @@ public record DeviceModel(
     boolean dynamicShapes,
     boolean fusion,
     double fullOccupancyOutputs,
-    DeviceMemory memory) {
+    DeviceMemory memory,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> throughputGain) {
+
+  /** A device without a measured {@linkplain #throughputGain gain from requests in flight}. */
+  public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
+      double launchOverheadUs, double subModelOverheadUs, double linkLatencyUs, double linkBandwidthGBs,
+      Map<String, Double> efficiency, List<String> unsupportedOps, boolean dynamicShapes, boolean fusion,
+      double fullOccupancyOutputs, DeviceMemory memory) {
+    this(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs, linkLatencyUs,
+        linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, memory, null);
+  }
 
   /** A device whose memory the profile does not state. */
   public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
@@ -80,6 +94,7 @@ public record DeviceModel(
     kind = kind == null ? "" : kind;
     efficiency = efficiency == null ? Map.of() : Map.copyOf(efficiency);
     unsupportedOps = unsupportedOps == null ? List.of() : List.copyOf(unsupportedOps);
+    throughputGain = ThroughputGain.checked(name, throughputGain);
     requirePositive(name, "peakGflops", peakGflops);
     requirePositive(name, "memoryBandwidthGBs", memoryBandwidthGBs);
     requireNonNegative(name, "launchOverheadUs", launchOverheadUs);
@@ -106,7 +121,16 @@ public record DeviceModel(
   /** This device with {@code m} as its memory (null: not stated). */
   public DeviceModel withMemory(DeviceMemory m) {
     return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
-        linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, m);
+        linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, m,
+        throughputGain);
+  }
+
+  /** This device with {@code gain} as its {@linkplain #throughputGain gain from requests in flight} (empty: none). */
+  public DeviceModel withThroughputGain(List<Double> gain) {
+    return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
+        linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs,
+        memory,
+        gain);
   }
 
   /** Efficiency of {@code cls}: its own entry, else {@code default}, else 0.5. */

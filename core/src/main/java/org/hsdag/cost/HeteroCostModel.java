@@ -169,7 +169,7 @@ public final class HeteroCostModel {
       HeteroDevice dev = devices.get(k);
       scaled
           .add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
-              dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale()));
+              dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale(), dev.throughputGain()));
     }
     return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
         supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(),
@@ -177,12 +177,20 @@ public final class HeteroCostModel {
         tensorResults.clone(), requestOverhead, split);
   }
 
-  /** The same kernels with other device costs (same names and order) and request overhead ({@link HeteroFit}). */
+  /**
+   * The same kernels with other device costs (same names and order) and request overhead ({@link HeteroFit}); a
+   * cost without a gain from requests in flight keeps this model's (a fit of latencies does not measure it).
+   */
   public HeteroCostModel withDeviceCosts(List<HeteroDevice> costs, double requestOverheadUs) {
     if (!costs.stream().map(HeteroDevice::name).toList().equals(deviceNames())) {
       throw new IllegalArgumentException("expected the costs of devices " + deviceNames());
     }
-    return new HeteroCostModel(costs, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
+    List<HeteroDevice> kept = new ArrayList<>();
+    for (int k = 0; k < costs.size(); k++) {
+      HeteroDevice c = costs.get(k);
+      kept.add(c.throughputGain().isEmpty() ? c.withThroughputGain(devices.get(k).throughputGain()) : c);
+    }
+    return new HeteroCostModel(kept, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
         fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
         tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverheadUs, split);
   }

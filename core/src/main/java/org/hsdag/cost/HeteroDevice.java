@@ -15,15 +15,24 @@ import java.util.Objects;
  * @param aloneScale the factor on this device's kernels when it runs the whole model alone rather than
  *     inside a split (a CPU twin's thread count holds alone but not beside a CPU sub-model); 1 when
  *     alike, and 0 (absent in a saved file) reads as 1
+ * @param throughputGain the device's measured gain from requests in flight when it runs the model alone
+ *     ({@link ThroughputGain}, {@link DeviceModel#throughputGain}); empty when not measured
  */
 public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs,
-    double aloneScale) {
+    double aloneScale, List<Double> throughputGain) {
   /** A device that runs alike alone and inside a split. */
   public HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs) {
     this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, 1.0);
   }
 
+  /** A device without a measured gain from requests in flight. */
+  public HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs,
+      double aloneScale) {
+    this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, List.of());
+  }
+
   public HeteroDevice {
+    throughputGain = ThroughputGain.checked(name, throughputGain);
     aloneScale = aloneScale == 0 ? 1.0 : aloneScale;
     if (!(aloneScale > 0) || Double.isInfinite(aloneScale)) {
       throw new IllegalArgumentException("device " + name + ": aloneScale must be > 0 (got " + aloneScale + ")");
@@ -37,7 +46,12 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
   /** The link and sub-model figures of a sim profile device. */
   public static HeteroDevice of(DeviceModel d) {
     double perByte = d.linkBandwidthGBs() == 0 ? 0 : 1.0 / (d.linkBandwidthGBs() * 1e3);
-    return new HeteroDevice(d.name(), d.linkLatencyUs(), perByte, d.subModelOverheadUs());
+    return new HeteroDevice(d.name(), d.linkLatencyUs(), perByte, d.subModelOverheadUs(), 1.0, d.throughputGain());
+  }
+
+  /** The same costs with {@code gain} as the gain from requests in flight. */
+  public HeteroDevice withThroughputGain(List<Double> gain) {
+    return new HeteroDevice(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, gain);
   }
 
   /** Every device of {@code profile}, in profile order. */

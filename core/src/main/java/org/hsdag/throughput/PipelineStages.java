@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import org.hsdag.cost.CostTerms;
 import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.ThroughputGain;
 
 /**
  * One inference of a placement as the stages HETERO's asynchronous request runs: one stage per
@@ -26,19 +27,37 @@ import org.hsdag.cost.HeteroCostModel;
  * under a name such as {@code CPU2}, {@code org.hsdag.openvino.TestDevice}) runs on the CPU's own
  * cores, so its stages queue on the CPU. Measured (docs/real-throughput.md): a CPU/CPU2 split of
  * resnet50 did not pipeline; its throughput stayed at or below its latency's inverse, where two
- * independent servers had predicted almost twice that.
+ * independent servers had predicted almost twice that. The runtime's reason: HETERO compiles every
+ * sub-model of a split with {@code ov::internal::exclusive_async_requests} (src/plugins/hetero/src/
+ * compiled_model.cpp, {@code compile_model}), and the CPU plugin then runs all its requests on the one
+ * process-wide executor named {@code "CPU"} (src/plugins/intel_cpu/src/compiled_model.cpp; src/inference/
+ * src/dev/threading/executor_manager.cpp {@code get_executor}) — one queue for the CPU's and every CPU
+ * twin's sub-requests, and no streams inside a split.
+ *
+ * <p>A placement that is not split (one stage) is what the device's plugin compiles alone: with the
+ * throughput hint the CPU plugin runs several streams, so the stage carries its device's measured
+ * {@linkplain #gain gain from requests in flight} ({@link ThroughputGain}), empty when the
+ * profile has none.
  */
 public final class PipelineStages {
   private final int[] device;
   private final double[] micros;
   private final double requestMicros;
+  private final List<Double> gain;
+
+  /** Stages without a gain from requests in flight (each device one request at a time). */
+  public PipelineStages(int[] device, double[] micros, double requestMicros) {
+    this(device, micros, requestMicros, List.of());
+  }
 
   /**
    * @param device model device of each stage, in run order
    * @param micros time of each stage, µs
    * @param requestMicros the per-request overhead (host side), µs
+   * @param gain the device's gain from requests in flight when there is one stage ({@link
+   *     org.hsdag.cost.ThroughputGain}); empty: none (and always for a split)
    */
-  public PipelineStages(int[] device, double[] micros, double requestMicros) {
+  public PipelineStages(int[] device, double[] micros, double requestMicros, List<Double> gain) {
     device = device.clone();
     micros = micros.clone();
     if (device.length != micros.length) {
@@ -52,9 +71,23 @@ public final class PipelineStages {
     if (!(requestMicros >= 0) || Double.isInfinite(requestMicros)) {
       throw new IllegalArgumentException("request overhead must be finite and >= 0 (got " + requestMicros + ")");
     }
+    gain = ThroughputGain.checked("of the stage", gain);
+    if (!gain.isEmpty() && device.length != 1) {
+      throw new IllegalArgumentException("a gain from requests in flight applies to one stage (got " + device.length
+          + ")");
+    }
     this.device = device;
     this.micros = micros;
     this.requestMicros = requestMicros;
+    this.gain = gain;
+  }
+
+  /**
+   * The gain from requests in flight of the one device that runs an unsplit placement, as its profile
+   * measured it; empty for a split or when not measured.
+   */
+  public List<Double> gain() {
+    return gain;
   }
 
   public int[] device() {
@@ -134,7 +167,12 @@ public final class PipelineStages {
       allDev[stages + k] = server[extraDev.get(k)[0]];
       allTime[stages + k] = model.subModelOverhead(extraDev.get(k)[0]);
     }
-    return new PipelineStages(allDev, allTime, terms.requestMicros());
+    List<Double> gain = List.of();
+    if (allDev.length == 1 && nc > 0) {
+      // Unsplit: the stage's own device (not the server it queues on) compiled alone, with its streams.
+      gain = model.device(deviceOfOp[0]).throughputGain();
+    }
+    return new PipelineStages(allDev, allTime, terms.requestMicros(), gain);
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.hsdag.throughput;
 
 import java.util.PriorityQueue;
+import org.hsdag.cost.ThroughputGain;
 
 /**
  * The throughput of a placement's {@link PipelineStages} with {@code requests} inferences in flight
@@ -15,6 +16,11 @@ import java.util.PriorityQueue;
  * requests in flight (Little's law), whichever is larger. No schedule beats the bound in the long
  * run, so a finite window that happens to measure below it (work done before the window) reports
  * the bound.
+ *
+ * <p>An unsplit placement whose device has a measured {@linkplain PipelineStages#gain gain from
+ * requests in flight} (the CPU plugin's streams under the throughput hint) is not one server: its
+ * time per inference with N in flight is its latency over the gain at N, never below the latency
+ * over N — the measured curve itself, as {@code hsdag calibrate} took it from the device alone.
  */
 public final class PipelineThroughput {
   /** Completions before the measured window (per request in flight) and in it. */
@@ -26,6 +32,9 @@ public final class PipelineThroughput {
   /** Time per inference at steady state bounded from below: max(busiest device's load, latency / requests), µs. */
   public static double boundMicros(PipelineStages stages, int devices, int requests) {
     requirePositive(requests);
+    if (!stages.gain().isEmpty()) {
+      return streamsMicros(stages, requests);
+    }
     double busiest = 0;
     for (double load : stages.deviceLoads(devices)) {
       busiest = Math.max(busiest, load);
@@ -47,6 +56,9 @@ public final class PipelineThroughput {
     int n = stages.size();
     if (n == 0) {
       return stages.requestMicros() / requests;
+    }
+    if (!stages.gain().isEmpty()) {
+      return streamsMicros(stages, requests);
     }
     int devices = 0;
     for (int s = 0; s < n; s++) {
@@ -82,6 +94,12 @@ public final class PipelineThroughput {
       }
       ready.add(new double[] {end + stages.requestMicros(), e[1], 0});
     }
+  }
+
+  /** An unsplit placement with its device's measured gain: latency / gain(N), at least latency / N. */
+  private static double streamsMicros(PipelineStages stages, int requests) {
+    double latency = stages.latencyMicros();
+    return Math.max(latency / ThroughputGain.at(stages.gain(), requests), latency / requests);
   }
 
   private static void requirePositive(int requests) {

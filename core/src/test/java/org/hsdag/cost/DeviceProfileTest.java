@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,5 +45,24 @@ class DeviceProfileTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceProfile.load(bad.toString()));
     assertTrue(e.getMessage().contains("peakGflops"), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void aMeasuredGainFromRequestsInFlightRoundTripsAndIsAbsentWhenNotMeasured(@TempDir Path dir) throws Exception {
+    DeviceProfile paper = DeviceProfile.load("paper");
+    assertFalse(paper.toJson().contains("throughputGain"), "no curve, no field: files stay as they were");
+    assertEquals(List.of(), paper.device("CPU").throughputGain());
+    DeviceProfile measured = paper.withDevice(paper.device("CPU").withThroughputGain(List.of(1.0, 1.9, 2.0)));
+    Path f = dir.resolve("measured.json");
+    Files.writeString(f, measured.toJson());
+    DeviceProfile back = DeviceProfile.load(f.toString());
+    assertEquals(List.of(1.0, 1.9, 2.0), back.device("CPU").throughputGain());
+    assertEquals(List.of(1.0, 1.9, 2.0), HeteroDevice.of(back.device("CPU")).throughputGain());
+    assertEquals(back.device("CPU").throughputGain(),
+        back.device("CPU").withMemory(null).throughputGain(), "other copies keep it");
+    Path bad = dir.resolve("bad-gain.json");
+    Files.writeString(bad, measured.toJson().replace("1.9", "-1.9"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceProfile.load(bad.toString()));
+    assertTrue(e.getMessage().contains("throughputGain"), e.getMessage());
   }
 }

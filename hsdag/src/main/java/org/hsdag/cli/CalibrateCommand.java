@@ -12,6 +12,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.openvino.CalibrationFit;
 import org.hsdag.openvino.CalibrationRecords;
 import org.hsdag.openvino.CalibrationRun;
+import org.hsdag.openvino.CalibrationThroughput;
 import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.placement.DeviceSet;
@@ -82,6 +83,11 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Extra CPU/device prefix split runs per non-CPU device (the designed HETERO runs that fit start and copy costs are always measured; default: ${DEFAULT-VALUE}).")
   int splits;
 
+  @Option(names = "--requests", paramLabel = "K", defaultValue = "4",
+      description = "Also measure each device alone with 1..K requests in flight under the throughput hint, for its "
+          + "gain from the plugin's streams (0: not measured; default: ${DEFAULT-VALUE}).")
+  int requests;
+
   @Mixin
   InputShapeOptions inputShapeOptions;
 
@@ -97,8 +103,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     realBackend.require("calibrate");
-    if (runs < 1 || profiledRuns < 1 || splits < 0) {
-      throw new UserInputException("--runs and --profiled-runs must be >= 1 and --splits >= 0");
+    if (runs < 1 || profiledRuns < 1 || splits < 0 || requests < 0) {
+      throw new UserInputException("--runs and --profiled-runs must be >= 1, --splits and --requests >= 0");
     }
     DeviceSet deviceSet;
     try {
@@ -142,8 +148,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     sources.add("hsdag calibrate on " + recs.model() + " (" + recs.source() + ")");
     sources.add("peak FLOP/s, memory bandwidth and request overhead from profile " + base.name());
     sources.addAll(result.notes());
-    DeviceProfile profile = fit.toProfile(profileName, "calibrated from per-layer profiling of " + recs.model(),
-        sources, result);
+    List<String> gains = new ArrayList<>();
+    DeviceProfile profile = CalibrationThroughput.withGains(fit.toProfile(profileName,
+        "calibrated from per-layer profiling of " + recs.model(), sources, result), recs, gains);
     AtomicFiles.writeString(output, profile.toJson() + "\n");
 
     out.printf("calibrated profile %s from %s (%s)%n", profileName, recs.model(), recs.source());
@@ -153,6 +160,9 @@ public final class CalibrateCommand implements Callable<Integer> {
           f.device(), f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(),
           f.fittedClasses().isEmpty() ? "no class" : String.join(",", f.fittedClasses()), f.matchedRecords(),
           f.unmatchedRecords());
+    }
+    for (String gain : gains) {
+      out.println("  " + gain);
     }
     for (String note : result.notes()) {
       out.println("  note: " + note);
@@ -175,7 +185,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     TuneBackends.requireWeights(model, "calibration runs the model");
     CalibrationRun run;
     try {
-      run = new CalibrationRun(runs, profiledRuns, splits, seedOptions.seed(), resolution.sizes());
+      run = new CalibrationRun(runs, profiledRuns, splits, seedOptions.seed(), resolution.sizes(), requests);
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--input-shape: " + e.getMessage());
     }

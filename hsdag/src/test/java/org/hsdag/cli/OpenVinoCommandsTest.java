@@ -7,14 +7,18 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.CalibrationRecords;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.SelfTestModel;
 import org.hsdag.placement.Placement;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.sim.SimBackend;
 import org.hsdag.sim.SimOptions;
+import org.hsdag.throughput.ThroughputMeasuring;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,5 +82,36 @@ class OpenVinoCommandsTest {
         "--from-records", fixture().toString());
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
     assertTrue(r.err().contains("no run on NPU"), r.err());
+  }
+
+  @Test
+  void calibrateFitsEachDevicesGainFromRequestsInFlightAndTheSimulatorPredictsWithIt(@TempDir Path dir)
+      throws Exception {
+    Path xml = SelfTestModel.write(dir);
+    CalibrationRecords fixture = CalibrationRecords.read(fixture());
+    List<CalibrationRecords.DeviceRun> runs = new ArrayList<>();
+    for (CalibrationRecords.DeviceRun d : fixture.devices()) {
+      List<Double> periods = d.device().equals("CPU") ? List.of(0.2, 0.125, 0.1) : List.of();
+      runs.add(new CalibrationRecords.DeviceRun(d.device(), d.fullName(), d.latencyMillis(), d.records(), periods));
+    }
+    Path records = dir.resolve("with-throughput.json");
+    new CalibrationRecords(fixture.model(), fixture.source(), runs, fixture.splits(), fixture.designed())
+        .write(records);
+    Path profile = dir.resolve("gain.json");
+    CliRun r = CliRun.of("calibrate", xml.toString(), "--devices", "CPU,GPU.1", "-o", profile.toString(),
+        "--from-records", records.toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(
+        r.out().contains("  CPU alone, throughput hint, 1..3 requests in flight: inferences/s x1.00 x1.60 x2.00"),
+        r.out());
+    DeviceProfile loaded = DeviceProfile.load(profile.toString());
+    assertEquals(List.of(1.0, 1.6, 2.0), loaded.device("CPU").throughputGain());
+    assertEquals(List.of(), loaded.device("GPU.1").throughputGain());
+    assertTrue(loaded.sources().stream().anyMatch(s -> s.startsWith("CPU alone, throughput hint")), "the profile says");
+    SimBackend sim = new SimBackend(loaded, SimOptions.exact());
+    OpGraph g = new IrReader().read(xml);
+    Placement cpu = Placement.allOn(sim.deviceSet(), g.nodeCount(), "CPU");
+    var three = ThroughputMeasuring.figuresOf(sim, 3).orElseThrow().figures(g, cpu);
+    assertEquals(three.latencyMillis() / 2.0, three.periodMillis(), 1e-9, "the CPU alone gains x2 with 3 in flight");
   }
 }

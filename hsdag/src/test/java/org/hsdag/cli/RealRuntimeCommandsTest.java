@@ -82,10 +82,15 @@ class RealRuntimeCommandsTest {
   void calibrateProfilesBothDevices() {
     Path profile = tmp.resolve("cpu-cpu2.json");
     CliRun r = real("calibrate", model.toString(), "--devices", "CPU,CPU2", "-o", profile.toString(), "--runs", "2",
-        "--profiled-runs", "1", "--splits", "1");
+        "--profiled-runs", "1", "--splits", "1", "--requests", "2");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
-    assertEquals(List.of("CPU", "CPU2"), DeviceProfile.load(profile.toString()).devices().stream()
-        .map(d -> d.name()).toList());
+    DeviceProfile p = DeviceProfile.load(profile.toString());
+    assertEquals(List.of("CPU", "CPU2"), p.devices().stream().map(d -> d.name()).toList());
+    for (var d : p.devices()) {
+      // Each device alone with 1 and 2 requests in flight: a gain curve of two entries, the first 1 (its size is timing).
+      assertEquals(2, d.throughputGain().size(), d.name());
+      assertEquals(1.0, d.throughputGain().get(0), d.name());
+    }
   }
 
   @Test

@@ -73,12 +73,21 @@ public record CalibrationRecords(String model, String source, List<DeviceRun> de
    * @param fullName the device's full name
    * @param latencyMillis median wall latency of a synchronous inference without profiling
    * @param records per-layer records (averaged over several profiled inferences)
+   * @param throughputPeriodsMillis the median time per inference with N = 1, 2, … requests in flight (entry N -
+   *     1), the device alone under the throughput hint ({@link CalibrationThroughput}); empty when not measured
    */
-  public record DeviceRun(String device, String fullName, double latencyMillis, List<ProfilingRecord> records) {
+  public record DeviceRun(String device, String fullName, double latencyMillis, List<ProfilingRecord> records,
+      List<Double> throughputPeriodsMillis) {
+    /** A run without throughput measurements (records of earlier versions). */
+    public DeviceRun(String device, String fullName, double latencyMillis, List<ProfilingRecord> records) {
+      this(device, fullName, latencyMillis, records, List.of());
+    }
+
     public DeviceRun {
       requireField(device, "device");
       fullName = fullName == null ? device : fullName;
       records = records == null ? List.of() : List.copyOf(records);
+      throughputPeriodsMillis = throughputPeriodsMillis == null ? List.of() : List.copyOf(throughputPeriodsMillis);
       if (!(latencyMillis > 0)) {
         throw new IllegalArgumentException(
             "device run " + device + ": latencyMillis must be > 0 (got " + latencyMillis + ")");

@@ -32,13 +32,21 @@ import org.hsdag.cost.SimGraph;
  * @param splits split points per non-CPU device (evenly spaced over the kernels)
  * @param seed input data seed
  * @param inputShapes static shapes for dynamic inputs, by input name
+ * @param maxRequests each device alone is also measured with 1 … this many requests in flight under the
+ *     throughput hint ({@link CalibrationThroughput}); 0: not
  */
-public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, Map<String, long[]> inputShapes) {
+public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, Map<String, long[]> inputShapes,
+    int maxRequests) {
   public CalibrationRun {
-    if (runs < 1 || profiledRuns < 1 || splits < 0) {
-      throw new IllegalArgumentException("Expected runs >= 1, profiledRuns >= 1, splits >= 0");
+    if (runs < 1 || profiledRuns < 1 || splits < 0 || maxRequests < 0) {
+      throw new IllegalArgumentException("Expected runs >= 1, profiledRuns >= 1, splits >= 0, maxRequests >= 0");
     }
     inputShapes = OpenVinoOptions.DEFAULT.withInputShapes(inputShapes).inputShapes();
+  }
+
+  /** A run that measures no throughput. */
+  public CalibrationRun(int runs, int profiledRuns, int splits, long seed, Map<String, long[]> inputShapes) {
+    this(runs, profiledRuns, splits, seed, inputShapes, 0);
   }
 
   /** Input shapes by name; the arrays are copies. */
@@ -77,8 +85,10 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       for (int k = 0; k < devices.size(); k++) {
         String d = devices.get(k);
         double latency = medianLatency(model, d);
+        List<Double> periods = maxRequests == 0 ? List.of()
+            : CalibrationThroughput.periods(model, d, maxRequests, runs, seed);
         runsOut.add(new CalibrationRecords.DeviceRun(d, fullNames.get(d), latency,
-            profiledInHetero(model, graph, skeleton, devices, k)));
+            profiledInHetero(model, graph, skeleton, devices, k), periods));
       }
       List<CalibrationRecords.DesignedRun> designed = devices.size() < 2 ? List.of()
           : designed(model, graph, skeleton, devices);

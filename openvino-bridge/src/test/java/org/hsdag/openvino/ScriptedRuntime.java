@@ -25,6 +25,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   Map<String, String> lastAffinities;
   String compileError;
   double[] samples = {5, 4, 3, 3, 3, 3, 3, 3, 3, 3};
+  /** When set, a throughput compile for N requests in flight times every inference at {@code periodByRequests[N - 1]} ms. */
+  double[] periodByRequests;
   long subModels = 2;
   List<ProfilingRecord> profile = List.of();
   // Records of a compile on one device (single-device profiling runs); others get {@code profile}.
@@ -146,10 +148,14 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       public Compiled compileForThroughput(String device, Path cacheDir, int requests) {
         calls.add("compile throughput " + device + " " + requests);
         await(blockCompile);
-        return compiled(device);
+        return compiled(device, requests);
       }
 
       private Compiled compiled(String device) {
+        return compiled(device, 0);
+      }
+
+      private Compiled compiled(String device, int compiledFor) {
         if (compileError != null) {
           throw new OpenVinoException("compiling on " + device + ": " + compileError);
         }
@@ -206,6 +212,11 @@ final class ScriptedRuntime implements OpenVinoRuntime {
           public double[] inferThroughput(int requests, int warmup, int runs) {
             calls.add("infer " + requests + " in flight " + warmup + "+" + runs);
             await(blockInference);
+            if (periodByRequests != null && compiledFor > 0) {
+              double[] out = new double[runs];
+              Arrays.fill(out, periodByRequests[compiledFor - 1]);
+              return out;
+            }
             return Arrays.copyOf(samples, runs);
           }
 
