@@ -117,7 +117,7 @@ public final class BenchReport {
   /** The report (report.md and report.html) with the best-so-far plots of {@code png} (model name to PNG bytes). */
   ReportDoc document(Map<String, byte[]> png) {
     ReportDoc doc = new ReportDoc("hsdag bench");
-    doc.para(provenance());
+    // The provenance opens the methods table's note, the first thing under its heading: said there once, not twice.
     doc.para((oneSeed()
         ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
         : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)")
@@ -303,6 +303,8 @@ public final class BenchReport {
     int oneShot = 0;
     List<MethodResult> drawOrder = new ArrayList<>(m.methods());
     drawOrder.sort(java.util.Comparator.comparing(r -> r.kind().equals("HSDAG"))); // stable: false first
+    double[] top = drawOrder.isEmpty() || !drawOrder.get(drawOrder.size() - 1).kind().equals("HSDAG") ? new double[0]
+        : meanBestSoFar(drawOrder.get(drawOrder.size() - 1).runs(), results.budget());
     for (MethodResult r : drawOrder) {
       // The reference run's 10x budget would squash every other curve into the left tenth.
       if (r.runs().isEmpty() || r.kind().equals("REFERENCE")) {
@@ -337,11 +339,8 @@ public final class BenchReport {
       if (xs.isEmpty()) {
         continue;
       }
-      // A curve that ends above the cap lies on the cap line with others: its legend entry says where it really is.
-      String label = finalRatio > RATIO_CAP
-          ? String.format(Locale.ROOT, "%s (ends at %.2f×, drawn at %.0f×)", r.label(), finalRatio, RATIO_CAP)
-          : r.label();
-      XYSeries series = chart.addSeries(label, xs, ys);
+      XYSeries series = chart.addSeries(legend(r, finalRatio,
+          !r.kind().equals("HSDAG") && hiddenUnder(curve, top)), xs, ys);
       series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().size() <= 1);
       boolean hsdag = r.kind().equals("HSDAG");
@@ -361,6 +360,32 @@ public final class BenchReport {
       chart.getStyler().setYAxisMax(RATIO_CAP + 0.02);
     }
     return chart;
+  }
+
+  /**
+   * A method's legend entry. A curve that ends above the cap lies on the cap line with others, and one
+   * that HSDAG's line, drawn last, covers entirely cannot be seen: the entry says where each really is.
+   */
+  private static String legend(MethodResult r, double finalRatio, boolean hiddenUnderHsdag) {
+    String label = finalRatio > RATIO_CAP
+        ? String.format(Locale.ROOT, "%s (ends at %.2f×, drawn at %.0f×)", r.label(), finalRatio, RATIO_CAP)
+        : r.label();
+    return hiddenUnderHsdag ? label + " (the same curve as HSDAG, under its line)" : label;
+  }
+
+  /** Whether {@code curve} equals {@code top} wherever it is drawn, so that {@code top}, drawn after it, covers it. */
+  static boolean hiddenUnder(double[] curve, double[] top) {
+    boolean drawn = false;
+    for (int i = 0; i < curve.length; i++) {
+      if (Double.isNaN(curve[i])) {
+        continue;
+      }
+      if (i >= top.length || Double.isNaN(top[i]) || Math.abs(curve[i] - top[i]) > 1e-9 * Math.abs(top[i])) {
+        return false;
+      }
+      drawn = true;
+    }
+    return drawn;
   }
 
   /**
