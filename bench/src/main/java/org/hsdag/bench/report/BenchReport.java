@@ -204,26 +204,50 @@ public final class BenchReport {
     return m.methods().stream().anyMatch(r -> r.paperMillis() != null || r.paperSpeedupPercent() != null);
   }
 
+  /**
+   * Model columns per methods table: a laptop-wide page (1366 px) holds the method names and six
+   * columns (one model with paper figures and one without, or three without); more models get
+   * further tables, so that no column is hidden behind a scroll bar.
+   */
+  static final int MAX_MODEL_COLUMNS = 6;
+
   private void methodTable(ReportDoc doc, Predicate<MethodResult> rowFilter) {
     boolean anyPaper = results.models().stream().anyMatch(BenchReport::hasPaper);
     doc.note(provenance() + (anyPaper ? " " + PAPER_CAPTION : ""));
-    List<String> header = new ArrayList<>(List.of("Method"));
-    for (ModelResult m : results.models()) {
-      header.addAll(List.of(m.model() + " latency (ms)", "speedup %"));
-      if (hasPaper(m)) {
-        header.addAll(List.of("paper (ms)", "paper speedup %"));
-      }
-    }
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < rowCount(); i++) {
       if (rowFilter.test(results.models().get(0).methods().get(i))) {
         rows.add(i);
       }
     }
+    List<ModelResult> group = new ArrayList<>();
+    int columns = 0;
+    for (ModelResult m : results.models()) {
+      int own = hasPaper(m) ? 4 : 2;
+      if (!group.isEmpty() && columns + own > MAX_MODEL_COLUMNS) {
+        methodTable(doc, rows, group);
+        group.clear();
+        columns = 0;
+      }
+      group.add(m);
+      columns += own;
+    }
+    methodTable(doc, rows, group);
+  }
+
+  /** The methods table of {@code models} with these rows (indices of methods). */
+  private void methodTable(ReportDoc doc, List<Integer> rows, List<ModelResult> models) {
+    List<String> header = new ArrayList<>(List.of("Method"));
+    for (ModelResult m : models) {
+      header.addAll(List.of(m.model() + " latency (ms)", "speedup %"));
+      if (hasPaper(m)) {
+        header.addAll(List.of("paper (ms)", "paper speedup %"));
+      }
+    }
     List<List<String>> cells = new ArrayList<>();
     for (int i : rows) {
       List<String> row = new ArrayList<>(List.of(results.models().get(0).methods().get(i).label()));
-      for (ModelResult m : results.models()) {
+      for (ModelResult m : models) {
         MethodResult r = m.methods().get(i);
         double best = Double.POSITIVE_INFINITY;
         for (int j : rows) {

@@ -65,4 +65,22 @@ class BenchReportTest {
     assertTrue(report.provenance().contains(said), report.provenance());
     assertEquals(1, html.split(said, -1).length - 1, html);
   }
+
+  @Test
+  void manyModelsSplitTheMethodsTableSoNoColumnIsBehindAScrollBar() {
+    // Four models made one 9-column table, 2013 px wide on a 1366 px page (issue 37 item 7).
+    List<BenchResults.ModelResult> models = new ArrayList<>();
+    for (String name : List.of("a", "b", "c", "d")) {
+      models.add(new BenchResults.ModelResult(name, 3, 2, 1.0, "cost model", List.of(
+          method("cpu", "CPU-only", "BASELINE", 1.5), method("hsdag", "HSDAG", "HSDAG", 1.0, 0.99))));
+    }
+    BenchResults results = new BenchResults("sim", "paper", true, List.of("CPU", "GPU.1"), 3, List.of(1L), "paper",
+        "paper", "sim/paper", models);
+    String md = new BenchReport(results).document(Map.of()).toMarkdown();
+    String table2 = md.substring(md.indexOf("Table 2 layout"), md.indexOf("Gap to the best known"));
+    List<String> headers = table2.lines().filter(l -> l.startsWith("| Method")).toList();
+    assertEquals(2, headers.size(), table2);
+    assertTrue(headers.get(0).contains("a latency") && headers.get(0).contains("c latency"), headers.get(0));
+    assertTrue(headers.get(1).contains("d latency"), headers.get(1));
+  }
 }
