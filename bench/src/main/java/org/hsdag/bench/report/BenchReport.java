@@ -394,7 +394,7 @@ public final class BenchReport {
     String label = finalRatio > RATIO_CAP
         ? String.format(Locale.ROOT, "%s (ends at %.2f×, drawn at %.0f×)", r.label(), finalRatio, RATIO_CAP)
         : r.label();
-    return hiddenUnderHsdag ? label + " (the same curve as HSDAG, under its line)" : label;
+    return hiddenUnderHsdag ? label + " (under HSDAG)" : label;
   }
 
   /** Whether {@code curve} equals {@code top} wherever it is drawn, so that {@code top}, drawn after it, covers it. */
