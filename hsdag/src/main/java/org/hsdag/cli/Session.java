@@ -302,7 +302,8 @@ public final class Session implements AutoCloseable {
       String profile = proxyChoice instanceof ProxyChoice.Profile p ? p.nameOrPath() : null;
       Proxies.Resolved r;
       try {
-        r = Proxies.resolve(measuring, bound, ds, profile, request.inputShapes().shapes());
+        r = CostModelBuild.run(CostModelBuild.measuresFirst(measuring, bound, profile), measuring, bound, notices,
+            () -> Proxies.resolve(measuring, bound, ds, profile, request.inputShapes().shapes()));
       } catch (ProxyUnavailableException e) {
         if (proxyRequired || profile != null) {
           throw new UserInputException(e.getMessage());

@@ -45,6 +45,12 @@ public final class LatencyChart {
   /** Values above this multiple of the lowest one are left above the plot, so the region near the best stays readable. */
   static final double RANGE_FACTOR = 2.5;
 
+  /**
+   * Tick labels of the latency axis: a leading zero below 1 ms (XChart's own pattern prints ".04") and
+   * up to five decimals, trailing zeros dropped, so a sub-millisecond model's ticks stay distinct.
+   */
+  static final String Y_TICKS = "0.#####";
+
   static XYChart build(Data d) {
     XYChart chart = new XYChartBuilder().width(1000).height(480).title(d.title())
         .xAxisTitle("search step").yAxisTitle(d.yLabel()).build();
@@ -54,6 +60,7 @@ public final class LatencyChart {
     s.setPlotBackgroundColor(Color.WHITE);
     s.setPlotGridLinesColor(new Color(230, 230, 230));
     chart.getStyler().setMarkerSize(4);
+    s.setYAxisDecimalPattern(Y_TICKS);
     double[] steps = d.steps().stream().mapToDouble(Double::doubleValue).toArray();
     double[] latencies = d.latencies().stream().mapToDouble(Double::doubleValue).toArray();
     double xMin = 0;

@@ -30,6 +30,16 @@ class LatencyChartTest {
   }
 
   @Test
+  void latencyTicksBelowOneMillisecondKeepTheirLeadingZero() {
+    // A sub-millisecond real run's axis read ".1 .095 ... .04" with XChart's own pattern (issue 37 item 7).
+    XYChart chart = LatencyChart.build(data(Map.of("CPU-only", 0.223), 0.041, 0.045, 0.043, 0.1));
+    java.text.DecimalFormat ticks = new java.text.DecimalFormat(chart.getStyler().getYAxisDecimalPattern(),
+        java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));
+    assertEquals(List.of("0.04", "0.045", "0.1", "6", "1200", "0.0005"),
+        java.util.stream.DoubleStream.of(0.04, 0.045, 0.1, 6.0, 1200.0, 0.0005).mapToObj(ticks::format).toList());
+  }
+
+  @Test
   void valuesThatFitKeepTheWholeRange() {
     LatencyChart.Data d = data(Map.of("CPU-only", 8.0), 6.0, 7.0, 6.0);
     assertTrue(Double.isInfinite(LatencyChart.plotTop(d)));

@@ -117,7 +117,7 @@ public final class BenchReport {
   /** The report (report.md and report.html) with the best-so-far plots of {@code png} (model name to PNG bytes). */
   ReportDoc document(Map<String, byte[]> png) {
     ReportDoc doc = new ReportDoc("hsdag bench");
-    doc.para(provenance());
+    // The provenance opens the methods table's note, the first thing under its heading: said there once, not twice.
     doc.para((oneSeed()
         ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
         : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)")
@@ -204,26 +204,50 @@ public final class BenchReport {
     return m.methods().stream().anyMatch(r -> r.paperMillis() != null || r.paperSpeedupPercent() != null);
   }
 
+  /**
+   * Model columns per methods table: a laptop-wide page (1366 px) holds the method names and six
+   * columns (one model with paper figures and one without, or three without); more models get
+   * further tables, so that no column is hidden behind a scroll bar.
+   */
+  static final int MAX_MODEL_COLUMNS = 6;
+
   private void methodTable(ReportDoc doc, Predicate<MethodResult> rowFilter) {
     boolean anyPaper = results.models().stream().anyMatch(BenchReport::hasPaper);
     doc.note(provenance() + (anyPaper ? " " + PAPER_CAPTION : ""));
-    List<String> header = new ArrayList<>(List.of("Method"));
-    for (ModelResult m : results.models()) {
-      header.addAll(List.of(m.model() + " latency (ms)", "speedup %"));
-      if (hasPaper(m)) {
-        header.addAll(List.of("paper (ms)", "paper speedup %"));
-      }
-    }
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < rowCount(); i++) {
       if (rowFilter.test(results.models().get(0).methods().get(i))) {
         rows.add(i);
       }
     }
+    List<ModelResult> group = new ArrayList<>();
+    int columns = 0;
+    for (ModelResult m : results.models()) {
+      int own = hasPaper(m) ? 4 : 2;
+      if (!group.isEmpty() && columns + own > MAX_MODEL_COLUMNS) {
+        methodTable(doc, rows, group);
+        group.clear();
+        columns = 0;
+      }
+      group.add(m);
+      columns += own;
+    }
+    methodTable(doc, rows, group);
+  }
+
+  /** The methods table of {@code models} with these rows (indices of methods). */
+  private void methodTable(ReportDoc doc, List<Integer> rows, List<ModelResult> models) {
+    List<String> header = new ArrayList<>(List.of("Method"));
+    for (ModelResult m : models) {
+      header.addAll(List.of(m.model() + " latency (ms)", "speedup %"));
+      if (hasPaper(m)) {
+        header.addAll(List.of("paper (ms)", "paper speedup %"));
+      }
+    }
     List<List<String>> cells = new ArrayList<>();
     for (int i : rows) {
       List<String> row = new ArrayList<>(List.of(results.models().get(0).methods().get(i).label()));
-      for (ModelResult m : results.models()) {
+      for (ModelResult m : models) {
         MethodResult r = m.methods().get(i);
         double best = Double.POSITIVE_INFINITY;
         for (int j : rows) {
@@ -303,6 +327,8 @@ public final class BenchReport {
     int oneShot = 0;
     List<MethodResult> drawOrder = new ArrayList<>(m.methods());
     drawOrder.sort(java.util.Comparator.comparing(r -> r.kind().equals("HSDAG"))); // stable: false first
+    double[] top = drawOrder.isEmpty() || !drawOrder.get(drawOrder.size() - 1).kind().equals("HSDAG") ? new double[0]
+        : meanBestSoFar(drawOrder.get(drawOrder.size() - 1).runs(), results.budget());
     for (MethodResult r : drawOrder) {
       // The reference run's 10x budget would squash every other curve into the left tenth.
       if (r.runs().isEmpty() || r.kind().equals("REFERENCE")) {
@@ -337,11 +363,8 @@ public final class BenchReport {
       if (xs.isEmpty()) {
         continue;
       }
-      // A curve that ends above the cap lies on the cap line with others: its legend entry says where it really is.
-      String label = finalRatio > RATIO_CAP
-          ? String.format(Locale.ROOT, "%s (ends at %.2f×, drawn at %.0f×)", r.label(), finalRatio, RATIO_CAP)
-          : r.label();
-      XYSeries series = chart.addSeries(label, xs, ys);
+      XYSeries series = chart.addSeries(legend(r, finalRatio,
+          !r.kind().equals("HSDAG") && hiddenUnder(curve, top)), xs, ys);
       series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       boolean flat = r.runs().stream().allMatch(run -> run.bestSoFarMillis().size() <= 1);
       boolean hsdag = r.kind().equals("HSDAG");
@@ -361,6 +384,32 @@ public final class BenchReport {
       chart.getStyler().setYAxisMax(RATIO_CAP + 0.02);
     }
     return chart;
+  }
+
+  /**
+   * A method's legend entry. A curve that ends above the cap lies on the cap line with others, and one
+   * that HSDAG's line, drawn last, covers entirely cannot be seen: the entry says where each really is.
+   */
+  private static String legend(MethodResult r, double finalRatio, boolean hiddenUnderHsdag) {
+    String label = finalRatio > RATIO_CAP
+        ? String.format(Locale.ROOT, "%s (ends at %.2f×, drawn at %.0f×)", r.label(), finalRatio, RATIO_CAP)
+        : r.label();
+    return hiddenUnderHsdag ? label + " (under HSDAG)" : label;
+  }
+
+  /** Whether {@code curve} equals {@code top} wherever it is drawn, so that {@code top}, drawn after it, covers it. */
+  static boolean hiddenUnder(double[] curve, double[] top) {
+    boolean drawn = false;
+    for (int i = 0; i < curve.length; i++) {
+      if (Double.isNaN(curve[i])) {
+        continue;
+      }
+      if (i >= top.length || Double.isNaN(top[i]) || Math.abs(curve[i] - top[i]) > 1e-9 * Math.abs(top[i])) {
+        return false;
+      }
+      drawn = true;
+    }
+    return drawn;
   }
 
   /**

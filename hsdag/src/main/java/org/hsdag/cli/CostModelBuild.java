@@ -1,0 +1,68 @@
+package org.hsdag.cli;
+
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.hsdag.backend.CostModelSource;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.OpGraph;
+
+/**
+ * Building a real backend's cost model before the search: profiling every op on every device,
+ * then timing designed splits. On a large model or a busy machine that takes minutes, before the
+ * first progress line, so it is said when it starts, and a Ctrl-C (or SIGTERM) during it says what
+ * it stopped instead of ending silently.
+ */
+final class CostModelBuild {
+  private CostModelBuild() {}
+
+  /** What a stop during the build prints: there is nothing of the run yet to continue. */
+  static final String INTERRUPTED = "hsdag: interrupted while building the cost model, before the search measured "
+      + "anything; run the same command again to start over";
+
+  /**
+   * Whether resolving the cost model of {@code graph} measures on hardware first: a real backend
+   * with a cost model of its own that has not been built (or restored from a run's saved
+   * measurements) yet, and no {@code --proxy-profile} in its place.
+   */
+  static boolean measuresFirst(LatencyBackend backend, OpGraph graph, String proxyProfile) {
+    if (backend.simulated() || proxyProfile != null) {
+      return false;
+    }
+    return backend.capability(CostModelSource.class).map(s -> s.costModelMeasurements(graph).isEmpty())
+        .orElse(false);
+  }
+
+  /** The notice said before the build starts. */
+  static String announcement(LatencyBackend backend, OpGraph graph) {
+    return "building the cost model of " + graph.name() + " on " + backend.name() + " first: profiling every op on "
+        + String.join(", ", backend.devices().stream().map(DeviceInfo::name).toList())
+        + ", then timing a few designed splits (minutes on a large model or a busy machine; Ctrl-C stops it)";
+  }
+
+  /**
+   * Runs {@code build}; when {@code measures}, says so through {@code notices} first and prints
+   * {@link #INTERRUPTED} if the process is stopped before the build returns.
+   */
+  static <T> T run(boolean measures, LatencyBackend backend, OpGraph graph, Consumer<String> notices,
+      Supplier<T> build) {
+    if (!measures) {
+      return build.get();
+    }
+    notices.accept(announcement(backend, graph));
+    Thread hook = new Thread(() -> {
+      System.err.println(INTERRUPTED);
+      System.err.flush();
+    }, "hsdag-cost-model-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return build.get();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The process is stopping: the hook says so.
+      }
+    }
+  }
+}
