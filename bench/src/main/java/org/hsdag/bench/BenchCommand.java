@@ -283,11 +283,15 @@ public final class BenchCommand implements Callable<Integer> {
     return seedList;
   }
 
+  private static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   private void printHeader(PrintWriter progress, int methodCount, int modelCount, DeviceSet ds, LatencyBackend backend,
       String label, RunObjective objective) {
     progress.printf(
-        "bench: %d methods x %d models x %d seeds, budget %d, devices %s, backend %s, profile %s (%s)%n",
-        methodCount, modelCount, seeds, budget, ds, backend.name(), backend.profile(), label);
+        "bench: %s x %s x %s, budget %d, devices %s, backend %s, profile %s (%s)%n", count(methodCount, "method"),
+        count(modelCount, "model"), count(seeds, "seed"), budget, ds, backend.name(), backend.profile(), label);
     progress.println("bench: objective " + objective.describe(ds.size())
         + (objective.objective() == Objective.THROUGHPUT
             ? "; every ms figure (\"latency\") is the time per inference at steady state, 1000 / inferences per second"

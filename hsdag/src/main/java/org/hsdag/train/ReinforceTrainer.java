@@ -124,7 +124,8 @@ public final class ReinforceTrainer implements AutoCloseable {
     double r = rewards.reward(m);
     if (!FailurePenalty.usable(m)) {
       failures++;
-      LOG.warn("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(),
+      // Failures are counted and reported with their reasons by the run; the log line is for --verbose.
+      LOG.info("measurement {} failed ({}); penalty reward {}", proposals, m.ok() ? "non-finite latency" : m.reason(),
           r);
     }
     Decision taken = pending.pollFirst();

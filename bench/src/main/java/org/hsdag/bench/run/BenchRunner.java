@@ -200,8 +200,9 @@ public final class BenchRunner {
       }
       runs.add(r);
       progress.accept(String.format(
-          "%s  %-20s %-10s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]",
+          "%s  %-20s %-10s best %.4f ms (final %.4f ms) in %d measurement%s, %.1f s  [%s, profile %s]",
           model.name(), name, seedName, r.searchBestMillis(), r.finalMillis(), r.measurements(),
+          r.measurements() == 1 ? "" : "s",
           r.wallMillis() / 1000.0,
           backend.name(), backend.profile()));
       best.offer(r.finalMillis(), name + " (" + seedName + ")");
@@ -238,8 +239,9 @@ public final class BenchRunner {
         BrkgaStrategy.Config.SEEDED);
     Run r = runOne(plan, "brkga-reference", s, g, refBudget, seed, proxy);
     progress.accept(String.format(
-        "%s  %-20s best %.4f ms (final %.4f ms) in %d measurements, %.1f s  [%s, profile %s]", model.name(),
+        "%s  %-20s best %.4f ms (final %.4f ms) in %d measurement%s, %.1f s  [%s, profile %s]", model.name(),
         "reference BRKGA x" + plan.referenceFactor(), r.searchBestMillis(), r.finalMillis(), r.measurements(),
+        r.measurements() == 1 ? "" : "s",
         r.wallMillis() / 1000.0,
         backend.name(), backend.profile()));
     best.offer(r.finalMillis(), "reference BRKGA (" + plan.referenceFactor() + "x budget, single-device seeds)");
