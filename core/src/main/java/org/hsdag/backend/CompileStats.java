@@ -45,12 +45,16 @@ public record CompileStats(String backend, int compiles, int failedCompiles, dou
   }
 
   /**
-   * One line: {@code real (openvino): 57 compiles (12.3 s) for 57 distinct placements, 118 reuses of a
-   * kept compiled model, 0 evictions; budget 10240 MB (--compile-cache-mb 10240), peak 6100 MB in 57}.
+   * One line: {@code real (openvino): 57 compiles (12.3 s, the cost model's profiling included) for 57
+   * distinct placements, 118 reuses of a kept compiled model, 0 evictions; budget 10240 MB
+   * (--compile-cache-mb 10240), peak 6100 MB in 57}. A session's time shares count the profiling's
+   * compiles as profiling, so its compile time is the smaller one.
    */
   public String describe() {
-    return String.format(Locale.ROOT, "real (%s): %d compile%s (%.1f s%s) for %d distinct placement%s, %d reuse%s of a "
-        + "kept compiled model, %d eviction%s; budget %d MB (%s), peak %d MB in %d compiled model%s", backend,
+    return String.format(Locale.ROOT,
+        "real (%s): %d compile%s (%.1f s%s, the cost model's profiling included) for %d distinct placement%s, %d reuse%s of a "
+            + "kept compiled model, %d eviction%s; budget %d MB (%s), peak %d MB in %d compiled model%s",
+        backend,
         compiles, compiles == 1 ? "" : "s", compileMillis / 1e3,
         failedCompiles == 0 ? "" : ", " + failedCompiles + " failed", distinctPlacements,
         distinctPlacements == 1 ? "" : "s", hits, hits == 1 ? "" : "s", evictions, evictions == 1 ? "" : "s",
