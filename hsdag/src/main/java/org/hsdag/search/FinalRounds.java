@@ -44,13 +44,16 @@ final class FinalRounds {
   }
 
   FinalResult run(int rounds, long orderSeed, Prediction predicted) throws IOException {
+    boolean[] left = RaceRules.farSlowerSingleDevices(finalists);
+    boolean anyLeft = false;
     for (int i = 0; i < n; i++) {
       roundValues.add(new ArrayList<>());
       Measurement first = finalists.get(i).first();
       subModels[i] = first == null ? 0 : first.subModels();
+      anyLeft |= left[i];
       if (first != null && !first.ok()) {
         failReason[i] = first.reason();
-      } else {
+      } else if (!left[i]) {
         total += rounds;
       }
     }
@@ -60,12 +63,12 @@ final class FinalRounds {
     // slower than the leader after enough rounds to race on leaves early (sequential elimination): more rounds
     // could not make it the pick, and each of its rounds costs a real measurement. So do a split that can no
     // longer end clearly faster than a single device and a single device clearly slower than another
-    // (RaceRules), and the race ends when one finalist is left.
-    boolean[] left = new boolean[n];
-    boolean anyLeft = false;
+    // (RaceRules), and the race ends when one finalist is left. A single device whose first measurement was
+    // more than twice the fastest one's does not race at all: its first measurement stands as its figure.
     for (int round = 0; round < maxFinalRounds(rounds); round++) {
-      if (anyLeft && racing(left) < 2) {
-        // Everyone else has left: nothing is left to compare the last one with, the pick is settled.
+      if (anyLeft && racing(left) < 2 && round >= SearchEngine.MIN_ROUNDS_TO_RACE) {
+        // Everyone else has left: nothing is left to compare the last one with, the pick is settled (its own
+        // figure still the median of the rounds needed to race on).
         total -= round < rounds ? racing(left) * (rounds - round) : 0;
         break;
       }

@@ -150,6 +150,39 @@ class FinalRaceTest {
   }
 
   @Test
+  void aSingleDeviceFarSlowerAtItsFirstMeasurementDoesNotRace() throws IOException {
+    Scripted b = new Scripted();
+    b.script(cpu, 10.0, 10.2, 9.9, 10.1, 10.0, 10.0, 10.1, 9.9, 10.0, 10.1, 10.0);
+    b.script(gpu, 25.0, 25.5, 24.8, 25.1, 25.2);
+    b.script(split, 9.5, 9.4, 9.5, 9.45, 9.5, 9.4, 9.5, 9.45, 9.4, 9.5);
+    SearchEngine e = SearchEngine.builder(b, graph, DEVICES).protocol(MeasurementProtocol.PAPER).seed(1).build();
+    Measurement cpuFirst = e.measure(cpu, 0);
+    Measurement gpuFirst = e.measure(gpu, 0);
+    List<Integer> totals = new ArrayList<>();
+    FinalResult r = race(b, List.of(new Finalist("CPU-only", true, cpu, -1, cpuFirst),
+        new Finalist("GPU.1-only", true, gpu, -1, gpuFirst), new Finalist("step 3", false, split, 3, null)), totals);
+    assertEquals(1, b.calls(gpu), "25 ms against 10 ms at the first measurement: no rounds");
+    assertEquals(0, r.candidates().get(1).rounds());
+    assertEquals(25.0, r.candidates().get(1).finalMs(), 1e-9, "its first measurement stands as its figure");
+    assertEquals(6, b.calls(cpu), "the reference single device races");
+    assertEquals(Decision.SPLIT_WINS, r.verdict().decision());
+    assertTrue(r.verdict().text().contains("than CPU-only"), r.verdict().text());
+    assertEquals(2 * 5, totals.get(0), "the announced rounds leave it out");
+
+    Scripted near = new Scripted();
+    near.script(cpu, 10.0, 10.2, 9.9, 10.1, 10.0, 10.0);
+    near.script(gpu, 19.0, 20.0, 20.5, 19.8, 20.1, 20.2);
+    near.script(split, 9.5, 9.4, 9.5, 9.45, 9.5);
+    SearchEngine e2 = SearchEngine.builder(near, graph, DEVICES).protocol(MeasurementProtocol.PAPER).seed(1).build();
+    Measurement cpu2 = e2.measure(cpu, 0);
+    Measurement gpu2 = e2.measure(gpu, 0);
+    race(near, List.of(new Finalist("CPU-only", true, cpu, -1, cpu2), new Finalist("GPU.1-only", true, gpu, -1, gpu2),
+        new Finalist("step 3", false, split, 3, null)), new ArrayList<>());
+    assertEquals(1 + SearchEngine.MIN_ROUNDS_TO_RACE, near.calls(gpu),
+        "19 ms is under twice 10 ms: it races until it is clearly slower");
+  }
+
+  @Test
   void couldEndClearlyFasterTakesTheBestCaseOfEveryCountOfFurtherRounds() {
     assertTrue(RaceRules.couldEndClearlyFaster(new double[] {1, 1.1, 1}, new double[] {2, 2.1, 2}, 0));
     // Already overlapping, and every value of s sits above b's second fastest: no 10-round future separates them.
