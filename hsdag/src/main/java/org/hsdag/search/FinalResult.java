@@ -21,7 +21,8 @@ public record FinalResult(List<Candidate> candidates, Verdict verdict, boolean i
     return rounds > SearchEngine.MIN_ROUNDS_TO_RACE
         ? " (after " + SearchEngine.MIN_ROUNDS_TO_RACE + " rounds, a finalist of the search clearly slower than the"
             + " fastest or unable to end clearly faster than a single device, and a single device clearly slower"
-            + " than another, get no more; the race ends when one is left)"
+            + " than another, get no more; the race ends when one is left; a single device over twice the fastest"
+            + " one at its first measurement does not race)"
         : "";
   }
 }
