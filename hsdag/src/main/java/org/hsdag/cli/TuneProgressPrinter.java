@@ -74,8 +74,9 @@ final class TuneProgressPrinter implements TuneListener {
   public void finalStarted(int total) {
     closeBar();
     if (mode != Mode.NONE && total > 0) {
-      err.println("hsdag: re-measuring the best candidates and the baselines (" + total + " interleaved measurements, "
-          + "then more rounds for any still within noise of the fastest)...");
+      err.println(
+          "hsdag: re-measuring the best candidates and the baselines (up to " + total + " interleaved measurements, "
+              + "then more rounds for any still within noise of the fastest; fewer once the pick is settled)...");
       err.flush();
     }
   }

@@ -14,13 +14,15 @@ public record FinalResult(List<Candidate> candidates, Verdict verdict, boolean i
     candidates = List.copyOf(candidates);
   }
   /**
-   * What search finalists clearly slower than the fastest get, in words to append to the rounds' description
-   * ({@link FinalRounds#outclassed}), or "" when the rounds are too few for any to leave early.
+   * Who leaves the race early, in words to append to the rounds' description ({@link FinalRounds#outclassed},
+   * {@link RaceRules}), or "" when the rounds are too few for any to leave early.
    */
   public static String earlyExitNote(int rounds) {
     return rounds > SearchEngine.MIN_ROUNDS_TO_RACE
-        ? " (a finalist of the search clearly slower than the fastest after "
-            + SearchEngine.MIN_ROUNDS_TO_RACE + " rounds gets no more)"
+        ? " (after " + SearchEngine.MIN_ROUNDS_TO_RACE + " rounds, a finalist of the search clearly slower than the"
+            + " fastest or unable to end clearly faster than a single device, and a single device clearly slower"
+            + " than another, get no more; the race ends when one is left; a single device over twice the fastest"
+            + " one at its first measurement does not race)"
         : "";
   }
 }

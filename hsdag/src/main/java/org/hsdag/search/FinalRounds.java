@@ -44,13 +44,16 @@ final class FinalRounds {
   }
 
   FinalResult run(int rounds, long orderSeed, Prediction predicted) throws IOException {
+    boolean[] left = RaceRules.farSlowerSingleDevices(finalists);
+    boolean anyLeft = false;
     for (int i = 0; i < n; i++) {
       roundValues.add(new ArrayList<>());
       Measurement first = finalists.get(i).first();
       subModels[i] = first == null ? 0 : first.subModels();
+      anyLeft |= left[i];
       if (first != null && !first.ok()) {
         failReason[i] = first.reason();
-      } else {
+      } else if (!left[i]) {
         total += rounds;
       }
     }
@@ -58,9 +61,17 @@ final class FinalRounds {
     // Fixed rounds for everyone still in, then up to as many again for the candidates still within noise of
     // the leader (racing): a near tie is settled by more rounds, not by one noisy median. A candidate clearly
     // slower than the leader after enough rounds to race on leaves early (sequential elimination): more rounds
-    // could not make it the pick, and each of its rounds costs a real measurement.
-    boolean[] left = new boolean[n];
+    // could not make it the pick, and each of its rounds costs a real measurement. So do a split that can no
+    // longer end clearly faster than a single device and a single device clearly slower than another
+    // (RaceRules), and the race ends when one finalist is left. A single device whose first measurement was
+    // more than twice the fastest one's does not race at all: its first measurement stands as its figure.
     for (int round = 0; round < maxFinalRounds(rounds); round++) {
+      if (anyLeft && racing(left) < 2 && round >= SearchEngine.MIN_ROUNDS_TO_RACE) {
+        // Everyone else has left: nothing is left to compare the last one with, the pick is settled (its own
+        // figure still the median of the rounds needed to race on).
+        total -= round < rounds ? racing(left) * (rounds - round) : 0;
+        break;
+      }
       boolean[] inRound = new boolean[n];
       if (round < rounds) {
         for (int i = 0; i < n; i++) {
@@ -83,16 +94,18 @@ final class FinalRounds {
       if (!measureRound(round, inRound, orderSeed)) {
         return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
       }
-      if (round + 1 >= SearchEngine.MIN_ROUNDS_TO_RACE && round + 1 < rounds) {
-        boolean[] slower = outclassed(roundValues, failReason, staying());
+      if (round + 1 >= SearchEngine.MIN_ROUNDS_TO_RACE) {
+        boolean[] leaving = leaving(left, maxFinalRounds(rounds) - round - 1);
         for (int i = 0; i < n; i++) {
-          if (slower[i] && !left[i]) {
+          if (leaving[i] && !left[i]) {
             left[i] = true;
-            total -= rounds - round - 1;
+            anyLeft = true;
+            total -= Math.max(0, rounds - round - 1);
           }
         }
       }
     }
+    l.ended(done);
     List<Candidate> out = candidates();
     return new FinalResult(out, Verdict.of(out, predicted), false);
   }
@@ -131,6 +144,44 @@ final class FinalRounds {
       l.measured(f, round, m, fresh, ++done, total);
     }
     return true;
+  }
+
+  /**
+   * The finalists that leave the race after this round: search finalists {@linkplain #outclassed clearly
+   * slower} than the leader or {@linkplain RaceRules#futile unable to end clearly faster} than any single
+   * device racing in up to {@code more} further rounds, and single devices {@linkplain
+   * RaceRules#slowerSingleDevices clearly slower} than another.
+   */
+  private boolean[] leaving(boolean[] left, int more) {
+    boolean[] staying = staying();
+    boolean[] baseline = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      baseline[i] = finalists.get(i).baseline();
+    }
+    boolean[] slower = outclassed(roundValues, failReason, staying);
+    boolean[] slowerDevice = RaceRules.slowerSingleDevices(roundValues, failReason, baseline);
+    boolean[] out = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = slower[i] || slowerDevice[i];
+    }
+    boolean[] gone = left.clone();
+    for (int i = 0; i < n; i++) {
+      gone[i] |= out[i];
+    }
+    boolean[] futile = RaceRules.futile(roundValues, failReason, baseline, staying, gone, more);
+    for (int i = 0; i < n; i++) {
+      out[i] |= futile[i];
+    }
+    return out;
+  }
+
+  /** How many finalists are still racing: not left and not failed. */
+  private int racing(boolean[] left) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      count += !left[i] && failReason[i] == null ? 1 : 0;
+    }
+    return count;
   }
 
   private List<Candidate> candidates() {

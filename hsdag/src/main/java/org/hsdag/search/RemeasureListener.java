@@ -16,4 +16,10 @@ public interface RemeasureListener {
    */
   default void measured(Finalist finalist, int round, Measurement m, boolean fresh, int done, int total)
       throws IOException {}
+
+  /**
+   * The re-measurement is over after {@code done} measurements: fewer than announced when finalists left
+   * the race after the last measurement announced (a progress display ends at {@code done} of {@code done}).
+   */
+  default void ended(int done) throws IOException {}
 }

@@ -404,6 +404,11 @@ public final class Tuner {
         }
         listener.finalStep(done, total);
       }
+
+      @Override
+      public void ended(int done) {
+        listener.finalStep(done, done);
+      }
     };
   }
 

@@ -276,14 +276,16 @@ class SearchEngineTest {
 
     FinalResult clear = e.remeasure(List.of(new Finalist("CPU-only", true, cpu, -1, null),
         new Finalist("GPU.1-only", true, gpu, -1, null)), 5, 11, Map.of(), RemeasureListener.NONE);
-    assertEquals(5, clear.candidates().get(0).rounds(), "8.8 ms against 7.0 ms is settled in the fixed rounds");
-    assertEquals(5, clear.candidates().get(1).rounds());
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, clear.candidates().get(0).rounds(),
+        "8.8 ms against 7.0 ms is settled in the rounds needed to race on");
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, clear.candidates().get(1).rounds());
 
+    // A placement given to measure (step -1, as apply's) races to the end whatever it measures.
     List<Finalist> tie = List.of(new Finalist("CPU-only", true, cpu, -1, null),
         new Finalist("GPU.1-only", true, gpu, -1, null),
-        new Finalist("step 1", false, near, 1, null));
+        new Finalist("given", false, near, -1, null));
     FinalResult raced = e.remeasure(tie, 5, 11, Map.of(), RemeasureListener.NONE);
-    assertEquals(5, raced.candidates().get(0).rounds(), "CPU-only is out of the race");
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, raced.candidates().get(0).rounds(), "CPU-only is out of the race");
     assertTrue(raced.candidates().get(1).rounds() > 5, "the near tie gets more rounds");
     assertEquals(raced.candidates().get(1).rounds(), raced.candidates().get(2).rounds());
     assertTrue(raced.candidates().get(2).rounds() <= SearchEngine.maxFinalRounds(5));
@@ -310,7 +312,7 @@ class SearchEngineTest {
   }
 
   @Test
-  void aFinalistClearlySlowerThanTheLeaderLeavesTheRaceEarlyButNoBaselineDoes() throws IOException {
+  void aFinalistClearlySlowerThanTheLeaderLeavesTheRaceEarlyAndSoDoesASlowerSingleDevice() throws IOException {
     OpGraph resnet = org.hsdag.models.ModelCatalog.get("resnet50").build().graph();
     SimBackend noisy = new SimBackend(DeviceProfile.load("paper"), SimOptions.DEFAULT);
     Placement cpu = Placement.allOn(DEVICES, resnet.nodeCount(), "CPU");
@@ -331,15 +333,21 @@ class SearchEngineTest {
       public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total) {
         totals.add(total);
       }
+
+      @Override
+      public void ended(int done) {
+        totals.add(done);
+      }
     };
     FinalResult r = e.remeasure(finalists, 5, 11, Map.of(), counting);
-    assertEquals(5, r.candidates().get(0).rounds(), "a baseline runs every fixed round");
-    assertEquals(5, r.candidates().get(1).rounds());
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, r.candidates().get(0).rounds(),
+        "a single device clearly slower than another leaves too");
+    assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, r.candidates().get(1).rounds(), "alone, the race is over");
     assertEquals(SearchEngine.MIN_ROUNDS_TO_RACE, r.candidates().get(2).rounds(),
         "clearly slower after the rounds needed to race on: no more rounds");
     assertEquals("GPU.1-only", r.verdict().winner().label());
-    assertEquals(5 + 5 + 3, totals.size(), "each measurement reported once");
-    assertEquals(totals.size(), totals.get(totals.size() - 1), "the announced total ends at what was measured");
+    assertEquals(3 + 3 + 3 + 1, totals.size(), "each measurement reported once, then the end");
+    assertEquals(totals.size() - 1, totals.get(totals.size() - 1), "the race ends announcing what was measured");
   }
 
   @Test
