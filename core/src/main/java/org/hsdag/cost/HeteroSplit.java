@@ -1,3 +1,4 @@
+// size: HETERO's subgraph collector, steps 1-5 in the order OpenVINO runs them, reads best as one class
 package org.hsdag.cost;
 
 import static org.hsdag.cost.Bitsets.any;
@@ -113,13 +114,13 @@ final class HeteroSplit {
    * @return the number of sub-models
    */
   int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
-    return copyOut(memoised(deviceOfOp), rootOfOp, subModelsByDevice);
+    return memo.computeIfAbsent(deviceOfOp, this::compute).copyTo(rootOfOp, subModelsByDevice);
   }
 
   /** {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} says why). */
   int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
-    SplitMemo.Entry e = memoised(deviceOfOp);
-    return e.refused() ? -1 : copyOut(e, rootOfOp, subModelsByDevice);
+    SplitMemo.Entry e = memo.computeIfAbsent(deviceOfOp, this::compute);
+    return e.refused() ? -1 : e.copyTo(rootOfOp, subModelsByDevice);
   }
 
   /** Lookups of the memo answered from it so far, and those computed. */
@@ -127,47 +128,16 @@ final class HeteroSplit {
     return memo.hitsAndMisses();
   }
 
-  private SplitMemo.Entry memoised(int[] deviceOfOp) {
-    SplitMemo.Entry e = memo.get(deviceOfOp);
-    if (e == null) {
-      e = compute(deviceOfOp);
-      memo.put(deviceOfOp, e);
-    }
-    return e;
-  }
-
-  /** Steps 1–5 and the refusal check of one placement. */
+  /** Steps 1–5 and the refusal check of one placement, as the memo keeps them. */
   private SplitMemo.Entry compute(int[] deviceOfOp) {
-    int devices = 1;
-    for (int d : deviceOfOp) {
-      devices = Math.max(devices, d + 1);
-    }
     int[] dev = new int[n];
     int[] comp = subgraphs(deviceOfOp, dev);
-    boolean refused = shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0;
     int[] root = new int[opCount];
     Arrays.fill(root, -1);
-    int[] subs = new int[devices];
+    int[] subs = new int[Arrays.stream(deviceOfOp).max().orElse(0) + 1];
     int count = collect(comp, dev, root, subs);
-    return new SplitMemo.Entry(root, subs, count, refused);
-  }
-
-  private int copyOut(SplitMemo.Entry e, int[] rootOfOp, int[] subModelsByDevice) {
-    int[] root = e.rootOfOp();
-    for (int i = 0; i < root.length; i++) {
-      if (root[i] >= 0) {
-        rootOfOp[i] = root[i];
-      }
-    }
-    if (subModelsByDevice != null) {
-      int[] subs = e.subModelsByDevice();
-      for (int d = 0; d < subs.length; d++) {
-        if (subs[d] != 0) {
-          subModelsByDevice[d] += subs[d];
-        }
-      }
-    }
-    return e.count();
+    return new SplitMemo.Entry(root, subs, count,
+        shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0);
   }
 
   /** Graph nodes {producer, consumer} of the first boundary HETERO refuses ({@link ShapeBoundaries}), or null. */

@@ -54,6 +54,21 @@ final class SplitMemo {
     boolean refused() {
       return refused;
     }
+
+    /** Writes the roots into {@code rootOfOp}, adds the sub-models per device to {@code subModelsByDevice} (if not null); returns the count. */
+    int copyTo(int[] rootOfOp, int[] subModelsByDevice) {
+      for (int i = 0; i < rootOfOp.length && i < this.rootOfOp.length; i++) {
+        if (this.rootOfOp[i] >= 0) {
+          rootOfOp[i] = this.rootOfOp[i];
+        }
+      }
+      if (subModelsByDevice != null) {
+        for (int d = 0; d < subModelsByDevice.length && d < this.subModelsByDevice.length; d++) {
+          subModelsByDevice[d] += this.subModelsByDevice[d];
+        }
+      }
+      return count;
+    }
   }
 
   private final int capacity;
@@ -77,6 +92,16 @@ final class SplitMemo {
         return size() > capacity;
       }
     };
+  }
+
+  /** The memoised split of {@code deviceOfOp}, computed by {@code split} (outside the lock) when it is not there. */
+  Entry computeIfAbsent(int[] deviceOfOp, java.util.function.Function<int[], Entry> split) {
+    Entry e = get(deviceOfOp);
+    if (e == null) {
+      e = split.apply(deviceOfOp);
+      put(deviceOfOp, e);
+    }
+    return e;
   }
 
   /** The memoised split of {@code deviceOfOp}, or null. */
