@@ -20,6 +20,8 @@ import org.hsdag.search.Checkpointable;
 import org.hsdag.search.Estimate;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A learned search warm-started on the cost model: the {@link PlannerStrategy} spends the first
@@ -53,6 +55,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   /** Present in a checkpoint taken before the learned strategy started (its state is then its initial one). */
   static final String LEARNED_NOT_STARTED_FILE = "learned-not-started";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(WarmStartStrategy.class);
   /** How much slower than the best (percent, by the corrected model) a proposal may be and still be measured. */
   static final double VETO_MARGIN_PERCENT = 5.0;
   /** Proposals in a row not worth measuring after which the learned phase ends. */
@@ -124,6 +127,8 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     learnedStarted = false;
     if (warm) {
       planner.init(context);
+      LOG.info("warm start on the cost model: the planner's candidates first; the {} policy is built when the planner "
+          + "is done", then.name());
     } else {
       learned();
     }
