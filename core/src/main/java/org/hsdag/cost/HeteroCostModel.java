@@ -401,6 +401,11 @@ public final class HeteroCostModel {
    *
    * @return the number of sub-models (those without a kernel included)
    */
+  /** Split lookups answered from the memo so far and those computed (shared by the models derived from this one). */
+  long[] splitMemoHitsAndMisses() {
+    return split.memoHitsAndMisses();
+  }
+
   public int subModels(int[] deviceOfOp, int[] root) {
     if (deviceOfOp.length != nc) {
       throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);

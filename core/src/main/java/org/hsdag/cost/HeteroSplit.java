@@ -1,3 +1,4 @@
+// size: HETERO's subgraph collector, steps 1-5 in the order OpenVINO runs them, reads best as one class
 package org.hsdag.cost;
 
 import static org.hsdag.cost.Bitsets.any;
@@ -13,7 +14,8 @@ import org.hsdag.placement.HeteroRules;
  * HETERO's split of a placement into sub-models, over every node of the model as OpenVINO sees it
  * (Parameters, Constants, the constant chains and Results included, not only the kernels, and the
  * shape chains its reader merges, {@code ir.ReadMerges}, merged): the one place hsdag decides
- * sub-models. Immutable; {@link #split} allocates its own work arrays.
+ * sub-models. Immutable but for a bounded memo of the last splits ({@link SplitMemo}, which changes
+ * no result); {@link #split} allocates its own work arrays.
  *
  * <p>The rules are those of OpenVINO's HETERO subgraph collector ({@code
  * src/plugins/hetero/src/subgraph_collector.cpp}, the version with the subgraph-level SCC fallback
@@ -64,6 +66,7 @@ final class HeteroSplit {
   private final int opCount;
   /** The boundaries the runtime refuses, when the split knows its graph's op types (else null). */
   private final ShapeBoundaries shapes;
+  private final SplitMemo memo;
 
   HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
       int[] inSrcPortConsumers, int opCount, ShapeBoundaries shapes) {
@@ -77,6 +80,7 @@ final class HeteroSplit {
     this.inSrc = inSrc;
     this.inSrcPortConsumers = inSrcPortConsumers;
     this.opCount = opCount;
+    this.memo = SplitMemo.forOps(opCount);
     nonResultConsumers = new int[n];
     for (int p = 0; p < n; p++) {
       if (kind[p] != RESULT) {
@@ -110,17 +114,30 @@ final class HeteroSplit {
    * @return the number of sub-models
    */
   int split(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
-    int[] dev = new int[n];
-    int[] comp = subgraphs(deviceOfOp, dev);
-    return collect(comp, dev, rootOfOp, subModelsByDevice);
+    return memo.computeIfAbsent(deviceOfOp, this::compute).copyTo(rootOfOp, subModelsByDevice);
   }
 
   /** {@link #split}, or -1 when HETERO refuses the placement ({@link #refusedBoundary} says why). */
   int splitUnlessRefused(int[] deviceOfOp, int[] rootOfOp, int[] subModelsByDevice) {
+    SplitMemo.Entry e = memo.computeIfAbsent(deviceOfOp, this::compute);
+    return e.refused() ? -1 : e.copyTo(rootOfOp, subModelsByDevice);
+  }
+
+  /** Lookups of the memo answered from it so far, and those computed. */
+  long[] memoHitsAndMisses() {
+    return memo.hitsAndMisses();
+  }
+
+  /** Steps 1–5 and the refusal check of one placement, as the memo keeps them. */
+  private SplitMemo.Entry compute(int[] deviceOfOp) {
     int[] dev = new int[n];
     int[] comp = subgraphs(deviceOfOp, dev);
-    return shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0 ? -1
-        : collect(comp, dev, rootOfOp, subModelsByDevice);
+    int[] root = new int[opCount];
+    Arrays.fill(root, -1);
+    int[] subs = new int[Arrays.stream(deviceOfOp).max().orElse(0) + 1];
+    int count = collect(comp, dev, root, subs);
+    return new SplitMemo.Entry(root, subs, count,
+        shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0);
   }
 
   /** Graph nodes {producer, consumer} of the first boundary HETERO refuses ({@link ShapeBoundaries}), or null. */

@@ -55,6 +55,10 @@ public final class HsdagPolicy implements AutoCloseable {
   private NDArray state;
   // Forward passes of the network run so far (sampling and re-scoring), for the cost checks of tests and benchmarks.
   private long forwardPasses;
+  // Wall time of the sampling forward passes so far, by part (nanoseconds), for the step benchmark.
+  private long encodeNanos;
+  private long poolNanos;
+  private long placeNanos;
 
   /** One sampled decision (its arrays copied in and out); owns {@code state}, the refinement state it was taken in. */
   public static final class Decision implements AutoCloseable {
@@ -200,6 +204,21 @@ public final class HsdagPolicy implements AutoCloseable {
     return forwardPasses;
   }
 
+  /**
+   * Where the sampling forward passes ({@link #act}, {@link #actRecorded}) spent their wall time so
+   * far, in milliseconds (libtorch on the CPU runs each op before returning, so the parts are honest).
+   *
+   * @param encoderMillis the GCN encoder and the refinement state
+   * @param poolingMillis edge scores, graph parsing, cluster assignment and pooling
+   * @param placerMillis the MLP placer's masked log-probabilities, the Gumbel-max sampling and the next state
+   */
+  public record ForwardTimes(double encoderMillis, double poolingMillis, double placerMillis) {}
+
+  /** The sampling forward passes' time so far, by part. */
+  public ForwardTimes forwardTimes() {
+    return new ForwardTimes(encodeNanos / 1e6, poolNanos / 1e6, placeNanos / 1e6);
+  }
+
   /** The current refinement state (n × hidden); owned by the policy. */
   public NDArray state() {
     return state;
@@ -278,7 +297,10 @@ public final class HsdagPolicy implements AutoCloseable {
     Scored scored = null;
     try (NDScope scope = new NDScope();
         GradientCollector gc = record ? Engine.getInstance().newGradientCollector() : null) {
+      long t0 = System.nanoTime();
       NDArray z = encode(used);
+      long t1 = System.nanoTime();
+      encodeNanos += t1 - t0;
       NDArray scores = scorer.forward(graph, z);
       ParseResult parse = GraphParsingPool.parse(graph, scores, minClusters);
       clusterOf = parse.clusterOf();
@@ -287,6 +309,8 @@ public final class HsdagPolicy implements AutoCloseable {
       GraphParsingPool.Assignment a = GraphParsingPool.assign(manager, graph, clusterOf, k);
       try {
         NDArray pooled = GraphParsingPool.pool(a, z, scores);
+        long t2 = System.nanoTime();
+        poolNanos += t2 - t1;
         NDArray logpTensor = logProbabilities(pooled, masks);
         float[] logp = logpTensor.toFloatArray();
         devices = new int[k];
@@ -313,6 +337,7 @@ public final class HsdagPolicy implements AutoCloseable {
           // Autograd holds what backward needs; tensors that wrap Java buffers must be copies (see scored).
           NDScope.unregister(scored.logProb(), scored.entropy());
         }
+        placeNanos += System.nanoTime() - t2;
       } finally {
         if (scored == null) {
           a.close();

@@ -20,6 +20,8 @@ import org.hsdag.search.Checkpointable;
 import org.hsdag.search.Estimate;
 import org.hsdag.search.SearchContext;
 import org.hsdag.search.SearchStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A learned search warm-started on the cost model: the {@link PlannerStrategy} spends the first
@@ -40,11 +42,20 @@ import org.hsdag.search.SearchStrategy;
  * {@value #IDLE_LIMIT} proposals in a row were vetoed or measured before, nothing the policy finds
  * is worth a measurement any more and the strategy finishes (in a run that may stop early, {@link
  * SearchContext#stopsEarly()}; otherwise the veto pauses there and the budget is spent).
+ *
+ * <p>With a cost model the learned strategy is initialised when the planner's phase is over, not
+ * before: nothing tells it anything while the planner proposes, so its state is the same either
+ * way, and a run that ends in the planner's phase (most real runs where one device wins) never
+ * loads libtorch, coarsens the graph or builds the policy (issue 35 item 5: that was the largest
+ * part of hsdag's own time in a real tune of resnet50).
  */
 public final class WarmStartStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final String PLANNER_FILE = "planner-phase.json";
   private static final String VETO_FILE = "veto.json";
+  /** Present in a checkpoint taken before the learned strategy started (its state is then its initial one). */
+  static final String LEARNED_NOT_STARTED_FILE = "learned-not-started";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(WarmStartStrategy.class);
   /** How much slower than the best (percent, by the corrected model) a proposal may be and still be measured. */
   static final double VETO_MARGIN_PERCENT = 5.0;
   /** Proposals in a row not worth measuring after which the learned phase ends. */
@@ -54,6 +65,9 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private final SearchStrategy then;
   private boolean warm;
   private boolean stopsEarly;
+  private SearchContext context;
+  // Whether the learned strategy has been initialised in this run (at once when cold, after the planner when warm).
+  private boolean learnedStarted;
   private DeviceSet devices;
 
   private final int pretrainEpisodes;
@@ -109,20 +123,39 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     vetoed = 0;
     pendingBatch = null;
     pendingResults = null;
+    this.context = context;
+    learnedStarted = false;
     if (warm) {
       planner.init(context);
-    }
-    // Segment moves around the planner's best made the final race pick a lucky neighbour under a
-    // mismatched cost model (issue 13 note); the planner has placed the run boundaries already.
-    if (then instanceof HsdagStrategy h) {
-      h.init(context, !warm);
+      LOG.info("warm start on the cost model: the planner's candidates first; the {} policy is built when the planner "
+          + "is done", then.name());
     } else {
-      then.init(context);
+      learned();
     }
-    // A restored run overwrites this training with its saved state, so a resume stays identical.
-    if (warm && then instanceof HsdagStrategy h && pretrainEpisodes > 0) {
-      h.pretrainOnProxy(context.proxy(PlacementProxy.class).get(), pretrainEpisodes);
+  }
+
+  /** The learned strategy, initialised on first use (see the class comment). */
+  SearchStrategy learned() {
+    if (!learnedStarted) {
+      learnedStarted = true;
+      // Segment moves around the planner's best made the final race pick a lucky neighbour under a
+      // mismatched cost model (issue 13 note); the planner has placed the run boundaries already.
+      if (then instanceof HsdagStrategy h) {
+        h.init(context, !warm);
+      } else {
+        then.init(context);
+      }
+      // A restored run overwrites this training with its saved state, so a resume stays identical.
+      if (warm && then instanceof HsdagStrategy h && pretrainEpisodes > 0) {
+        h.pretrainOnProxy(context.proxy(PlacementProxy.class).get(), pretrainEpisodes);
+      }
     }
+    return then;
+  }
+
+  /** Whether the learned strategy has been initialised (for tests: a run that ends with the planner never does). */
+  boolean learnedStarted() {
+    return learnedStarted;
   }
 
   private boolean inPlannerPhase() {
@@ -138,10 +171,10 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       }
     }
     if (!warm) {
-      return then.ask(limit);
+      return learned().ask(limit);
     }
     while (!idleTooLong()) {
-      List<Placement> batch = then.ask(limit);
+      List<Placement> batch = learned().ask(limit);
       if (batch.isEmpty()) {
         return batch;
       }
@@ -216,11 +249,11 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
           pendingResults[k] = results.get(next++);
         }
       }
-      then.tell(pendingBatch, Arrays.asList(pendingResults));
+      learned().tell(pendingBatch, Arrays.asList(pendingResults));
       pendingBatch = null;
       pendingResults = null;
     } else {
-      then.tell(batch, results);
+      learned().tell(batch, results);
     }
   }
 
@@ -241,7 +274,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
 
   @Override
   public boolean finished() {
-    return (!inPlannerPhase() && (then.finished() || (warm && idleTooLong()))) || splitsCannotPay();
+    return splitsCannotPay() || (!inPlannerPhase() && (learned().finished() || (warm && idleTooLong())));
   }
 
   /**
@@ -264,18 +297,24 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
         : "";
   }
 
+  /** The learned strategy's favourites; none when it never started (nothing was measured for it). */
   @Override
   public List<Placement> favourites(int k) {
-    return then.favourites(k);
+    return learnedStarted ? then.favourites(k) : List.of();
   }
 
-  /** The planner phase's batches (it is rebuilt by replaying them), the veto's state and the learned strategy's own state. */
+  /**
+   * The planner phase's batches (it is rebuilt by replaying them), the veto's state and the learned
+   * strategy's own state, or a marker that it has not started.
+   */
   @Override
   public void saveState(Path dir) throws IOException {
     Files.createDirectories(dir);
     AtomicFiles.writeBytes(dir.resolve(PLANNER_FILE), JSON.writeValueAsBytes(warm ? planner.history() : List.of()));
     AtomicFiles.writeBytes(dir.resolve(VETO_FILE), JSON.writeValueAsBytes(new VetoState(observed, idle, vetoed)));
-    if (then instanceof Checkpointable c) {
+    if (!learnedStarted) {
+      AtomicFiles.writeBytes(dir.resolve(LEARNED_NOT_STARTED_FILE), new byte[0]);
+    } else if (then instanceof Checkpointable c) {
       c.saveState(dir);
     }
   }
@@ -305,7 +344,11 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       idle = v.idle();
       vetoed = v.vetoed();
     }
-    c.restoreState(dir);
+    // A learned strategy that had not started has its initial state: it starts after the planner, as it would have.
+    if (!(warm && Files.isRegularFile(dir.resolve(LEARNED_NOT_STARTED_FILE)))) {
+      learned();
+      c.restoreState(dir);
+    }
   }
 
   @Override

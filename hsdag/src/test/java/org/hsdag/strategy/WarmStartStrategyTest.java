@@ -1,11 +1,19 @@
 package org.hsdag.strategy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.hsdag.backend.Measurement;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.policy.HsdagConfig;
+import org.hsdag.search.SearchStrategy;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 import org.hsdag.placement.DeviceSet;
@@ -125,6 +133,100 @@ class WarmStartStrategyTest {
     assertTrue(o.measurements() <= 10, o.measurements() + " measurements: " + o.stopText());
     assertTrue(o.ranked().get(0).placement().equals(Placement.allOn(DEVICES, RESNET.nodeCount(), "CPU")),
         "returned " + o.ranked().get(0).placement());
+  }
+
+  /**
+   * The learned strategy starts when the planner's phase is over: a run that ends in it never
+   * builds the policy (no libtorch, no coarsening: hsdag's own time in a real tune, issue 35), and
+   * one that goes on starts it then, from the state it would have had if started at once.
+   */
+  @Test
+  void thePolicyIsBuiltOnlyWhenThePlannersPhaseIsOver() throws Exception {
+    DeviceProfile paper = DeviceProfile.load("paper");
+    DeviceModel cpu = paper.device("CPU");
+    DeviceModel twin = new DeviceModel("GPU.1", cpu.fullName(), cpu.kind(), cpu.peakGflops() / 2,
+        cpu.memoryBandwidthGBs() / 2, cpu.launchOverheadUs(), cpu.subModelOverheadUs(), cpu.linkLatencyUs(),
+        cpu.linkBandwidthGBs(), cpu.efficiency(), cpu.unsupportedOps(), cpu.dynamicShapes(), cpu.fusion(),
+        cpu.fullOccupancyOutputs(), cpu.memory());
+    DeviceProfile twins = paper.withDevice(twin);
+    PlacementProxy exact = PlacementProxy.ofSim(new SimBackend(twins, SimOptions.exact()), RESNET, DEVICES);
+    SearchEngine engine = SearchEngine.builder(new SimBackend(twins, SimOptions.DEFAULT.withSeed(3)), RESNET, DEVICES)
+        .seed(3).proxy(exact).build();
+    try (WarmStartStrategy s = (WarmStartStrategy) Strategies.create("hsdag")) {
+      SearchOutcome o = engine.run(s,
+          SearchLimits.of(TuneConfig.DEFAULT_BUDGET).withPatience(TuneConfig.DEFAULT_PATIENCE), 3,
+          SearchListener.NONE);
+      assertTrue(o.stopText().contains("no split can pay"), o.stopText());
+      assertFalse(s.learnedStarted(), "the run ended in the planner's phase: no policy was built");
+      assertEquals(List.of(), s.favourites(3));
+    }
+
+    // Paper profile, exact: the planner's phase ends and the policy proposes; its first batch is what
+    // a policy started before the planner's phase proposes first (nothing told it anything meanwhile).
+    PlacementProxy paperModel = PlacementProxy.ofSim(new SimBackend(paper, SimOptions.exact()), RESNET, DEVICES);
+    SimBackend measuring = new SimBackend(paper, SimOptions.exact());
+    SearchContext context = SearchContext.builder(RESNET, DEVICES, measuring.supports(RESNET, DEVICES)).budget(200)
+        .seed(3).proxy(paperModel).build();
+    PlannerStrategy planner = new PlannerStrategy("planner");
+    HsdagConfig config = HsdagConfig.builder().build();
+    try (HsdagStrategy lazy = new HsdagStrategy(config);
+        HsdagStrategy eager = new HsdagStrategy(config);
+        WarmStartStrategy s = new WarmStartStrategy(planner, new FirstBatch(lazy), 0)) {
+      eager.init(context);
+      List<Placement> eagerFirst = eager.ask(4);
+      s.init(context);
+      assertFalse(s.learnedStarted());
+      assertNull(lazy.trainer(), "not built at init");
+      for (int round = 0; !s.learnedStarted(); round++) {
+        assertTrue(round < 100, "the planner's phase ends");
+        List<Placement> batch = s.ask(4);
+        assertEquals(s.learnedStarted(), planner.finished(), "the policy starts when the planner has finished");
+        s.tell(batch, measureAll(measuring, batch));
+      }
+      assertEquals(eagerFirst, ((FirstBatch) s.learned()).first, "the same first proposals as a policy built at once");
+    }
+  }
+
+  private static List<Measurement> measureAll(SimBackend backend, List<Placement> batch) {
+    List<Measurement> out = new ArrayList<>();
+    for (Placement p : batch) {
+      out.add(backend.measure(RESNET, p, MeasurementProtocol.PAPER));
+    }
+    return out;
+  }
+
+  /** A learned strategy that keeps the first batch it proposes. */
+  private static final class FirstBatch implements SearchStrategy {
+    private final HsdagStrategy inner;
+    private List<Placement> first;
+
+    FirstBatch(HsdagStrategy inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public void init(SearchContext context) {
+      inner.init(context);
+    }
+
+    @Override
+    public List<Placement> ask(int limit) {
+      List<Placement> batch = inner.ask(limit);
+      if (first == null) {
+        first = batch;
+      }
+      return batch;
+    }
+
+    @Override
+    public void tell(List<Placement> batch, List<Measurement> results) {
+      inner.tell(batch, results);
+    }
   }
 
   @Test
