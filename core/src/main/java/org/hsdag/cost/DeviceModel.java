@@ -43,6 +43,9 @@ import java.util.Objects;
  * @param throughputGain the device's measured gain from requests in flight when it runs the model alone
  *     ({@link ThroughputGain}: entry N - 1 is its inferences/s with N in flight over those with one);
  *     empty (absent in the file) when not measured: the simulator then runs one request at a time on it
+ * @param aloneScale the factor on this device's kernels when it runs the whole model alone rather than a
+ *     sub-model of a split ({@link HeteroDevice#aloneScale}; a test device's thread count holds alone only);
+ *     null (absent in the file) for 1
  */
 public record DeviceModel(
     String name,
@@ -60,7 +63,18 @@ public record DeviceModel(
     boolean fusion,
     double fullOccupancyOutputs,
     DeviceMemory memory,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> throughputGain) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> throughputGain,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double aloneScale) {
+
+  /** A device that runs alone as inside a split. */
+  public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
+      double launchOverheadUs, double subModelOverheadUs, double linkLatencyUs, double linkBandwidthGBs,
+      Map<String, Double> efficiency, List<String> unsupportedOps, boolean dynamicShapes, boolean fusion,
+      double fullOccupancyOutputs, DeviceMemory memory, List<Double> throughputGain) {
+    this(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs, linkLatencyUs,
+        linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, memory,
+        throughputGain, null);
+  }
 
   /** A device without a measured {@linkplain #throughputGain gain from requests in flight}. */
   public DeviceModel(String name, String fullName, String kind, double peakGflops, double memoryBandwidthGBs,
@@ -95,6 +109,10 @@ public record DeviceModel(
     efficiency = efficiency == null ? Map.of() : Map.copyOf(efficiency);
     unsupportedOps = unsupportedOps == null ? List.of() : List.copyOf(unsupportedOps);
     throughputGain = ThroughputGain.checked(name, throughputGain);
+    if (aloneScale != null && (!(aloneScale > 0) || Double.isInfinite(aloneScale))) {
+      throw new IllegalArgumentException("device " + name + ": aloneScale must be > 0 (got " + aloneScale + ")");
+    }
+    aloneScale = aloneScale == null || aloneScale == 1.0 ? null : aloneScale;
     requirePositive(name, "peakGflops", peakGflops);
     requirePositive(name, "memoryBandwidthGBs", memoryBandwidthGBs);
     requireNonNegative(name, "launchOverheadUs", launchOverheadUs);
@@ -122,7 +140,7 @@ public record DeviceModel(
   public DeviceModel withMemory(DeviceMemory m) {
     return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
         linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs, m,
-        throughputGain);
+        throughputGain, aloneScale);
   }
 
   /** This device with {@code gain} as its {@linkplain #throughputGain gain from requests in flight} (empty: none). */
@@ -130,7 +148,19 @@ public record DeviceModel(
     return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
         linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs,
         memory,
-        gain);
+        gain, aloneScale);
+  }
+
+  /** This device with {@code scale} on its kernels when it runs the model alone ({@link #aloneScale}). */
+  public DeviceModel withAloneScale(double scale) {
+    return new DeviceModel(name, fullName, kind, peakGflops, memoryBandwidthGBs, launchOverheadUs, subModelOverheadUs,
+        linkLatencyUs, linkBandwidthGBs, efficiency, unsupportedOps, dynamicShapes, fusion, fullOccupancyOutputs,
+        memory, throughputGain, scale);
+  }
+
+  /** The factor on this device's kernels when it runs the model alone: {@link #aloneScale}, or 1. */
+  public double aloneFactor() {
+    return aloneScale == null ? 1.0 : aloneScale;
   }
 
   /** Efficiency of {@code cls}: its own entry, else {@code default}, else 0.5. */

@@ -46,7 +46,8 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
   /** The link and sub-model figures of a sim profile device. */
   public static HeteroDevice of(DeviceModel d) {
     double perByte = d.linkBandwidthGBs() == 0 ? 0 : 1.0 / (d.linkBandwidthGBs() * 1e3);
-    return new HeteroDevice(d.name(), d.linkLatencyUs(), perByte, d.subModelOverheadUs(), 1.0, d.throughputGain());
+    return new HeteroDevice(d.name(), d.linkLatencyUs(), perByte, d.subModelOverheadUs(), d.aloneFactor(),
+        d.throughputGain());
   }
 
   /** The same costs with {@code gain} as the gain from requests in flight. */

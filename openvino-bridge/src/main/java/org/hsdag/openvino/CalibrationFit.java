@@ -86,6 +86,7 @@ public final class CalibrationFit {
    * @param linkBandwidthGBs copy bandwidth (base value when not fitted)
    * @param matchedRecords executed records matched to a kernel of the graph
    * @param unmatchedRecords executed records with no matching node (plugin-internal nodes)
+   * @param aloneScale the factor on the kernels when the device runs the model alone (1: as inside a split)
    */
   public record DeviceFit(
       String device,
@@ -98,10 +99,20 @@ public final class CalibrationFit {
       double linkLatencyUs,
       double linkBandwidthGBs,
       int matchedRecords,
-      int unmatchedRecords) {
+      int unmatchedRecords,
+      double aloneScale) {
     public DeviceFit {
       efficiency = Map.copyOf(efficiency);
       fittedClasses = List.copyOf(fittedClasses);
+      aloneScale = aloneScale == 0 ? 1.0 : aloneScale;
+    }
+
+    /** A device whose kernels run alone as inside a split. */
+    public DeviceFit(String device, String fullName, String baseDevice, double launchOverheadUs,
+        double subModelOverheadUs, Map<String, Double> efficiency, List<String> fittedClasses, double linkLatencyUs,
+        double linkBandwidthGBs, int matchedRecords, int unmatchedRecords) {
+      this(device, fullName, baseDevice, launchOverheadUs, subModelOverheadUs, efficiency, fittedClasses,
+          linkLatencyUs, linkBandwidthGBs, matchedRecords, unmatchedRecords, 1.0);
     }
   }
 
@@ -417,7 +428,7 @@ public final class CalibrationFit {
       DeviceModel b = byName.getOrDefault(f.device(), byName.get(f.baseDevice()));
       devices.add(new DeviceModel(f.device(), f.fullName(), b.kind(), b.peakGflops(), b.memoryBandwidthGBs(),
           f.launchOverheadUs(), f.subModelOverheadUs(), f.linkLatencyUs(), f.linkBandwidthGBs(), f.efficiency(),
-          b.unsupportedOps(), b.dynamicShapes(), b.fusion()).withMemory(b.memory()));
+          b.unsupportedOps(), b.dynamicShapes(), b.fusion()).withMemory(b.memory()).withAloneScale(f.aloneScale()));
     }
     double request = Double.isNaN(fit.requestOverheadUs()) ? base.requestOverheadUs() : fit.requestOverheadUs();
     return new DeviceProfile(name, description, sources, request, devices);

@@ -42,11 +42,6 @@ final class CalibrationHeteroFit {
     List<CalibrationFit.DeviceFit> out = new ArrayList<>();
     for (int d = 0; d < fits.size(); d++) {
       HeteroDevice c = h.costs().get(d);
-      if (Math.abs(c.aloneScale() - 1) > 0.1) {
-        notes.add(String.format(Locale.ROOT, "%s: a profile has no factor for a device alone (x%.2f here): the "
-            + "profile predicts %s alone as it runs inside a split; the openvino backend's own cost model keeps both",
-            c.name(), c.aloneScale(), c.name()));
-      }
       out.add(scaled(fits.get(d), h.kernelScale()[d], c, notes));
     }
     CalibrationFit.Result result = new CalibrationFit.Result(out, notes, h.requestMicros());
@@ -92,7 +87,7 @@ final class CalibrationHeteroFit {
     double bandwidth = c.linkMicrosPerByte() > 0 ? 1.0 / (c.linkMicrosPerByte() * 1e3) : 0;
     return new CalibrationFit.DeviceFit(f.device(), f.fullName(), f.baseDevice(), f.launchOverheadUs() * scale,
         c.subModelOverheadUs(), eff, f.fittedClasses(), c.linkLatencyUs(), bandwidth, f.matchedRecords(),
-        f.unmatchedRecords());
+        f.unmatchedRecords(), c.aloneScale());
   }
 
   /** The fitted profile's error on the designed runs, as a note. */

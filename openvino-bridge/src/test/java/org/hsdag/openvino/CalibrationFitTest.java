@@ -37,6 +37,32 @@ class CalibrationFitTest {
     assertTrue(fixture().source().startsWith("synthetic:"), "test data must never pass for measurements");
   }
 
+  /** A device that runs alone slower than inside a split (a 1-thread test device) keeps that factor in its profile. */
+  @Test
+  void aFittedAloneFactorReachesTheProfileAndTheSimulatorPricesTheDeviceAloneWithIt() throws Exception {
+    OpGraph g = SelfTestModel.graph();
+    CalibrationFit fit = new CalibrationFit(g, PAPER, ShapeAssumption.DEFAULT);
+    CalibrationFit.Result result = fit.fit(fixture());
+    CalibrationFit.DeviceFit first = result.devices().get(0);
+    CalibrationFit.DeviceFit twice = new CalibrationFit.DeviceFit(first.device(), first.fullName(), first.baseDevice(),
+        first.launchOverheadUs(), first.subModelOverheadUs(), first.efficiency(), first.fittedClasses(),
+        first.linkLatencyUs(), first.linkBandwidthGBs(), first.matchedRecords(), first.unmatchedRecords(), 2.0);
+    List<CalibrationFit.DeviceFit> devices = new java.util.ArrayList<>(result.devices());
+    devices.set(0, twice);
+    DeviceProfile plain = fit.toProfile("plain", "", List.of(), result);
+    DeviceProfile alone = fit.toProfile("alone", "", List.of(), new CalibrationFit.Result(devices, result.notes()));
+    assertEquals(1.0, plain.device(first.device()).aloneFactor());
+    assertEquals(2.0, alone.device(first.device()).aloneFactor());
+    double before;
+    double after;
+    try (SimBackend a = new SimBackend(plain, SimOptions.exact());
+        SimBackend b = new SimBackend(alone, SimOptions.exact())) {
+      before = a.latencyMillis(g, Placement.allOn(a.deviceSet(), g.nodeCount(), first.device()));
+      after = b.latencyMillis(g, Placement.allOn(b.deviceSet(), g.nodeCount(), first.device()));
+    }
+    assertTrue(after > 1.3 * before, "alone, the device's kernels take twice as long: " + before + " -> " + after);
+  }
+
   @Test
   void fittedProfileReproducesEverySingleDeviceLatencyOnTheSimulator(@TempDir Path dir) throws Exception {
     OpGraph g = SelfTestModel.graph();

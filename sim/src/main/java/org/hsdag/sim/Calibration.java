@@ -226,7 +226,7 @@ public final class Calibration {
     return new DeviceModel(d.name(), d.fullName(), d.kind(), d.peakGflops(), round(x[FITTED_CLASSES.length + 1], 1),
         round(x[FITTED_CLASSES.length], 2), d.subModelOverheadUs(), d.linkLatencyUs(), d.linkBandwidthGBs(), eff,
         d.unsupportedOps(), d.dynamicShapes(), d.fusion(), d.fullOccupancyOutputs()).withMemory(d.memory())
-        .withThroughputGain(d.throughputGain());
+        .withThroughputGain(d.throughputGain()).withAloneScale(d.aloneFactor());
   }
 
   private static double round(double v, int digits) {

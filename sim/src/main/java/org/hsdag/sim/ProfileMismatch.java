@@ -63,7 +63,8 @@ public record ProfileMismatch(double amplitude, long seed, double linkBandwidthF
       devices.add(new DeviceModel(d.name(), d.fullName(), d.kind(), d.peakGflops(), d.memoryBandwidthGBs(),
           d.launchOverheadUs() * launchFactor, d.subModelOverheadUs(), d.linkLatencyUs(),
           d.linkBandwidthGBs() * linkBandwidthFactor, eff, d.unsupportedOps(), d.dynamicShapes(), d.fusion(),
-          d.fullOccupancyOutputs()).withMemory(d.memory()).withThroughputGain(d.throughputGain()));
+          d.fullOccupancyOutputs()).withMemory(d.memory()).withThroughputGain(d.throughputGain())
+          .withAloneScale(d.aloneFactor()));
     }
     String name = String.format(Locale.ROOT, "%s+mismatch(a=%s,seed=%d)", profile.name(), amplitude, seed);
     List<String> sources = new ArrayList<>(profile.sources());
