@@ -49,12 +49,13 @@ final class CostModelBuild {
     if (!measures) {
       return build.get();
     }
-    notices.accept(announcement(backend, graph));
     Thread hook = new Thread(() -> {
       System.err.println(INTERRUPTED);
       System.err.flush();
     }, "hsdag-cost-model-stop");
+    // Hooked before it is announced: a stop right after the announcement must still be said.
     Runtime.getRuntime().addShutdownHook(hook);
+    notices.accept(announcement(backend, graph));
     try {
       return build.get();
     } finally {
