@@ -21,7 +21,6 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
 import org.hsdag.cli.InputShapeOptions;
-import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.OptionRules;
 import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.TestDeviceOptions;
@@ -149,24 +148,34 @@ public final class ThroughputExperiment implements Callable<Integer> {
     boolean first = true;
     for (String target : profiles) {
       // On a runtime each model's dynamic inputs are sized on their own (checked first), so each gets its own backend.
-      List<List<String>> groups = real ? models.stream().map(List::of).toList() : List.of(models);
+      List<ThroughputJudge.Model> files = new ArrayList<>();
       List<InputShapes.Resolution> shapes = new ArrayList<>();
       if (real) {
         for (String name : models) {
-          shapes.add(inputShapeOptions.resolve(ModelArgument.read(ModelArgument.resolve(Path.of(name)))));
+          files.add(ThroughputJudge.file(name));
+          shapes.add(inputShapeOptions.resolve(files.get(files.size() - 1).graph()));
         }
       }
-      for (int k = 0; k < groups.size(); k++) {
+      int groups = real ? models.size() : 1;
+      for (int k = 0; k < groups; k++) {
         try (ThroughputJudge judge = real ? realJudge(shapes.get(k))
             : ThroughputJudge.sim(target, requests, tuneArgs())) {
           if (first) {
             printHeader(judge);
             first = false;
           }
-          if (real && shapes.get(k).notice() != null) {
-            out.println(groups.get(k).get(0) + ": " + shapes.get(k).notice());
+          List<ThroughputJudge.Model> group = new ArrayList<>();
+          if (real) {
+            if (shapes.get(k).notice() != null) {
+              out.println(models.get(k) + ": " + shapes.get(k).notice());
+            }
+            group.add(judge.bound(files.get(k)));
+          } else {
+            for (String name : models) {
+              group.add(judge.model(name));
+            }
           }
-          misses += rows(judge, groups.get(k), target);
+          misses += rows(judge, group, target);
           judge.failures().forEach(f -> out.println("failed measurement: " + f));
           if (real) {
             out.printf(Locale.ROOT, "%nall figures: %s; load average at the end %s%n", judge.describe(),
@@ -182,14 +191,13 @@ public final class ThroughputExperiment implements Callable<Integer> {
   }
 
   /** The rows of {@code models} on {@code judge}'s machine; how many miss a target. */
-  private int rows(ThroughputJudge judge, List<String> models, String target) throws IOException {
+  private int rows(ThroughputJudge judge, List<ThroughputJudge.Model> models, String target) throws IOException {
     int misses = 0;
     List<DeviceSet> sets = !deviceSets.isEmpty() ? deviceSets
         : !judge.simulated()
             ? List.of(DeviceSet.of(judge.backend().devices().stream().map(d -> d.name()).toArray(String[]::new)))
         : defaultDeviceSets(target);
-    for (String name : models) {
-      ThroughputJudge.Model model = judge.model(name);
+    for (ThroughputJudge.Model model : models) {
       for (DeviceSet ds : sets) {
         if (planOnly) {
           planRow(judge, model, ds);

@@ -102,8 +102,7 @@ final class ThroughputJudge implements AutoCloseable {
 
   /**
    * The model {@code name} for this judge, and what {@code tune} is given for it: on the simulator
-   * the catalog model built in memory; on a runtime its file (a catalog name resolves to the
-   * bundled XML, its stand-in weights written when missing), bound to the backend.
+   * the catalog model built in memory; on a runtime its {@linkplain #file file}, bound to the backend.
    */
   Model model(String name) throws IOException {
     if (simulated()) {
@@ -113,13 +112,22 @@ final class ThroughputJudge implements AutoCloseable {
       }
       return new Model(name, name, ModelCatalog.get(name).build().graph());
     }
+    return bound(file(name));
+  }
+
+  /** The model file {@code name} names, read (a catalog name resolves to the bundled XML): for a runtime. */
+  static Model file(String name) throws IOException {
     Path xml = ModelArgument.resolve(Path.of(name));
     if (!Files.isRegularFile(xml)) {
       throw new UserInputException("model '" + name + "' is neither a file nor a catalog model");
     }
-    OpGraph g = ModelArgument.read(xml);
-    TuneBackends.bind(backend, g, xml);
-    return new Model(name, xml.toString(), g);
+    return new Model(name, xml.toString(), ModelArgument.read(xml));
+  }
+
+  /** {@code file} bound to this judge's runtime (its stand-in weights written when missing). */
+  Model bound(Model file) {
+    TuneBackends.bind(backend, file.graph(), Path.of(file.tuneArgument()));
+    return file;
   }
 
   /** A model: its label, what {@code tune} is given, and its graph. */
