@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +35,10 @@ import java.util.function.Consumer;
  * connection only until the handshake deadline, and only {@link FrontLimits#maxPending()} of them at once.
  *
  * <p>Closed: a client silent for {@link FrontLimits#firstBytes()}; a connection not established within
- * {@link FrontLimits#handshake()}; the oldest pending one when a new one would exceed {@code maxPending}; a
- * new one over {@link FrontLimits#maxTotal()}. Counts by reason are logged at most once per interval.
+ * {@link FrontLimits#handshake()}; the oldest pending one of the same address when a new one would exceed
+ * {@link FrontLimits#maxPendingPerAddress()}, else the oldest of the address holding the most pending places
+ * when it would exceed {@code maxPending} (so a new address always gets a place); a new one over {@link
+ * FrontLimits#maxTotal()}. Counts by reason are logged at most once per interval.
  */
 final class InboundFront implements AutoCloseable {
   private static final int BUFFER = 32 * 1024;
@@ -44,7 +47,9 @@ final class InboundFront implements AutoCloseable {
   enum Reason {
     SILENT("sent nothing within the first-bytes deadline"), HANDSHAKE(
         "no TLS handshake within the deadline"), PENDING_CAP(
-            "over the cap on not-yet-established connections"), TOTAL_CAP("over the cap on connections");
+            "over the cap on not-yet-established connections"), ADDRESS_CAP(
+                "over the cap on not-yet-established connections from one address"), TOTAL_CAP(
+                    "over the cap on connections");
 
     final String text;
 
@@ -61,6 +66,8 @@ final class InboundFront implements AutoCloseable {
   private final Thread thread;
   private final ArrayDeque<Relay> pending = new ArrayDeque<>();
   private final List<Relay> all = new ArrayList<>();
+  /** Not-yet-established connections by client address (IPv6: by /64). */
+  private final Map<String, Integer> pendingBy = new HashMap<>();
   private final Map<Reason, Long> closed = new EnumMap<>(Reason.class);
   private final Map<Reason, Long> closedSinceLog = new EnumMap<>(Reason.class);
   /** Buffers of closed connections, reused: a flood of short connections allocates nothing more. */
@@ -162,14 +169,58 @@ final class InboundFront implements AutoCloseable {
         c.close();
         continue;
       }
+      String from = addressKey(c);
+      boolean atOwnCap = pendingBy.getOrDefault(from, 0) >= limits.maxPendingPerAddress();
       if (pending.size() >= limits.maxPending()) {
         count(Reason.PENDING_CAP);
-        pending.peekFirst().close();
+        oldestPendingOf(atOwnCap ? from : busiestAddress()).close();
+      } else if (atOwnCap) {
+        count(Reason.ADDRESS_CAP);
+        oldestPendingOf(from).close();
       }
-      Relay r = new Relay(c, System.nanoTime());
+      Relay r = new Relay(c, from, System.nanoTime());
       all.add(r);
       pending.addLast(r);
+      pendingBy.merge(from, 1, Integer::sum);
       r.start();
+    }
+  }
+
+  /** The client's address, IPv6 ones by their /64 (one host usually holds a whole /64). */
+  private static String addressKey(SocketChannel c) throws IOException {
+    if (c.getRemoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) {
+      byte[] b = a.getAddress().getAddress();
+      return java.util.HexFormat.of().formatHex(b, 0, b.length == 16 ? 8 : b.length);
+    }
+    return "";
+  }
+
+  /** The address holding the most pending places (the oldest such connection's, on a tie). */
+  private String busiestAddress() {
+    String busiest = null;
+    int most = 0;
+    for (Relay r : pending) {
+      int n = pendingBy.get(r.from);
+      if (n > most) {
+        most = n;
+        busiest = r.from;
+      }
+    }
+    return busiest;
+  }
+
+  private Relay oldestPendingOf(String from) {
+    for (Relay r : pending) {
+      if (r.from.equals(from)) {
+        return r;
+      }
+    }
+    throw new IllegalStateException("no pending connection from " + from);
+  }
+
+  private void unpend(Relay r) {
+    if (pending.remove(r)) {
+      pendingBy.computeIfPresent(r.from, (k, n) -> n == 1 ? null : n - 1);
     }
   }
 
@@ -228,6 +279,7 @@ final class InboundFront implements AutoCloseable {
   /** One client connection and its connection to Pekko; bytes pass through two direct buffers. */
   private final class Relay {
     final SocketChannel client;
+    final String from;
     final long accepted;
     SocketChannel server;
     SelectionKey clientKey;
@@ -243,8 +295,9 @@ final class InboundFront implements AutoCloseable {
     boolean established;
     boolean isClosed;
 
-    Relay(SocketChannel client, long accepted) {
+    Relay(SocketChannel client, String from, long accepted) {
       this.client = client;
+      this.from = from;
       this.accepted = accepted;
     }
 
@@ -321,7 +374,7 @@ final class InboundFront implements AutoCloseable {
       flush(down, client, serverEof);
       if (!established && fromServer >= limits.serverBytes() && fromClientAfterAnswer >= limits.clientBytesAfter()) {
         established = true;
-        pending.remove(this);
+        unpend(this);
       }
       // Pekko closed a connection that never got through its handshake (a stranger's bytes failed its TLS).
       boolean drained = up.position() == 0 && down.position() == 0;
@@ -359,7 +412,7 @@ final class InboundFront implements AutoCloseable {
       }
       isClosed = true;
       all.remove(this);
-      pending.remove(this);
+      unpend(this);
       if (up != null) {
         spare.push(up.clear());
         spare.push(down.clear());

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterSocketsTest {
   private static final int IDLE = 300;
   private static final FrontLimits LIMITS = new FrontLimits(Duration.ofSeconds(1), Duration.ofSeconds(2), 32, 1024,
-      256, 256, Duration.ofSeconds(60));
+      256, 256, Duration.ofSeconds(60), 32);
 
   @TempDir
   Path tmp;

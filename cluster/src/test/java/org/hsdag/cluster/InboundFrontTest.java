@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class InboundFrontTest {
   private static final FrontLimits SHORT = new FrontLimits(Duration.ofMillis(500), Duration.ofSeconds(1), 16, 64, 8,
-      8, Duration.ofSeconds(1));
+      8, Duration.ofSeconds(1), 16);
 
   @Test
   void silentSocketsAreClosedAfterTheDeadlineAndOverTheCapAtOnce() throws Exception {
@@ -115,7 +115,7 @@ class InboundFrontTest {
   @Test
   void connectionsOverTheTotalCapAreClosedAtOnce() throws Exception {
     FrontLimits limits = new FrontLimits(Duration.ofSeconds(30), Duration.ofSeconds(30), 4, 4, 8, 8,
-        Duration.ofSeconds(60));
+        Duration.ofSeconds(60), 4);
     try (InboundFront front = InboundFront.open("127.0.0.1", 0, limits, line -> {});
         Echo echo = new Echo(
             front.backPort())) {
@@ -137,6 +137,53 @@ class InboundFrontTest {
         s.close();
       }
     }
+  }
+
+  @Test
+  void oneAddressCannotHoldThePendingPlaces() throws Exception {
+    // 127.0.0.2 and 127.0.0.3 reach loopback on Linux: three "hosts" on one machine.
+    FrontLimits limits = new FrontLimits(Duration.ofSeconds(30), Duration.ofSeconds(30), 8, 64, 8, 8,
+        Duration.ofSeconds(60), 4);
+    try (InboundFront front = InboundFront.open("127.0.0.1", 0, limits, line -> {});
+        Echo echo = new Echo(front.backPort())) {
+      List<Socket> flood = new ArrayList<>();
+      try {
+        for (int i = 0; i < 40; i++) {
+          flood.add(sendingFrom("127.0.0.2", front.port()));
+        }
+        Socket member = sendingFrom("127.0.0.1", front.port());
+        flood.add(member);
+        for (int i = 0; i < 40; i++) {
+          flood.add(sendingFrom("127.0.0.2", front.port()));
+        }
+        // The flood closed only its own connections: the member's still relays.
+        member.getOutputStream().write(new byte[] {7});
+        assertEquals(7, member.getInputStream().read());
+        assertEquals(76L, front.closedCounts().get(InboundFront.Reason.ADDRESS_CAP));
+        // Over the total: a third address gets a place from the busiest one (the flood), never the member's.
+        for (int i = 0; i < 4; i++) {
+          flood.add(sendingFrom("127.0.0.3", front.port()));
+        }
+        assertEquals(Map.of(InboundFront.Reason.ADDRESS_CAP, 76L, InboundFront.Reason.PENDING_CAP, 1L),
+            front.closedCounts());
+        member.getOutputStream().write(new byte[] {8});
+        assertEquals(8, member.getInputStream().read());
+        assertArrayEquals(new int[] {8, 8}, front.openCounts());
+      } finally {
+        for (Socket s : flood) {
+          s.close();
+        }
+      }
+    }
+  }
+
+  /** A connection from {@code host} (a loopback address) that has sent one byte and had it echoed. */
+  private static Socket sendingFrom(String host, int port) throws IOException {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName(host), 0);
+    s.setSoTimeout(10_000);
+    s.getOutputStream().write(1);
+    assertEquals(1, s.getInputStream().read());
+    return s;
   }
 
   /** Whether the peer closed {@code s} (end of stream or reset) within 20 s. */
