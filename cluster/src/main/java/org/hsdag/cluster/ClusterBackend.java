@@ -118,10 +118,12 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
         remoteMeasurements += results.size();
       }
       List<Measurement> out = new ArrayList<>();
-      for (Coordinator.Result r : results) {
-        out.add(r.measurement());
-        if (!r.measurement().ok()) {
-          failures.merge(String.valueOf(r.measurement().reason()), 1, Integer::sum);
+      for (int i = 0; i < results.size(); i++) {
+        Coordinator.Result r = results.get(i);
+        Measurement m = r.disputed() == null ? r.measurement() : arbitrate(g, tasks.get(i), protocol, r.disputed());
+        out.add(m);
+        if (!m.ok()) {
+          failures.merge(String.valueOf(m.reason()), 1, Integer::sum);
         }
       }
       writeWorkersFile(); // kept current, so the run's report (written before close) names the workers
@@ -135,6 +137,23 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
       Thread.currentThread().interrupt();
       throw new BackendUnavailableException("interrupted while the cluster measured");
     }
+  }
+
+  /**
+   * Members disagreed on a task and no other could settle it: the coordinator measures it itself, and the
+   * members whose figures disagree with its own are excluded.
+   */
+  private Measurement arbitrate(OpGraph g, Task t, MeasurementProtocol protocol, List<Quorum.Opinion> disputed) {
+    Optional<KeyedMeasurement> keyed = delegate.capability(KeyedMeasurement.class);
+    Measurement own = keyed.isPresent() ? keyed.get().measure(g, t.placement(), protocol, t.key())
+        : delegate.measure(g, t.placement(), protocol);
+    for (Quorum.Opinion o : disputed) {
+      if (!Quorum.agree(o.measurement(), own)) {
+        system.tell(new Coordinator.Exclude(o.member(), "answered " + Quorum.figure(o.measurement())
+            + " where the coordinator measured " + Quorum.figure(own) + " for the same task"));
+      }
+    }
+    return own;
   }
 
   /** The local backend's time shares, with the wait for the workers counted apart from hsdag's own. */
@@ -180,6 +199,8 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
           .forEach(f -> why.append(' ').append(f.getValue()).append("x \"").append(f.getKey()).append("\";"));
       request.notes().accept(why.substring(0, why.length() - 1));
     }
+    tally.excluded().forEach((w, why) -> request.notes().accept("cluster: worker " + w + " was excluded from the run:"
+        + " its figures disagree with the others' beyond the noise (" + why + ")"));
     writeWorkersFile();
     Members.stop(system, Duration.ofSeconds(15));
   }
@@ -196,6 +217,7 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     doc.put("cluster", request.seedNode());
     doc.put("label", request.label());
     doc.put("measurements_by_worker", tally.snapshot());
+    doc.put("excluded_workers", tally.excluded());
     try {
       AtomicFiles.writeString(request.workersFile(),
           new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n");

@@ -75,8 +75,17 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
    *
    * @param measurement the measurement (a failed one after {@value #MAX_TRIES} tries)
    * @param worker who measured it, or null
+   * @param disputed when members disagreed and none was left to settle it: their answers (the coordinator
+   *     measures itself and excludes those that disagree with it), else null
    */
-  record Result(Measurement measurement, String worker) {}
+  record Result(Measurement measurement, String worker, List<Quorum.Opinion> disputed) {
+    Result(Measurement measurement, String worker) {
+      this(measurement, worker, null);
+    }
+  }
+
+  /** Exclude the worker named {@code worker} (its figures disagree with the coordinator's own). */
+  record Exclude(String worker, String why) implements Command {}
 
   /**
    * The coordinator's settings.
@@ -118,6 +127,8 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     final int index;
     final MeasureTask prototype;
     final Set<ActorRef<Worker.Command>> tried = new HashSet<>();
+    final List<Quorum.Opinion> answers = new ArrayList<>();
+    final Set<ActorRef<Worker.Command>> answered = new HashSet<>();
     final String kind;
     int tries;
 
@@ -147,6 +158,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private final String replyTo;
   private final Cluster cluster;
   private final Map<ActorRef<Worker.Command>, WorkerState> workers = new LinkedHashMap<>();
+  private final Set<Address> excluded = new HashSet<>();
   private final Deque<Job> pending = new ArrayDeque<>();
   private final Map<Long, Job> inFlight = new HashMap<>();
   private final List<AwaitWorkers> awaiting = new ArrayList<>();
@@ -187,6 +199,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         .onMessage(ReachabilityChanged.class, this::onReachability)
         .onMessage(TaskDone.class, this::onDone)
         .onMessage(TimedOut.class, this::onTimedOut)
+        .onMessage(Exclude.class, e -> exclude(e.worker(), e.why()))
         .onMessageEquals(Tick.NO_WORKERS, this::onNoWorkers)
         .onMessageEquals(Tick.ACTIVITY, this::onActivity)
         .build();
@@ -211,7 +224,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private Behavior<Command> onListed(Listed l) {
     Set<ActorRef<Worker.Command>> listed = l.listing().getServiceInstances(Worker.KEY);
     for (ActorRef<Worker.Command> w : listed) {
-      if (!workers.containsKey(w) && fits(w)) {
+      if (!workers.containsKey(w) && !excluded.contains(w.path().address()) && fits(w)) {
         workers.put(w, new WorkerState(nameOf(w)));
         getContext().watchWith(w, new WorkerGone(w));
         settings.notes().accept("cluster: worker " + nameOf(w) + " joined");
@@ -256,9 +269,12 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
   private Behavior<Command> onDone(TaskDone d) {
     WorkerState from = null;
-    for (WorkerState s : workers.values()) {
+    ActorRef<Worker.Command> fromRef = null;
+    for (Map.Entry<ActorRef<Worker.Command>, WorkerState> e : workers.entrySet()) {
+      WorkerState s = e.getValue();
       if (s.busyWith != 0 && s.busyWith == d.taskId() && s.token == d.token()) {
         from = s;
+        fromRef = e.getKey();
       }
     }
     if (from == null) {
@@ -286,10 +302,58 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
       }
       retryOrFail(job, from.name + " refused: " + why);
     } else {
-      settings.tally().add(from.name);
-      finish(job, new Result(d.measurement(), from.name));
+      job.answers.add(new Quorum.Opinion(from.name, d.measurement()));
+      job.answered.add(fromRef);
+      settle(job, false);
     }
     return dispatch();
+  }
+
+  /**
+   * Finishes {@code job} once two members' answers agree (excluding those that disagree with them), or, when
+   * {@code noOneElse} can give another answer, with its only answer or as disputed; else asks another member.
+   */
+  private void settle(Job job, boolean noOneElse) {
+    int agreed = Quorum.agreed(job.answers);
+    if (agreed >= 0) {
+      Quorum.Opinion chosen = job.answers.get(agreed);
+      for (Quorum.Opinion o : List.copyOf(job.answers)) {
+        if (Quorum.agree(o.measurement(), chosen.measurement())) {
+          settings.tally().add(o.member());
+        } else {
+          exclude(o.member(), "answered " + Quorum.figure(o.measurement()) + " where " + chosen.member()
+              + " and another member measured " + Quorum.figure(chosen.measurement()) + " for the same task");
+        }
+      }
+      finish(job, new Result(chosen.measurement(), chosen.member()));
+    } else if (noOneElse && job.answers.size() == 1) {
+      settings.tally().add(job.answers.get(0).member()); // the only fitting worker: nobody to compare with
+      finish(job, new Result(job.answers.get(0).measurement(), job.answers.get(0).member()));
+    } else if (noOneElse) {
+      finish(job, new Result(job.answers.get(0).measurement(), null, List.copyOf(job.answers)));
+    } else {
+      pending.addFirst(job);
+    }
+  }
+
+  /** Takes the worker named {@code name} out of the run for good (and out of the cluster), naming it. */
+  private Behavior<Command> exclude(String name, String why) {
+    settings.tally().exclude(name, why);
+    for (Map.Entry<ActorRef<Worker.Command>, WorkerState> e : new ArrayList<>(workers.entrySet())) {
+      if (e.getValue().name.equals(name)) {
+        Address a = e.getKey().path().address();
+        excluded.add(a);
+        lose(e.getKey(), "excluded: its figures disagree with the others' beyond the noise (" + why + ")");
+        cluster.manager().tell(new Down(a));
+      }
+    }
+    for (Job j : pending) {
+      j.answers.removeIf(o -> o.member().equals(name));
+    }
+    for (Job j : inFlight.values()) {
+      j.answers.removeIf(o -> o.member().equals(name));
+    }
+    return this;
   }
 
   private Behavior<Command> onTimedOut(TimedOut t) {
@@ -302,7 +366,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   }
 
   private void retryOrFail(Job job, String problem) {
-    if (job.tries >= MAX_TRIES) {
+    if (job.tries - job.answers.size() >= MAX_TRIES) {
       MeasureTask p = job.prototype;
       finish(job, new Result(Measurement.failed("not measured after " + MAX_TRIES + " tries (last: " + problem + ")",
           p.backend(), p.profile()), null));
@@ -328,6 +392,10 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     List<Job> waiting = new ArrayList<>();
     while (!pending.isEmpty()) {
       Job job = pending.pollFirst();
+      if (!job.answers.isEmpty() && job.answered.containsAll(workers.keySet())) {
+        settle(job, true);
+        continue;
+      }
       ActorRef<Worker.Command> w = pick(job);
       if (w == null) {
         waiting.add(job);
@@ -361,7 +429,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     ActorRef<Worker.Command> any = null;
     for (Map.Entry<ActorRef<Worker.Command>, WorkerState> e : workers.entrySet()) {
       WorkerState s = e.getValue();
-      if (s.busyWith != 0 || (someoneWilling && s.refused.contains(job.kind))) {
+      if (s.busyWith != 0 || (someoneWilling && s.refused.contains(job.kind)) || job.answered.contains(e.getKey())) {
         continue;
       }
       if (!job.tried.contains(e.getKey())) {

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** How many measurements each worker delivered in this run (tries abandoned or refused are not counted). */
 final class WorkerTally {
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private final Map<String, String> excluded = new ConcurrentHashMap<>();
 
   /**
    * A tally that starts from the counts in {@code file} (a resumed run's {@code workers.json}), or from zero.
@@ -26,6 +27,7 @@ final class WorkerTally {
       JsonNode doc = new ObjectMapper().readTree(file.toFile());
       doc.path("measurements_by_worker").fields()
           .forEachRemaining(e -> t.counts.put(e.getKey(), new AtomicInteger(Math.max(0, e.getValue().asInt()))));
+      doc.path("excluded_workers").fields().forEachRemaining(e -> t.excluded.put(e.getKey(), e.getValue().asText()));
     } catch (IOException e) {
       // An unreadable file is rewritten with this run's counts.
     }
@@ -34,6 +36,16 @@ final class WorkerTally {
 
   void add(String worker) {
     counts.computeIfAbsent(worker, w -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** Notes that {@code worker} was excluded from the run, and why (the first reason is kept). */
+  void exclude(String worker, String why) {
+    excluded.putIfAbsent(worker, why);
+  }
+
+  /** Excluded worker to why, sorted by name. */
+  Map<String, String> excluded() {
+    return new TreeMap<>(excluded);
   }
 
   int count(String worker) {

@@ -483,10 +483,16 @@ public final class ReportWriter {
     if (!Files.exists(file)) {
       return null;
     }
-    JsonNode byWorker = JSON.readTree(Files.readAllBytes(file)).path("measurements_by_worker");
+    JsonNode doc = JSON.readTree(Files.readAllBytes(file));
     List<String> parts = new ArrayList<>();
-    byWorker.fields().forEachRemaining(e -> parts.add("`" + e.getKey() + "` " + e.getValue().asInt()));
+    doc.path("measurements_by_worker").fields()
+        .forEachRemaining(e -> parts.add("`" + e.getKey() + "` " + e.getValue().asInt()));
+    List<String> excluded = new ArrayList<>();
+    doc.path("excluded_workers").fields()
+        .forEachRemaining(e -> excluded.add("`" + e.getKey() + "` (" + e.getValue().asText() + ")"));
     return "Measured by " + parts.size() + " cluster worker" + (parts.size() == 1 ? "" : "s")
-        + " (measurements this session): " + String.join(", ", parts);
+        + " (measurements this session): " + String.join(", ", parts) + (excluded.isEmpty() ? ""
+            : ". Excluded, their figures disagreeing with the others' beyond the noise: "
+                + String.join("; ", excluded));
   }
 }
