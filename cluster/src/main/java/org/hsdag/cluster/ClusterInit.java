@@ -26,8 +26,10 @@ import java.util.function.Consumer;
  *
  * <p>No secret is ever on a command line (where {@code ps} shows it): keytool reads every password
  * from the password file ({@code -storepass:file}, {@code -keypass:file}). Every folder is created
- * owner-only (0700) and every password file owner-only (0600) from its first byte, so key stores
- * written inside are never readable by others either; they are made 0600 too once written.
+ * owner-only (0700) and every file owner-only (0600) from its first byte, whatever the umask: the
+ * password with its permissions given at creation, and what keytool writes (key stores, the request,
+ * certificates) under a umask of 077 (Java cannot set a child's umask, so keytool starts through
+ * {@code /bin/sh}, which sets it and then execs keytool with the arguments unchanged).
  */
 final class ClusterInit {
   static final String CA_DIR = "ca";
@@ -39,6 +41,8 @@ final class ClusterInit {
       .asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   private static final FileAttribute<?> OWNER_FOLDER = PosixFilePermissions
       .asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+
+  private static final Path SHELL = Path.of("/bin/sh");
 
   private final SecureRandom random = new SecureRandom();
 
@@ -162,8 +166,12 @@ final class ClusterInit {
 
   void keytool(Object... args) throws IOException {
     // A dozen short-lived JVMs per member: start-up settings that make each about three times quicker.
-    List<String> cmd = new ArrayList<>(List.of(keytool.toString(), "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
-        "-J-XX:-UsePerfData"));
+    List<String> cmd = new ArrayList<>();
+    if (posix(dir.toAbsolutePath()) && Files.isExecutable(SHELL)) {
+      // "$0" "$@": keytool and its arguments pass through the shell as they are, never parsed by it.
+      cmd.addAll(List.of(SHELL.toString(), "-c", "umask 077 && exec \"$0\" \"$@\""));
+    }
+    cmd.addAll(List.of(keytool.toString(), "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData"));
     for (Object a : args) {
       cmd.add(a.toString());
     }

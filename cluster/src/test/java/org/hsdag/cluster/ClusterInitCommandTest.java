@@ -12,6 +12,7 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import org.hsdag.cli.CliChild;
 import org.hsdag.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,53 @@ class ClusterInitCommandTest {
         assertFalse(String.join(" ", line).contains(secret), "a password on the command line: " + line);
       }
       assertFalse(line.contains("-storepass") || line.contains("-keypass"), line.toString());
+    }
+  }
+
+  @Test
+  void underUmask000NoFileIsEverReadableByOthers() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs /bin/sh");
+    Path dir = tmp.resolve("fleet");
+    List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c", "umask 000 && exec \"$0\" \"$@\""));
+    cmd.addAll(CliChild.command(List.of(), List.of("cluster", "init", dir.toString(), "--members", "coordinator,m1")));
+    Process init = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("console").toFile())
+        .start();
+    java.util.Set<String> exposed = new java.util.TreeSet<>();
+    java.util.Set<String> seen = new java.util.TreeSet<>();
+    // A watcher polling every file's mode while init runs (a file readable by others for a moment is caught).
+    while (init.isAlive()) {
+      exposedFiles(dir, exposed, seen);
+    }
+    exposedFiles(dir, exposed, seen);
+    assertEquals(0, init.waitFor(), Files.readString(tmp.resolve("console")));
+    assertEquals(java.util.Set.of(), exposed);
+    assertTrue(seen.contains("m1/" + TlsFiles.KEY_STORE) && seen.contains("ca/ca.crt"), seen.toString());
+    // Step by step in this JVM too (its own umask): before each keytool run, every file written so far.
+    Path again = tmp.resolve("again");
+    new ClusterInit(again, line -> exposedFiles(again, exposed, seen)).write(List.of("m1"));
+    exposedFiles(again, exposed, seen);
+    assertEquals(java.util.Set.of(), exposed);
+  }
+
+  /** Adds to {@code exposed} each file or folder under {@code dir} with a permission for group or others. */
+  private static void exposedFiles(Path dir, java.util.Set<String> exposed, java.util.Set<String> seen) {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      files.forEach(f -> {
+        try {
+          var perms = Files.getPosixFilePermissions(f);
+          seen.add(dir.relativize(f).toString());
+          if (perms.stream().anyMatch(x -> !x.name().startsWith("OWNER_"))) {
+            exposed.add(dir.relativize(f) + " " + PosixFilePermissions.toString(perms));
+          }
+        } catch (java.io.IOException e) {
+          // Deleted between listing and reading (the certificate request): nothing to check.
+        }
+      });
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      // A folder changed while it was walked: the next poll sees it.
     }
   }
 
