@@ -94,6 +94,9 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
         "pekko.actor.allow-java-serialization = off",
         "pekko.actor.serializers.hsdag-json = \"" + JsonSerializer.class.getName() + "\"",
         "pekko.actor.serialization-bindings { \"" + WireMessage.class.getName() + "\" = hsdag-json }",
+        // A remote Identify, even sent straight to a path, is refused (IdentifyRefusingSerializer).
+        "pekko.actor.serializers.pekko-misc = \"" + IdentifyRefusingSerializer.class.getName() + "\"",
+        "pekko.actor.serialization-identifiers { \"" + IdentifyRefusingSerializer.class.getName() + "\" = 16 }",
         "pekko.remote.artery.transport = " + (tls == null ? "tcp" : "tls-tcp"),
         "pekko.remote.artery.ssl.config-ssl-engine.require-mutual-authentication = on",
         "pekko.remote.artery.ssl.config-ssl-engine.protocol = TLSv1.3",

@@ -69,8 +69,13 @@ final class Adversary implements AutoCloseable {
 
   /** The user guardian of the member at HOST:PORT (where coordinators and workers live), resolved directly. */
   ActorRef guardian(String hostPort) {
+    return direct(hostPort, "/user");
+  }
+
+  /** The actor at {@code path} of the member at HOST:PORT, resolved directly (no actor selection). */
+  ActorRef direct(String hostPort, String path) {
     return ((ExtendedActorSystem) system).provider()
-        .resolveActorRef("pekko://" + ClusterSettings.SYSTEM + "@" + hostPort + "/user");
+        .resolveActorRef("pekko://" + ClusterSettings.SYSTEM + "@" + hostPort + path);
   }
 
   /** The same guardian by actor selection (dropped under untrusted mode). */

@@ -101,6 +101,9 @@ class ClusterAdversaryTest {
       worker.tell(PoisonPill.getInstance(), evil.self);
       worker.tell(Kill.getInstance(), evil.self);
       evil.selection(w1.address(), "/user").tell(new Identify("who"), evil.self);
+      for (String path : List.of("/user", "/system", "/system/cluster/core/daemon")) {
+        evil.direct(w1.address(), path).tell(new Identify(path), evil.self);
+      }
       evil.selection(w1.address(), "/user").tell(PoisonPill.getInstance(), evil.self);
       String sha = RunManifest.sha256(fleet.model);
       String profile;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.hsdag.cli.CliChild;
 import org.hsdag.cli.CliRun;
 import org.junit.jupiter.api.Test;
@@ -44,18 +45,24 @@ class ClusterProcessTest {
       Process first = worker(fleet, "w2", bind, seed, "first.txt");
       try {
         assertTrue(awaitUpMembers(w1, first, 2), Files.readString(tmp.resolve("first.txt")));
+        // From the signal to its removal, the other member never sees it unreachable (it leaves).
+        java.util.concurrent.atomic.AtomicInteger unreachable = new java.util.concurrent.atomic.AtomicInteger();
+        Thread watcher = new Thread(() -> {
+          while (w1.membership()[0] > 1 || first.isAlive()) {
+            unreachable.accumulateAndGet(w1.membership()[1], Math::max);
+            LockSupport.parkNanos(5_000_000L);
+          }
+        });
+        watcher.start();
         first.destroy(); // SIGTERM
         assertTrue(first.waitFor(60, TimeUnit.SECONDS), "the worker did not stop");
+        watcher.join(60_000);
+        assertEquals(0, unreachable.get(), "the stopped worker became unreachable instead of leaving");
       } finally {
         first.destroyForcibly();
       }
       String said = Files.readString(tmp.resolve("first.txt"));
       assertTrue(!said.contains("timed out"), "a shutdown phase timed out: " + said);
-      // It left: removed from the first worker's view without ever being unreachable there (downing needs that).
-      while (w1.membership()[0] > 1) {
-        assertEquals(0, w1.membership()[1], "the stopped worker became unreachable instead of leaving");
-        Thread.sleep(20);
-      }
       Process second = worker(fleet, "w2", bind, seed, "second.txt");
       try {
         assertTrue(awaitUpMembers(w1, second, 2), Files.readString(tmp.resolve("second.txt")));
