@@ -25,6 +25,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Down;
 import org.apache.pekko.cluster.typed.Subscribe;
@@ -241,13 +242,18 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private Behavior<Command> onReachability(ReachabilityChanged r) {
     if (r.event() instanceof ClusterEvent.UnreachableMember u) {
       Address a = u.member().address();
+      // A worker stopping after it left (SIGTERM) may miss heartbeats before its removal reaches this member.
+      boolean left = u.member().status().equals(MemberStatus.leaving())
+          || u.member().status().equals(MemberStatus.exiting());
       for (ActorRef<Worker.Command> w : new ArrayList<>(workers.keySet())) {
         if (w.path().address().equals(a)) {
-          lose(w, "became unreachable");
+          lose(w, left ? "left the cluster" : "became unreachable");
         }
       }
-      // A worker that stopped answering heartbeats is taken out of the cluster; restarted, it joins again.
-      cluster.manager().tell(new Down(a));
+      if (!left) {
+        // A worker that stopped answering heartbeats is taken out of the cluster; restarted, it joins again.
+        cluster.manager().tell(new Down(a));
+      }
     }
     return dispatch();
   }
@@ -347,12 +353,8 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         cluster.manager().tell(new Down(a));
       }
     }
-    for (Job j : pending) {
-      j.answers.removeIf(o -> o.member().equals(name));
-    }
-    for (Job j : inFlight.values()) {
-      j.answers.removeIf(o -> o.member().equals(name));
-    }
+    java.util.stream.Stream.concat(pending.stream(), inFlight.values().stream())
+        .forEach(j -> j.answers.removeIf(o -> o.member().equals(name)));
     return this;
   }
 
@@ -392,7 +394,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     List<Job> waiting = new ArrayList<>();
     while (!pending.isEmpty()) {
       Job job = pending.pollFirst();
-      if (!job.answers.isEmpty() && job.answered.containsAll(workers.keySet())) {
+      if (!job.answers.isEmpty() && noOtherAnswer(job)) {
         settle(job, true);
         continue;
       }
@@ -418,6 +420,12 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
       timers.startSingleTimer(Tick.NO_WORKERS, Tick.NO_WORKERS, settings.workerWait());
     }
     return this;
+  }
+
+  /** Whether no worker in the cluster can give {@code job} another answer (all answered it or refuse its kind). */
+  private boolean noOtherAnswer(Job job) {
+    return workers.entrySet().stream()
+        .allMatch(e -> job.answered.contains(e.getKey()) || e.getValue().refused.contains(job.kind));
   }
 
   /**

@@ -37,18 +37,26 @@ class ClusterProcessTest {
 
   @Test
   void aWorkerStoppedWithSigtermLeavesAndAWorkerAtItsAddressJoinsAgain() throws Exception {
-    Fleet fleet = new Fleet(tmp, "w1", "w2");
+    Fleet fleet = new Fleet(tmp, "coordinator", "w1", "w2");
     int port = Fleet.freePort();
     String seed = "127.0.0.1:" + port;
     String bind = "127.0.0.1:" + Fleet.freePort();
-    try (WorkerNode w1 = fleet.worker("w1", null, port, seed, b -> b)) {
+    org.hsdag.ir.OpGraph graph = new org.hsdag.ir.IrReader().read(fleet.model);
+    List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (WorkerNode w1 = fleet.worker("w1", null, port, seed, b -> b);
+        org.hsdag.backend.LatencyBackend local = Fleet.sim(5, null, graph)) {
       Process first = worker(fleet, "w2", bind, seed, "first.txt");
-      try {
-        assertTrue(awaitUpMembers(w1, first, 2), Files.readString(tmp.resolve("first.txt")));
-        // From the signal to its removal, the other member never sees it unreachable (it leaves).
+      // A coordinator watches too: it must see the worker leave, not become unreachable.
+      org.hsdag.cli.RemoteMeasurement.Request r = new org.hsdag.cli.RemoteMeasurement.Request(seed, null,
+          fleet.certs.resolve("coordinator"), "127.0.0.1", java.time.Duration.ofMinutes(5),
+          java.time.Duration.ofMinutes(2), 2, org.hsdag.tune.RunManifest.sha256(fleet.model), 5, null, notes::add,
+          null);
+      try (var coordinator = new PekkoRemoteMeasurement().connect(r, local, graph)) {
+        assertTrue(awaitUpMembers(w1, first, 3), Files.readString(tmp.resolve("first.txt")));
+        // From the signal to its removal, no other member sees it unreachable (it leaves).
         java.util.concurrent.atomic.AtomicInteger unreachable = new java.util.concurrent.atomic.AtomicInteger();
         Thread watcher = new Thread(() -> {
-          while (w1.membership()[0] > 1 || first.isAlive()) {
+          while (w1.membership()[0] > 2 || first.isAlive()) {
             unreachable.accumulateAndGet(w1.membership()[1], Math::max);
             LockSupport.parkNanos(5_000_000L);
           }
@@ -58,6 +66,12 @@ class ClusterProcessTest {
         assertTrue(first.waitFor(60, TimeUnit.SECONDS), "the worker did not stop");
         watcher.join(60_000);
         assertEquals(0, unreachable.get(), "the stopped worker became unreachable instead of leaving");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (notes.stream().noneMatch(n -> n.contains(bind + " left the cluster")) && System.nanoTime() < end) {
+          Thread.sleep(50);
+        }
+        assertTrue(notes.stream().anyMatch(n -> n.contains(bind + " left the cluster")), notes.toString());
+        assertTrue(notes.stream().noneMatch(n -> n.contains("unreachable")), notes.toString());
       } finally {
         first.destroyForcibly();
       }
