@@ -5,13 +5,14 @@ import java.util.List;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Port;
 
 /**
  * The concrete shape of every tensor of one graph as the model is compiled: each dynamic input at
  * the static shape {@link ShapeAssumption#inputs()} gives it (what the real backend reshapes it
  * to), propagated in topological order to the tensors it feeds where the IR leaves a dim dynamic
- * ({@link OutputShapeRules}, OpenVINO's shape inference for the common ops). A dim no rule sizes
+ * ({@link OpShapes#concrete}, hsdag's one shape inference). A dim no rule sizes
  * takes the {@link ShapeAssumption}'s batch or sequence; {@link #assumed()} counts those tensors.
  * Static IR dims are kept as written: they are OpenVINO's own inference and do not depend on the
  * dynamic inputs. Computed once per graph by the cost model, the simulator and the boundary copies.
@@ -67,7 +68,7 @@ public final class TensorShapes {
       long[] known = node.isParameter() ? given(node, ir) : null;
       if (known == null && !node.isParameter()) {
         in = in != null ? in : inputs(v);
-        known = OutputShapeRules.infer(node, p, in, ir);
+        known = OpShapes.concrete(node, p, in, ir);
       }
       out[v][p] = fill(ir, known, node, p);
     }
