@@ -24,6 +24,8 @@ public final class TensorShapes {
   private final int[][] src;
   private final int[][] srcPort;
   private final List<String> assumed = new ArrayList<>();
+  /** Derived once, on the first data-sized op with a dynamic output. */
+  private OpShapes.Values values;
 
   private TensorShapes(OpGraph g, ShapeAssumption shapes) {
     this.g = g;
@@ -68,10 +70,19 @@ public final class TensorShapes {
       long[] known = node.isParameter() ? given(node, ir) : null;
       if (known == null && !node.isParameter()) {
         in = in != null ? in : inputs(v);
-        known = OpShapes.concrete(node, p, in, ir);
+        known = OpShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
       }
       out[v][p] = fill(ir, known, node, p);
     }
+  }
+
+  /** A Range, Broadcast or Tile sized by the values of its shape inputs under the concrete input sizes. */
+  private long[] dataSized(int v, long[][] in) {
+    if (values == null) {
+      values = OpShapes.Values.of(g);
+    }
+    return OpShapes.dataSized(g.node(v), in, k -> src[v][k] < 0 || srcPort[v][k] != 0 ? null
+        : values.value(src[v][k], shapeOf -> input(shapeOf, 0)));
   }
 
   /** The size given for Parameter {@code node} by its friendly name or a tensor name, when it has {@code ir}'s rank. */

@@ -72,6 +72,51 @@ final class IrDimRules {
     return out != null && out.length == ir.length ? out : null;
   }
 
+  /**
+   * The output of an op whose size is data (Range, Broadcast, Tile) from the values of its shape
+   * inputs, {@code value.apply(k)} being input k's value or null; null when a value is unknown.
+   */
+  static long[] dataSized(OpNode node, long[][] in, java.util.function.IntFunction<long[]> value) {
+    switch (node.type()) {
+      case "Range" -> {
+        long[] start = value.apply(0);
+        long[] stop = value.apply(1);
+        long[] step = value.apply(2);
+        if (start == null || stop == null || step == null || start.length != 1 || stop.length != 1
+            || step.length != 1 || step[0] == 0) {
+          return null;
+        }
+        return new long[] {Math.max(0, Math.floorDiv(stop[0] - start[0] + step[0] - Long.signum(step[0]), step[0]))};
+      }
+      case "Broadcast" -> {
+        long[] target = in.length > 1 ? value.apply(1) : null;
+        String mode = node.attribute("mode");
+        if (target == null || (mode != null && !mode.equalsIgnoreCase("numpy") && !mode.equalsIgnoreCase(
+            "bidirectional"))) {
+          return null;
+        }
+        return mode != null && mode.equalsIgnoreCase("bidirectional") ? broadcast(in[0], target) : target;
+      }
+      case "Tile" -> {
+        long[] reps = in.length > 1 ? value.apply(1) : null;
+        if (reps == null) {
+          return null;
+        }
+        int rank = Math.max(reps.length, in[0].length);
+        long[] out = new long[rank];
+        for (int a = 0; a < rank; a++) {
+          int i = a - (rank - in[0].length);
+          int r = a - (rank - reps.length);
+          out[a] = (i >= 0 ? in[0][i] : 1) * (r >= 0 ? reps[r] : 1);
+        }
+        return out;
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
   /** Numpy broadcasting of every input (a conflict between assumed sizes takes the later one). */
   static long[] broadcast(long[]... shapes) {
     long[] out = new long[0];
