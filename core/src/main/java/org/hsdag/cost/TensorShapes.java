@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.DataSizedShapes;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Port;
@@ -25,7 +26,7 @@ public final class TensorShapes {
   private final int[][] srcPort;
   private final List<String> assumed = new ArrayList<>();
   /** Derived once, on the first data-sized op with a dynamic output. */
-  private OpShapes.Values values;
+  private DataSizedShapes.Values values;
 
   private TensorShapes(OpGraph g, ShapeAssumption shapes) {
     this.g = g;
@@ -70,7 +71,7 @@ public final class TensorShapes {
       long[] known = node.isParameter() ? given(node, ir) : null;
       if (known == null && !node.isParameter()) {
         in = in != null ? in : inputs(v);
-        known = OpShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
+        known = DataSizedShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
       }
       out[v][p] = fill(ir, known, node, p);
     }
@@ -79,9 +80,9 @@ public final class TensorShapes {
   /** A Range, Broadcast or Tile sized by the values of its shape inputs under the concrete input sizes. */
   private long[] dataSized(int v, long[][] in) {
     if (values == null) {
-      values = OpShapes.Values.of(g);
+      values = DataSizedShapes.Values.of(g);
     }
-    return OpShapes.dataSized(g.node(v), in, k -> src[v][k] < 0 || srcPort[v][k] != 0 ? null
+    return DataSizedShapes.dataSized(g.node(v), in, k -> src[v][k] < 0 || srcPort[v][k] != 0 ? null
         : values.value(src[v][k], shapeOf -> input(shapeOf, 0)));
   }
 

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.IntFunction;
 
 /**
  * hsdag's one shape inference, following the OpenVINO opset specifications; the runtime's own
@@ -22,8 +20,9 @@ import java.util.function.IntFunction;
  *       ({@link IrDimRules}); the cost model's tensor sizes come from it.
  * </ul>
  *
- * Stand-in weights derive the constants' values backwards from the same port dims ({@link
- * ShapeConstants}) and check them forwards with {@link #infer}.
+ * Ops whose size is data are sized by {@link DataSizedShapes}. Stand-in weights derive the
+ * constants' values backwards from the same port dims ({@link ShapeConstants}) and check them
+ * forwards with {@link #infer} ({@link DerivedValuesCheck}).
  */
 public final class OpShapes {
   private OpShapes() {}
@@ -205,46 +204,6 @@ public final class OpShapes {
       throw new IrException(type + ": axis " + axis + " is out of range for rank " + rank);
     }
     return (int) a;
-  }
-
-  /**
-   * The values of one graph's shape computations (ShapeOf, Gather, Concat, arithmetic over
-   * integer constants), the constants valued as stand-in weights derive them: what sizes a Range
-   * over a sequence length or a Broadcast to a computed shape.
-   */
-  public static final class Values {
-    private final ShapeConstants derived;
-
-    private Values(ShapeConstants derived) {
-      this.derived = derived;
-    }
-
-    /** Derives the constants of {@code graph} (as many seconds as stand-in weights take: call once per graph). */
-    public static Values of(OpGraph graph) {
-      return new Values(ShapeConstants.derived(graph));
-    }
-
-    /**
-     * The value of output 0 of {@code node}, each ShapeOf reading {@code shapeOfInput} (the
-     * concrete shape of its input, by the ShapeOf's node index); null when not known.
-     */
-    public long[] value(int node, IntFunction<long[]> shapeOfInput) {
-      return derived.evaluate(node, shapeOfInput);
-    }
-  }
-
-  /**
-   * The output of an op whose size is data (Range, Broadcast, Tile) from its inputs' concrete
-   * shapes {@code in} and their values {@code value.apply(k)} (null when unknown); null when no
-   * rule applies or a value is unknown.
-   */
-  public static long[] dataSized(OpNode node, long[][] in, IntFunction<long[]> value) {
-    return IrDimRules.dataSized(node, in, value);
-  }
-
-  /** True for the ops {@link #dataSized} sizes. */
-  public static boolean isDataSized(OpNode node) {
-    return Set.of("Range", "Broadcast", "Tile").contains(node.type());
   }
 
   /** Numpy broadcasting of two shapes; refuses shapes that do not broadcast. */
