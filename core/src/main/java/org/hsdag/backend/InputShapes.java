@@ -12,28 +12,45 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.cost.TensorShapes;
-import org.hsdag.ir.ElementType;
 import org.hsdag.ir.InputAxes;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.ir.Port;
 import org.hsdag.ir.Shapes;
 
 /**
  * What the user said about the shapes of a model's dynamic inputs ({@code --input-shape
- * input_ids=1,128}), turned into the simulator's {@link ShapeAssumption}: the batch is the size
- * given for dynamic axis 0, the sequence the size given for the other dynamic axes. Inputs are
- * named by their Parameter's friendly name or one of its tensor names.
+ * input_ids=1,128}, {@code --sequence-length}, {@code --past-length}), resolved per input: a size
+ * given for the input (by its Parameter's friendly name, one of its tensor names, or a name
+ * pattern with {@code *} that sizes a whole family such as {@code past_key_values.*}); else per
+ * axis, a size the model fixes ({@link InputAxes}: hidden sizes from the consumers); else the
+ * batch for axis 0, the past length for a KV-cache axis (one the input is concatenated along),
+ * the sequence length for the others. The simulator's {@link ShapeAssumption} propagates these
+ * per-input sizes; its single batch and sequence serve only tensors no shape rule reaches.
  *
- * @param given static shapes by input name, in the order given (empty: assume the default)
+ * @param given static shapes by input name or pattern, in the order given (empty: assume the default)
+ * @param sequence the length of a sequence axis nothing else sizes (0: the default)
+ * @param past the length of a KV-cache axis nothing else sizes (0: the sequence length)
  */
-public record InputShapes(Map<String, long[]> given) {
+public record InputShapes(Map<String, long[]> given, long sequence, long past) {
   public static final InputShapes NONE = new InputShapes(Map.of());
 
   public InputShapes {
     Map<String, long[]> copy = new LinkedHashMap<>();
     given.forEach((k, v) -> copy.put(Objects.requireNonNull(k), v.clone()));
     given = java.util.Collections.unmodifiableMap(copy);
+    if (sequence < 0 || past < 0) {
+      throw new IllegalArgumentException("lengths must be positive (got sequence " + sequence + ", past " + past + ")");
+    }
+  }
+
+  /** Sizes by input name or name pattern ({@code past_key_values.*}); lengths from the defaults. */
+  public InputShapes(Map<String, long[]> given) {
+    this(given, 0, 0);
+  }
+
+  /** The same sizes with the length of every sequence axis and of every KV-cache axis nothing else sizes (0: default). */
+  public InputShapes withLengths(long sequenceLength, long pastLength) {
+    return new InputShapes(given, sequenceLength, pastLength);
   }
 
   @Override
@@ -97,7 +114,7 @@ public record InputShapes(Map<String, long[]> given) {
   private static final int INPUTS_NAMED = 3;
 
   /** The first few inputs by name, then how many more (a model may have hundreds). */
-  private static String summary(List<String> inputs) {
+  static String summary(List<String> inputs) {
     if (inputs.size() <= INPUTS_NAMED + 1) {
       return String.join(", ", inputs);
     }
@@ -108,7 +125,8 @@ public record InputShapes(Map<String, long[]> given) {
    * Resolves the shapes for {@code graph}.
    *
    * @throws IllegalArgumentException naming the input for an unknown name, a rank or static
-   *     dimension that contradicts the model, or two different batch sizes
+   *     dimension that contradicts the model, or two different batch sizes; naming every input
+   *     with an axis nothing sizes, at once
    */
   public Resolution resolve(OpGraph graph) {
     Map<String, OpNode> byName = new LinkedHashMap<>();
@@ -128,7 +146,8 @@ public record InputShapes(Map<String, long[]> given) {
     for (Map.Entry<OpNode, long[]> c : chosen.entrySet()) {
       long[] model = c.getKey().outputs().get(0).dims();
       for (int a = 0; a < model.length; a++) {
-        if (model[a] < 0) {
+        // A hidden size the model fixes is not a sequence length, whoever gave it.
+        if (model[a] < 0 && (a == 0 || InputAxes.derive(graph, c.getKey().index(), a).isEmpty())) {
           (a == 0 ? batches : sequences).add(c.getValue()[a]);
         }
       }
@@ -137,100 +156,74 @@ public record InputShapes(Map<String, long[]> given) {
       throw new IllegalArgumentException("--input-shape: the simulator needs one batch size, got " + batches);
     }
     long batch = batches.isEmpty() ? ShapeAssumption.DEFAULT.batch() : batches.iterator().next();
-    long sequence = sequences.isEmpty() ? ShapeAssumption.DEFAULT.sequence() : ((TreeSet<Long>) sequences).last();
-    String note = sequences.size() > 1 ? "the simulator gives every dynamic non-batch axis one length and uses the "
-        + "largest, " + sequence + " (given " + sequences + ")" : null;
-    ShapeAssumption shapes = new ShapeAssumption(batch, sequence);
-    List<String> inputs = new ArrayList<>();
-    List<String> derivedNotes = new ArrayList<>();
-    Map<String, long[]> sizes = new LinkedHashMap<>();
-    boolean assumed = false;
+    long fallback = sequence > 0 ? sequence : ShapeAssumption.DEFAULT.sequence();
+    long seq = sequences.isEmpty() ? fallback : ((TreeSet<Long>) sequences).last();
+    String note = sequences.size() > 1 ? "tensors no shape rule reaches take one length, the simulator uses the "
+        + "largest, " + seq + " (given " + sequences + ")" : null;
+    ShapeAssumption shapes = new ShapeAssumption(batch, seq);
+    InputSizing sizing = new InputSizing(graph, chosen, shapes.batch(), fallback, past > 0 ? past : fallback);
     for (OpNode p : parameters) {
-      Port out = p.outputs().get(0);
-      if (!out.isDynamic()) {
-        continue;
-      }
-      long[] dims = out.dims();
-      long[] resolved = new long[dims.length];
-      for (int a = 0; a < dims.length; a++) {
-        if (dims[a] >= 0) {
-          resolved[a] = dims[a];
-        } else if (chosen.containsKey(p)) {
-          resolved[a] = chosen.get(p)[a];
-        } else {
-          var derived = InputAxes.derive(graph, p.index(), a);
-          if (derived.isPresent()) {
-            resolved[a] = derived.get().size();
-            derivedNotes.add(p.name() + " axis " + a + " from " + derived.get().why());
-          } else {
-            resolved[a] = assumable(p, a, dims) ? shapes.resolve(dims[a], a) : refuse(p, a, dims);
-            assumed = true;
-          }
-        }
-      }
-      inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
-      sizes.put(p.name(), resolved);
-      for (String t : tensorNames(p)) {
-        sizes.putIfAbsent(t, resolved);
+      if (p.outputs().get(0).isDynamic()) {
+        sizing.size(p, tensorNames(p));
       }
     }
-    ShapeAssumption compiled = shapes.withInputs(sizes);
-    String guessed = checkTensorBound(graph, compiled, inputs).note();
-    if (!derivedNotes.isEmpty()) {
-      String fromModel = "sized by the model: " + summary(derivedNotes);
-      note = note == null ? fromModel : note + "; " + fromModel;
+    sizing.refuseUnsized();
+    ShapeAssumption compiled = shapes.withInputs(sizing.sizes);
+    String guessed = checkTensorBound(graph, compiled, sizing.inputs).note();
+    for (String more : new String[] {sizing.familyNote(), sizing.derivedNotes.isEmpty() ? null
+        : "sized by the model: " + summary(sizing.derivedNotes), sizing.inputs.isEmpty() ? null : guessed}) {
+      if (more != null) {
+        note = note == null ? more : note + "; " + more;
+      }
     }
-    if (guessed != null && !inputs.isEmpty()) {
-      note = note == null ? guessed : note + "; " + guessed;
-    }
-    return new Resolution(this, compiled, inputs, assumed, note, sizes);
+    return new Resolution(this, compiled, sizing.inputs, sizing.assumed, note, sizing.sizes);
   }
 
   /** The given sizes by Parameter, each checked against the model's rank and static dimensions. */
   private Map<OpNode, long[]> chosen(Map<String, OpNode> byName, List<OpNode> parameters) {
     Map<OpNode, long[]> chosen = new LinkedHashMap<>();
     for (Map.Entry<String, long[]> e : given.entrySet()) {
-      OpNode p = byName.get(e.getKey());
-      if (p == null) {
+      List<OpNode> matched = matching(e.getKey(), byName);
+      if (matched.isEmpty()) {
         throw new IllegalArgumentException("--input-shape: the model has no input '" + e.getKey() + "' (inputs: "
-            + parameters.stream().map(OpNode::name).collect(Collectors.joining(", ")) + ")");
+            + summary(parameters.stream().map(OpNode::name).toList()) + ")");
       }
-      long[] model = p.outputs().get(0).dims();
-      long[] want = e.getValue();
-      if (want.length != model.length) {
-        throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' has rank " + model.length
-            + " in the model, " + want.length + " given");
-      }
-      for (int a = 0; a < model.length; a++) {
-        if (model[a] >= 0 && model[a] != want[a]) {
-          throw new IllegalArgumentException("--input-shape: input '" + e.getKey() + "' axis " + a + " is " + model[a]
-              + " in the model, " + want[a] + " given");
+      for (OpNode p : matched) {
+        if (!chosen.containsKey(p) || !e.getKey().contains("*")) {
+          chosen.put(p, checked(e.getKey(), p, e.getValue()));
         }
       }
-      chosen.put(p, want);
     }
     return chosen;
   }
 
-  /**
-   * Whether axis {@code a} of a dynamic input may take the default size when nothing fixes it: a
-   * batch (axis 0), any axis of an integer input (token ids, masks, positions: their lengths are
-   * free), and the middle axis of a rank-3 float input ({@code [batch, sequence, hidden]}).
-   * A float input's other axes (a hidden size, channels, an image's height) are not guessed.
-   */
-  private static boolean assumable(OpNode p, int a, long[] dims) {
-    ElementType type = p.outputs().get(0).elementType();
-    boolean floating = type == ElementType.F32 || type == ElementType.F16 || type == ElementType.BF16
-        || type == ElementType.F64;
-    return a == 0 || !floating || (dims.length == 3 && a == 1);
+  /** The inputs {@code key} names: one by name, or all whose names match a pattern with {@code *}. */
+  private static List<OpNode> matching(String key, Map<String, OpNode> byName) {
+    if (!key.contains("*")) {
+      OpNode p = byName.get(key);
+      return p == null ? List.of() : List.of(p);
+    }
+    java.util.regex.Pattern glob = java.util.regex.Pattern.compile(
+        Arrays.stream(key.split("\\*", -1)).map(java.util.regex.Pattern::quote).collect(Collectors.joining(".*")));
+    return byName.entrySet().stream().filter(e -> glob.matcher(e.getKey()).matches()).map(Map.Entry::getValue)
+        .distinct().toList();
   }
 
-  private static long refuse(OpNode p, int a, long[] dims) {
-    String shape = Arrays.stream(dims).mapToObj(d -> d < 0 ? "?" : Long.toString(d)).collect(Collectors.joining(","));
-    throw new IllegalArgumentException("--input-shape: input '" + p.name() + "' is [" + shape + "] and nothing in the "
-        + "model fixes the size of its axis " + a + " (not a batch or sequence axis); give it: --input-shape "
-        + p.name() + "=" + Arrays.stream(dims).mapToObj(d -> d < 0 ? "N" : Long.toString(d))
-            .collect(Collectors.joining(",")));
+  /** {@code want} for Parameter {@code p}, checked against the model's rank and static dims. */
+  private static long[] checked(String key, OpNode p, long[] want) {
+    String who = key.contains("*") ? p.name() : key;
+    long[] model = p.outputs().get(0).dims();
+    if (want.length != model.length) {
+      throw new IllegalArgumentException("--input-shape: input '" + who + "' has rank " + model.length
+          + " in the model, " + want.length + " given");
+    }
+    for (int a = 0; a < model.length; a++) {
+      if (model[a] >= 0 && model[a] != want[a]) {
+        throw new IllegalArgumentException("--input-shape: input '" + who + "' axis " + a + " is " + model[a]
+            + " in the model, " + want[a] + " given");
+      }
+    }
+    return want;
   }
 
   /**
@@ -254,7 +247,7 @@ public record InputShapes(Map<String, long[]> given) {
     return sized;
   }
 
-  private static Set<String> tensorNames(OpNode parameter) {
+  static Set<String> tensorNames(OpNode parameter) {
     Set<String> names = new LinkedHashSet<>();
     String all = parameter.outputs().get(0).names();
     if (all != null) {

@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.DataSizedShapes;
 import org.hsdag.ir.OpNode;
+import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Port;
 
 /**
  * The concrete shape of every tensor of one graph as the model is compiled: each dynamic input at
  * the static shape {@link ShapeAssumption#inputs()} gives it (what the real backend reshapes it
  * to), propagated in topological order to the tensors it feeds where the IR leaves a dim dynamic
- * ({@link OutputShapeRules}, OpenVINO's shape inference for the common ops). A dim no rule sizes
+ * ({@link OpShapes#concrete}, hsdag's one shape inference). A dim no rule sizes
  * takes the {@link ShapeAssumption}'s batch or sequence; {@link #assumed()} counts those tensors.
  * Static IR dims are kept as written: they are OpenVINO's own inference and do not depend on the
  * dynamic inputs. Computed once per graph by the cost model, the simulator and the boundary copies.
@@ -23,6 +25,8 @@ public final class TensorShapes {
   private final int[][] src;
   private final int[][] srcPort;
   private final List<String> assumed = new ArrayList<>();
+  /** Derived once, on the first data-sized op with a dynamic output. */
+  private DataSizedShapes.Values values;
 
   private TensorShapes(OpGraph g, ShapeAssumption shapes) {
     this.g = g;
@@ -67,10 +71,19 @@ public final class TensorShapes {
       long[] known = node.isParameter() ? given(node, ir) : null;
       if (known == null && !node.isParameter()) {
         in = in != null ? in : inputs(v);
-        known = OutputShapeRules.infer(node, p, in, ir);
+        known = DataSizedShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
       }
       out[v][p] = fill(ir, known, node, p);
     }
+  }
+
+  /** A Range, Broadcast or Tile sized by the values of its shape inputs under the concrete input sizes. */
+  private long[] dataSized(int v, long[][] in) {
+    if (values == null) {
+      values = DataSizedShapes.Values.of(g);
+    }
+    return DataSizedShapes.dataSized(g.node(v), in, k -> src[v][k] < 0 || srcPort[v][k] != 0 ? null
+        : values.value(src[v][k], shapeOf -> input(shapeOf, 0)));
   }
 
   /** The size given for Parameter {@code node} by its friendly name or a tensor name, when it has {@code ir}'s rank. */

@@ -25,16 +25,11 @@ import java.util.Set;
 public final class InputAxes {
   private InputAxes() {}
 
-  /** Ops whose output has the shape of input 0 (other inputs, if any, are scalars or axes). */
-  private static final Set<String> SAME_SHAPE = Set.of("Convert", "Relu", "ReLU", "Gelu", "Sigmoid", "Tanh", "Exp",
-      "Log", "Sqrt", "Erf", "Abs", "Negative", "Swish", "HSwish", "HSigmoid", "Mish", "SoftPlus", "Clamp", "Elu",
-      "Floor", "Ceiling", "Round", "Sin", "Cos", "Sign", "MVN", "Softmax", "SoftMax", "LogSoftmax", "NormalizeL2",
-      "FakeQuantize", "PRelu", "PReLU", "Selu", "SoftSign", "LogicalNot", "GRN", "LRN", "CumSum");
+  /** Ops whose output has the shape of input 0: the shape inference's own list. */
+  private static final Set<String> SAME_SHAPE = IrDimRules.SAME_SHAPE;
 
-  /** Element-wise ops with numpy broadcasting over all their inputs. */
-  private static final Set<String> BROADCASTING = Set.of("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum",
-      "Minimum", "SquaredDifference", "FloorMod", "Mod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
-      "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "Select");
+  /** Element-wise ops with numpy broadcasting over all their inputs: the shape inference's own list. */
+  private static final Set<String> BROADCASTING = IrDimRules.BROADCASTING;
 
   /** Most tensors visited while following one axis (a bound, not a limit real models reach). */
   private static final int MAX_VISITS = 100_000;

@@ -429,10 +429,28 @@ final class ShapeConstants {
    * shape computation this class evaluates. {@code trial} overrides Const values.
    */
   long[] evaluate(int node, int port, Map<Integer, long[]> trial) {
-    return evaluate(node, port, trial, 0);
+    return evaluate(node, port, trial, null, 0);
   }
 
-  private long[] evaluate(int node, int port, Map<Integer, long[]> trial, int depth) {
+  /**
+   * The value of a shape computation once the model's inputs have concrete sizes: a ShapeOf reads
+   * {@code shapeOfInput} (the concrete shape of its input, by the ShapeOf's node index), the
+   * Consts their derived values. Null when an entry stays unknown.
+   */
+  long[] evaluate(int node, java.util.function.IntFunction<long[]> shapeOfInput) {
+    long[] v = evaluate(node, 0, Map.of(), shapeOfInput, 0);
+    return v == null || Arrays.stream(v).anyMatch(x -> x == DYN) ? null : v;
+  }
+
+  /** Derives the constants' values of {@code graph}, kept for {@link #evaluate(int, java.util.function.IntFunction)}. */
+  static ShapeConstants derived(OpGraph graph) {
+    ShapeConstants s = new ShapeConstants(graph);
+    s.run();
+    return s;
+  }
+
+  private long[] evaluate(int node, int port, Map<Integer, long[]> trial, java.util.function.IntFunction<long[]> shapes,
+      int depth) {
     OpNode n = g.node(node);
     // Every op evaluated here (Const, ShapeOf, the integer ops) has a single output.
     if (depth > 32 || port != 0) {
@@ -445,7 +463,7 @@ final class ShapeConstants {
       return trial.containsKey(node) ? trial.get(node) : current(node);
     }
     if ("ShapeOf".equals(n.type())) {
-      long[] d = n.inputs().get(0).dims();
+      long[] d = shapes != null ? shapes.apply(node) : n.inputs().get(0).dims();
       for (int i = 0; i < d.length; i++) {
         d[i] = d[i] < 0 ? DYN : d[i];
       }
@@ -462,7 +480,7 @@ final class ShapeConstants {
         return null;
       }
       // Only the inputs an op reads as values; a Gather's data and a ShapeOf's input are handled above.
-      in[i] = evaluate(src[node][i], srcPort[node][i], trial, depth + 1);
+      in[i] = evaluate(src[node][i], srcPort[node][i], trial, shapes, depth + 1);
       if (in[i] == null) {
         return null;
       }

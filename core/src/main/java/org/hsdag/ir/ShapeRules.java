@@ -67,9 +67,11 @@ final class ShapeRules {
       case "Pad" -> pad(in, o, n, out);
       case "TopK" -> topK(n, o, out);
       case "Range" -> {
-        // start 0, stop = the length, step 1 (integer Ranges only: a float Const gets random values).
-        long length = o.length == 1 && o[0] >= 0 ? o[0] : 1;
-        rule(out, n, 0, List.of(ValueNeed.of(0)), List.of(new Rule(1, List.of(ValueNeed.of(length)), why(n, 1)),
+        // start 0, stop = the length, step 1 (integer Ranges only: a float Const gets random values). A
+        // dynamic length is a sequence length: the last dynamic dim of the shape it is read from.
+        ValueNeed length = o.length == 1 && o[0] >= 0 ? ValueNeed.of(o[0])
+            : new ValueNeed(new long[] {DYN}, new long[] {1}, new int[] {ShapeVectors.LAST_DYNAMIC});
+        rule(out, n, 0, List.of(ValueNeed.of(0)), List.of(new Rule(1, List.of(length), why(n, 1)),
             new Rule(2, List.of(ValueNeed.of(1)), why(n, 2))));
       }
       default -> {

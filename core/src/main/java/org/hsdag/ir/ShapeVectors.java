@@ -95,8 +95,18 @@ final class ShapeVectors {
     return a.stream().mapToLong(Long::longValue).toArray();
   }
 
+  /** A target position meaning "the last dynamic dim" (a sequence length: batch comes first, hidden sizes are static). */
+  static final int LAST_DYNAMIC = -2;
+
   /** The dim of a shape that a dynamic target entry at {@code pos} (the k-th dynamic one) stands for. */
   static int dynamicDim(long[] shape, int pos, int ordinal) {
+    if (pos == LAST_DYNAMIC) {
+      int last = -1;
+      for (int j = 0; j < shape.length; j++) {
+        last = shape[j] == DYN ? j : last;
+      }
+      return last;
+    }
     if (pos >= 0 && pos < shape.length && shape[pos] == DYN) {
       return pos;
     }

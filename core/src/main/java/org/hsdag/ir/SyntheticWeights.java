@@ -201,6 +201,7 @@ public final class SyntheticWeights {
       }
       end = Math.max(end, r.offset() + r.size());
     }
+    notes.addAll(DerivedValuesCheck.check(graph, regions));
     return new Plan(regions, Weights.requiredBytes(graph), count, notes);
   }
 

@@ -81,4 +81,43 @@ class DynamicInputSizesTest {
     assertArrayEquals(new long[] {1, 8}, r.sizes().get("input_ids"));
     assertArrayEquals(new long[] {1, 8}, r.sizes().get("attention_mask"));
   }
+
+  @Test
+  void kvCacheAxesTakeThePastLengthAndInputsNothingSizesAreRefusedTogetherWithAPattern() {
+    OpGraph g = DynamicIrs.write(tmp, "kv_cache", DynamicIrs.kvCache());
+    String m = assertThrows(IllegalArgumentException.class, () -> InputShapes.NONE.resolve(g)).getMessage();
+    assertTrue(m.startsWith("--input-shape: 2 inputs have an axis nothing in the model fixes") && m.contains(
+        "'state.a' [?,?], 'state.b' [?,?]") && m.endsWith("give them at once: --input-shape 'state.*=N,N'"), m);
+    assertFalse(m.contains("\n"), m);
+
+    InputShapes.Resolution r = new InputShapes(Map.of("state.*", new long[] {1, 3})).resolve(g);
+    assertEquals(List.of("new_key=1x4x8x8", "past_key_values.0.key=1x4x8x8", "past_key_values.1.key=1x4x8x8",
+        "state.a=1x3", "state.b=1x3"), r.inputs());
+    assertTrue(r.notice().contains("3 KV-cache inputs took the past length 8 on their cache axis"), r.notice());
+  }
+
+  @Test
+  void onePatternSizesAWholeFamilyAndAnExactNameWins() {
+    OpGraph g = DynamicIrs.write(tmp, "kv_cache", DynamicIrs.kvCache());
+    Map<String, long[]> given = new java.util.LinkedHashMap<>();
+    given.put("past_key_values.*", new long[] {2, 4, 16, 8});
+    given.put("past_key_values.1.key", new long[] {2, 4, 5, 8});
+    given.put("state.*", new long[] {2, 3});
+    InputShapes.Resolution r = new InputShapes(given).resolve(g);
+    assertEquals(List.of("new_key=2x4x8x8", "past_key_values.0.key=2x4x16x8", "past_key_values.1.key=2x4x5x8",
+        "state.a=2x3", "state.b=2x3"), r.inputs());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new InputShapes(Map.of("cache.*", new long[] {1}))
+        .resolve(g)).getMessage().contains("no input 'cache.*'"));
+  }
+
+  /** A hidden size the model fixes is not a sequence length: giving it back changes nothing else. */
+  @Test
+  void theAnnouncedSizeOfAHiddenStateIsAcceptedAsIs() {
+    OpGraph g = DynamicIrs.write(tmp, "hidden", DynamicIrs.hiddenTimesWeight(1024, false));
+    InputShapes.Resolution announced = InputShapes.NONE.resolve(g);
+    assertEquals(List.of("hidden=1x8x1024"), announced.inputs());
+    InputShapes.Resolution given = new InputShapes(Map.of("hidden", new long[] {1, 8, 1024})).resolve(g);
+    assertEquals(List.of("hidden=1x8x1024"), given.inputs());
+    assertEquals(8, given.shapes().sequence());
+  }
 }

@@ -262,10 +262,14 @@ class SyntheticWeightsTest {
 
     assertArrayEquals(new long[] {1, 0}, ints(g, bin, name(square)), "[1, 0] also transposes a 2x2");
     assertArrayEquals(ints(g, bin, name(square)), ints(g, bin, name(swap)));
-    assertEquals(1, w.plan().notes().size(), w.plan().notes().toString());
+    assertEquals(2, w.plan().notes().size(), w.plan().notes().toString());
     SyntheticWeights.Note note = w.plan().notes().get(0);
     assertEquals("shared Const region", note.what());
     assertTrue(note.message().contains("[2, 3]") && note.message().contains("[3, 2]"), note.message());
+    // Checked forwards by the one shape inference: the op that gets the other user's value is named.
+    SyntheticWeights.Note wrong = w.plan().notes().get(1);
+    assertEquals("Reshape shape input", wrong.what());
+    assertEquals("the written values give [2, 3] where the XML says [3, 2]", wrong.message());
   }
 
   /** A slice whose masks are not handled keeps safe defaults (stride 1, never 0) and says so. */

@@ -153,6 +153,28 @@ public final class DynamicIrs {
     return l.net("undeterminable");
   }
 
+  /**
+   * Two KV caches {@code past_key_values.N.key [?,4,?,8]} (f32), each concatenated along axis 2
+   * with the new keys {@code new_key [?,4,?,8]}, and two inputs {@code state.a}, {@code state.b}
+   * {@code [?,?]} (f32) nothing sizes.
+   */
+  public static String kvCache() {
+    Layers l = new Layers();
+    int fresh = l.parameter("new_key", "f32", D, 4, D, 8);
+    for (int i = 0; i < 2; i++) {
+      int past = l.parameter("past_key_values." + i + ".key", "f32", D, 4, D, 8);
+      int c = l.op("cat" + i, "Concat", "opset1", "axis=\"2\"", new long[][] {{D, 4, D, 8}, {D, 4, D, 8}},
+          new int[] {past, fresh}, "FP32", D, 4, D, 8);
+      l.op("present" + i, "Result", "opset1", null, new long[][] {{D, 4, D, 8}}, new int[] {c}, "FP32");
+    }
+    for (String name : new String[] {"state.a", "state.b"}) {
+      int x = l.parameter(name, "f32", D, D);
+      int r = l.op("act_" + name, "ReLU", "opset1", null, new long[][] {{D, D}}, new int[] {x}, "FP32", D, D);
+      l.op("out_" + name, "Result", "opset1", null, new long[][] {{D, D}}, new int[] {r}, "FP32");
+    }
+    return l.net("kv_cache");
+  }
+
   /** Writes {@code xml} to {@code dir/name.xml} with stand-in weights beside it, and reads it back. */
   public static OpGraph write(Path dir, String name, String xml) {
     try {

@@ -177,10 +177,10 @@ public final class Planner {
       HeteroCostModel searchModel = s.pair < 0 ? model : pairModels.get(s.pair);
       int[] label = s.label;
       String origin = s.origin;
-      if (config.localSearch()) {
-        // Groups are op sets: valid on any device subset of the same ops.
-        LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
-            groups, config.evaluations(ops)));
+      // Groups are op sets: valid on any device subset of the same ops.
+      LocalSearch search = !config.localSearch() ? null : searches.computeIfAbsent(s.pair,
+          k -> new LocalSearch(new CutModel(searchModel, 1.0), groups, config.evaluations(ops)));
+      if (search != null && search.canStart(label)) {
         LocalSearch.Result r = search.run(label);
         evaluations[0] += r.evaluations();
         label = r.label();

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.Half;
@@ -22,7 +23,7 @@ import org.hsdag.ir.Shapes;
  * A small DSL that emits OpenVINO IR v11 the way OpenVINO's converters lay it out: nodes numbered
  * in creation order, port ids running over inputs then outputs, {@code .bin} regions back to back,
  * learned weights as f16 Const plus a {@code decompression} Convert to f32. Every op's output
- * shape and element type come from {@link ShapeInference}, so a wrong wiring fails at build time
+ * shape and element type come from {@link OpShapes}, so a wrong wiring fails at build time
  * with the op's name.
  */
 public final class IrBuilder {
@@ -187,19 +188,19 @@ public final class IrBuilder {
   private List<Tensor> add(String type, String version, String name, Map<String, String> attributes, String rtInfo,
       String[] outputNames, List<Tensor> inputs) {
     int index = nodes.size();
-    List<ShapeInference.Input> in = new ArrayList<>();
+    List<OpShapes.Input> in = new ArrayList<>();
     List<Port> inPorts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
       Tensor t = inputs.get(i);
       if (t.node() >= index) {
         throw new IrException(name + ": input " + i + " refers to a node that does not exist yet");
       }
-      in.add(new ShapeInference.Input(t.type(), t.dims(), integerValues.get(t.node())));
+      in.add(new OpShapes.Input(t.type(), t.dims(), integerValues.get(t.node())));
       inPorts.add(new Port(i, t.type(), t.dims(), null, null));
     }
-    List<ShapeInference.Output> out;
+    List<OpShapes.Output> out;
     try {
-      out = ShapeInference.infer(type, attributes, in);
+      out = OpShapes.infer(type, attributes, in);
     } catch (IrException e) {
       throw new IrException("layer '" + name + "': " + e.getMessage(), e);
     }

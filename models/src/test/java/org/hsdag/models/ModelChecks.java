@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
@@ -22,7 +23,7 @@ final class ModelChecks {
 
   /**
    * Ports and edges agree, every input is fed exactly once, Consts are well-formed and fit the
-   * bin, and every node's outputs equal what {@link ShapeInference} derives from its input ports.
+   * bin, and every node's outputs equal what {@link OpShapes} derives from its input ports.
    *
    * @param integerValues values of integer Const nodes (by node index), null for other nodes
    */
@@ -50,17 +51,17 @@ final class ModelChecks {
         assertTrue(n.constOffset() >= 0 && n.constOffset() + n.constSize() <= binSize,
             n.name() + " lies outside the bin");
       }
-      List<ShapeInference.Input> ins = new ArrayList<>();
+      List<OpShapes.Input> ins = new ArrayList<>();
       for (int k = 0; k < n.inputs().size(); k++) {
         int producer = producerOf(g, n.index(), k);
         Port p = n.inputs().get(k);
-        ins.add(new ShapeInference.Input(p.elementType(), p.dims(), integerValues.apply(producer)));
+        ins.add(new OpShapes.Input(p.elementType(), p.dims(), integerValues.apply(producer)));
       }
-      List<ShapeInference.Output> expected = ShapeInference.infer(n.type(), n.attributes(), ins);
+      List<OpShapes.Output> expected = OpShapes.infer(n.type(), n.attributes(), ins);
       assertEquals(expected.size(), n.outputs().size(), "output count of " + n.name());
       for (int k = 0; k < expected.size(); k++) {
         Port p = n.outputs().get(k);
-        assertEquals(expected.get(k), new ShapeInference.Output(p.elementType(), p.dims()),
+        assertEquals(expected.get(k), new OpShapes.Output(p.elementType(), p.dims()),
             "output " + k + " of " + n.type() + " '" + n.name() + "'");
       }
     }

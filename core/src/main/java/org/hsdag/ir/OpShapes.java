@@ -1,21 +1,31 @@
-package org.hsdag.models;
+package org.hsdag.ir;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.hsdag.ir.ElementType;
-import org.hsdag.ir.IrException;
-import org.hsdag.ir.Shapes;
 
 /**
- * Static shape and element-type inference for the ops the model builders emit, following the
- * OpenVINO opset specifications. {@link IrBuilder} uses it to fill output ports; tests re-run it
- * on every node of a generated or re-read graph. Shape-carrying inputs (axes, target shapes,
- * permutations) must be integer constants whose values are passed in {@link Input#values()}.
+ * hsdag's one shape inference, following the OpenVINO opset specifications; the runtime's own
+ * inference replaces it wherever OpenVINO is loaded. Two entry points share the per-op rules:
+ *
+ * <ul>
+ *   <li>{@link #infer}: shape and element type from the inputs' dims and the values of their
+ *       integer constants (axes, target shapes, orders). The model builders fill their output
+ *       ports with it and refuse what does not fit; a dim of -1 is dynamic and stays so where the
+ *       rule cannot size it.
+ *   <li>{@link #concrete}: the concrete dims of an IR port the XML leaves dynamic, from the
+ *       concrete shapes of its inputs after the model's inputs were given sizes. The XML holds no
+ *       constant values, so axes and patterns are read from how the IR's own port dims moved
+ *       ({@link IrDimRules}); the cost model's tensor sizes come from it.
+ * </ul>
+ *
+ * Ops whose size is data are sized by {@link DataSizedShapes}. Stand-in weights derive the
+ * constants' values backwards from the same port dims ({@link ShapeConstants}) and check them
+ * forwards with {@link #infer} ({@link DerivedValuesCheck}).
  */
-public final class ShapeInference {
-  private ShapeInference() {}
+public final class OpShapes {
+  private OpShapes() {}
 
   /**
    * One input of an op.
@@ -196,20 +206,22 @@ public final class ShapeInference {
     return (int) a;
   }
 
-  /** Numpy broadcasting of two static shapes. */
+  /** Numpy broadcasting of two shapes; refuses shapes that do not broadcast. */
   static long[] broadcast(String type, long[] a, long[] b) {
-    int r = Math.max(a.length, b.length);
-    long[] out = new long[r];
-    for (int i = 0; i < r; i++) {
-      long x = i < r - a.length ? 1 : a[i - (r - a.length)];
-      long y = i < r - b.length ? 1 : b[i - (r - b.length)];
-      if (x != y && x != 1 && y != 1) {
-        throw new IrException(type + ": shapes " + Arrays.toString(a) + " and " + Arrays.toString(b)
-            + " do not broadcast");
-      }
-      out[i] = x == 1 ? y : x;
+    long[] out = ShapeMath.broadcast(a, b, false);
+    if (out == null) {
+      throw new IrException(type + ": shapes " + Arrays.toString(a) + " and " + Arrays.toString(b)
+          + " do not broadcast");
     }
     return out;
+  }
+
+  /**
+   * The concrete dims of output {@code port} of {@code node}, whose IR dims are {@code ir}, from
+   * its inputs' concrete shapes {@code in}; entries no rule tells are -1, null when no rule applies.
+   */
+  public static long[] concrete(OpNode node, int port, long[][] in, long[] ir) {
+    return IrDimRules.infer(node, port, in, ir);
   }
 
   private static long[] spatial(String type, Map<String, String> attrs, String key, int n, long fallback) {
@@ -367,17 +379,12 @@ public final class ShapeInference {
     }
     boolean ta = Boolean.parseBoolean(attr(type, attrs, "transpose_a"));
     boolean tb = Boolean.parseBoolean(attr(type, attrs, "transpose_b"));
-    long m = ta ? a[a.length - 1] : a[a.length - 2];
-    long ka = ta ? a[a.length - 2] : a[a.length - 1];
-    long kb = tb ? b[b.length - 1] : b[b.length - 2];
-    long n = tb ? b[b.length - 2] : b[b.length - 1];
-    if (ka != kb) {
-      throw new IrException(type + ": inner dimensions " + ka + " and " + kb + " differ");
+    long[] out = ShapeMath.matMul(a, b, ta, tb, false);
+    if (out == null) {
+      long[] k = ShapeMath.inner(a, b, ta, tb);
+      broadcast(type, Arrays.copyOf(a, a.length - 2), Arrays.copyOf(b, b.length - 2));
+      throw new IrException(type + ": inner dimensions " + k[0] + " and " + k[1] + " differ");
     }
-    long[] batch = broadcast(type, Arrays.copyOf(a, a.length - 2), Arrays.copyOf(b, b.length - 2));
-    long[] out = Arrays.copyOf(batch, batch.length + 2);
-    out[batch.length] = m;
-    out[batch.length + 1] = n;
     return one(in.get(0).type(), out);
   }
 
@@ -389,21 +396,20 @@ public final class ShapeInference {
     sameType(type, in);
     long[] first = in.get(0).dims();
     int axis = normAxis(type, Long.parseLong(attr(type, attrs, "axis")), first.length);
-    long[] out = first.clone();
-    out[axis] = 0;
-    for (Input i : in) {
-      long[] d = i.dims();
+    long[][] dims = new long[in.size()][];
+    for (int i = 0; i < dims.length; i++) {
+      long[] d = in.get(i).dims();
       if (d.length != first.length) {
         throw new IrException(type + ": inputs have different ranks");
       }
       for (int k = 0; k < d.length; k++) {
-        if (k != axis && d[k] != first[k]) {
+        if (k != axis && d[k] != first[k] && d[k] >= 0 && first[k] >= 0) {
           throw new IrException(type + ": inputs differ in dimension " + k + " (" + first[k] + " vs " + d[k] + ")");
         }
       }
-      out[axis] += d[axis];
+      dims[i] = d;
     }
-    return one(in.get(0).type(), out);
+    return one(in.get(0).type(), ShapeMath.concat(dims, axis));
   }
 
   private static List<Output> gather(Map<String, String> attrs, List<Input> in) {
@@ -419,11 +425,7 @@ public final class ShapeInference {
       throw new IrException(type + ": axis must hold one value");
     }
     int axis = normAxis(type, axisVal[0], data.length);
-    long[] out = new long[data.length - 1 + idx.length];
-    System.arraycopy(data, 0, out, 0, axis);
-    System.arraycopy(idx, 0, out, axis, idx.length);
-    System.arraycopy(data, axis + 1, out, axis + idx.length, data.length - axis - 1);
-    return one(in.get(0).type(), out);
+    return one(in.get(0).type(), ShapeMath.gather(data, idx, axis, 0));
   }
 
   private static List<Output> transpose(List<Input> in) {

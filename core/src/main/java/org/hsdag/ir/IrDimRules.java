@@ -1,9 +1,6 @@
-package org.hsdag.cost;
+package org.hsdag.ir;
 
-import java.util.Arrays;
 import java.util.Set;
-import org.hsdag.ir.OpAttributes;
-import org.hsdag.ir.OpNode;
 
 /**
  * The output shape of one op from the concrete shapes of its inputs, as OpenVINO's shape inference
@@ -26,21 +23,22 @@ import org.hsdag.ir.OpNode;
  *       among the dynamic ones in every IR hsdag has met).
  * </ul>
  *
- * An op none of these covers leaves its dynamic axes unknown ({@code -1}); {@link TensorShapes}
- * then uses the {@link ShapeAssumption}. Ops whose output size is data ({@code Range}, {@code
+ * The dim arithmetic is {@link ShapeMath}'s, shared with the builders' {@link OpShapes#infer}. An
+ * op none of these covers leaves its dynamic axes unknown ({@code -1}); the cost model's tensor
+ * shapes then take its assumed batch or sequence. Ops whose output size is data ({@code Range}, {@code
  * Broadcast} to a computed shape, {@code NonZero}) have no rule.
  */
-final class OutputShapeRules {
-  private OutputShapeRules() {}
+final class IrDimRules {
+  private IrDimRules() {}
 
   /** Ops whose output 0 has the shape of input 0 (other inputs, if any, are scalars or axes). */
-  private static final Set<String> SAME_SHAPE = Set.of("Convert", "ConvertLike", "Relu", "ReLU", "Gelu", "Sigmoid",
+  static final Set<String> SAME_SHAPE = Set.of("Convert", "ConvertLike", "Relu", "ReLU", "Gelu", "Sigmoid",
       "Tanh", "Exp", "Log", "Sqrt", "Erf", "Abs", "Negative", "Swish", "HSwish", "HSigmoid", "Mish", "SoftPlus",
       "Clamp", "Elu", "Floor", "Ceiling", "Round", "Sin", "Cos", "Sign", "MVN", "Softmax", "SoftMax", "LogSoftmax",
       "NormalizeL2", "FakeQuantize", "PRelu", "PReLU", "Selu", "SoftSign", "LogicalNot", "GRN", "LRN", "CumSum");
 
   /** Element-wise ops with numpy broadcasting over all their inputs. */
-  private static final Set<String> BROADCASTING = Set.of("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum",
+  static final Set<String> BROADCASTING = Set.of("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum",
       "Minimum", "SquaredDifference", "FloorMod", "Mod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
       "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "Select");
 
@@ -74,68 +72,68 @@ final class OutputShapeRules {
     return out != null && out.length == ir.length ? out : null;
   }
 
-  /** Numpy broadcasting: shapes aligned on their last axis, a 1 stretches to the other size. */
-  static long[] broadcast(long[]... shapes) {
-    int rank = 0;
-    for (long[] s : shapes) {
-      rank = Math.max(rank, s.length);
-    }
-    long[] out = new long[rank];
-    Arrays.fill(out, 1);
-    for (long[] s : shapes) {
-      for (int a = 0; a < s.length; a++) {
-        int o = a + rank - s.length;
-        if (s[a] != 1) {
-          out[o] = s[a];
+  /**
+   * The output of an op whose size is data (Range, Broadcast, Tile) from the values of its shape
+   * inputs, {@code value.apply(k)} being input k's value or null; null when a value is unknown.
+   */
+  static long[] dataSized(OpNode node, long[][] in, java.util.function.IntFunction<long[]> value) {
+    switch (node.type()) {
+      case "Range" -> {
+        long[] start = value.apply(0);
+        long[] stop = value.apply(1);
+        long[] step = value.apply(2);
+        if (start == null || stop == null || step == null || start.length != 1 || stop.length != 1
+            || step.length != 1 || step[0] == 0) {
+          return null;
         }
+        return new long[] {Math.max(0, Math.floorDiv(stop[0] - start[0] + step[0] - Long.signum(step[0]), step[0]))};
       }
+      case "Broadcast" -> {
+        long[] target = in.length > 1 ? value.apply(1) : null;
+        String mode = node.attribute("mode");
+        if (target == null || (mode != null && !mode.equalsIgnoreCase("numpy") && !mode.equalsIgnoreCase(
+            "bidirectional"))) {
+          return null;
+        }
+        return mode != null && mode.equalsIgnoreCase("bidirectional") ? broadcast(in[0], target) : target;
+      }
+      case "Tile" -> {
+        long[] reps = in.length > 1 ? value.apply(1) : null;
+        if (reps == null) {
+          return null;
+        }
+        int rank = Math.max(reps.length, in[0].length);
+        long[] out = new long[rank];
+        for (int a = 0; a < rank; a++) {
+          int i = a - (rank - in[0].length);
+          int r = a - (rank - reps.length);
+          out[a] = (i >= 0 ? in[0][i] : 1) * (r >= 0 ? reps[r] : 1);
+        }
+        return out;
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /** Numpy broadcasting of every input (a conflict between assumed sizes takes the later one). */
+  static long[] broadcast(long[]... shapes) {
+    long[] out = new long[0];
+    for (long[] s : shapes) {
+      out = ShapeMath.broadcast(out, s, true);
     }
     return out;
   }
 
   private static long[] matMul(OpNode node, long[] a, long[] b) {
-    if (a.length == 0 || b.length == 0) {
-      return null;
-    }
-    boolean ta = OpAttributes.isTrue(node.attribute("transpose_a"));
-    boolean tb = OpAttributes.isTrue(node.attribute("transpose_b"));
-    long[] batchA = a.length > 2 ? Arrays.copyOf(a, a.length - 2) : new long[0];
-    long[] batchB = b.length > 2 ? Arrays.copyOf(b, b.length - 2) : new long[0];
-    long[] batch = broadcast(batchA, batchB);
-    int extra = (a.length > 1 ? 1 : 0) + (b.length > 1 ? 1 : 0);
-    long[] out = Arrays.copyOf(batch, batch.length + extra);
-    int k = batch.length;
-    if (a.length > 1) {
-      out[k++] = ta ? a[a.length - 1] : a[a.length - 2];
-    }
-    if (b.length > 1) {
-      out[k] = tb ? b[b.length - 2] : b[b.length - 1];
-    }
-    return out;
+    return ShapeMath.matMul(a, b, OpAttributes.isTrue(node.attribute("transpose_a")),
+        OpAttributes.isTrue(node.attribute("transpose_b")), true);
   }
 
   private static long[] concat(OpNode node, long[][] in) {
     String attr = node.attribute("axis");
-    if (attr == null) {
-      return null;
-    }
-    long[] out = in[0].clone();
-    int axis = Integer.parseInt(attr.trim());
-    if (axis < 0) {
-      axis += out.length;
-    }
-    if (axis < 0 || axis >= out.length) {
-      return null;
-    }
-    long sum = 0;
-    for (long[] s : in) {
-      if (s.length != out.length) {
-        return null;
-      }
-      sum += s[axis];
-    }
-    out[axis] = sum;
-    return out;
+    return attr == null ? null : ShapeMath.concat(in, Integer.parseInt(attr.trim()));
   }
 
   private static long[] gather(OpNode node, long[] data, long[] indices, long[] ir) {
@@ -146,17 +144,7 @@ final class OutputShapeRules {
     }
     // The last axis that fits: a select such as hidden[:, 0] fits axis 0 too, but batches are not gathered.
     for (int axis = data.length - 1; axis >= Math.max(batchDims, 0); axis--) {
-      long[] out = new long[data.length - 1 + indices.length - batchDims];
-      int k = 0;
-      for (int a = 0; a < axis; a++) {
-        out[k++] = data[a];
-      }
-      for (int a = batchDims; a < indices.length; a++) {
-        out[k++] = indices[a];
-      }
-      for (int a = axis + 1; a < data.length; a++) {
-        out[k++] = data[a];
-      }
+      long[] out = ShapeMath.gather(data, indices, axis, batchDims);
       if (fits(out, ir)) {
         return out;
       }

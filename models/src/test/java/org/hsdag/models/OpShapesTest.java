@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.IrException;
 import org.hsdag.ir.OpAttributes;
@@ -17,29 +18,29 @@ import org.hsdag.ir.OpNode;
 import org.junit.jupiter.api.Test;
 
 /** Hand-computed shapes for every op type the builders emit (values from the opset specifications). */
-class ShapeInferenceTest {
+class OpShapesTest {
   /** Op types with a dedicated case below; the catalog may use only these. */
   static final Set<String> COVERED = Set.of("Parameter", "Const", "Convert", "Convolution", "Add", "Multiply",
       "Subtract", "Divide", "ReLU", "Gelu", "Tanh", "SoftMax", "MVN", "MaxPool", "AvgPool", "ReduceMean", "Reshape",
       "MatMul", "Concat", "Gather", "Transpose", "Unsqueeze", "Result");
 
-  private static ShapeInference.Input f32(long... dims) {
-    return new ShapeInference.Input(ElementType.F32, dims, null);
+  private static OpShapes.Input f32(long... dims) {
+    return new OpShapes.Input(ElementType.F32, dims, null);
   }
 
-  private static ShapeInference.Input ints(long[] dims, long... values) {
-    return new ShapeInference.Input(ElementType.I64, dims, values);
+  private static OpShapes.Input ints(long[] dims, long... values) {
+    return new OpShapes.Input(ElementType.I64, dims, values);
   }
 
-  private static long[] shape(String type, Map<String, String> attrs, ShapeInference.Input... in) {
-    return ShapeInference.infer(type, attrs, List.of(in)).get(0).dims();
+  private static long[] shape(String type, Map<String, String> attrs, OpShapes.Input... in) {
+    return OpShapes.infer(type, attrs, List.of(in)).get(0).dims();
   }
 
   @Test
   void sourcesReadTheirShapeAttribute() {
     assertArrayEquals(new long[] {1, 3, 224, 224},
         shape("Parameter", IrBuilder.attrs("shape", "1,3,224,224", "element_type", "f32")));
-    List<ShapeInference.Output> c = ShapeInference.infer("Const",
+    List<OpShapes.Output> c = OpShapes.infer("Const",
         IrBuilder.attrs("element_type", "i64", "shape", "", "offset", "0", "size", "8"), List.of());
     assertEquals(ElementType.I64, c.get(0).type());
     assertEquals(0, c.get(0).dims().length);
@@ -47,9 +48,9 @@ class ShapeInferenceTest {
 
   @Test
   void convertChangesOnlyTheType() {
-    List<ShapeInference.Output> o = ShapeInference.infer("Convert", IrBuilder.attrs("destination_type", "f32"),
-        List.of(new ShapeInference.Input(ElementType.F16, new long[] {64, 3, 7, 7}, null)));
-    assertEquals(new ShapeInference.Output(ElementType.F32, new long[] {64, 3, 7, 7}), o.get(0));
+    List<OpShapes.Output> o = OpShapes.infer("Convert", IrBuilder.attrs("destination_type", "f32"),
+        List.of(new OpShapes.Input(ElementType.F16, new long[] {64, 3, 7, 7}, null)));
+    assertEquals(new OpShapes.Output(ElementType.F32, new long[] {64, 3, 7, 7}), o.get(0));
   }
 
   @Test
@@ -74,8 +75,8 @@ class ShapeInferenceTest {
       assertArrayEquals(new long[] {1, 3, 5}, shape(t, nb, f32(3, 1), f32(1, 1, 5)), t);
     }
     assertThrows(IrException.class, () -> shape("Add", nb, f32(1, 3), f32(1, 4)));
-    assertThrows(IrException.class, () -> ShapeInference.infer("Add", nb,
-        List.of(f32(2), new ShapeInference.Input(ElementType.I64, new long[] {2}, null))));
+    assertThrows(IrException.class, () -> OpShapes.infer("Add", nb,
+        List.of(f32(2), new OpShapes.Input(ElementType.I64, new long[] {2}, null))));
   }
 
   @Test
@@ -95,9 +96,9 @@ class ShapeInferenceTest {
     Map<String, String> mp = IrBuilder.attrs("strides", "2, 2", "dilations", "1, 1", "pads_begin", "1, 1",
         "pads_end", "1, 1", "kernel", "3, 3", "rounding_type", "floor", "auto_pad", "explicit",
         "index_element_type", "i64", "axis", "0");
-    List<ShapeInference.Output> o = ShapeInference.infer("MaxPool", mp, List.of(f32(1, 64, 112, 112)));
-    assertEquals(new ShapeInference.Output(ElementType.F32, new long[] {1, 64, 56, 56}), o.get(0));
-    assertEquals(new ShapeInference.Output(ElementType.I64, new long[] {1, 64, 56, 56}), o.get(1));
+    List<OpShapes.Output> o = OpShapes.infer("MaxPool", mp, List.of(f32(1, 64, 112, 112)));
+    assertEquals(new OpShapes.Output(ElementType.F32, new long[] {1, 64, 56, 56}), o.get(0));
+    assertEquals(new OpShapes.Output(ElementType.I64, new long[] {1, 64, 56, 56}), o.get(1));
     // Inception maxpool1: floor((147 - 3) / 2) + 1 = 73
     Map<String, String> mp0 = IrBuilder.attrs("strides", "2, 2", "pads_begin", "0, 0", "pads_end", "0, 0",
         "kernel", "3, 3", "rounding_type", "floor", "auto_pad", "explicit");
@@ -117,7 +118,7 @@ class ShapeInferenceTest {
     assertArrayEquals(new long[] {1, 2048},
         shape("ReduceMean", IrBuilder.attrs("keep_dims", "false"), f32(1, 2048, 7, 7), ints(new long[] {2}, -2, -1)));
     assertThrows(IrException.class, () -> shape("ReduceMean", IrBuilder.attrs("keep_dims", "true"),
-        f32(1, 2048, 7, 7), new ShapeInference.Input(ElementType.I64, new long[] {2}, null)));
+        f32(1, 2048, 7, 7), new OpShapes.Input(ElementType.I64, new long[] {2}, null)));
   }
 
   @Test
@@ -151,8 +152,8 @@ class ShapeInferenceTest {
   @Test
   void gatherReplacesTheAxisByTheIndexShape() {
     Map<String, String> bd = IrBuilder.attrs("batch_dims", "0");
-    ShapeInference.Input ids = new ShapeInference.Input(ElementType.I32, new long[] {1, 128}, null);
-    ShapeInference.Input axis0 = new ShapeInference.Input(ElementType.I32, new long[0], new long[] {0});
+    OpShapes.Input ids = new OpShapes.Input(ElementType.I32, new long[] {1, 128}, null);
+    OpShapes.Input axis0 = new OpShapes.Input(ElementType.I32, new long[0], new long[] {0});
     assertArrayEquals(new long[] {1, 128, 768}, shape("Gather", bd, f32(30522, 768), ids, axis0));
     // select(x, 1, 0): scalar index removes the axis
     assertArrayEquals(new long[] {1, 768},
@@ -171,7 +172,7 @@ class ShapeInferenceTest {
 
   @Test
   void resultHasNoOutputs() {
-    assertTrue(ShapeInference.infer("Result", Map.of(), List.of(f32(1, 1000))).isEmpty());
+    assertTrue(OpShapes.infer("Result", Map.of(), List.of(f32(1, 1000))).isEmpty());
   }
 
   @Test
@@ -185,8 +186,8 @@ class ShapeInferenceTest {
     Set<String> missing = new TreeSet<>(used);
     missing.removeAll(COVERED);
     assertTrue(missing.isEmpty(), "op types without a shape-inference case: " + missing);
-    assertTrue(COVERED.containsAll(ShapeInference.SUPPORTED) && ShapeInference.SUPPORTED.containsAll(COVERED),
-        "COVERED and ShapeInference.SUPPORTED differ: " + Arrays.toString(COVERED.toArray()));
+    assertTrue(COVERED.containsAll(OpShapes.SUPPORTED) && OpShapes.SUPPORTED.containsAll(COVERED),
+        "COVERED and OpShapes.SUPPORTED differ: " + Arrays.toString(COVERED.toArray()));
   }
 
   @Test

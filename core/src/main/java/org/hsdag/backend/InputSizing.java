@@ -1,0 +1,165 @@
+package org.hsdag.backend;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.hsdag.ir.Edge;
+import org.hsdag.ir.ElementType;
+import org.hsdag.ir.InputAxes;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+
+/**
+ * Sizes the dynamic inputs of one model one by one for {@link InputShapes#resolve}: what was given,
+ * else per axis what the model fixes, the batch, a KV-cache axis's past length or a sequence
+ * length. Inputs with an axis none of these sizes are collected and refused together, in one line.
+ */
+final class InputSizing {
+  final Map<String, long[]> sizes = new LinkedHashMap<>();
+  final List<String> inputs = new ArrayList<>();
+  final List<String> derivedNotes = new ArrayList<>();
+  boolean assumed;
+  private final OpGraph graph;
+  private final Map<OpNode, long[]> chosen;
+  private final long batch;
+  private final long sequence;
+  private final long past;
+  private final List<OpNode> unsized = new ArrayList<>();
+  private final List<Integer> unsizedAxis = new ArrayList<>();
+  private int cacheInputs;
+
+  InputSizing(OpGraph graph, Map<OpNode, long[]> chosen, long batch, long sequence, long past) {
+    this.graph = graph;
+    this.chosen = chosen;
+    this.batch = batch;
+    this.sequence = sequence;
+    this.past = past;
+  }
+
+  /** Sizes dynamic Parameter {@code p} (named also by {@code tensorNames}), or notes it as unsized. */
+  void size(OpNode p, Set<String> tensorNames) {
+    long[] dims = p.outputs().get(0).dims();
+    long[] resolved = new long[dims.length];
+    boolean cache = false;
+    for (int a = 0; a < dims.length; a++) {
+      if (dims[a] >= 0) {
+        resolved[a] = dims[a];
+      } else if (chosen.containsKey(p)) {
+        resolved[a] = chosen.get(p)[a];
+      } else {
+        var derived = InputAxes.derive(graph, p.index(), a);
+        if (derived.isPresent()) {
+          resolved[a] = derived.get().size();
+          derivedNotes.add(p.name() + " axis " + a + " from " + derived.get().why());
+        } else if (a > 0 && (concatenatedAlong(p, a) || cacheName(p))) {
+          resolved[a] = past;
+          cache = true;
+          assumed = true;
+        } else if (assumable(p, a, dims)) {
+          resolved[a] = a == 0 ? batch : sequence;
+          assumed = true;
+        } else {
+          unsized.add(p);
+          unsizedAxis.add(a);
+          return;
+        }
+      }
+    }
+    cacheInputs += cache ? 1 : 0;
+    inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
+    sizes.put(p.name(), resolved);
+    for (String t : tensorNames) {
+      sizes.putIfAbsent(t, resolved);
+    }
+  }
+
+  /** What the KV-cache inputs took, or null when the model has none left to assume. */
+  String familyNote() {
+    return cacheInputs == 0 ? null : cacheInputs + " KV-cache input" + (cacheInputs == 1 ? "" : "s")
+        + " took the past length " + past + " on their cache axis (size a family at once: --input-shape "
+        + "'past_key_values.*=D1,D2,...')";
+  }
+
+  /** A cross-attention cache is not concatenated: its name says what it is. */
+  private static boolean cacheName(OpNode p) {
+    String names = (p.name() + "," + p.outputs().get(0).names()).toLowerCase(java.util.Locale.ROOT);
+    return p.outputs().get(0).rank() == 4 && (names.contains("past") || names.contains("cache"));
+  }
+
+  /** Throws one line naming every input with an axis nothing sized, and how to size them all at once. */
+  void refuseUnsized() {
+    if (unsized.isEmpty()) {
+      return;
+    }
+    OpNode first = unsized.get(0);
+    long[] dims = first.outputs().get(0).dims();
+    if (unsized.size() == 1) {
+      throw new IllegalArgumentException("--input-shape: input '" + first.name() + "' is [" + shape(dims, "?")
+          + "] and nothing in the model fixes the size of its axis " + unsizedAxis.get(0) + " (not a batch or "
+          + "sequence axis); give it: --input-shape " + first.name() + "=" + shape(dims, "N"));
+    }
+    String prefix = first.name();
+    for (OpNode p : unsized) {
+      int k = 0;
+      while (k < prefix.length() && k < p.name().length() && prefix.charAt(k) == p.name().charAt(k)) {
+        k++;
+      }
+      prefix = prefix.substring(0, k);
+    }
+    List<String> named = unsized.stream().map(p -> "'" + p.name() + "' [" + shape(p.outputs().get(0).dims(), "?")
+        + "]").toList();
+    throw new IllegalArgumentException("--input-shape: " + unsized.size() + " inputs have an axis nothing in the model "
+        + "fixes (not a batch, sequence or KV-cache axis): " + InputShapes.summary(named) + "; give them at once: "
+        + "--input-shape '" + (prefix.isEmpty() ? first.name() : prefix + "*") + "=" + shape(dims, "N") + "'");
+  }
+
+  private static String shape(long[] dims, String dynamic) {
+    return Arrays.stream(dims).mapToObj(d -> d < 0 ? dynamic : Long.toString(d)).collect(Collectors.joining(","));
+  }
+
+  /**
+   * True when the input (directly or through a Convert) is concatenated along axis {@code a} with
+   * other tensors: a KV cache grows along its past axis.
+   */
+  private boolean concatenatedAlong(OpNode p, int a) {
+    int rank = p.outputs().get(0).rank();
+    List<Integer> frontier = new ArrayList<>(List.of(p.index()));
+    for (int hop = 0; hop < 2 && !frontier.isEmpty(); hop++) {
+      List<Integer> next = new ArrayList<>();
+      for (int v : frontier) {
+        for (int j = 0; j < graph.outDegree(v); j++) {
+          Edge e = graph.edge(graph.outEdge(v, j));
+          OpNode c = graph.node(e.target());
+          String axis = c.attribute("axis");
+          if ("Concat".equals(c.type()) && axis != null && c.inputs().size() > 1) {
+            long ax = Long.parseLong(axis.trim());
+            if ((ax < 0 ? ax + rank : ax) == a) {
+              return true;
+            }
+          } else if ("Convert".equals(c.type())) {
+            next.add(e.target());
+          }
+        }
+      }
+      frontier = next;
+    }
+    return false;
+  }
+
+  /**
+   * Whether axis {@code a} of a dynamic input may take the default size when nothing fixes it: a
+   * batch (axis 0), any axis of an integer input (token ids, masks, positions: their lengths are
+   * free), and the middle axis of a rank-3 float input ({@code [batch, sequence, hidden]}).
+   * A float input's other axes (a hidden size, channels, an image's height) are not guessed.
+   */
+  private static boolean assumable(OpNode p, int a, long[] dims) {
+    ElementType type = p.outputs().get(0).elementType();
+    boolean floating = type == ElementType.F32 || type == ElementType.F16 || type == ElementType.BF16
+        || type == ElementType.F64;
+    return a == 0 || !floating || (dims.length == 3 && a == 1);
+  }
+}
