@@ -91,7 +91,11 @@ final class RuntimeChild implements AutoCloseable {
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.equals("java.library.path") || k.startsWith("org.bytedeco."))
         .sorted().forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    // Absolute: the child runs in its own folder, where a relative class path entry would name nothing.
+    String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator, -1))
+        .filter(e -> !e.isEmpty()).map(e -> Path.of(e).toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(File.pathSeparator));
+    cmd.addAll(List.of("-cp", classPath, mainClass));
     cmd.addAll(args);
     return cmd;
   }
