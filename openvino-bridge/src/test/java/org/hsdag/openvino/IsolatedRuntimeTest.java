@@ -152,6 +152,16 @@ class IsolatedRuntimeTest {
   }
 
   @Test
+  void theChildGetsAnAbsoluteClassPathSinceItRunsInItsOwnFolder() {
+    List<String> cmd = RuntimeChild.javaCommand("Main", List.of("arg"));
+    String cp = cmd.get(cmd.indexOf("-cp") + 1);
+    for (String entry : cp.split(java.io.File.pathSeparator, -1)) {
+      assertTrue(Path.of(entry).isAbsolute(), entry);
+    }
+    assertEquals(List.of("Main", "arg"), cmd.subList(cmd.size() - 2, cmd.size()));
+  }
+
+  @Test
   void theDefaultDeadlineFollowsTheSlowestMeasurementWithAFloor() {
     MeasurementLimit limit = new MeasurementLimit();
     assertEquals(MeasurementLimit.FIRST, limit.next(), "before any measurement succeeded");
