@@ -1,7 +1,9 @@
 package org.hsdag.cli;
 
+import java.time.Duration;
 import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.MeasureTimeout;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,12 +19,25 @@ public final class CompileCacheOptions {
           + "half of MemAvailable less 4x the model's weights.")
   Long compileCacheMb;
 
+  @Option(names = "--measure-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "openvino backend: deadline of one measurement in the runtime's child process (e.g. 90s, 5m); past "
+          + "it the child is ended, the placement recorded as failed and never measured again, and the run goes on. "
+          + "Default: max(30 s, 10 x the slowest measurement so far, compile included).")
+  Duration measureTimeout;
+
   /**
    * Sets the budget of {@code backend}'s compiled models when it keeps them, and returns it.
    *
    * @throws UserInputException for a negative size ({@code backend} is closed then)
    */
   public LatencyBackend apply(LatencyBackend backend) {
+    if (measureTimeout != null) {
+      if (measureTimeout.isNegative() || measureTimeout.isZero()) {
+        backend.close();
+        throw new UserInputException("--measure-timeout must be positive (got " + measureTimeout + ")");
+      }
+      backend.capability(MeasureTimeout.class).ifPresent(t -> t.measureTimeout(measureTimeout));
+    }
     if (compileCacheMb == null) {
       return backend;
     }

@@ -314,8 +314,11 @@ public final class SearchEngine {
             }
             m = cached ? m : logged.measurement();
             learned.learn(p, m);
+          } else if (!cached && ahead.containsKey(p)) {
+            m = ahead.get(p);
           } else if (!cached) {
-            m = ahead.containsKey(p) ? ahead.get(p) : measure(p, 0);
+            listener.measuring(index, p); // before the backend runs it: a process that dies in it is known
+            m = measure(p, 0);
           }
           SearchStep step = record(p, m, cached);
           results.add(m);

@@ -16,6 +16,12 @@ public interface SearchListener {
    */
   default void step(SearchStep step, SearchProgress progress, boolean replayed) throws IOException {}
 
+  /**
+   * Step {@code index} is about to measure {@code placement} on the backend (not for a cached, replayed or
+   * prefetched one): a run log records it first, so a measurement that ends the process is known on resume.
+   */
+  default void measuring(int index, org.hsdag.placement.Placement placement) throws IOException {}
+
   /** The strategy was told a whole batch: the moment its state is consistent enough to checkpoint. */
   default void told(SearchProgress progress) throws IOException {}
 }

@@ -15,7 +15,8 @@ import org.hsdag.placement.Placement;
  * One line of a run's {@code log.jsonl}. {@code type} is {@code header} (a run or a resumed run
  * starts; {@code info} holds the configuration fingerprint), {@code measurement} (one timed or
  * cached placement; {@code status} ok or failed, with the {@code reason}) or {@code footer}
- * ({@code status} completed, interrupted or failed). A log
+ * ({@code status} completed, interrupted or failed), {@code measuring} (a search step's placement about to be measured,
+ * written before the backend runs it). A log
  * without a footer after its last header belongs to a run that was killed.
  *
  * <p>A measurement record keeps the whole placement ({@code assignment}: one character per node,
@@ -59,6 +60,9 @@ public record LogRecord(
   public static final String HEADER = "header";
   public static final String MEASUREMENT = "measurement";
   public static final String FOOTER = "footer";
+  /** Written before a search step's placement goes to the backend; a step without its measurement record after it
+   * is one the run did not survive (e.g. a native crash in the tune's own process). */
+  public static final String MEASURING = "measuring";
 
   public static final String PHASE_BASELINE = "baseline";
   public static final String PHASE_SEARCH = "search";
@@ -76,6 +80,13 @@ public record LogRecord(
   public static LogRecord footer(String time, double elapsedS, String status, Double bestMs, Map<String, Object> info) {
     return new LogRecord(FOOTER, time, elapsedS, null, null, null, null, null, null, null, null, null, null, null,
         null, null, null, null, null, null, null, bestMs, status, info, null);
+  }
+
+  /** The marker of search step {@code step} about to measure {@code placement}. */
+  public static LogRecord measuring(String time, double elapsedS, int step, Placement placement) {
+    return new LogRecord(MEASURING, time, elapsedS, step, null, null, null, placement.hashHex(),
+        encode(placement), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   /** A measurement record of {@code placement}. */

@@ -201,6 +201,13 @@ public final class Tuner {
     if (stopRequested) {
       engine.requestStop();
     }
+    Map<Integer, Placement> unfinished = UnfinishedMeasurements.of(prior.records(), devices);
+    unfinished.values().forEach(p -> engine.remember(p,
+        Measurement.failed(UnfinishedMeasurements.REASON, backend.name(), backend.profile())));
+    if (!unfinished.isEmpty()) {
+      listener.note("the previous session ended while measuring " + UnfinishedMeasurements.describe(unfinished)
+          + ": recorded as failed, never measured again");
+    }
 
     try (RunLog opened = RunLog.openForAppend(logFile, prior.validBytes())) {
       log = opened;
@@ -376,6 +383,11 @@ public final class Tuner {
               step.placement(), m, step.cached(), config.protocol().describe(), bestMs));
           listener.searchStep(progress(progress));
         }
+      }
+
+      @Override
+      public void measuring(int index, Placement placement) throws IOException {
+        log.append(LogRecord.measuring(now(), elapsed(), index, placement));
       }
 
       @Override

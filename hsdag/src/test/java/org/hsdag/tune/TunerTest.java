@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
@@ -230,6 +232,55 @@ class TunerTest {
     Checkpoints.deleteTree(dir.resolve(Checkpoints.DIR));
     TuneResult resumed = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), dir, true, null);
     assertSameOutcome(reference, resumed, tmp.resolve("ref"), dir);
+  }
+
+  /** Stands for a native crash of the tune's own process during a measurement: nothing after it runs. */
+  private static final class ProcessEnded extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** {@code backend} measuring by {@link LatencyBackend#measure} alone, calling {@code hook} first. */
+  private static LatencyBackend watched(FakeBackend backend, java.util.function.Consumer<Placement> hook) {
+    return new org.hsdag.backend.ForwardingBackend(backend) {
+      @Override
+      public Measurement measure(OpGraph g, Placement p, MeasurementProtocol protocol) {
+        hook.accept(p);
+        return super.measure(g, p, protocol);
+      }
+
+      @Override
+      public <T> java.util.Optional<T> capability(Class<T> type) {
+        return type == org.hsdag.backend.KeyedMeasurement.class || type == org.hsdag.backend.BatchMeasurement.class
+            ? java.util.Optional.empty() : super.capability(type);
+      }
+    };
+  }
+
+  @Test
+  void aPlacementWhoseMeasurementEndedTheProcessIsFailedAndNeverMeasuredAgainOnResume() throws IOException {
+    TuneConfig c = config(12, 2, 2, 1000, 0, 5);
+    Path dir = tmp.resolve("crashed");
+    List<Placement> measured = new ArrayList<>();
+    LatencyBackend crashing = watched(FakeBackend.cpuGpu(), p -> {
+      measured.add(p);
+      if (measured.size() == 6) { // two baselines, then the fourth search step
+        throw new ProcessEnded();
+      }
+    });
+    assertThrows(ProcessEnded.class,
+        () -> new Tuner(crashing, graph, c, new RandomSearchStrategy(), dir, null).run(false));
+    Placement victim = measured.get(5);
+    List<Placement> again = new ArrayList<>();
+    new Tuner(watched(FakeBackend.cpuGpu(), again::add), graph, c, new RandomSearchStrategy(), dir, null).run(true);
+    assertFalse(again.contains(victim), "the placement that ended the process is not measured again");
+    LogRecord logged = search(dir).stream().filter(r -> LogRecord.encode(victim).equals(r.assignment()))
+        .filter(LogRecord::hasMeasurement).findFirst().orElseThrow();
+    assertFalse(logged.succeeded());
+    assertEquals(UnfinishedMeasurements.REASON, logged.reason());
+    // And a further resume answers it the same way, from the log.
+    List<Placement> third = new ArrayList<>();
+    new Tuner(watched(FakeBackend.cpuGpu(), third::add), graph, c, new RandomSearchStrategy(), dir, null).run(true);
+    assertFalse(third.contains(victim));
   }
 
   @Test

@@ -67,8 +67,13 @@ record CompileBudget(long bytes, String source) {
 
   /** This process's resident memory in bytes ({@code /proc/self/statm}, 4 KiB pages), 0 where it cannot be read. */
   static long residentBytes() {
+    return residentBytes(Path.of("/proc/self/statm"));
+  }
+
+  /** The resident memory in bytes of the process whose {@code statm} file is {@code statm}, 0 where it cannot be read. */
+  static long residentBytes(Path statm) {
     try {
-      String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split("\\s+", -1);
+      String[] f = Files.readString(statm).trim().split("\\s+", -1);
       return Long.parseLong(f[1]) * 4096;
     } catch (IOException | RuntimeException e) {
       return 0;

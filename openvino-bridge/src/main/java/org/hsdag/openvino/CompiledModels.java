@@ -38,6 +38,12 @@ final class CompiledModels implements AutoCloseable {
   private int compiles;
   private int failed;
   private double compileMillis;
+  private final java.util.function.LongSupplier resident;
+
+  /** {@code resident}: the resident bytes of the process the compiled models live in. */
+  CompiledModels(java.util.function.LongSupplier resident) {
+    this.resident = resident;
+  }
 
   /** Sets the budget ({@link CompileCaching#compileCacheBudget}); the default is derived when first needed. */
   void budget(long bytes, String source) {
@@ -107,7 +113,7 @@ final class CompiledModels implements AutoCloseable {
           : new CompileBudget(requestedBytes, requestedSource);
       cache.budget(budget.bytes());
     }
-    long charge = CompileBudget.charge(residentBefore, CompileBudget.residentBytes(), weights);
+    long charge = CompileBudget.charge(residentBefore, resident.getAsLong(), weights);
     if (!cache.put(key, c, charge)) {
       c.close();
     }

@@ -1,7 +1,6 @@
 package org.hsdag.openvino;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +14,7 @@ import org.hsdag.backend.CompileStats;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.MeasureTimeout;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.ModelFileBinding;
@@ -22,21 +22,15 @@ import org.hsdag.backend.Statistic;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.OpNode;
 import org.hsdag.memory.DeviceMemorySource;
 import org.hsdag.memory.MemoryLimits;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
-import org.hsdag.cost.CostModel;
-import org.hsdag.cost.DeviceModel;
-import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
-import org.hsdag.cost.HeteroDevice;
 import org.hsdag.cost.HeteroFit;
 import org.hsdag.cost.HeteroSplitDesign;
-import org.hsdag.cost.KernelTimes;
 import org.hsdag.cost.ShapeAssumption;
 
 /**
@@ -68,7 +62,8 @@ public final class OpenVinoBackend
       DeviceMemorySource,
       CompileCaching,
       ThroughputMeasurement,
-      CallTiming.Timeable {
+      CallTiming.Timeable,
+      MeasureTimeout {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -82,8 +77,10 @@ public final class OpenVinoBackend
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
-  private final CompiledModels compiled = new CompiledModels();
+  private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
+  private final MeasurementLimit limit = new MeasurementLimit();
+  private long generation;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
   OpenVinoBackend(OpenVinoRuntime runtime, OpenVinoOptions options) {
@@ -95,7 +92,9 @@ public final class OpenVinoBackend
     this.runtime = runtime;
     this.options = options;
     this.shapes = shapes;
-    this.deadline = new MeasurementDeadline(options.timeout());
+    this.compiled = new CompiledModels(runtime::residentBytes);
+    this.deadline = new MeasurementDeadline(runtime.isolated() ? null : options.timeout());
+    limit.fixed(options.timeout());
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
@@ -151,7 +150,34 @@ public final class OpenVinoBackend
    * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
    */
   public static OpenVinoBackend open(OpenVinoOptions options, ShapeAssumption shapes) {
+    if (!availability().available()) {
+      throw new OpenVinoUnavailableException(availability());
+    }
+    return new OpenVinoBackend(IsolatedRuntime.java(), options, shapes);
+  }
+
+  /**
+   * Opens the real backend with the native runtime in this JVM rather than in a child: no deadline can stop a
+   * native call and a native crash ends the JVM. For figures that compare the two ({@code bench
+   * isolation-overhead}) and tools that need no isolation.
+   */
+  public static OpenVinoBackend openInProcess(OpenVinoOptions options, ShapeAssumption shapes) {
     return new OpenVinoBackend(availability().openRuntime(), options, shapes);
+  }
+
+  /** The runtime child's process id, when the native calls run in one (tests end it on purpose). */
+  public synchronized java.util.OptionalLong runtimePid() {
+    return runtime.childPid();
+  }
+
+  @Override
+  public synchronized void measureTimeout(java.time.Duration timeout) {
+    limit.fixed(timeout != null ? timeout : options.timeout());
+  }
+
+  @Override
+  public synchronized String measureTimeoutRule() {
+    return runtime.isolated() ? limit.rule() : "none (the runtime runs in this process)";
   }
 
   /**
@@ -229,6 +255,9 @@ public final class OpenVinoBackend
   /** Measures {@code placement}; past the options' timeout, a failed measurement naming the stage it reached. */
   @Override
   public Measurement measure(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
+    if (runtime.isolated()) {
+      return measureWithCost(graph, placement, protocol).measurement();
+    }
     return deadline.run("compile + " + protocol.describe(),
         stage -> measureWithCost(graph, placement, protocol, stage).measurement(), this::failed);
   }
@@ -238,7 +267,28 @@ public final class OpenVinoBackend
    * measurement costs ({@code bench}) use the same path as every tuning measurement.
    */
   public MeasurementCost measureWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
-    return measureWithCost(graph, placement, protocol, new MeasurementDeadline.Stage());
+    return bounded(() -> measureWithCost(graph, placement, protocol, new MeasurementDeadline.Stage()));
+  }
+
+  /**
+   * Runs one measurement within its deadline ({@link MeasurementLimit}) when the runtime is a child: a child that
+   * crashes or does not answer in time is ended and the measurement fails with the reason ({@link
+   * RuntimeLostException}); its models and compiled models are forgotten and the next call starts a fresh child.
+   */
+  private synchronized MeasurementCost bounded(java.util.function.Supplier<MeasurementCost> measurement) {
+    MeasurementCost c = runtime.isolated() ? limit.bounded(runtime, measurement) : measurement.get();
+    forgetLostRuntime();
+    return c;
+  }
+
+  /** After a lost runtime child: its models and compiled models are gone, so are this side's handles of them. */
+  private synchronized void forgetLostRuntime() {
+    long now = runtime.generation();
+    if (now != generation) {
+      generation = now;
+      compiled.close();
+      models.clear();
+    }
   }
 
   private synchronized MeasurementCost measureWithCost(OpGraph graph, Placement placement,
@@ -272,7 +322,7 @@ public final class OpenVinoBackend
       CompiledModels.Key key = new CompiledModels.Key(fileOf(graph), placement.devices().heteroString(),
           fit.affinities());
       OpenVinoRuntime.Compiled kept = compiled.kept(key);
-      long resident = kept == null ? CompileBudget.residentBytes() : 0;
+      long resident = kept == null ? runtime.residentBytes() : 0;
       if (kept == null) {
         m.setAffinities(fit.affinities());
       }
@@ -291,6 +341,8 @@ public final class OpenVinoBackend
             SubModelCount.checked(k.reportedSubModels(), graph.nodeCount(), List.of()), NAME, profile);
       });
       return MeasurementCost.since(result, t0, compiling, inferring);
+    } catch (RuntimeLostException e) {
+      return MeasurementCost.since(failed(e.getMessage() + " while " + stage.current()), t0, compiling, inferring);
     } catch (OpenVinoException | IllegalStateException e) {
       return MeasurementCost.since(failed(e.getMessage()), t0, compiling, inferring);
     } catch (RuntimeException e) {
@@ -305,6 +357,9 @@ public final class OpenVinoBackend
    */
   @Override
   public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol, int requests) {
+    if (runtime.isolated()) {
+      return measureThroughputWithCost(graph, placement, protocol, requests).measurement();
+    }
     return deadline.run("compile + " + requests + " requests in flight, " + protocol.describe(),
         stage -> measureThroughputWithCost(graph, placement, protocol, requests, stage).measurement(), this::failed);
   }
@@ -312,7 +367,8 @@ public final class OpenVinoBackend
   /** {@link #measureThroughput} without a timeout, also saying where its time went, as {@link #measureWithCost} does. */
   public MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol,
       int requests) {
-    return measureThroughputWithCost(graph, placement, protocol, requests, new MeasurementDeadline.Stage());
+    return bounded(() -> measureThroughputWithCost(graph, placement, protocol, requests,
+        new MeasurementDeadline.Stage()));
   }
 
   private synchronized MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement,
@@ -350,8 +406,9 @@ public final class OpenVinoBackend
     if (cached != null) {
       return cached;
     }
-    ProfiledKernels k = kernels.computeIfAbsent(graph, this::profileKernels);
-    HeteroCostModel base = kernelModel(graph, k.micros(), k.supported());
+    ProfiledKernels k = kernels.computeIfAbsent(graph,
+        g -> KernelProfiles.profile(model(g), g, devices, shapes, options));
+    HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
       k = k.withFit(
@@ -361,19 +418,6 @@ public final class OpenVinoBackend
     HeteroCostModel model = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
     costModels.put(graph, model);
     return model;
-  }
-
-  /** The graph's model with these per-node kernel times, and the {@value #LINK_PROFILE} profile's other costs. */
-  private HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported) {
-    DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
-    List<HeteroDevice> hetero = new ArrayList<>();
-    for (DeviceInfo d : devices) {
-      DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
-      hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
-    }
-    CostModel costs = new CostModel(shapes);
-    return HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
-        KernelTimes.byNode(micros, null, supported));
   }
 
   @Override
@@ -393,33 +437,6 @@ public final class OpenVinoBackend
     costModels.remove(graph);
   }
 
-  /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
-  private ProfiledKernels profileKernels(OpGraph graph) {
-    OpenVinoRuntime.Model m = model(graph);
-    Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
-    int n = graph.nodeCount();
-    List<String> names = devices.stream().map(DeviceInfo::name).toList();
-    boolean[][] supported = new boolean[devices.size()][n];
-    for (int d = 0; d < devices.size(); d++) {
-      boolean[] ok = m.query(names.get(d));
-      for (int v = 0; v < n; v++) {
-        Integer r = runtimeIndex.get(graph.node(v).name());
-        supported[d][v] = r == null || ok[r];
-      }
-    }
-    double[][] micros;
-    try {
-      micros = HeteroProfiling.kernels(m, graph, kernelModel(graph, new double[devices.size()][n], supported), names,
-          options.seed(), options.cacheDir(), PROFILING_RUNS);
-    } catch (OpenVinoException e) {
-      throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
-          + e.getMessage(), e);
-    } finally {
-      m.clearAffinities();
-    }
-    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
-  }
-
   /** The model file of a bound graph. */
   private Path fileOf(OpGraph graph) {
     Path xml = modelFiles.getOrDefault(graph, graph.source().orElse(null));
@@ -432,6 +449,7 @@ public final class OpenVinoBackend
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
   OpenVinoRuntime.Model model(OpGraph graph) {
+    forgetLostRuntime();
     OpenVinoRuntime.Model m = models.get(graph);
     if (m != null) {
       return m;

@@ -64,6 +64,34 @@ public interface OpenVinoRuntime extends AutoCloseable {
   /** Reads {@code model.xml} and its {@code .bin} (same name). */
   Model readModel(Path xml);
 
+  /** Whether the native calls run in a child process ({@link IsolatedRuntime}) rather than in this JVM. */
+  default boolean isolated() {
+    return false;
+  }
+
+  /**
+   * Calls from now on must be answered within {@code limit} (null: no limit); past it the runtime is ended and the
+   * call throws {@link RuntimeLostException}. Only an {@linkplain #isolated isolated} runtime can keep it.
+   */
+  default void deadline(java.time.Duration limit) {
+    // a native call in this JVM cannot be stopped
+  }
+
+  /** Counts the runtimes lost so far: when it changes, every model and compiled model obtained before is dead. */
+  default long generation() {
+    return 0;
+  }
+
+  /** The process the native calls run in, when it is a child. */
+  default OptionalLong childPid() {
+    return OptionalLong.empty();
+  }
+
+  /** Resident memory of the process the native calls run in, in bytes (0 where it cannot be read). */
+  default long residentBytes() {
+    return CompileBudget.residentBytes();
+  }
+
   @Override
   void close();
 

@@ -72,6 +72,8 @@ final class OpenVinoThroughput {
             SubModelCount.checked(c.reportedSubModels(), graph.nodeCount(), List.of()), OpenVinoBackend.NAME,
             profile), t);
       }
+    } catch (RuntimeLostException e) {
+      return cost(failed(e.getMessage() + " while " + stage.current(), profile), t);
     } catch (OpenVinoException | IllegalStateException e) {
       return cost(failed(e.getMessage(), profile), t);
     } catch (RuntimeException e) {

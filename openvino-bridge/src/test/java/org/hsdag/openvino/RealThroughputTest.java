@@ -83,15 +83,16 @@ class RealThroughputTest {
   }
 
   @Test
-  void aThroughputMeasurementPastTheTimeoutFailsNamingTheStageItReached() {
+  void aThroughputMeasurementPastItsDeadlineFailsNamingTheStageItReached() {
     // 1 ms: the model's compile alone takes longer, so the limit is always passed, in one of the stages.
     try (OpenVinoBackend b = OpenVinoBackend.open(OpenVinoOptions.DEFAULT.withTimeout(java.time.Duration.ofMillis(1)))
         .bind(graph, xml)) {
       Measurement m = b.measureThroughput(graph, Placement.allOn(DeviceSet.of("CPU"), graph.nodeCount(), "CPU"),
           ROUNDS, 2);
       assertFalse(m.ok());
-      assertTrue(m.reason().matches("timed out after 1 ms while (reading the model|compiling|inferring) \\(compile \\+ "
-          + "2 requests in flight, .*\\)"), m.reason());
+      // The runtime child was ended at the deadline, in whichever stage the measurement had reached.
+      assertTrue(m.reason().matches("no answer in 1 ms \\(the runtime was ended\\) while (reading the model|compiling"
+          + "|inferring)"), m.reason());
     }
   }
 }

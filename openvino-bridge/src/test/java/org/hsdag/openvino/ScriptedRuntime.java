@@ -34,6 +34,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   Map<String, List<ExecutedNode>> executedByDevice = new LinkedHashMap<>();
   List<ExecutedNode> executed = List.of();
   CountDownLatch blockInference;
+  /** When set, runs at the start of every timed inference (a fake runtime child ends itself there). */
+  Runnable beforeInference;
   /** When set, a throughput compile waits for it (a compile that overruns the timeout). */
   CountDownLatch blockCompile;
   Map<String, boolean[]> support = new LinkedHashMap<>();
@@ -194,6 +196,9 @@ final class ScriptedRuntime implements OpenVinoRuntime {
           @Override
           public double[] inferTimed(int warmup, int runs) {
             calls.add("infer " + warmup + "+" + runs);
+            if (beforeInference != null) {
+              beforeInference.run();
+            }
             inferredOn.add(id);
             if (inferError != null) {
               throw new OpenVinoException(inferError);

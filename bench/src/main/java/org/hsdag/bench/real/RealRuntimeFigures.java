@@ -52,19 +52,21 @@ import picocli.CommandLine.Spec;
  * hsdag is developed on are shared and noisy. Sections run alone with {@code --sections}.
  *
  * <pre>
- * ./hsdag.sh bench real-runtime-figures [--sections cpu,sim,cost-model,measure-cost,tune,split]
+ * ./hsdag.sh bench real-runtime-figures [--sections cpu,sim,cost-model,measure-cost,isolation,tune,split]
  *     [--models resnet50,inception_v3,bert_base,resnet50_299] [--rounds 5] [--placements 30] [--test-device CPU2:threads=1]
  * </pre>
  */
 @Command(name = "real-runtime-figures", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Print the real-runtime figures (issue 26) measured with the openvino backend on this machine.")
 public final class RealRuntimeFigures implements Callable<Integer> {
-  static final List<String> SECTIONS = List.of("cpu", "sim", "cost-model", "measure-cost", "tune", "split");
+  static final List<String> SECTIONS = List.of("cpu", "sim", "cost-model", "measure-cost", "isolation", "tune",
+      "split");
 
   @Option(names = "--sections", split = ",", paramLabel = "LIST",
       description = "Sections to run, in this order: cpu (hsdag vs benchmark_app, CPU only), sim (simulator calibrated on one model "
           + "vs real CPU-only latency of the others), cost-model (planner cost model vs real CPU/CPU2 splits), measure-cost "
-          + "(compile vs inference of one measurement, with and without the model cache), tune (a default tune's wall time "
+          + "(compile vs inference of one measurement, with and without the model cache), isolation (what the runtime's child "
+          + "process costs per measurement, on the --cost-model model), tune (a default tune's wall time "
           + "and hsdag's share), split (tuned split vs best single device). Default: all.")
   List<String> sections = new ArrayList<>(SECTIONS);
 
@@ -165,6 +167,8 @@ public final class RealRuntimeFigures implements Callable<Integer> {
           case "sim" -> simulatorVsReal(backend, pair);
           case "cost-model" -> costModelVsReal(backend, pair);
           case "measure-cost" -> measurementCost(options, pair);
+          case "isolation" ->
+            new IsolationOverheadFigures(out, Math.max(rounds, 20)).print(options, pair, costModelName);
           case "tune" -> tuneOverhead(options, pair);
           case "split" -> splitVsSingle(backend, pair);
           default -> throw new IllegalStateException(s);

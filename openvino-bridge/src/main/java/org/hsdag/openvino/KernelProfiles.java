@@ -1,0 +1,70 @@
+package org.hsdag.openvino;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.hsdag.backend.DeviceInfo;
+import org.hsdag.cost.CostModel;
+import org.hsdag.cost.DeviceModel;
+import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.HeteroCostModel;
+import org.hsdag.cost.HeteroDevice;
+import org.hsdag.cost.KernelTimes;
+import org.hsdag.cost.ShapeAssumption;
+import org.hsdag.ir.OpGraph;
+import org.hsdag.ir.OpNode;
+
+/** The real backend's per-op kernel profiles and the cost model built on them ({@link OpenVinoBackend#costModel}). */
+final class KernelProfiles {
+  private KernelProfiles() {}
+
+  /** The graph's model with these per-node kernel times, and the {@value OpenVinoBackend#LINK_PROFILE} profile's other costs. */
+  static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported, List<DeviceInfo> devices,
+      ShapeAssumption shapes) {
+    DeviceProfile links = DeviceProfile.load(OpenVinoBackend.LINK_PROFILE);
+    List<HeteroDevice> hetero = new ArrayList<>();
+    for (DeviceInfo d : devices) {
+      DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
+      hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
+    }
+    CostModel costs = new CostModel(shapes);
+    return HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
+        KernelTimes.byNode(micros, null, supported));
+  }
+
+  /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
+  static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
+      ShapeAssumption shapes, OpenVinoOptions options) {
+    Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
+    int n = graph.nodeCount();
+    List<String> names = devices.stream().map(DeviceInfo::name).toList();
+    boolean[][] supported = new boolean[devices.size()][n];
+    for (int d = 0; d < devices.size(); d++) {
+      boolean[] ok = m.query(names.get(d));
+      for (int v = 0; v < n; v++) {
+        Integer r = runtimeIndex.get(graph.node(v).name());
+        supported[d][v] = r == null || ok[r];
+      }
+    }
+    double[][] micros;
+    try {
+      micros = HeteroProfiling.kernels(m, graph,
+          kernelModel(graph, new double[devices.size()][n], supported, devices, shapes), names, options.seed(),
+          options.cacheDir(), OpenVinoBackend.PROFILING_RUNS);
+    } catch (OpenVinoException e) {
+      throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
+          + e.getMessage(), e);
+    } finally {
+      clearAffinities(m);
+    }
+    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
+  }
+
+  private static void clearAffinities(OpenVinoRuntime.Model m) {
+    try {
+      m.clearAffinities();
+    } catch (RuntimeLostException gone) {
+      // the model went with the runtime child; the profiling error says why
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package org.hsdag.openvino;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.hsdag.ir.IrReader;
+
+/**
+ * A runtime child for protocol tests without OpenVINO: serves a {@link ScriptedRuntime} over the
+ * real protocol, with one fault on the first timed inference: {@code none}, {@code hang} (never
+ * answers) or {@code crash} (the process ends with status 139, as a signal 11 would).
+ * Arguments: socket, model.xml, fault.
+ */
+public final class FakeRuntimeChild {
+  private FakeRuntimeChild() {}
+
+  public static void main(String[] args) throws Exception {
+    ScriptedRuntime rt = new ScriptedRuntime(new IrReader().read(Path.of(args[1])), "CPU", "GPU.1");
+    switch (args[2]) {
+      case "hang" -> rt.blockInference = new CountDownLatch(1);
+      case "crash" -> rt.beforeInference = () -> Runtime.getRuntime().halt(128 + 11);
+      default -> {
+      }
+    }
+    RuntimeChildMain.serve(Path.of(args[0]), () -> rt);
+  }
+}
