@@ -12,6 +12,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadTally;
 import org.hsdag.backend.LoadWatch;
 import org.hsdag.plan.Proxies;
+import org.hsdag.tune.RunFailures;
 import org.hsdag.tune.RunLoad;
 import org.hsdag.tune.RunLog;
 import org.hsdag.tune.RunNotes;
@@ -31,8 +32,9 @@ final class RunNotesLines {
       throws IOException {
     CostModelNotes model = CostModelNotes.NONE;
     if (runProxy != null) {
+      // When no split ran, the failures are the reason (said on their own line), not the cost model.
       String winner = result.best() != null && result.best().baseline() && result.best().placement().size() > 0
-          ? result.best().placement().deviceName(0) : null;
+          && !RunFailures.read(dir).noSplitRan() ? result.best().placement().deviceName(0) : null;
       model = CostModelNotes.of(runProxy.proxy(), runProxy.source(), RunLog.read(dir.resolve(Tuner.LOG_FILE))
           .records(), runProxy.proxy().devices(), winner);
     }

@@ -89,8 +89,8 @@ public final class CorrectedRun {
 
   /** Names the model: {@code cost model <source> corrected on N measurements}. */
   public String describe(String source) {
-    return "cost model " + (source == null ? "" : source + " ") + "corrected on " + count() + " measurement"
-        + (count() == 1 ? "" : "s");
+    String model = source == null ? "cost model" : source.startsWith("cost model") ? source : "cost model " + source;
+    return model + " corrected on " + count() + " measurement" + (count() == 1 ? "" : "s");
   }
 
   private PlacementProxy correctedWithout(int left) {
