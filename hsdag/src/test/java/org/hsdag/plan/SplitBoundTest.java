@@ -101,33 +101,28 @@ class SplitBoundTest {
   /** Twin devices start sub-models alike: a split starts two, so sub-model starts never bound a gain. */
   @Test
   void aSplitNeverSavesASubModelStart() {
-    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
-    PlacementProxy p = proxy(g);
-    int ops = p.model().opCount();
-    double[] kernel = new double[2 * ops];
-    Arrays.fill(kernel, 0, ops, 1.0);
-    Arrays.fill(kernel, ops, 2 * ops, 100.0);
     // CPU's sub-model start a thousand times the paper's: one start of it still costs less than any split's two.
-    PlacementProxy slowStart = p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1000, 1}));
-    SplitBound b = SplitBound.over(slowStart, "CPU");
+    SplitBound b = SplitBound.over(slowGpu(1000), "CPU");
     assertEquals(0, b.fasterOps());
-    assertTrue(b.gainMicros() <= SplitBound.over(p.withModel(p.model().rescaled(kernel, new double[] {1, 1},
-        new double[] {1, 1})), "CPU").gainMicros() + 1e-9, b.explain());
+    assertTrue(b.gainMicros() <= SplitBound.over(slowGpu(1), "CPU").gainMicros() + 1e-9, b.explain());
   }
 
   /** Asked over a device the model does not rank first, the bound says which it ranks first instead of calling it fastest. */
   @Test
   void overTheMeasuredWinnerTheModelsOwnRankingIsNamed() {
-    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
-    PlacementProxy p = proxy(g);
+    SplitBound b = SplitBound.over(slowGpu(1), "GPU.1");
+    assertEquals("CPU", b.fastest());
+    assertTrue(b.explain().startsWith("the cost model ranks CPU alone"), b.explain());
+    assertFalse(b.explain().contains("GPU.1 alone is the fastest"), b.explain());
+  }
+
+  /** GPU.1's kernels a hundred times the paper's on a random graph; CPU's sub-model start {@code cpuStart} times. */
+  private static PlacementProxy slowGpu(double cpuStart) {
+    PlacementProxy p = proxy(TinyGraphs.randomDag(60, 5, 7));
     int ops = p.model().opCount();
     double[] kernel = new double[2 * ops];
     Arrays.fill(kernel, 0, ops, 1.0);
     Arrays.fill(kernel, ops, 2 * ops, 100.0);
-    PlacementProxy slowGpu = p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {1, 1}));
-    SplitBound b = SplitBound.over(slowGpu, "GPU.1");
-    assertEquals("CPU", b.fastest());
-    assertTrue(b.explain().startsWith("the cost model ranks CPU alone"), b.explain());
-    assertFalse(b.explain().contains("GPU.1 alone is the fastest"), b.explain());
+    return p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {cpuStart, 1}));
   }
 }
