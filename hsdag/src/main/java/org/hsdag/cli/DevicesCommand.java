@@ -99,8 +99,12 @@ public final class DevicesCommand implements Callable<Integer> {
       }
     }
     out.printf("%-7s %-6s %-10s %s%n", "DEVICE", "KIND", "MEMORY", "FULL NAME");
-    for (DeviceInfo d : backend.devices()) {
-      String kind = backend.capability(MachineDescription.class).map(m -> m.kind(d.name())).orElse("");
+    // The kind as the machine states it, else from the name (as every command reads it): never an empty column.
+    java.util.List<org.hsdag.placement.DeviceKind> kinds = org.hsdag.backend.DeviceKinds.of(backend,
+        org.hsdag.placement.DeviceSet.of(backend.devices().stream().map(DeviceInfo::name).toArray(String[]::new)));
+    for (int i = 0; i < backend.devices().size(); i++) {
+      DeviceInfo d = backend.devices().get(i);
+      String kind = kinds.get(i).label().isEmpty() ? "other" : kinds.get(i).label();
       long bytes = capacity(backend, d.name());
       out.printf("%-7s %-6s %-10s %s%n", d.name(), kind, bytes == Long.MAX_VALUE ? "-" : ByteSizes.format(bytes),
           d.fullName());

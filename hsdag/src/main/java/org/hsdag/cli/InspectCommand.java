@@ -43,7 +43,7 @@ public final class InspectCommand implements Callable<Integer> {
     if (json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
     } else {
-      printText(out, summary);
+      printText(out, summary, hasBin(model));
     }
     out.flush();
     return ExitCodes.OK;
@@ -92,15 +92,21 @@ public final class InspectCommand implements Callable<Integer> {
 
   private static final int MAX_SHOWN = 120;
 
+  /** Whether the IR's weights file is beside it (OpenVINO's convention: the same name with .bin). */
+  static boolean hasBin(Path xml) {
+    String name = xml.getFileName().toString();
+    return java.nio.file.Files.isRegularFile(xml.resolveSibling(name.replaceFirst("(?i)\\.xml$", "") + ".bin"));
+  }
+
   @SuppressWarnings("unchecked")
-  private static void printText(PrintWriter out, Map<String, Object> s) {
+  private static void printText(PrintWriter out, Map<String, Object> s, boolean bin) {
     out.printf("model          %s%n", clip(s.get("name")));
     String versionNote = ModelNotes.irVersionNote((Integer) s.get("ir_version"));
     out.printf("IR version     %s%s%n", s.get("ir_version"), versionNote == null ? "" : " (note: " + versionNote + ")");
     out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"),
         (Double) s.get("average_degree"));
-    out.printf("weights        %,d bytes of .bin (constants that share bytes count once)%n",
-        (Long) s.get("constant_bytes"));
+    out.printf("weights        %,d bytes %s (constants that share bytes count once)%n", (Long) s.get("constant_bytes"),
+        bin ? "of .bin" : "declared by the constants; no .bin beside the model ('hsdag models weights' writes one)");
     out.printf("dynamic shapes %s%n", (Boolean) s.get("dynamic_shapes") ? "yes" : "no");
     out.println("inputs:");
     for (Map<String, Object> p : (List<Map<String, Object>>) s.get("parameters")) {

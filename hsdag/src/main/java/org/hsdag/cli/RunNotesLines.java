@@ -12,10 +12,12 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadTally;
 import org.hsdag.backend.LoadWatch;
 import org.hsdag.plan.Proxies;
-import org.hsdag.plan.SplitBound;
+import org.hsdag.tune.RunFailures;
 import org.hsdag.tune.RunLoad;
+import org.hsdag.tune.RunLog;
 import org.hsdag.tune.RunNotes;
 import org.hsdag.tune.TuneResult;
+import org.hsdag.tune.Tuner;
 
 /** Makes a finished run's {@link RunNotes} and prints them in the summary. */
 final class RunNotesLines {
@@ -23,21 +25,25 @@ final class RunNotesLines {
 
   /**
    * The notes of the run in {@code dir} measured on {@code backend}: why a single device won (when
-   * it did, by {@code runProxy}'s cost model), the time shares and the foreign load.
+   * it did) and how far to trust it, by {@code runProxy}'s cost model corrected on the run's search
+   * measurements (the model of the early stop), the time shares and the foreign load.
    */
   static RunNotes of(LatencyBackend backend, Proxies.Resolved runProxy, TuneResult result, Path dir)
       throws IOException {
-    String why = null;
-    if (runProxy != null && result.best() != null && result.best().baseline()) {
-      SplitBound b = SplitBound.of(runProxy.proxy());
-      why = b == null ? null : b.explain() + " (cost model: " + runProxy.source() + ")";
+    CostModelNotes model = CostModelNotes.NONE;
+    if (runProxy != null) {
+      // When no split ran, the failures are the reason (said on their own line), not the cost model.
+      String winner = result.best() != null && result.best().baseline() && result.best().placement().size() > 0
+          && !RunFailures.read(dir).noSplitRan() ? result.best().placement().deviceName(0) : null;
+      model = CostModelNotes.of(runProxy.proxy(), runProxy.source(), RunLog.read(dir.resolve(Tuner.LOG_FILE))
+          .records(), runProxy.proxy().devices(), winner);
     }
     String time = backend.capability(CallTiming.class).map(CallTiming::shares).orElse(null);
     LoadTally t = RunLoad.tally(dir);
     String policy = t.measured() == 0 ? null
         : backend.capability(LoadWatch.class).map(w -> w.policy().describe()).orElse(null);
     String compiles = backend.capability(CompileCaching.class).map(c -> c.compileStats().describe()).orElse(null);
-    return new RunNotes(why, time, t.describe(), policy, compiles);
+    return new RunNotes(model.why(), time, t.describe(), policy, compiles, model.trust());
   }
 
   /** The summary's lines of the notes kept in {@code dir}. */
@@ -45,6 +51,9 @@ final class RunNotesLines {
     RunNotes n = read(dir);
     if (n.why() != null) {
       out.println("why: " + n.why());
+    }
+    if (n.trust() != null) {
+      out.println("trust: " + n.trust());
     }
     if (n.load() != null) {
       out.println("load: " + n.load() + (n.loadPolicy() != null ? " (" + n.loadPolicy() + ")" : ""));
@@ -63,6 +72,9 @@ final class RunNotesLines {
     Map<String, Object> m = new LinkedHashMap<>();
     if (n.why() != null) {
       m.put("why", n.why());
+    }
+    if (n.trust() != null) {
+      m.put("cost_model_trust", n.trust());
     }
     if (n.load() != null) {
       m.put("load", n.load());

@@ -221,7 +221,7 @@ public final class TuneCommand implements Callable<Integer> {
     StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
     int effectiveBudget = budget != null ? budget
         : episodes != null && steps != null ? Math.multiplyExact(episodes, steps)
-        : time != null ? 1_000_000 : TuneConfig.DEFAULT_BUDGET;
+        : time != null ? org.hsdag.tune.TuneProgress.UNLIMITED_BUDGET : TuneConfig.DEFAULT_BUDGET;
     long seed = seedOptions.seed();
     Path dir = out != null ? out : defaultRunDir(modelPath);
     if (Files.exists(dir) && !Files.isDirectory(dir)) {

@@ -165,7 +165,8 @@ final class TuneExecution {
       }
       PlannerEstimate estimate = result.status() == RunStatus.COMPLETED && runProxy != null
           ? PlannerEstimate.of(runProxy, result) : null;
-      TuneSummary.print(out, json, quiet, dir, mf, result, report, estimate, objective);
+      TuneSummary.print(out, json, quiet, dir, mf, result, report, estimate, objective,
+          NextOptions.forApply(spec, mf, objective));
       if (reportProblem != null) {
         err.println("hsdag: " + reportProblem);
       }

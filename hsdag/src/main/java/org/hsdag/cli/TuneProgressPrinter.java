@@ -44,15 +44,18 @@ final class TuneProgressPrinter implements TuneListener {
   @Override
   public void searchStarted(TuneProgress p) {
     if (mode == Mode.BAR) {
-      bar = new ProgressBarBuilder().setTaskName("tune").setInitialMax(p.budget())
-          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).setUnit(" meas", 1)
+      // With --time alone the bar runs over the time limit, not over a budget of a million measurements.
+      bar = new ProgressBarBuilder().setTaskName("tune").setInitialMax(byTime(p) ? p.timeLimitSeconds() : p.budget())
+          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).setUnit(byTime(p) ? " s" : " meas", 1)
           .setConsumer(new ConsoleProgressBarConsumer(terminal)).build();
-      bar.stepTo(p.measurements());
+      bar.stepTo(barPosition(p));
       bar.setExtraMessage(shortExtra(p));
     } else if (mode == Mode.LINES) {
       lineEvery = Math.max(1, p.budget() / 10);
       nextLineAt = (p.measurements() / lineEvery + 1) * lineEvery;
-      err.println("hsdag: searching: " + p.measurements() + "/" + p.budget() + " measurements done; " + extra(p));
+      err.println("hsdag: searching: " + p.budgetText() + " done" + (p.timeLimitSeconds() > 0 ? " (--time bounds the "
+          + "baselines and the search; the cost-model build before them and the final race after are extra)" : "")
+          + "; " + extra(p));
       err.flush();
     }
   }
@@ -60,12 +63,11 @@ final class TuneProgressPrinter implements TuneListener {
   @Override
   public void searchStep(TuneProgress p) {
     if (mode == Mode.BAR && bar != null) {
-      bar.stepTo(p.measurements());
+      bar.stepTo(barPosition(p));
       bar.setExtraMessage(shortExtra(p) + shortLoad());
     } else if (mode == Mode.LINES && p.measurements() >= nextLineAt) {
       nextLineAt += lineEvery;
-      err.printf(Locale.ROOT, "hsdag: %d/%d measurements, %.1f s; %s%s%n", p.measurements(), p.budget(),
-          p.elapsedSeconds(), extra(p), loadLine());
+      err.printf(Locale.ROOT, "hsdag: %s, %.1f s; %s%s%n", p.budgetText(), p.elapsedSeconds(), extra(p), loadLine());
       err.flush();
     }
   }
@@ -121,12 +123,21 @@ final class TuneProgressPrinter implements TuneListener {
     return String.format(Locale.ROOT, " load %.1f/%d%s", l.foreignCores(), l.cores(), l.flagged() ? "!" : "");
   }
 
+  private static boolean byTime(TuneProgress p) {
+    return p.budget() >= TuneProgress.UNLIMITED_BUDGET && p.timeLimitSeconds() > 0;
+  }
+
+  private static long barPosition(TuneProgress p) {
+    return byTime(p) ? (long) Math.min(p.elapsedSeconds(), (double) p.timeLimitSeconds()) : p.measurements();
+  }
+
   /** The bar's message, short enough for an 80-column terminal; the run header names backend and profile. */
   static String shortExtra(TuneProgress p) {
+    String count = byTime(p) ? p.measurements() + " meas, " : "";
     if (Double.isNaN(p.bestMs())) {
-      return "";
+      return count;
     }
-    String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
+    String s = count + String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
     if (!Double.isNaN(p.referenceMs())) {
       s += String.format(Locale.ROOT, " %.2fx %s", p.speedupOverReference(), p.reference().replaceFirst("-only$", ""));
     }
@@ -137,10 +148,12 @@ final class TuneProgressPrinter implements TuneListener {
     if (Double.isNaN(p.bestMs())) {
       return "no successful measurement yet";
     }
-    String s = String.format(Locale.ROOT, "best %.3f ms", p.bestMs());
+    // One measurement each: the final race re-measures the best and may still return a single device.
+    String s = String.format(Locale.ROOT, "best measured once %.3f ms", p.bestMs());
     if (!Double.isNaN(p.referenceMs())) {
       s += String.format(Locale.ROOT, " = %.2fx %s", p.speedupOverReference(), p.reference());
     }
-    return s + " (" + (p.simulated() ? "simulated, " : "") + p.backend() + "/" + p.profile() + ")";
+    return s + " (" + (p.simulated() ? "simulated, " : "") + p.backend() + "/" + p.profile() + "; the final race "
+        + "decides)";
   }
 }

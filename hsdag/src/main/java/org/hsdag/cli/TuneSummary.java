@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.hsdag.io.Words;
@@ -29,11 +30,12 @@ final class TuneSummary {
   private TuneSummary() {}
 
   static void print(PrintWriter out, boolean json, boolean quiet, Path dir, RunManifest mf, TuneResult result,
-      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective) throws IOException {
+      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective, List<String> next)
+      throws IOException {
     if (json) {
       printJson(out, dir, mf, result, report, estimate, objective);
     } else {
-      printSummary(out, quiet, dir, mf, result, report, estimate, objective);
+      printSummary(out, quiet, dir, mf, result, report, estimate, objective, next);
     }
   }
 
@@ -58,7 +60,8 @@ final class TuneSummary {
   }
 
   private static void printSummary(PrintWriter out, boolean quiet, Path dir, RunManifest mf, TuneResult r,
-      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective) {
+      ReportWriter.Written report, PlannerEstimate estimate, RunObjective objective, List<String> next) {
+    Figure fig = Figure.of(objective);
     String nums = (r.simulated() ? "simulated, " : "") + r.backend() + "/" + r.profile();
     if (r.status() == RunStatus.INTERRUPTED) {
       out.printf(Locale.ROOT, "hsdag: interrupted after %d measurements (%.1f s); nothing is lost, continue with: %s%n",
@@ -74,8 +77,8 @@ final class TuneSummary {
     Candidate ref = r.referenceBaseline();
     if (quiet) {
       out.println(best == null ? "no placement ran"
-          : String.format(Locale.ROOT, "%s %.3f ms (%s)%s -> %s", best.label(),
-              best.finalMs(), nums,
+          : String.format(Locale.ROOT, "%s %s (%s)%s -> %s", best.label(),
+              fig.text(best.finalMs()), nums,
               ref != null && ref.ok()
                   ? String.format(Locale.ROOT, " %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()) : "",
               dir.resolve(Tuner.BEST_FILE)));
@@ -85,25 +88,26 @@ final class TuneSummary {
     out.printf(Locale.ROOT, "%s on %s | backend %s, profile %s%s%n", label(mf), String.join(",", c.devices().names()),
         r.backend(),
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
-    out.printf(Locale.ROOT, "search: %s (%s, %d failed) in %.1f s, strategy %s, seed %d; %s%n",
-        Words.count(r.measurements(), "measurement"), Words.count(r.cacheHits(), "cache hit"), r.failures(),
-        r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
     RunFailures failures = failures(dir);
-    if (!failures.byReason().isEmpty()) {
-      out.println("failed measurements by reason: " + failures.text());
+    out.println(searchLine(r, c, failures));
+    if (failures.ranAndFailed() > 0) {
+      out.println("failed measurements by reason (search and final rounds): " + failures.ranAndFailedText());
+    }
+    if (failures.notRun() > 0) {
+      out.println("not run, no measurement spent, by reason: " + failures.notRunText());
     }
     out.printf(Locale.ROOT, "final: %s of %s per candidate%s; latency = median of rounds (ms, %s)%n",
         Words.count(c.finalRounds(), "interleaved round"), c.protocol().describe(),
         SearchEngine.racedRoundsNote(c.finalRounds()) + org.hsdag.search.FinalResult.earlyExitNote(c.finalRounds()),
         nums);
     ObjectiveSummary.printHeader(out, objective, c.devices().size());
-    printCandidates(out, r, best, ref);
+    printCandidates(out, r, best, ref, fig);
     if (best == null) {
       out.println("no placement ran; see the failures in " + dir.resolve(Tuner.LOG_FILE));
     } else {
       Candidate bb = r.bestBaseline();
       StringBuilder line = new StringBuilder(
-          String.format(Locale.ROOT, "best: %s, %.3f ms (%s)", best.label(), best.finalMs(), nums));
+          String.format(Locale.ROOT, "best: %s, %s (%s)", best.label(), fig.text(best.finalMs()), nums));
       if (ref != null && ref.ok()) {
         line.append(String.format(Locale.ROOT, ", %.2fx %s", ref.finalMs() / best.finalMs(), ref.label()));
       }
@@ -120,8 +124,7 @@ final class TuneSummary {
       }
       if (best.baseline()) {
         out.println(failures.noSplitRan() ? failures.noSplitRanLine()
-            : r.decision() == Decision.SINGLE_DEVICE_FASTEST ? "no split placement beat the fastest single device"
-            : r.decisionText());
+            : r.decision() == Decision.SINGLE_DEVICE_FASTEST ? noSplitBeatLine(r) : r.decisionText());
       }
       RunNotesLines.print(out, dir);
       out.println("wrote " + dir.resolve(Tuner.BEST_FILE) + " (op friendly name -> device), "
@@ -129,9 +132,41 @@ final class TuneSummary {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: " + CommandName.line(RunOptions.with(RunOptions.measuredAs(mf), "apply",
-          CommandName.here(mf.modelPath()), dir.resolve(Tuner.BEST_FILE))));
+      out.println("next: " + CommandName.line(RunOptions.with(next, "apply", CommandName.here(mf.modelPath()),
+          dir.resolve(Tuner.BEST_FILE))));
     }
+  }
+
+  /**
+   * {@code no split placement beat the fastest single device in the final race (the search's best split,
+   * 9.422 ms measured once, 16.9 ms there)}: the search's progress showed that split ahead; this says
+   * what became of it.
+   */
+  static String noSplitBeatLine(TuneResult r) {
+    Candidate split = null;
+    for (Candidate c : r.candidates()) {
+      if (!c.baseline() && !Double.isNaN(c.searchMs()) && (split == null || c.searchMs() < split.searchMs())) {
+        split = c;
+      }
+    }
+    String line = "no split placement beat the fastest single device in the final race";
+    if (split == null) {
+      return line;
+    }
+    return line + String.format(Locale.ROOT, " (the search's best split, %s, measured once at %.3f ms, %s there)",
+        split.label(), split.searchMs(), split.ok() && !Double.isNaN(split.finalMs())
+            ? String.format(Locale.ROOT, "%.3f ms", split.finalMs()) : "not kept");
+  }
+
+  /**
+   * {@code search: 12 measurements (2 failed), 40 cache hits, 151 proposals not run; …}: one account of
+   * every proposal, the same counts as the lines after it.
+   */
+  static String searchLine(TuneResult r, TuneConfig c, RunFailures failures) {
+    String notRun = failures.notRun() > 0 ? ", " + Words.count(failures.notRun(), "proposal") + " not run" : "";
+    return String.format(Locale.ROOT, "search: %s (%d failed), %s%s in %.1f s, strategy %s, seed %d; %s",
+        Words.count(r.measurements(), "measurement"), r.failures(), Words.count(r.cacheHits(), "cache hit"), notRun,
+        r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
   }
 
   /** The run's failures by reason; none when its log cannot be read (the summary never fails for that). */
@@ -149,19 +184,17 @@ final class TuneSummary {
   }
 
   /** One row per finalist and baseline: ops per device, sub-models, latency, interval, speed-up. */
-  private static void printCandidates(PrintWriter out, TuneResult r, Candidate best, Candidate ref) {
+  private static void printCandidates(PrintWriter out, TuneResult r, Candidate best, Candidate ref, Figure fig) {
     out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%n", "candidate", "ops per device", "sub-models",
-        "latency ms",
-        "95% CI ms", "vs " + Finalist.baselineLabel(r.reference()));
+        fig.header(), "95% CI " + fig.unit(), "vs " + Finalist.baselineLabel(r.reference()));
     for (Candidate cand : r.candidates()) {
       StringBuilder ops = new StringBuilder();
       int[] counts = cand.placement().countsPerDevice();
       for (int d = 0; d < counts.length; d++) {
         ops.append(d == 0 ? "" : ", ").append(cand.placement().devices().name(d)).append(' ').append(counts[d]);
       }
-      String lat = cand.ok() ? String.format(Locale.ROOT, "%.3f", cand.finalMs()) : "failed";
-      String ci = Double.isNaN(cand.ciLowMs()) ? ""
-          : String.format(Locale.ROOT, "%.3f – %.3f", cand.ciLowMs(), cand.ciHighMs());
+      String lat = cand.ok() ? fig.number(cand.finalMs()) : "failed";
+      String ci = Double.isNaN(cand.ciLowMs()) ? "" : fig.interval(cand.ciLowMs(), cand.ciHighMs());
       String vs = cand.ok() && ref != null && ref.ok()
           ? String.format(Locale.ROOT, "%.2fx", ref.finalMs() / cand.finalMs()) : "";
       out.printf(Locale.ROOT, "  %-12s %-28s %10s %12s %21s %12s%s%n", cand.label(), ops,

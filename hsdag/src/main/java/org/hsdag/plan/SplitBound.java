@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.ir.OpGraph;
 
@@ -23,15 +24,17 @@ import org.hsdag.ir.OpGraph;
  * the cheapest link and start (the twin devices of a CPU have equal ones), that is 0: no split can
  * pay.
  *
- * @param device the fastest single device by the model
+ * @param device the single device the bound is over: the model's fastest, or the one asked for (the measured winner)
  * @param singleMicros its predicted latency alone
+ * @param fastest the model's fastest single device (may differ from {@code device} when a measured winner is asked for)
+ * @param fastestMicros that device's predicted latency alone
  * @param gainMicros the most a split could gain over it (≥ 0)
  * @param fasterOps ops another device runs faster than {@code device}
  * @param classes per op class (the IR op type), the kernel time on each device alone, µs, in device order
  * @param deviceNames the model's devices
  */
-public record SplitBound(String device, double singleMicros, double gainMicros, int fasterOps,
-    Map<String, double[]> classes, List<String> deviceNames) {
+public record SplitBound(String device, double singleMicros, String fastest, double fastestMicros,
+    double gainMicros, int fasterOps, Map<String, double[]> classes, List<String> deviceNames) {
 
   public SplitBound {
     classes = Map.copyOf(classes);
@@ -45,22 +48,46 @@ public record SplitBound(String device, double singleMicros, double gainMicros, 
 
   /** The bound of {@code model} of {@code graph}, or null when no device runs every op alone. */
   public static SplitBound of(OpGraph graph, HeteroCostModel model) {
-    int n = model.opCount();
-    int dc = model.deviceCount();
-    int best = -1;
-    double bestMicros = Double.POSITIVE_INFINITY;
-    for (int d = 0; d < dc; d++) {
-      int[] all = new int[n];
-      Arrays.fill(all, d);
-      HeteroCostModel.Evaluation e = model.evaluate(all);
-      if (e.ok() && e.micros() < bestMicros) {
-        best = d;
-        bestMicros = e.micros();
-      }
-    }
-    if (best < 0) {
+    int best = fastest(model);
+    return best < 0 ? null : over(graph, model, best, best);
+  }
+
+  /**
+   * The bound over {@code device} alone (e.g. the device a run measured fastest, which the model may
+   * not rank first), or null when that device cannot run every op alone.
+   */
+  public static SplitBound over(PlacementProxy proxy, String device) {
+    HeteroCostModel model = proxy.model();
+    int d = model.deviceNames().indexOf(device);
+    if (d < 0 || !aloneMicros(model, d).isPresent()) {
       return null;
     }
+    return over(proxy.graph(), model, d, fastest(model));
+  }
+
+  private static int fastest(HeteroCostModel model) {
+    int best = -1;
+    double bestMicros = Double.POSITIVE_INFINITY;
+    for (int d = 0; d < model.deviceCount(); d++) {
+      OptionalDouble t = aloneMicros(model, d);
+      if (t.isPresent() && t.getAsDouble() < bestMicros) {
+        best = d;
+        bestMicros = t.getAsDouble();
+      }
+    }
+    return best;
+  }
+
+  private static OptionalDouble aloneMicros(HeteroCostModel model, int d) {
+    int[] all = new int[model.opCount()];
+    Arrays.fill(all, d);
+    HeteroCostModel.Evaluation e = model.evaluate(all);
+    return e.ok() ? OptionalDouble.of(e.micros()) : OptionalDouble.empty();
+  }
+
+  private static SplitBound over(OpGraph graph, HeteroCostModel model, int best, int fastest) {
+    int n = model.opCount();
+    int dc = model.deviceCount();
     double gain = 0;
     int faster = 0;
     Map<String, double[]> classes = new LinkedHashMap<>();
@@ -84,13 +111,16 @@ public record SplitBound(String device, double singleMicros, double gainMicros, 
       }
     }
     gain += edgeSavings(model, best);
-    return new SplitBound(model.deviceNames().get(best), bestMicros, gain, faster, classes, model.deviceNames());
+    return new SplitBound(model.deviceNames().get(best), aloneMicros(model, best).getAsDouble(),
+        model.deviceNames().get(fastest), aloneMicros(model, fastest).getAsDouble(), gain, faster, classes,
+        model.deviceNames());
   }
 
   /**
    * What a split could save over device {@code d} alone outside the kernels: the model's own inputs
-   * and outputs copied over a cheaper link than {@code d}'s, and one sub-model started on a device
-   * quicker to start than {@code d} (0 for twin devices).
+   * and outputs copied over a cheaper link than {@code d}'s, and sub-model starts: a split runs on at
+   * least two devices, so it starts at least the two cheapest starts of two devices, which saves
+   * something only when {@code d}'s one start costs more than both (never with two devices).
    */
   private static double edgeSavings(HeteroCostModel m, int d) {
     double saving = 0;
@@ -103,11 +133,13 @@ public record SplitBound(String device, double singleMicros, double gainMicros, 
         saving += m.copyMicros(d, m.tensorBytes(t)) - cheapest;
       }
     }
-    double start = m.subModelOverhead(d);
-    for (int e = 0; e < m.deviceCount(); e++) {
-      start = Math.min(start, m.subModelOverhead(e));
+    double[] starts = new double[m.deviceCount()];
+    for (int e = 0; e < starts.length; e++) {
+      starts[e] = m.subModelOverhead(e);
     }
-    return saving + m.subModelOverhead(d) - start;
+    Arrays.sort(starts);
+    double splitStarts = starts.length >= 2 ? starts[0] + starts[1] : Double.POSITIVE_INFINITY;
+    return saving + Math.max(0, m.subModelOverhead(d) - splitStarts);
   }
 
   /** Kernel time of op {@code i} when every op runs on {@code d} (fused into its producer where it fuses). */
@@ -128,6 +160,8 @@ public record SplitBound(String device, double singleMicros, double gainMicros, 
   /**
    * {@code CPU is faster than CPU2 on every op class (Convolution 2.9x, MatMul 1.8x, ...); under the
    * additive cost model no split can beat CPU alone}, or the bound when some op is faster elsewhere.
+   * Op classes whose ratio is not a positive number (no time on a device, or none it can run) are
+   * left out of the ratios; a device the model ranks ahead of {@code device} is named.
    */
   public String explain() {
     int d = deviceNames.indexOf(device);
@@ -137,28 +171,44 @@ public record SplitBound(String device, double singleMicros, double gainMicros, 
     heavy.sort((a, b) -> Double.compare(b.getValue()[d], a.getValue()[d]));
     boolean everyClass = heavy.stream().allMatch(e -> isFastest(e.getValue(), d));
     List<String> ratios = new ArrayList<>();
-    for (Map.Entry<String, double[]> e : heavy.subList(0, Math.min(4, heavy.size()))) {
-      double other = Double.POSITIVE_INFINITY;
-      for (int k = 0; k < e.getValue().length; k++) {
-        if (k != d) {
-          other = Math.min(other, e.getValue()[k]);
-        }
+    for (Map.Entry<String, double[]> e : heavy) {
+      double ratio = otherFastest(e.getValue(), d) / e.getValue()[d];
+      if (ratios.size() < 4 && Double.isFinite(ratio) && ratio > 0) {
+        ratios.add(String.format(Locale.ROOT, "%s %.2fx", e.getKey(), ratio));
       }
-      ratios.add(String.format(Locale.ROOT, "%s %.2fx", e.getKey(), other / e.getValue()[d]));
     }
     String vs = String.join(", ", others);
-    String perClass = String.join(", ", ratios) + (heavy.size() > 4 ? ", ..." : "");
-    String head = everyClass
+    String perClass = ratios.isEmpty() ? "no op class that both run"
+        : String.join(", ", ratios) + (heavy.size() > ratios.size() ? ", ..." : "");
+    // Never call a device the fastest when the model ranks another first (e.g. against the measured winner).
+    String ranking = device.equals(fastest) ? (everyClass ? "" : device + " alone is the fastest device by the "
+        + "cost model; ") : String.format(Locale.ROOT, "the cost model ranks %s alone (%.3f ms) ahead of %s alone "
+            + "(%.3f ms); ", fastest, fastestMicros / 1000, device, singleMicros / 1000);
+    String head = ranking + (everyClass
         ? device + " is faster than " + vs + " on every op class (" + vs + " kernel time / " + device + "'s: "
-            + perClass
-            + ")"
-        : device + " alone is the fastest device; per op class, " + vs + " kernel time / " + device + "'s: " + perClass;
+            + perClass + ")"
+        : "per op class, " + vs + " kernel time / " + device + "'s: " + perClass);
     if (noSplitCanPay()) {
       return head + "; and on every op, so under the additive cost model no split can beat " + device + " alone";
+    }
+    if (fasterOps == 0) {
+      return head + String.format(Locale.ROOT, "; no op is faster elsewhere: only cheaper input and output copies "
+          + "could let a split gain, at most %.1f %% (%.3f ms) over %s alone under the additive cost model",
+          100 * gainShare(), gainMicros / 1000, device);
     }
     return head + String.format(Locale.ROOT, "; %d ops are faster elsewhere, so a split could gain at most %.1f %% "
         + "(%.3f ms) over %s alone under the additive cost model", fasterOps, 100 * gainShare(), gainMicros / 1000,
         device);
+  }
+
+  private static double otherFastest(double[] perDevice, int d) {
+    double other = Double.POSITIVE_INFINITY;
+    for (int k = 0; k < perDevice.length; k++) {
+      if (k != d) {
+        other = Math.min(other, perDevice[k]);
+      }
+    }
+    return other;
   }
 
   private static boolean isFastest(double[] perDevice, int d) {

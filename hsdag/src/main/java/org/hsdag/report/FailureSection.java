@@ -15,7 +15,7 @@ final class FailureSection {
     }
     doc.heading(2, "Failed measurements");
     if (f.noSplitRan()) {
-      doc.para("No split placement ran: every split measured failed.");
+      doc.para("No split placement ran: every split proposed failed or was turned down before running.");
     }
     List<String> items = new ArrayList<>();
     f.byReason().forEach((reason, n) -> items.add(reason + ": " + n));

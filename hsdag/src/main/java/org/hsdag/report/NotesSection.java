@@ -17,6 +17,10 @@ final class NotesSection {
     if (n.why() != null) {
       items.add("Why a single device: " + n.why() + ".");
     }
+    if (n.trust() != null) {
+      items.add("How far the cost model's figures can be trusted (each of the run's search measurements predicted by "
+          + "the model corrected on the others): " + n.trust() + ".");
+    }
     if (n.load() != null) {
       items.add("Measurement conditions: " + n.load() + (n.loadPolicy() != null ? "; a measurement is " + n.loadPolicy()
           : "") + ". A flagged measurement's latency is an upper bound of the uncontended one, not to be trusted "

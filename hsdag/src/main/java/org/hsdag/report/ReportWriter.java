@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.hsdag.throughput.Objective;
+import org.hsdag.tune.RunObjective;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -105,7 +107,7 @@ public final class ReportWriter {
     FailureSection.add(doc, failures);
     ObjectiveSection.add(doc, runDir, mf.config().devices().size(), nums);
     if (result != null) {
-      finalTable(doc, mf, result, nums);
+      finalTable(doc, mf, result, nums, runDir);
     }
     progressSection(doc, search, data.finalBestMs(), png);
     NotesSection.add(doc, runDir);
@@ -245,7 +247,8 @@ public final class ReportWriter {
       String bestLabel = best.path("label").asText();
       StringBuilder sb = new StringBuilder();
       if (best.path("baseline").asBoolean()) {
-        sb.append(noSplitRan ? "No split placement ran (every split measured failed, below): the best is **"
+        sb.append(noSplitRan
+            ? "No split placement ran (every split proposed failed or was turned down before running, below): the best is **"
             : "No split placement was clearly faster than the fastest single device: the best is **")
             .append(bestLabel)
             .append("** at **").append(ms(best.path("latency_ms").asDouble())).append(" ms** (").append(nums)
@@ -279,7 +282,8 @@ public final class ReportWriter {
     }
   }
 
-  private static void finalTable(ReportDoc doc, RunManifest mf, JsonNode result, String nums) {
+  private static void finalTable(ReportDoc doc, RunManifest mf, JsonNode result, String nums, Path runDir)
+      throws IOException {
     doc.heading(2, "Baselines and best candidates (final re-measurement)");
     int rounds = mf.config().finalRounds();
     doc.para("At the end of the search the " + mf.config().topK()
@@ -299,8 +303,11 @@ public final class ReportWriter {
         cpu = c.path("latency_ms").asDouble();
       }
     }
-    List<String> header = new ArrayList<>(List.of("candidate", "all ops per device", "sub-models", "latency ms",
-        "95% CI ms", "search ms", "speedup vs " + reference));
+    // Under throughput each ms figure is 1000 / inferences per second: the table gives both.
+    boolean tput = RunObjective.read(runDir).objective() == Objective.THROUGHPUT;
+    List<String> header = new ArrayList<>(List.of("candidate", "all ops per device", "sub-models", tput
+        ? "inferences/s" : "latency ms", tput ? "ms per inference" : "95% CI ms", "search ms",
+        "speedup vs " + reference));
     List<List<String>> rows = new ArrayList<>();
     String bestLabel = result.path("best").path("label").asText("");
     for (JsonNode c : result.path("candidates")) {
@@ -311,8 +318,8 @@ public final class ReportWriter {
           (isBest ? "**" + label + "** (best)" : label),
           opsText(c.path("ops_per_device")),
           c.path("sub_models").asInt() == 0 ? "?" : String.valueOf(c.path("sub_models").asInt()),
-          c.hasNonNull("latency_ms") ? ms(lat) : "failed: " + c.path("reason").asText(""),
-          c.hasNonNull("ci95_low_ms")
+          !c.hasNonNull("latency_ms") ? "failed: " + c.path("reason").asText("") : tput ? ms(1000 / lat) : ms(lat),
+          tput ? ms(lat) : c.hasNonNull("ci95_low_ms")
               ? ms(c.path("ci95_low_ms").asDouble()) + " – " + ms(c.path("ci95_high_ms").asDouble()) : "",
           c.hasNonNull("search_ms") ? ms(c.path("search_ms").asDouble()) : "",
           Double.isNaN(cpu) || Double.isNaN(lat) ? "" : x(cpu / lat)));

@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hsdag.placement.Placement;
-import org.hsdag.plan.CostCorrection;
+import org.hsdag.plan.CorrectedRun;
 import org.hsdag.plan.PlacementProxy;
 import org.hsdag.plan.SplitBound;
 
 /**
  * When the search may stop because no split can pay: the cost model, corrected by every
- * measurement so far ({@link CostCorrection}), bounds what any split could gain over the fastest
+ * measurement so far ({@link CorrectedRun}, the same model the run's {@code why:} line uses), bounds what any split could gain over the fastest
  * single device ({@link SplitBound}); when that bound, or what is left of it once a measured split
  * took part of it (the bound's floor against the best measured placement), is no larger than the
  * corrected model's own error — the root mean square of its leave-one-out relative errors on the
@@ -19,7 +19,7 @@ import org.hsdag.plan.SplitBound;
  */
 final class SplitStop {
   /** Successful measurements before the model's own error is known. */
-  static final int MIN_MEASUREMENTS = 3;
+  static final int MIN_MEASUREMENTS = CorrectedRun.MIN_MEASUREMENTS;
   /** A corrected model less accurate than this (e.g. measured on a heavily loaded machine) proves nothing. */
   static final double MAX_ERROR = 0.25;
 
@@ -54,23 +54,22 @@ final class SplitStop {
     if (n < MIN_MEASUREMENTS) {
       return null;
     }
-    CostCorrection all = new CostCorrection(costModel);
-    for (int i = 0; i < n; i++) {
-      all.observe(placements.get(i), millis.get(i));
-    }
-    PlacementProxy corrected = all.corrected();
-    SplitBound bound = SplitBound.of(corrected);
+    CorrectedRun run = new CorrectedRun(costModel, placements, millis);
+    PlacementProxy corrected = run.corrected();
+    // Over the fastest single device measured so far when there is one: the device the result will name.
+    String single = fastestSingleDevice();
+    SplitBound bound = single != null ? run.boundOver(single) : run.bound();
     if (bound == null) {
       return null;
     }
-    double error = leaveOneOutError();
+    double error = run.trust().rmsLogError();
     if (!(error <= MAX_ERROR)) {
       return null;
     }
     if (bound.gainShare() <= error) {
-      return String.format(Locale.ROOT, "no split can pay: by the cost model corrected on %d measurements (its own "
-          + "error %.1f %%), a split could gain at most %.1f %% over %s alone; %s", n, 100 * error,
-          100 * bound.gainShare(), bound.device(), bound.explain());
+      return String.format(Locale.ROOT, "no split can pay: by the %s (its own error %.1f %%), a split could gain at "
+          + "most %.1f %% over %s alone; %s", run.describe(null), 100 * error, 100 * bound.gainShare(),
+          bound.device(), bound.explain());
     }
     // A split measured already may have taken most of what any split could gain: what is left is what counts.
     Placement best = placements.get(fastestMeasured());
@@ -79,10 +78,22 @@ final class SplitStop {
     if (!(left <= error)) {
       return null;
     }
-    return String.format(Locale.ROOT, "no other split can pay: by the cost model corrected on %d measurements (its own "
-        + "error %.1f %%), no placement could gain more than %.1f %% over the best measured (%.1f %% over %s alone); "
-        + "%s", n, 100 * error, 100 * left, 100 * (1 - bestMicros / bound.singleMicros()), bound.device(),
-        bound.explain());
+    return String.format(Locale.ROOT, "no other split can pay: by the %s (its own error %.1f %%), no placement could "
+        + "gain more than %.1f %% over the best measured (%.1f %% over %s alone); %s", run.describe(null), 100 * error,
+        100 * left, 100 * (1 - bestMicros / bound.singleMicros()), bound.device(), bound.explain());
+  }
+
+  private String fastestSingleDevice() {
+    String device = null;
+    double best = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < placements.size(); i++) {
+      Placement p = placements.get(i);
+      if (p.isSingleDevice() && p.size() > 0 && millis.get(i) < best) {
+        best = millis.get(i);
+        device = p.deviceName(0);
+      }
+    }
+    return device;
   }
 
   private int fastestMeasured() {
@@ -93,26 +104,5 @@ final class SplitStop {
       }
     }
     return best;
-  }
-
-  /** The root mean square of the corrected model's relative (log) errors on each measurement, fitted on the others. */
-  private double leaveOneOutError() {
-    int n = placements.size();
-    double sum = 0;
-    int counted = 0;
-    for (int i = 0; i < n; i++) {
-      CostCorrection others = new CostCorrection(costModel);
-      for (int j = 0; j < n; j++) {
-        if (j != i) {
-          others.observe(placements.get(j), millis.get(j));
-        }
-      }
-      double r = Math.log(millis.get(i) * 1000 / others.corrected().latencyMicros(placements.get(i)));
-      if (Double.isFinite(r)) {
-        sum += r * r;
-        counted++;
-      }
-    }
-    return counted >= MIN_MEASUREMENTS ? Math.sqrt(sum / counted) : Double.NaN;
   }
 }

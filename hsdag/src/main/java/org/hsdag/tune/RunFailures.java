@@ -92,6 +92,40 @@ public record RunFailures(Map<String, Integer> byReason, boolean splitRan, int s
     return String.join("; ", parts);
   }
 
+  /** Proposals turned down before running (predicted refusals, the memory model): no measurement spent. */
+  public int notRun() {
+    return byReason.entrySet().stream().filter(e -> isNotRun(e.getKey())).mapToInt(Map.Entry::getValue).sum();
+  }
+
+  /** Measurements that ran and failed. */
+  public int ranAndFailed() {
+    return byReason.values().stream().mapToInt(Integer::intValue).sum() - notRun();
+  }
+
+  /** "reason: count; …" of the proposals not run, or "". */
+  public String notRunText() {
+    return part(true);
+  }
+
+  /** "reason: count; …" of the measurements that ran and failed, or "". */
+  public String ranAndFailedText() {
+    return part(false);
+  }
+
+  private String part(boolean notRun) {
+    List<String> parts = new ArrayList<>();
+    byReason.forEach((reason, n) -> {
+      if (isNotRun(reason) == notRun) {
+        parts.add((notRun ? reason.replace(", not run", "") : reason) + ": " + n);
+      }
+    });
+    return String.join("; ", parts);
+  }
+
+  private static boolean isNotRun(String group) {
+    return group.endsWith(", not run");
+  }
+
   /** Whether splits were tried and every one failed. */
   public boolean noSplitRan() {
     return !splitRan && splitsFailed > 0;
@@ -99,6 +133,13 @@ public record RunFailures(Map<String, Integer> byReason, boolean splitRan, int s
 
   /** The line for a run whose best is a single device because no split ran, or null when some split ran. */
   public String noSplitRanLine() {
-    return noSplitRan() ? "no split placement ran: every split measured failed (" + text() + ")" : null;
+    if (!noSplitRan()) {
+      return null;
+    }
+    String failed = ranAndFailedText();
+    String notRun = notRunText();
+    return "no split placement ran: every split proposed " + (failed.isEmpty() ? "was turned down before running ("
+        + notRun + ")" : notRun.isEmpty() ? "failed (" + failed + ")"
+        : "failed (" + failed + ") or was turned down before running (" + notRun + ")");
   }
 }

@@ -20,12 +20,14 @@ import org.hsdag.io.AtomicFiles;
  * @param load the foreign load during the run's real measurements ({@link RunLoad}), or null
  * @param loadPolicy when a measurement was re-taken or flagged, or null
  * @param compiles the real backend's compiles, reuses and evictions ({@link org.hsdag.backend.CompileStats}), or null
+ * @param trust how well the run's corrected cost model predicted the run's own measurements
+ *     ({@link org.hsdag.plan.CorrectedRun.Trust}), naming that model, or null (no cost model)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record RunNotes(String why, String time, String load, String loadPolicy, String compiles) {
+public record RunNotes(String why, String time, String load, String loadPolicy, String compiles, String trust) {
   public static final String FILE = "notes.json";
-  public static final RunNotes NONE = new RunNotes(null, null, null, null, null);
+  public static final RunNotes NONE = new RunNotes(null, null, null, null, null, null);
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public void write(Path dir) throws IOException {

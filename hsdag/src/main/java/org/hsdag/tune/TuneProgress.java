@@ -14,6 +14,7 @@ package org.hsdag.tune;
  * @param backend backend name
  * @param profile backend profile
  * @param simulated whether the numbers are simulated
+ * @param timeLimitSeconds the search's time limit ({@code --time}), 0 for none
  */
 public record TuneProgress(
     int step,
@@ -26,7 +27,25 @@ public record TuneProgress(
     double elapsedSeconds,
     String backend,
     String profile,
-    boolean simulated) {
+    boolean simulated,
+    long timeLimitSeconds) {
+
+  /** A budget this large means "until the time limit" ({@code --time} without {@code --budget}). */
+  public static final int UNLIMITED_BUDGET = 1_000_000;
+
+  /**
+   * {@code 12/120 measurements}, or with a time limit {@code 12 measurements, 8 of 20 s} (the budget
+   * too when one was given): what bounds the search, in the units that bound it.
+   */
+  public String budgetText() {
+    String done = measurements + (budget >= UNLIMITED_BUDGET && timeLimitSeconds > 0 ? "" : "/" + budget)
+        + " measurement" + (measurements == 1 && budget >= UNLIMITED_BUDGET ? "" : "s");
+    return timeLimitSeconds > 0
+        ? String.format(java.util.Locale.ROOT, "%s, %.0f of %d s", done,
+            Math.min(elapsedSeconds, (double) timeLimitSeconds),
+            timeLimitSeconds)
+        : done;
+  }
 
   /** Speedup of the best so far over the reference baseline, NaN when either is unknown. */
   public double speedupOverReference() {

@@ -474,7 +474,7 @@ public final class Tuner {
   private TuneProgress progress(SearchProgress p) {
     return new TuneProgress(p.steps(), p.measurements(), config.budget(), lastMs, bestMs, referenceMs,
         Finalist.baselineLabel(referenceDevice), elapsed(),
-        backend.name(), backend.profile(), backend.simulated());
+        backend.name(), backend.profile(), backend.simulated(), config.timeLimitSeconds());
   }
 
   private double elapsed() {

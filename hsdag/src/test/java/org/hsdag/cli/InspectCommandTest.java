@@ -85,4 +85,15 @@ class InspectCommandTest {
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
     assertTrue(r.err().startsWith("hsdag: Unknown option: '--frobnicate' (try 'hsdag inspect --help')"), r.err());
   }
+
+  /** Weights are counted from the constants; without a .bin beside the IR the line does not claim one. */
+  @Test
+  void weightsWithoutABinDoNotClaimOne(@TempDir Path dir) throws IOException {
+    Path xml = org.hsdag.tune.TestModels.twoBranch(dir);
+    Files.deleteIfExists(xml.resolveSibling(xml.getFileName().toString().replace(".xml", ".bin")));
+    CliRun r = CliRun.of("inspect", xml.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    String weights = r.out().lines().filter(l -> l.startsWith("weights")).findFirst().orElseThrow();
+    assertTrue(weights.contains("no .bin beside the model") && !weights.contains("of .bin"), weights);
+  }
 }

@@ -73,4 +73,56 @@ class SplitBoundTest {
     assertFalse(b.noSplitCanPay());
     assertTrue(b.explain().contains("ops are faster elsewhere, so a split could gain at most"), b.explain());
   }
+
+  /** Op classes that cost nothing on a device (fused away) or cannot run there never print as NaN or 0x ratios. */
+  @Test
+  void ratiosThatAreNotPositiveNumbersAreLeftOut() {
+    java.util.Map<String, double[]> classes = new java.util.LinkedHashMap<>();
+    classes.put("Convolution", new double[] {100, 286});
+    classes.put("SoftMax", new double[] {0, 0});
+    classes.put("ReLU", new double[] {5, 0});
+    classes.put("TopK", new double[] {3, Double.POSITIVE_INFINITY});
+    SplitBound b = new SplitBound("CPU", 200, "CPU", 200, 5, 1, classes, java.util.List.of("CPU", "CPU2"));
+    String why = b.explain();
+    assertTrue(why.contains("Convolution 2.86x"), why);
+    assertFalse(why.contains("NaN") || why.contains("0.00x") || why.contains("Infinity"), why);
+  }
+
+  /** A bound that only input/output copies make positive does not say "0 ops are faster elsewhere" beside a gain. */
+  @Test
+  void aGainWithoutAFasterOpSaysWhereItComesFrom() {
+    java.util.Map<String, double[]> classes = java.util.Map.of("Convolution", new double[] {100, 120});
+    SplitBound b = new SplitBound("CPU2", 100, "CPU2", 100, 80, 0, classes, java.util.List.of("CPU2", "CPU"));
+    String why = b.explain();
+    assertFalse(why.contains("0 ops are faster"), why);
+    assertTrue(why.contains("no op is faster elsewhere"), why);
+  }
+
+  /** Twin devices start sub-models alike: a split starts two, so sub-model starts never bound a gain. */
+  @Test
+  void aSplitNeverSavesASubModelStart() {
+    // CPU's sub-model start a thousand times the paper's: one start of it still costs less than any split's two.
+    SplitBound b = SplitBound.over(slowGpu(1000), "CPU");
+    assertEquals(0, b.fasterOps());
+    assertTrue(b.gainMicros() <= SplitBound.over(slowGpu(1), "CPU").gainMicros() + 1e-9, b.explain());
+  }
+
+  /** Asked over a device the model does not rank first, the bound says which it ranks first instead of calling it fastest. */
+  @Test
+  void overTheMeasuredWinnerTheModelsOwnRankingIsNamed() {
+    SplitBound b = SplitBound.over(slowGpu(1), "GPU.1");
+    assertEquals("CPU", b.fastest());
+    assertTrue(b.explain().startsWith("the cost model ranks CPU alone"), b.explain());
+    assertFalse(b.explain().contains("GPU.1 alone is the fastest"), b.explain());
+  }
+
+  /** GPU.1's kernels a hundred times the paper's on a random graph; CPU's sub-model start {@code cpuStart} times. */
+  private static PlacementProxy slowGpu(double cpuStart) {
+    PlacementProxy p = proxy(TinyGraphs.randomDag(60, 5, 7));
+    int ops = p.model().opCount();
+    double[] kernel = new double[2 * ops];
+    Arrays.fill(kernel, 0, ops, 1.0);
+    Arrays.fill(kernel, ops, 2 * ops, 100.0);
+    return p.withModel(p.model().rescaled(kernel, new double[] {1, 1}, new double[] {cpuStart, 1}));
+  }
 }

@@ -18,7 +18,8 @@ class FailureSectionTest {
     ReportDoc doc = new ReportDoc("t");
     FailureSection.add(doc, new RunFailures(by, false, 11));
     String md = doc.toMarkdown();
-    assertTrue(md.contains("No split placement ran: every split measured failed."), md);
+    assertTrue(md.contains("No split placement ran: every split proposed failed or was turned down before running."),
+        md);
     assertTrue(md.contains("predicted refused by HETERO, not run: 7"), md);
     assertTrue(md.contains("HETERO refuses this split (infer request): 4"), md);
   }

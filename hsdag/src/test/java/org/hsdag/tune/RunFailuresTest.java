@@ -51,7 +51,7 @@ class RunFailuresTest {
     RunFailures f = RunFailures.read(dir);
     assertTrue(f.noSplitRan());
     assertEquals(r.failures(), f.byReason().get("fake failure"));
-    assertEquals("no split placement ran: every split measured failed (fake failure: " + r.failures() + ")",
+    assertEquals("no split placement ran: every split proposed failed (fake failure: " + r.failures() + ")",
         f.noSplitRanLine());
   }
 

@@ -16,6 +16,7 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
 import org.hsdag.placement.SplitPlacements;
 import org.hsdag.plan.PlacementProxy;
+import org.hsdag.plan.RankCorrelation;
 
 /**
  * How far a cost model can be trusted on a backend: realistic two-device placements (both single

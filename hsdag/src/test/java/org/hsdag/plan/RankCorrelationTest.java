@@ -1,4 +1,4 @@
-package org.hsdag.bench.real;
+package org.hsdag.plan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.hsdag.bench.real;
+package org.hsdag.plan;
 
 import java.util.Arrays;
 import java.util.Comparator;
