@@ -30,4 +30,31 @@ public interface CostModelSource {
    * @throws IllegalArgumentException when the text does not fit this graph and these devices
    */
   default void reuseCostModelMeasurements(OpGraph graph, String measurements) {}
+
+  /**
+   * How far {@code graph}'s cost model is off on the measurements it was fitted to (the real
+   * backend's designed splits); empty when it was not fitted to measurements (the simulator, one device).
+   */
+  default Optional<FitError> costModelError(OpGraph graph) {
+    return Optional.empty();
+  }
+
+  /**
+   * A cost model's own error on the runs it was fitted to.
+   *
+   * @param runs how many measured runs
+   * @param medianAbs the median |predicted / measured - 1|
+   * @param maxAbs the largest
+   */
+  record FitError(int runs, double medianAbs, double maxAbs) {
+    /** From the relative errors of the runs; empty when there is none. */
+    public static Optional<FitError> of(java.util.List<Double> errors) {
+      if (errors.isEmpty()) {
+        return Optional.empty();
+      }
+      double[] e = errors.stream().mapToDouble(x -> Math.abs(x)).sorted().toArray();
+      double median = e.length % 2 == 1 ? e[e.length / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
+      return Optional.of(new FitError(e.length, median, e[e.length - 1]));
+    }
+  }
 }

@@ -35,6 +35,7 @@ import org.hsdag.search.FinalResult;
 import org.hsdag.search.Finalist;
 import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.SearchEngine;
+import org.hsdag.search.Verdict;
 import org.hsdag.tune.RunObjective;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,6 +100,12 @@ public final class ApplyCommand implements Callable<Integer> {
   /** The model's dynamic inputs as announced ({@code name=1x8}), for the usage code; empty for a static model. */
   private List<String> dynamicInputs = List.of();
 
+  /** The model as read, for the usage code's input names. */
+  private OpGraph modelGraph;
+
+  /** What the placement is used for, for the usage code's hint. */
+  private RunObjective usageObjective = RunObjective.of(org.hsdag.throughput.Objective.LATENCY, 0);
+
   @Override
   public Integer call() throws Exception {
     OptionRules.requireAtLeast("--rounds", rounds, 1);
@@ -118,6 +125,8 @@ public final class ApplyCommand implements Callable<Integer> {
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
     dynamicInputs = inputShapeOptions.resolve(graph).inputs();
+    modelGraph = graph;
+    usageObjective = objective;
     try (Session session = Session.of(graph, backendOptions.request(seed, inputShapeOptions.resolve(graph))
         .requiring(placed, 1)).objective(objective, true).devices(b -> deviceSet(b, raw))
         .memoryBeyondDevices(memoryOptions).notices(notices)
@@ -258,6 +267,9 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("hetero", ds.heteroString());
     m.put("ok", mine.ok());
     m.put("latency_ms", nanToNull(mine.finalMs()));
+    if (usageObjective.objective() == org.hsdag.throughput.Objective.THROUGHPUT && mine.ok()) {
+      m.put("inferences_per_second", 1000.0 / mine.finalMs());
+    }
     // Arrays.asList: one round has no interval, and List.of refuses its nulls.
     m.put("ci95_ms", mine.ok() ? Arrays.asList(nanToNull(mine.ciLowMs()), nanToNull(mine.ciHighMs())) : null);
     m.put("rounds_ms", mine.roundsMs());
@@ -350,14 +362,48 @@ public final class ApplyCommand implements Callable<Integer> {
       out.println("  " + Finalist.baselineLabel(p.deviceName(0)) + " is this placement (every op is on "
           + p.deviceName(0) + "), timed once");
     } else if (mine.ok()) {
-      out.println("verdict: " + fin.verdict().text());
+      out.println("verdict: " + verdictText(fin));
     }
     String xml = model.toString();
     String json = placementFile.toString();
     String hetero = ds.heteroString();
     ObjectiveSummary.printHeader(out, objective, ds.size());
     ObjectiveSummary.printFigures(out, objective, nums);
-    printUsage(out, ds, xml, json, hetero);
+    if (objective.objective() == org.hsdag.throughput.Objective.THROUGHPUT) {
+      ApplyThroughput.print(out, results, nums);
+    }
+    if (mine.ok()) {
+      printUsage(out, ds, xml, json, hetero);
+    } else {
+      out.println("no usage code: the placement did not run here, so there is nothing measured to use");
+    }
+  }
+
+  /**
+   * The verdict in apply's words: apply keeps nothing, it tells whether the split is worth using
+   * over the fastest single device.
+   */
+  private static String verdictText(FinalResult fin) {
+    Verdict v = fin.verdict();
+    Candidate best = v.winner();
+    String device = best.placement().deviceName(0);
+    return switch (v.decision()) {
+      case SPLIT_WITHIN_NOISE -> String.format(Locale.ROOT,
+          "the placement is not shown to be faster than %s (%.3f ms; the 95%% intervals overlap): %s alone does as "
+              + "well with one device",
+          best.label(), best.finalMs(), device);
+      case SINGLE_DEVICE_FASTEST -> best.label() + " is faster than the placement: use " + device + " alone";
+      default -> v.text();
+    };
+  }
+
+  /** The Python usage code of this placement and objective. */
+  private PythonSnippet pythonSnippet(DeviceSet ds, String xml, String json, String hetero, List<TestDevice> tests) {
+    Map<String, long[]> byTensor = PythonSnippet.byTensorName(modelGraph, dynamicInputs);
+    int requests = org.hsdag.throughput.ThroughputBackend.requestsFor(usageObjective.requested(), ds);
+    return new PythonSnippet(xml, json, hetero, tests,
+        byTensor != null ? byTensor : PythonSnippet.byFriendlyName(dynamicInputs), byTensor != null,
+        usageObjective.objective(), requests);
   }
 
   /** How to use the placement: pasteable Python and Java, and the shell command that measured it. */
@@ -366,26 +412,7 @@ public final class ApplyCommand implements Callable<Integer> {
     out.println("Use it with OpenVINO:");
     List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
-    out.println("    import json, openvino as ov");
-    out.println("    core = ov.Core(); model = core.read_model(" + Pasteable.python(xml) + ")");
-    if (!dynamicInputs.isEmpty()) {
-      // Compiled at the sizes hsdag announced and measured (InputShapes), not left dynamic.
-      out.println("    model.reshape({" + String.join(", ", dynamicInputs.stream().map(i -> Pasteable.python(
-          i.substring(0, i.lastIndexOf('='))) + ": [" + i.substring(i.lastIndexOf('=') + 1).replace("x", ", ") + "]")
-          .toList()) + "})");
-    }
-    for (TestDevice t : tests) {
-      // The pip wheel keeps its plugins in openvino/libs (an archive install: <openvino>/runtime/lib/intel64).
-      out.println("    import os; core.register_plugin(os.path.join(os.path.dirname(ov.__file__), \"libs\", "
-          + "\"libopenvino_intel_cpu_plugin.so\"), \"" + t.name() + "\")  # " + t.describe());
-      out.println("    core.set_property(" + Pasteable.python(t.name()) + ", {"
-          + String.join(", ", t.properties().entrySet()
-              .stream().map(e -> Pasteable.python(e.getKey()) + ": " + Pasteable.python(e.getValue())).toList())
-          + "})");
-    }
-    out.println("    affinity = json.load(open(" + Pasteable.python(json) + "))");
-    out.println("    for op in model.get_ops(): op.get_rt_info()[\"affinity\"] = affinity[op.get_friendly_name()]");
-    out.println("    compiled = core.compile_model(model, \"" + hetero + "\")");
+    pythonSnippet(ds, xml, json, hetero, tests).lines().forEach(out::println);
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");
     out.println("    OpGraph graph = new IrReader().read(Path.of(" + Pasteable.java(xml) + "));");
     out.println("    Placement p = PlacementFiles.read(Path.of(" + Pasteable.java(json) + "), graph, DeviceSet.parse(\""
@@ -407,6 +434,9 @@ public final class ApplyCommand implements Callable<Integer> {
     for (TestDevice t : tests) {
       shell.addAll(List.of("--test-device", t.toString()));
     }
+    // The user's other options (objective, sizes, devices, rounds, ...) measure the same thing again.
+    shell.addAll(
+        CommandName.carried(spec, "apply", Set.of("--json", "--backend", "--test-device", "--profile", "--mismatch")));
     out.println("  or from the shell: " + CommandName.line(shell.toArray()));
   }
 

@@ -44,20 +44,21 @@ final class ObjectiveSummary {
   }
 
   /** The plan's objective and both figures of its best and best single device, for the JSON summary. */
-  static Map<String, Object> planFigures(RunObjective objective, PlacementProxy proxy, Plan plan) {
+  static Map<String, Object> planFigures(RunObjective objective, PlacementProxy proxy, Plan plan, PlanCandidate best) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("objective", objective.objective().label());
-    m.put("best_figures", figures(objective, proxy, plan.best()));
+    m.put("best_figures", figures(objective, proxy, best));
     if (plan.bestSingleDevice() != null) {
       m.put("best_single_device_figures", figures(objective, proxy, plan.bestSingleDevice()));
     }
     return m;
   }
 
-  static void printPlanFigures(PrintWriter o, RunObjective objective, Proxies.Resolved resolved, Plan plan) {
+  static void printPlanFigures(PrintWriter o, RunObjective objective, Proxies.Resolved resolved, Plan plan,
+      PlanCandidate best) {
     o.println("  objective: " + objective.describe(resolved.proxy().devices().size())
         + (objective.objective() == Objective.THROUGHPUT ? "; the ms above are the time per inference" : ""));
-    printPlanLine(o, "plan", figures(objective, resolved.proxy(), plan.best()), resolved.source());
+    printPlanLine(o, "plan", figures(objective, resolved.proxy(), best), resolved.source());
     if (plan.bestSingleDevice() != null) {
       printPlanLine(o, "best single device", figures(objective, resolved.proxy(), plan.bestSingleDevice()),
           resolved.source());

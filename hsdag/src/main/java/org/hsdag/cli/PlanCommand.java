@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
  * latency it prints is the cost model's estimate and says whose model it is.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-    description = "Plan a placement on the cost model alone (min-cut / alpha-expansion + local moves), "
-        + "in well under a second and without measuring; tune starts from these candidates.",
+    description = "Plan a placement on the cost model alone (min-cut / alpha-expansion + local moves), without "
+        + "measuring it; tune starts from these candidates. A real backend profiles the model first and keeps the "
+        + "profile for the next plan.",
     footer = {"%nExamples:",
         "  hsdag plan models/resnet50/resnet50.xml --devices CPU,GPU.1 -o plan.json",
         "  # on a calibrated cost model:",
@@ -71,11 +72,23 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the plan as JSON on stdout.")
   boolean json;
 
+  @Option(names = "--fresh-profile",
+      description = "Real backends: profile the model again instead of reusing the cost model a plan of the same "
+          + "model, devices, runtime and sizes saved.")
+  boolean freshProfile;
+
+  @Option(names = "--cost-model-cache", paramLabel = "DIR", hidden = true,
+      description = "Where real backends' cost models are saved for reuse. Default: ~/.cache/hsdag/cost-models.")
+  Path costModelCache;
+
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
+    long start = System.nanoTime();
+    // Wall time since the process started: the JVM's start-up is part of what the user waits for.
+    double startup = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     model = ModelArgument.resolve(model);
@@ -95,28 +108,39 @@ public final class PlanCommand implements Callable<Integer> {
         2);
     // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
     String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
+    CostModelReuse reuse = costModel != null ? null : new CostModelReuse(costModelCache == null
+        ? CostModelStore.Folder.defaultFolder() : new CostModelStore.Folder(costModelCache), model, request,
+        freshProfile, notices);
     try (Session session = Session.of(graph, request).objective(objective, false)
         .devices(deviceOptions, 2, "planning splits a model across devices").memory(memoryOptions)
         .proxy(costModel == null ? ProxyChoice.AUTO : new ProxyChoice.Profile(costModel), true, "").notices(notices)
-        .open()) {
+        .beforeModel(b -> {
+          if (reuse != null) {
+            reuse.before(b, graph);
+          }
+        }).open()) {
       LatencyBackend backend = session.backend();
       Proxies.Resolved resolved = session.proxy();
+      if (reuse != null) {
+        reuse.after(backend, session.graph());
+      }
       long t0 = System.nanoTime();
       Plan plan = new Planner().plan(resolved.proxy());
-      double seconds = (System.nanoTime() - t0) / 1e9;
+      PlanTiming timing = PlanTiming.of(startup, start, t0, System.nanoTime(), reuse, backend, session.graph());
+      PlanChoice choice = PlanChoice.of(plan, timing.error());
       if (out != null) {
-        PlacementFiles.write(out, graph, plan.best().placement());
+        PlacementFiles.write(out, graph, choice.chosen().placement());
       }
-      Map<String, Object> summary = summary(graph, resolved, plan, seconds);
+      Map<String, Object> summary = summary(graph, resolved, plan, choice, timing);
       if (!shapes.inputs().isEmpty()) {
         summary.put("dynamic_inputs", shapes.inputs());
         summary.put("dynamic_inputs_assumed", shapes.assumed());
       }
-      summary.putAll(ObjectiveSummary.planFigures(objective, resolved.proxy(), plan));
+      summary.putAll(ObjectiveSummary.planFigures(objective, resolved.proxy(), plan, choice.chosen()));
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {
-        printText(stdout, graph, resolved, plan, seconds, objective, MemoryOptions.capacitySource(backend));
+        printText(stdout, graph, resolved, plan, choice, timing, objective, MemoryOptions.capacitySource(backend));
       }
       stdout.flush();
       return ExitCodes.OK;
@@ -145,14 +169,16 @@ public final class PlanCommand implements Callable<Integer> {
     return m;
   }
 
-  private Map<String, Object> summary(OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds) {
+  private Map<String, Object> summary(OpGraph graph, Proxies.Resolved resolved, Plan plan, PlanChoice choice,
+      PlanTiming timing) {
     PlacementProxy proxy = resolved.proxy();
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("model", graph.name());
     s.put("devices", proxy.devices().names());
     s.put("estimates_from", resolved.source());
     s.put("measured", false);
-    s.put("best", candidate(proxy, plan.best()));
+    s.put("best", candidate(proxy, choice.chosen()));
+    choice.note().ifPresent(n -> s.put("best_note", n));
     if (plan.bestSingleDevice() != null) {
       s.put("best_single_device", candidate(proxy, plan.bestSingleDevice()));
     }
@@ -162,36 +188,38 @@ public final class PlanCommand implements Callable<Integer> {
     }
     s.put("candidates", all);
     s.put("cost_model_evaluations", plan.evaluations());
-    s.put("seconds", seconds);
+    s.putAll(timing.json());
     if (out != null) {
       s.put("placement_file", out.toString());
     }
     return s;
   }
 
-  private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, double seconds,
-      RunObjective objective, String capacities) {
+  private void printText(PrintWriter o, OpGraph graph, Proxies.Resolved resolved, Plan plan, PlanChoice choice,
+      PlanTiming timing, RunObjective objective, String capacities) {
     PlacementProxy proxy = resolved.proxy();
     String source = " (estimate, " + resolved.source() + ")";
-    o.printf(Locale.ROOT,
-        "plan for %s on %s, %d compute ops, in %.2f s (%,d cost-model evaluations, no measurements)%n",
-        graph.name(), String.join(",", proxy.devices().names()), proxy.model().opCount(), seconds, plan.evaluations());
+    o.printf(Locale.ROOT, "plan for %s on %s, %d compute ops (%,d cost-model evaluations, no measurements)%n",
+        graph.name(), String.join(",", proxy.devices().names()), proxy.model().opCount(), plan.evaluations());
+    timing.lines().forEach(l -> o.println("  " + l));
     PlanCandidate single = plan.bestSingleDevice();
-    PlanCandidate best = plan.best();
+    PlanCandidate best = choice.chosen();
     if (single != null) {
       o.printf(Locale.ROOT, "  best single device: %-28s %8.3f ms%s%n", single.origin(), single.proxyMillis(), source);
     }
-    String vs = single == null ? ""
+    String vs = single == null || best.equals(single) ? ""
         : String.format(Locale.ROOT, " %+.1f %%", 100 * (best.proxyMillis() / single.proxyMillis() - 1));
     o.printf(Locale.ROOT, "  plan:               %-28s %8.3f ms%s%s%n", best.origin(), best.proxyMillis(), vs, source);
+    choice.note().ifPresent(n -> o.println("  " + n));
     StringBuilder ops = new StringBuilder();
     computeOpsPerDevice(proxy, best)
         .forEach((d, n) -> ops.append(ops.length() == 0 ? "" : ", ").append(d).append(' ').append(n));
     o.printf(Locale.ROOT, "  %s; compute ops: %s%n", Words.count(best.subModels(), "sub-model"), ops);
     proxy.memory().ifPresent(check -> PlanMemory.print(o, check, best.placement(), capacities));
-    o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(), best.proxyMillis(),
-        plan.candidates().get(plan.candidates().size() - 1).proxyMillis(), source);
-    ObjectiveSummary.printPlanFigures(o, objective, resolved, plan);
+    o.printf(Locale.ROOT, "  %d candidates, %.3f to %.3f ms%s%n", plan.candidates().size(),
+        plan.candidates().get(0).proxyMillis(), plan.candidates().get(plan.candidates().size() - 1).proxyMillis(),
+        source);
+    ObjectiveSummary.printPlanFigures(o, objective, resolved, plan, choice.chosen());
     if (out != null) {
       o.println("-> " + out);
       o.println("next: " + CommandName.line(RunOptions.with(nextOptions("apply"), "apply", model, out))

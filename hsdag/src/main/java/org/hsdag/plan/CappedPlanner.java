@@ -253,7 +253,10 @@ final class CappedPlanner {
           hint[0] = Double.NaN;
           return priced(ob, model, opOrder, startPrice, hint, solve);
         }
-        return List.of();
+        // Pricing the over-budget devices only pushed their excess onto devices that are capped too (every
+        // device capped below the model): fill each device up to its budget instead, if that holds.
+        int[] filled = evict(ob, model, label, label);
+        return ob.holds(filled) ? List.of(filled) : List.of();
       } else {
         lo = mid;
         over = trial;

@@ -65,9 +65,24 @@ class ApplyAndReportCommandTest {
     assertTrue(r.out().contains("SIMULATED"), r.out());
     assertTrue(r.out().contains("CPU-only") && r.out().contains("GPU.1-only"), r.out());
     assertFalse(r.out().contains("-affinity"), "no released benchmark_app reads a placement file");
-    assertTrue(r.out().contains("compile_model(model, \"HETERO:CPU,GPU.1\")") && r.out().contains(p.toString()),
-        r.out());
+    assertTrue(r.out().contains("compile_model(model, \"HETERO:CPU,GPU.1\", {\"PERFORMANCE_HINT\": \"LATENCY\"})")
+        && r.out().contains(p.toString()), r.out());
     assertTrue(r.out().contains("OpenVinoBackend.open"), r.out());
+    assertFalse(r.out().contains("kept"), "apply keeps nothing: " + r.out());
+  }
+
+  /** Throughput: inferences/s, the THROUGHPUT hint and an async queue, and the option kept in the command again. */
+  @Test
+  void underThroughputApplyPrintsInferencesPerSecondAndTheSnippetQueuesRequests() throws IOException {
+    Path p = placement("half.json", halfAndHalf());
+    CliRun r = CliRun.of("apply", model.toString(), p.toString(), "--backend", "sim", "--rounds", "2", "--objective",
+        "throughput");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  placement") && l.endsWith("inferences/s")), r.out());
+    assertTrue(r.out().contains("\"PERFORMANCE_HINT\": \"THROUGHPUT\"") && r.out().contains("ov.AsyncInferQueue("),
+        r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.contains("or from the shell: ") && l.contains("--objective throughput")
+        && l.contains("--rounds 2")), r.out());
   }
 
   /** A path with a space and a quote: the shell line, the Python and the Java lines hsdag prints still paste. */

@@ -12,6 +12,7 @@ import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.CompileCaching;
 import org.hsdag.backend.CompileStats;
 import org.hsdag.backend.CostModelSource;
+import org.hsdag.backend.CostModelSource.FitError;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.MeasureTimeout;
@@ -424,6 +425,12 @@ public final class OpenVinoBackend
   public synchronized Optional<String> costModelMeasurements(OpGraph graph) {
     ProfiledKernels k = kernels.get(graph);
     return Optional.ofNullable(k).map(ProfiledKernels::toJson);
+  }
+
+  @Override
+  public synchronized Optional<FitError> costModelError(OpGraph graph) {
+    ProfiledKernels k = kernels.get(graph);
+    return k == null ? Optional.empty() : FitError.of(k.fitErrors());
   }
 
   @Override

@@ -21,15 +21,17 @@ import org.hsdag.ir.OpGraph;
  * @param kernelScale per device, the fitted factor on the profiled times ({@link HeteroFit}); null before the fit
  * @param costs per device, the fitted boundary-copy and sub-model start costs; null before the fit
  * @param requestMicros the fitted per-request overhead
+ * @param fitErrors the fitted model's relative error on each designed placement it was fitted to (predicted /
+ *     measured - 1); empty before the fit, or for a table saved before errors were kept
  */
 @SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
 public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported,
-    double[] kernelScale, List<HeteroDevice> costs, double requestMicros) {
+    double[] kernelScale, List<HeteroDevice> costs, double requestMicros, List<Double> fitErrors) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Kernel times and support only, nothing fitted yet. */
   public ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
-    this(devices, nodes, micros, supported, null, null, 0);
+    this(devices, nodes, micros, supported, null, null, 0, List.of());
   }
 
   public ProfiledKernels {
@@ -37,6 +39,7 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
     nodes = List.copyOf(nodes);
     kernelScale = kernelScale == null ? null : kernelScale.clone();
     costs = costs == null ? null : List.copyOf(costs);
+    fitErrors = fitErrors == null ? List.of() : List.copyOf(fitErrors);
     if ((kernelScale != null && kernelScale.length != devices.size())
         || (costs != null && costs.size() != devices.size())) {
       throw new IllegalArgumentException("profiled kernels: one fitted value per device expected");
@@ -81,7 +84,12 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
 
   /** The same kernels with the fit's kernel scales, copy, start and request costs. */
   public ProfiledKernels withFit(HeteroFit.Result fit) {
-    return new ProfiledKernels(devices, nodes, micros, supported, fit.kernelScale(), fit.costs(), fit.requestMicros());
+    List<Double> errors = new java.util.ArrayList<>();
+    for (int k = 0; k < fit.observations().size(); k++) {
+      errors.add(fit.error(k));
+    }
+    return new ProfiledKernels(devices, nodes, micros, supported, fit.kernelScale(), fit.costs(), fit.requestMicros(),
+        errors);
   }
 
   /** Whether these were measured on {@code graph} with exactly {@code deviceNames}. */

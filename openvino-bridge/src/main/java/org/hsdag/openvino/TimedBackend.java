@@ -137,6 +137,11 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
         public void reuseCostModelMeasurements(OpGraph graph, String measurements) {
           openVino.reuseCostModelMeasurements(graph, measurements);
         }
+
+        @Override
+        public Optional<FitError> costModelError(OpGraph graph) {
+          return openVino.costModelError(graph);
+        }
       };
       return Optional.of(type.cast(timed));
     }

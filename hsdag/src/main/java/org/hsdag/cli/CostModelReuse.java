@@ -1,0 +1,128 @@
+package org.hsdag.cli;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.hsdag.backend.BackendRequest;
+import org.hsdag.backend.CostModelSource;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.LoadProbe;
+import org.hsdag.backend.LoadSample;
+import org.hsdag.backend.MeasurementLoad;
+import org.hsdag.ir.OpGraph;
+
+/**
+ * plan's cost model on a real backend: reused from the {@link CostModelStore} when the same model,
+ * devices, runtime and sizes were profiled before (unless a fresh profile is asked for), else built
+ * and saved; with the load the machine carried while it was built.
+ */
+final class CostModelReuse {
+  private final CostModelStore store;
+  private final java.nio.file.Path xml;
+  private final BackendRequest request;
+  private final boolean fresh;
+  private CostModelStore.Key key;
+  private final Consumer<String> notices;
+  private String reusedFrom;
+  private Optional<LoadSample> before = Optional.empty();
+  private Optional<MeasurementLoad> load = Optional.empty();
+
+  CostModelReuse(CostModelStore store, java.nio.file.Path xml, BackendRequest request, boolean fresh,
+      Consumer<String> notices) {
+    this.store = store;
+    this.xml = xml;
+    this.request = request;
+    this.fresh = fresh;
+    this.notices = notices;
+  }
+
+  /** Before the cost model is resolved: gives the backend the saved measurements, or starts watching the load. */
+  void before(LatencyBackend backend, OpGraph graph) {
+    Optional<CostModelSource> source = backend.simulated() ? Optional.empty()
+        : backend.capability(CostModelSource.class);
+    if (source.isEmpty()) {
+      return;
+    }
+    try {
+      // The runtime's version and the devices' full names are in the backend's profile.
+      key = CostModelStore.Key.of(xml, backend.devices().stream().map(d -> d.name()).toList(), request.testDevices(),
+          backend.name() + "/" + backend.profile(), request.inputShapes().inputs());
+    } catch (IOException e) {
+      notices.accept("the cost model cannot be saved for reuse (" + e.getMessage() + ")");
+      return;
+    }
+    if (!fresh) {
+      try {
+        Optional<String> saved = store.load(key);
+        if (saved.isPresent()) {
+          Saved env = Saved.parse(saved.get());
+          source.get().reuseCostModelMeasurements(graph, env.measurements());
+          reusedFrom = store.where(key);
+          load = Optional.ofNullable(env.load());
+          return;
+        }
+      } catch (IOException | IllegalArgumentException e) {
+        notices.accept("the saved cost model " + store.where(key) + " cannot be used (" + e.getMessage()
+            + "); profiling again");
+      }
+    }
+    before = LoadProbe.proc().sample();
+  }
+
+  /** After the cost model is resolved: saves what was measured, and reads the load it was measured under. */
+  void after(LatencyBackend backend, OpGraph graph) {
+    if (reusedFrom != null || key == null) {
+      return;
+    }
+    Optional<LoadSample> end = LoadProbe.proc().sample();
+    load = before.isEmpty() ? Optional.empty() : end.flatMap(e -> LoadSample.between(before.get(), e));
+    Optional<String> measured = backend.capability(CostModelSource.class).flatMap(s -> s.costModelMeasurements(graph));
+    if (measured.isPresent()) {
+      try {
+        store.save(key, new Saved(measured.get(), load.orElse(null)).json());
+      } catch (IOException e) {
+        notices.accept("the cost model could not be saved for reuse (" + e.getMessage() + ")");
+      }
+    }
+  }
+
+  /** Where the measurements were reused from; empty when they were measured now. */
+  Optional<String> reusedFrom() {
+    return Optional.ofNullable(reusedFrom);
+  }
+
+  /** The foreign load while the cost model was profiled (now, or when the reused one was); empty when unknown. */
+  Optional<MeasurementLoad> load() {
+    return load;
+  }
+
+  /**
+   * What the store keeps: the backend's measurements and the load they were taken under.
+   *
+   * @param measurements {@link CostModelSource#costModelMeasurements}' text
+   * @param load the foreign load while they were measured, or null
+   */
+  record Saved(String measurements, MeasurementLoad load) {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    String json() {
+      try {
+        return JSON.writeValueAsString(this);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static Saved parse(String text) {
+      try {
+        Saved s = JSON.readValue(text, Saved.class);
+        if (s.measurements() == null) {
+          throw new IllegalArgumentException("no measurements in it");
+        }
+        return s;
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalArgumentException("not a saved cost model: " + e.getOriginalMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.hsdag.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.hsdag.backend.CostModelSource;
+import org.hsdag.backend.CostModelSource.FitError;
+import org.hsdag.backend.LatencyBackend;
+import org.hsdag.ir.OpGraph;
+
+/**
+ * Where {@code plan}'s wall time went, the cost model's provenance (built now or reused, the load it
+ * was profiled under) and its own error on its measured runs: what a user needs to judge the plan.
+ *
+ * @param startupSeconds from the process's start until the command ran (the JVM, reading the options)
+ * @param costModelSeconds from the command's start until the cost model was ready (opening the backend, reading
+ *     the model, profiling it or reusing a saved profile)
+ * @param planSeconds the planner alone
+ * @param reusedFrom where a saved cost model came from, if reused
+ * @param profiled whether the cost model was measured (a real backend) rather than computed
+ * @param load what else loaded the machine while it was profiled, if known
+ * @param error the cost model's error on its measured runs, if it was fitted to any
+ */
+record PlanTiming(double startupSeconds, double costModelSeconds, double planSeconds, Optional<String> reusedFrom,
+    boolean profiled,
+    Optional<org.hsdag.backend.MeasurementLoad> load, Optional<FitError> error) {
+
+  static PlanTiming of(double startup, long start, long planStart, long planEnd, CostModelReuse reuse,
+      LatencyBackend backend,
+      OpGraph graph) {
+    boolean profiled = !backend.simulated() && backend.capability(CostModelSource.class).isPresent();
+    Optional<FitError> error = backend.capability(CostModelSource.class).flatMap(s -> s.costModelError(graph));
+    return new PlanTiming(startup, (planStart - start) / 1e9, (planEnd - planStart) / 1e9,
+        reuse == null ? Optional.empty() : reuse.reusedFrom(), profiled && reuse != null,
+        reuse == null ? Optional.empty() : reuse.load(), error);
+  }
+
+  /** Since the process started. */
+  double wallSeconds() {
+    return startupSeconds + costModelSeconds + planSeconds;
+  }
+
+  /** The lines plan prints. */
+  List<String> lines() {
+    List<String> l = new ArrayList<>();
+    String costModel;
+    if (reusedFrom.isPresent()) {
+      costModel = String.format(Locale.ROOT, "cost model reused from %s (%.2f s; --fresh-profile profiles again)",
+          reusedFrom.get(), costModelSeconds);
+    } else if (profiled) {
+      costModel = String.format(Locale.ROOT, "cost model built in %.2f s (profiled now, saved for the next plan)",
+          costModelSeconds);
+    } else {
+      costModel = String.format(Locale.ROOT, "cost model ready in %.2f s", costModelSeconds);
+    }
+    l.add(String.format(Locale.ROOT, "wall %.2f s: start-up %.2f s, %s, planning %.2f s", wallSeconds(),
+        startupSeconds, costModel, planSeconds));
+    load.ifPresent(x -> l.add("profiled under " + x.describe()
+        + (x.foreignShare() > 0.25 ? " (a loaded machine: the profile, so the plan, may not hold on a quiet one)"
+            : "")));
+    error.ifPresent(e -> l.add(String.format(Locale.ROOT,
+        "the cost model's own error on its %d measured runs: median %.1f %%, max %.1f %%", e.runs(),
+        100 * e.medianAbs(), 100 * e.maxAbs())));
+    return l;
+  }
+
+  Map<String, Object> json() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seconds", wallSeconds());
+    m.put("startup_seconds", startupSeconds);
+    m.put("cost_model_seconds", costModelSeconds);
+    m.put("plan_seconds", planSeconds);
+    reusedFrom.ifPresent(r -> m.put("cost_model_reused_from", r));
+    load.ifPresent(x -> m.put("profiled_under_load", x));
+    error.ifPresent(e -> m.put("cost_model_error", e));
+    return m;
+  }
+}

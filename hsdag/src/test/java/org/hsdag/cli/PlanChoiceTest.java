@@ -1,0 +1,44 @@
+package org.hsdag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.hsdag.backend.CostModelSource.FitError;
+import org.hsdag.placement.DeviceSet;
+import org.hsdag.placement.Placement;
+import org.hsdag.plan.Plan;
+import org.hsdag.plan.PlanCandidate;
+import org.junit.jupiter.api.Test;
+
+/** A split the cost model cannot back within its own error is not proposed; one it can back is. */
+class PlanChoiceTest {
+  private static final DeviceSet DS = DeviceSet.of("CPU", "CPU2");
+  private static final PlanCandidate CPU = new PlanCandidate(Placement.allOn(DS, 4, "CPU"), 1000, 1, "single CPU");
+  private static final PlanCandidate SPLIT = new PlanCandidate(new Placement(DS, new int[] {0, 0, 1, 1}), 800, 2,
+      "cut CPU+CPU2");
+  private static final Plan PLAN = new Plan(List.of(SPLIT, CPU), CPU, 10);
+
+  @Test
+  void aSplitWithinTheModelsErrorGivesWayToTheFastestSingleDevice() {
+    PlanChoice c = PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.3, 0.1)));
+    assertEquals(CPU, c.chosen());
+    String note = c.note().orElseThrow();
+    assertTrue(note.startsWith("no split beats CPU within the cost model's error (±30.0 %)"), note);
+    assertTrue(note.contains("20.0 % faster on the model") && note.contains("its 3 measured runs"), note);
+  }
+
+  @Test
+  void aSplitBeyondTheModelsErrorIsProposed() {
+    PlanChoice c = PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.1)));
+    assertEquals(SPLIT, c.chosen());
+    assertTrue(c.note().isEmpty());
+  }
+
+  @Test
+  void withoutAMeasuredErrorThePlannersBestStands() {
+    assertEquals(SPLIT, PlanChoice.of(PLAN, Optional.empty()).chosen());
+    assertEquals(new FitError(3, 0.1, 0.3), FitError.of(List.of(0.1, -0.3, 0.05)).orElseThrow());
+  }
+}
