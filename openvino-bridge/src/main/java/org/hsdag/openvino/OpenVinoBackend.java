@@ -32,6 +32,8 @@ import org.hsdag.placement.Placement;
 import org.hsdag.cost.CostModel;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
+import org.hsdag.cost.BoundaryOracle;
+import org.hsdag.cost.CachedBoundaryOracle;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroDevice;
 import org.hsdag.cost.HeteroFit;
@@ -358,7 +360,8 @@ public final class OpenVinoBackend
           HeteroProfiling.fitCosts(graph, base, all, p -> measureWithCost(graph, p, DESIGN_PROTOCOL).measurement()));
       kernels.put(graph, k);
     }
-    HeteroCostModel model = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
+    HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
+    HeteroCostModel model = fitted.withBoundaryOracle(boundaryOracle(graph));
     costModels.put(graph, model);
     return model;
   }
@@ -428,6 +431,22 @@ public final class OpenVinoBackend
           + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
     }
     return xml;
+  }
+
+  /** Answers of the boundary oracle kept per model (by cut set): a search asks again and again. */
+  private static final int ORACLE_CACHE = 4096;
+
+  /**
+   * The runtime's judge of HETERO's boundaries for a bound graph (docs/hetero-rules.md §3): its own
+   * shape inference on the split's sub-model boundaries, no compile; answers cached per cut set.
+   */
+  public synchronized BoundaryOracle boundaryOracle(OpGraph graph) {
+    return new CachedBoundaryOracle(new RuntimeBoundaryOracle(graph, model(graph).ops(),
+        (consumers, ports) -> boundaryShapes(graph, consumers, ports)), ORACLE_CACHE);
+  }
+
+  private synchronized OpenVinoRuntime.BoundaryShapes boundaryShapes(OpGraph graph, int[] consumers, int[] ports) {
+    return model(graph).boundaryShapes(consumers, ports);
   }
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */
