@@ -83,6 +83,7 @@ public final class OpenVinoBackend
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
+  private final Map<OpGraph, BoundaryOracle> oracles = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final CompiledModels compiled = new CompiledModels();
   private final MeasurementDeadline deadline;
@@ -173,6 +174,7 @@ public final class OpenVinoBackend
     Path old = modelFiles.put(graph, xml);
     if (old != null && !old.equals(xml)) {
       costModels.remove(graph);
+      oracles.remove(graph);
       OpenVinoRuntime.Model m = models.remove(graph);
       if (m != null) {
         m.close();
@@ -441,8 +443,13 @@ public final class OpenVinoBackend
    * shape inference on the split's sub-model boundaries, no compile; answers cached per cut set.
    */
   public synchronized BoundaryOracle boundaryOracle(OpGraph graph) {
-    return new CachedBoundaryOracle(new RuntimeBoundaryOracle(graph, model(graph).ops(),
-        (consumers, ports) -> boundaryShapes(graph, consumers, ports)), ORACLE_CACHE);
+    return oracles.computeIfAbsent(graph, g -> new CachedBoundaryOracle(new RuntimeBoundaryOracle(g, model(g).ops(),
+        (consumers, ports) -> boundaryShapes(g, consumers, ports)), ORACLE_CACHE));
+  }
+
+  @Override
+  public Optional<BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
+    return Optional.of(boundaryOracle(graph));
   }
 
   private synchronized OpenVinoRuntime.BoundaryShapes boundaryShapes(OpGraph graph, int[] consumers, int[] ports) {

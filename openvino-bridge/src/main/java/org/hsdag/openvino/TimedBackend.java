@@ -137,6 +137,11 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
         public void reuseCostModelMeasurements(OpGraph graph, String measurements) {
           openVino.reuseCostModelMeasurements(graph, measurements);
         }
+
+        @Override
+        public Optional<org.hsdag.cost.BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
+          return openVino.runtimeBoundaryOracle(graph);
+        }
       };
       return Optional.of(type.cast(timed));
     }
