@@ -33,7 +33,6 @@ import org.hsdag.cost.CostModel;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.BoundaryOracle;
-import org.hsdag.cost.CachedBoundaryOracle;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroDevice;
 import org.hsdag.cost.HeteroFit;
@@ -435,25 +434,14 @@ public final class OpenVinoBackend
     return xml;
   }
 
-  /** Answers of the boundary oracle kept per model (by cut set): a search asks again and again. */
-  private static final int ORACLE_CACHE = 4096;
-
-  /**
-   * The runtime's judge of HETERO's boundaries for a bound graph (docs/hetero-rules.md §3): its own
-   * shape inference on the split's sub-model boundaries, no compile; answers cached per cut set.
-   */
+  /** The runtime's judge of HETERO's boundaries for a bound graph, no compile (docs/hetero-rules.md §3a). */
   public synchronized BoundaryOracle boundaryOracle(OpGraph graph) {
-    return oracles.computeIfAbsent(graph, g -> new CachedBoundaryOracle(new RuntimeBoundaryOracle(g, model(g).ops(),
-        (consumers, ports) -> boundaryShapes(g, consumers, ports)), ORACLE_CACHE));
+    return oracles.computeIfAbsent(graph, g -> RuntimeBoundaryOracle.cached(g, this, () -> model(g)));
   }
 
   @Override
   public Optional<BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
     return Optional.of(boundaryOracle(graph));
-  }
-
-  private synchronized OpenVinoRuntime.BoundaryShapes boundaryShapes(OpGraph graph, int[] consumers, int[] ports) {
-    return model(graph).boundaryShapes(consumers, ports);
   }
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */

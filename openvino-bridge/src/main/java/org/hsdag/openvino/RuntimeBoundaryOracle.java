@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.hsdag.cost.BoundaryOracle;
+import org.hsdag.cost.CachedBoundaryOracle;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -18,35 +20,58 @@ final class RuntimeBoundaryOracle implements BoundaryOracle {
   /** The source every verdict names. */
   static final String SOURCE = "the runtime's shape inference";
 
-  /** Asks the runtime about cut inputs given as its own op indices and input ports. */
-  @FunctionalInterface
-  interface Shapes {
-    OpenVinoRuntime.BoundaryShapes boundaryShapes(int[] consumers, int[] ports);
+  /** Answers kept per model, by cut set: a search asks about the same splits again and again. */
+  static final int CACHE = 4096;
+
+  private final OpGraph graph;
+  /** Held while the runtime's model is used: the backend measures on the same model. */
+  private final Object lock;
+  private final Supplier<OpenVinoRuntime.Model> model;
+  /** The runtime's op index of each graph node, or -1 (absent or its name not unique there); read on first use. */
+  private int[] opOfNode;
+  private int[] inputsOfOp;
+
+  /** The oracle of {@code graph} (the runtime's {@code model}) behind a cache of {@value #CACHE} cut sets. */
+  static BoundaryOracle cached(OpGraph graph, Object lock, Supplier<OpenVinoRuntime.Model> model) {
+    return new CachedBoundaryOracle(new RuntimeBoundaryOracle(graph, lock, model), CACHE);
   }
 
-  private final Shapes runtime;
-  /** The runtime's op index of each graph node, or -1 (absent or its name not unique there). */
-  private final int[] opOfNode;
-  private final int[] inputsOfOp;
+  /** {@code model} is asked at the first verdict, under {@code lock}: building a cost model reads no runtime model. */
+  RuntimeBoundaryOracle(OpGraph graph, Object lock, Supplier<OpenVinoRuntime.Model> model) {
+    this.graph = graph;
+    this.lock = lock;
+    this.model = model;
+  }
 
-  RuntimeBoundaryOracle(OpGraph graph, List<OpenVinoRuntime.ModelOp> ops, Shapes runtime) {
-    this.runtime = runtime;
+  private void mapNodes() {
+    if (opOfNode != null) {
+      return;
+    }
+    List<OpenVinoRuntime.ModelOp> read = model.get().ops();
     Map<String, Integer> index = new HashMap<>();
-    for (int i = 0; i < ops.size(); i++) {
-      Integer old = index.put(ops.get(i).name(), i);
+    for (int i = 0; i < read.size(); i++) {
+      Integer old = index.put(read.get(i).name(), i);
       if (old != null) {
-        index.put(ops.get(i).name(), -1);
+        index.put(read.get(i).name(), -1);
       }
     }
-    opOfNode = new int[graph.nodeCount()];
-    for (int v = 0; v < opOfNode.length; v++) {
-      opOfNode[v] = index.getOrDefault(graph.node(v).name(), -1);
+    int[] map = new int[graph.nodeCount()];
+    for (int v = 0; v < map.length; v++) {
+      map[v] = index.getOrDefault(graph.node(v).name(), -1);
     }
-    inputsOfOp = ops.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).toArray();
+    inputsOfOp = read.stream().mapToInt(OpenVinoRuntime.ModelOp::inputs).toArray();
+    opOfNode = map;
   }
 
   @Override
   public Verdict judge(List<Cut> cuts) {
+    synchronized (lock) {
+      mapNodes();
+      return judgeMapped(cuts);
+    }
+  }
+
+  private Verdict judgeMapped(List<Cut> cuts) {
     List<Integer> asked = new ArrayList<>();
     for (int k = 0; k < cuts.size(); k++) {
       Cut c = cuts.get(k);
@@ -64,7 +89,7 @@ final class RuntimeBoundaryOracle implements BoundaryOracle {
     }
     OpenVinoRuntime.BoundaryShapes b;
     try {
-      b = runtime.boundaryShapes(consumers, ports);
+      b = model.get().boundaryShapes(consumers, ports);
     } catch (OpenVinoException e) {
       // The cut model does not even infer: no sub-model of it could be compiled either.
       return asked.isEmpty() ? new Verdict(-1, "", -1) : new Verdict(asked.get(0), "none: " + e.getMessage(), -1);
