@@ -39,6 +39,7 @@ struct hsdag_ov_model {
   std::vector<std::string> types;
   std::vector<std::string> input_names;
   std::string shapes;  // the last hsdag_ov_model_op_output_shapes answer
+  std::vector<std::string> boundary_shapes;  // the last hsdag_ov_model_boundaries answer
 };
 
 struct hsdag_ov_compiled {
@@ -839,3 +840,99 @@ int hsdag_ov_infer_throughput(hsdag_ov_compiled* compiled, int requests, int war
 }
 
 }  // extern "C"
+
+// ---- the runtime as the oracle of HETERO's sub-model boundaries ----
+
+#include <set>
+
+#include <openvino/op/util/op_types.hpp>
+
+namespace {
+
+// Sub-models of the cut clone: components over uncut input edges that hold a Parameter or a Result.
+int count_submodels(const std::shared_ptr<ov::Model>& cut,
+                    const std::set<std::pair<const ov::Node*, size_t>>& uncounted) {
+  auto ops = cut->get_ordered_ops();
+  std::unordered_map<const ov::Node*, size_t> index;
+  for (size_t i = 0; i < ops.size(); i++) index.emplace(ops[i].get(), i);
+  std::vector<size_t> parent(ops.size());
+  for (size_t i = 0; i < parent.size(); i++) parent[i] = i;
+  auto find = [&parent](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (size_t i = 0; i < ops.size(); i++) {
+    for (const auto& in : ops[i]->inputs()) {
+      if (uncounted.count({ops[i].get(), in.get_index()})) continue;
+      auto it = index.find(in.get_source_output().get_node());
+      if (it != index.end()) parent[find(it->second)] = find(i);
+    }
+  }
+  std::set<size_t> roots;
+  for (size_t i = 0; i < ops.size(); i++) {
+    if (ov::is_type<ov::op::v0::Parameter>(ops[i]) || ov::is_type<ov::op::v0::Result>(ops[i])) roots.insert(find(i));
+  }
+  return static_cast<int>(roots.size());
+}
+
+}  // namespace
+
+int hsdag_ov_model_boundaries(hsdag_ov_model* model, int n, const int32_t* consumer_ops, const int32_t* consumer_ports,
+                              int32_t* is_static) {
+  if (!model || n < 0 || (n > 0 && (!consumer_ops || !consumer_ports || !is_static))) {
+    return fail(HSDAG_OV_BAD_ARGUMENT, "null model or cut arrays");
+  }
+  return guarded([&] {
+    auto clone = model->model->clone();
+    auto cops = clone->get_ordered_ops();
+    if (cops.size() != model->ops.size()) return fail(HSDAG_OV_ERROR, "the model's clone lists other ops");
+    for (size_t i = 0; i < cops.size(); i++) {
+      if (cops[i]->get_type_info() != model->ops[i]->get_type_info() ||
+          cops[i]->get_friendly_name() != model->names[i]) {
+        return fail(HSDAG_OV_ERROR, "the model's clone orders its ops otherwise at " + model->names[i]);
+      }
+    }
+    std::vector<ov::Output<ov::Node>> producer(n);
+    for (int k = 0; k < n; k++) {
+      if (!in_range(consumer_ops[k], cops.size()) ||
+          !in_range(consumer_ports[k], cops[consumer_ops[k]]->get_input_size())) {
+        return fail(HSDAG_OV_BAD_ARGUMENT, "cut " + std::to_string(k) + " names no op input");
+      }
+      producer[k] = cops[consumer_ops[k]]->input(consumer_ports[k]).get_source_output();
+    }
+    // The collector makes no Parameter for a Constant's output; it is a boundary all the same.
+    std::set<std::pair<const ov::Node*, size_t>> uncounted;
+    std::map<std::pair<const ov::Node*, size_t>, bool> resulted;
+    ov::ParameterVector params;
+    ov::ResultVector results;
+    for (int k = 0; k < n; k++) {
+      auto consumer = cops[consumer_ops[k]];
+      const auto& out = producer[k];
+      if (ov::op::util::is_constant(out.get_node())) {
+        uncounted.insert({consumer.get(), static_cast<size_t>(consumer_ports[k])});
+        continue;
+      }
+      auto param = std::make_shared<ov::op::v0::Parameter>(out.get_element_type(), out.get_partial_shape());
+      consumer->input(consumer_ports[k]).replace_source_output(param->output(0));
+      params.push_back(param);
+      if (!resulted[{out.get_node(), out.get_index()}]) {
+        resulted[{out.get_node(), out.get_index()}] = true;
+        results.push_back(std::make_shared<ov::op::v0::Result>(out));
+      }
+    }
+    clone->add_parameters(params);
+    clone->add_results(results);
+    clone->validate_nodes_and_infer_types();
+    model->boundary_shapes.assign(n, "");
+    for (int k = 0; k < n; k++) {
+      const auto shape = producer[k].get_partial_shape();
+      is_static[k] = shape.is_static() ? 1 : 0;
+      model->boundary_shapes[k] = shape.to_string();
+    }
+    return count_submodels(clone, uncounted);
+  });
+}
+
+const char* hsdag_ov_model_boundary_shape(hsdag_ov_model* model, int k) {
+  return model && in_range(k, model->boundary_shapes.size()) ? model->boundary_shapes[k].c_str() : "";
+}

@@ -232,3 +232,39 @@ int hsdag_ov_infer_throughput(hsdag_ov_compiled* compiled, int requests, int war
 #endif
 
 #endif /* HSDAG_OV_SHIM_THROUGHPUT_H */
+
+/*
+ * ---- the runtime as the oracle of HETERO's sub-model boundaries, without compiling ----
+ * Appended as a block of its own, with its own guard, so the declarations above stay untouched.
+ */
+#ifndef HSDAG_OV_SHIM_BOUNDARIES_H
+#define HSDAG_OV_SHIM_BOUNDARIES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A split's boundaries rebuilt as HETERO's subgraph collector builds them
+ * (SubgraphCollector::split_subgraphs_by_parameter_results, src/plugins/hetero/src/subgraph_collector.cpp),
+ * on a clone of the model: cut k is input port consumer_ports[k] of op consumer_ops[k]
+ * (hsdag_ov_model_op_* order); unless its source is a Constant, that input is fed by a new
+ * Parameter with the source output's element type and partial shape, and the source output gets a
+ * Result. Then the runtime's own shape inference runs on the clone (validate_nodes_and_infer_types):
+ * is_static[k] = 1 when cut k's tensor has a static shape inside its producer's sub-model (the
+ * runtime links a static tensor to the next sub-model), else 0. Returns the number of sub-models
+ * (components over the uncut edges holding a Parameter or a Result, as the collector counts them), or a
+ * negative code (shape inference failing on the cut model included). The model itself is unchanged.
+ */
+int hsdag_ov_model_boundaries(hsdag_ov_model* model, int n, const int32_t* consumer_ops, const int32_t* consumer_ports,
+                              int32_t* is_static);
+/* Cut k's shape inside its producer's sub-model from the last hsdag_ov_model_boundaries call, e.g. "[2,?]". */
+const char* hsdag_ov_model_boundary_shape(hsdag_ov_model* model, int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HSDAG_OV_SHIM_BOUNDARIES_H */

@@ -15,6 +15,14 @@ public interface CostModelSource {
   HeteroCostModel costModel(OpGraph graph);
 
   /**
+   * The runtime's judge of which splits of {@code graph} HETERO refuses (its own shape inference on
+   * the split's boundaries, docs/hetero-rules.md §3), when a runtime is loaded; empty: hsdag's rules judge.
+   */
+  default Optional<org.hsdag.cost.BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
+    return Optional.empty();
+  }
+
+  /**
    * The measurements {@code graph}'s cost model was built from, as text to save with a run, when
    * they are measurements (the real backend profiles the model); empty when the model is computed
    * (the simulator), which a resumed run computes again exactly.

@@ -481,6 +481,38 @@ public final class HeteroCostModel {
     }
   }
 
+  /**
+   * This model with {@code oracle} (the runtime's shape inference) judging which splits HETERO
+   * refuses, instead of hsdag's rules; costs unchanged. The evaluator, the planners and {@link
+   * #refusedBoundary} then all ask it.
+   */
+  public HeteroCostModel withBoundaryOracle(BoundaryOracle oracle) {
+    return new HeteroCostModel(devices, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
+        fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
+        tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverhead,
+        split.withOracle(oracle));
+  }
+
+  /** Who judges refusals: the runtime's shape inference, or {@link BoundaryOracle#RULES}. */
+  public String refusalSource() {
+    return split.refusalSource();
+  }
+
+  /** The sub-models the boundary oracle counts for a placement, or -1 without one (compare {@link #subModels}). */
+  public int oracleSubModels(int[] deviceOfOp) {
+    return split.oracleSubModels(deviceOfOp);
+  }
+
+  /** Why HETERO refuses a placement (a device per op) of {@code graph}, this model's graph, or empty. */
+  public java.util.Optional<String> refusalReason(org.hsdag.ir.OpGraph graph, int[] deviceOfOp) {
+    if (deviceOfOp.length != nc) {
+      throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);
+    }
+    HeteroSplit.Refused r = split.refusal(deviceOfOp);
+    return r == null ? java.util.Optional.empty()
+        : java.util.Optional.of(HeteroRefusal.reason(graph, r.producer(), r.consumer(), r.source(), r.shape()));
+  }
+
   /** Graph nodes {producer, consumer} of the boundary HETERO refuses under a device per op, or null (docs/hetero-rules.md). */
   public int[] refusedBoundary(int[] deviceOfOp) {
     if (deviceOfOp.length != nc) {

@@ -17,6 +17,11 @@ public final class HeteroRefusal {
    * {@link HeteroRules}), or empty when the runtime takes it. Needs no profile: only the graph.
    */
   public static Optional<String> check(OpGraph g, int[] deviceOfNode) {
+    return check(g, deviceOfNode, null);
+  }
+
+  /** {@link #check(OpGraph, int[])} with {@code oracle} (the runtime) judging the boundaries; null: hsdag's rules. */
+  public static Optional<String> check(OpGraph g, int[] deviceOfNode, BoundaryOracle oracle) {
     HeteroRules rules = new HeteroRules(g);
     int n = g.nodeCount();
     int[] opOf = new int[n];
@@ -31,16 +36,26 @@ public final class HeteroRefusal {
         device[opOf[v]] = deviceOfNode[v];
       }
     }
-    int[] b = HeteroSplit.ofGraph(g, opOf, ops).refusedBoundary(device);
-    return b == null ? Optional.empty() : Optional.of(reason(g, b[0], b[1]));
+    HeteroSplit split = HeteroSplit.ofGraph(g, opOf, ops);
+    HeteroSplit.Refused r = (oracle == null ? split : split.withOracle(oracle)).refusal(device);
+    return r == null ? Optional.empty() : Optional.of(reason(g, r.producer(), r.consumer(), r.source(), r.shape()));
   }
 
-  /** The reason for a refused boundary from graph node {@code producer} to graph node {@code consumer}. */
+  /** The reason for a refused boundary from graph node {@code producer} to graph node {@code consumer}, by hsdag's rules. */
   public static String reason(OpGraph g, int producer, int consumer) {
+    return reason(g, producer, consumer, BoundaryOracle.RULES, "");
+  }
+
+  /**
+   * The reason for a refused boundary, saying who judged it ({@code source}: the runtime's shape
+   * inference or {@link BoundaryOracle#RULES}) and the shape the runtime inferred ({@code shape}, may be empty).
+   */
+  public static String reason(OpGraph g, int producer, int consumer, String source, String shape) {
     OpNode p = g.node(producer);
     OpNode c = g.node(consumer);
     return PREFIX + " (infer request): '" + p.name() + "' (" + p.type() + ") feeds '" + c.name() + "' ("
         + c.type() + ") in another sub-model, and its shape depends on a value that enters its own sub-model"
-        + " from outside (a shape-computing chain cut by the split), so its tensor is zero-sized there";
+        + " from outside (a shape-computing chain cut by the split), so its tensor is zero-sized there"
+        + (shape.isEmpty() ? "" : " (shape " + shape + ")") + "; judged by " + source;
   }
 }

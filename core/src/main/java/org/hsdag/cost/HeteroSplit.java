@@ -6,7 +6,9 @@ import static org.hsdag.cost.Bitsets.intersects;
 import static org.hsdag.cost.Bitsets.or;
 import static org.hsdag.cost.Bitsets.set;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.HeteroRules;
 
@@ -66,11 +68,19 @@ final class HeteroSplit {
   private final int opCount;
   /** The boundaries the runtime refuses, when the split knows its graph's op types (else null). */
   private final ShapeBoundaries shapes;
+  /** The runtime's judge of the boundaries, or null: then {@link #shapes} (hsdag's rules) judges. */
+  private final BoundaryOracle oracle;
   private final SplitMemo memo;
 
   HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
       int[] inSrcPortConsumers, int opCount, ShapeBoundaries shapes) {
+    this(kind, opAt, leader, followOrder, inStart, inSrc, inSrcPortConsumers, opCount, shapes, null);
+  }
+
+  private HeteroSplit(byte[] kind, int[] opAt, int[] leader, int[] followOrder, int[] inStart, int[] inSrc,
+      int[] inSrcPortConsumers, int opCount, ShapeBoundaries shapes, BoundaryOracle oracle) {
     this.shapes = shapes;
+    this.oracle = shapes == null ? null : oracle;
     this.n = kind.length;
     this.kind = kind;
     this.opAt = opAt;
@@ -100,6 +110,20 @@ final class HeteroSplit {
   static HeteroSplit ofOps(int[] predStart, int[] pred, int[] tensorProducer, int[] tensorConsumerStart,
       int[] tensorConsumer, int[] tensorResults) {
     return SplitNodeTables.ofOps(predStart, pred, tensorProducer, tensorConsumerStart, tensorConsumer, tensorResults);
+  }
+
+  /**
+   * This split with {@code oracle} judging its boundaries instead of hsdag's rules (a fresh memo);
+   * a split built without a graph keeps no judge.
+   */
+  HeteroSplit withOracle(BoundaryOracle oracle) {
+    return new HeteroSplit(kind, opAt, leader, followOrder, inStart, inSrc, inSrcPortConsumers, opCount, shapes,
+        oracle);
+  }
+
+  /** Who judges the boundaries: the oracle's source, or {@link BoundaryOracle#RULES}. */
+  String refusalSource() {
+    return oracle == null ? BoundaryOracle.RULES : oracle.source();
   }
 
   private boolean graphInput(int p) {
@@ -136,21 +160,70 @@ final class HeteroSplit {
     Arrays.fill(root, -1);
     int[] subs = new int[Arrays.stream(deviceOfOp).max().orElse(0) + 1];
     int count = collect(comp, dev, root, subs);
-    return new SplitMemo.Entry(root, subs, count,
-        shapes != null && shapes.refusedEdge(kind, inStart, inSrc, comp) >= 0);
+    return new SplitMemo.Entry(root, subs, count, shapes != null && judge(comp).edge() >= 0);
+  }
+
+  /** The first refused input edge ({@code inSrc} index, -1 for none) and the shape the runtime gave it. */
+  private record Judged(int edge, String shape) {}
+
+  private Judged judge(int[] comp) {
+    if (oracle == null) {
+      return new Judged(shapes.refusedEdge(kind, inStart, inSrc, comp), "");
+    }
+    List<Integer> edges = new ArrayList<>();
+    BoundaryOracle.Verdict v = oracle.judge(cuts(comp, edges));
+    return v.refused() ? new Judged(edges.get(v.firstDynamic()), v.shape()) : new Judged(-1, "");
+  }
+
+  /**
+   * The sub-models the oracle counts for a placement (-1 without an oracle or when it cannot say), to
+   * compare with {@link #split}'s.
+   */
+  int oracleSubModels(int[] deviceOfOp) {
+    if (oracle == null) {
+      return -1;
+    }
+    return oracle.judge(cuts(subgraphs(deviceOfOp, new int[n]), new ArrayList<>())).subModels();
+  }
+
+  /** The input edges between different subgraphs as cuts of graph nodes, their indices added to {@code edges}. */
+  private List<BoundaryOracle.Cut> cuts(int[] comp, List<Integer> edges) {
+    List<BoundaryOracle.Cut> cuts = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      for (int k = inStart[p]; k < inStart[p + 1]; k++) {
+        if (comp[inSrc[k]] != comp[p]) {
+          cuts.add(new BoundaryOracle.Cut(shapes.nodeAt(p), k - inStart[p]));
+          edges.add(k);
+        }
+      }
+    }
+    return cuts;
   }
 
   /** Graph nodes {producer, consumer} of the first boundary HETERO refuses ({@link ShapeBoundaries}), or null. */
   int[] refusedBoundary(int[] deviceOfOp) {
+    Refused r = refusal(deviceOfOp);
+    return r == null ? null : new int[] {r.producer(), r.consumer()};
+  }
+
+  /**
+   * A refused boundary: graph nodes {@code producer} → {@code consumer}, who judged it ({@link
+   * #refusalSource}) and the shape the runtime inferred for it (empty when hsdag's rules judged).
+   */
+  record Refused(int producer, int consumer, String source, String shape) {}
+
+  /** The first boundary HETERO refuses under a device per op, or null. */
+  Refused refusal(int[] deviceOfOp) {
     if (shapes == null) {
       return null;
     }
-    int k = shapes.refusedEdge(kind, inStart, inSrc, subgraphs(deviceOfOp, new int[n]));
+    Judged j = judge(subgraphs(deviceOfOp, new int[n]));
+    int k = j.edge();
     int p = 0;
     while (k >= 0 && inStart[p + 1] <= k) {
       p++;
     }
-    return k < 0 ? null : new int[] {shapes.nodeAt(inSrc[k]), shapes.nodeAt(p)};
+    return k < 0 ? null : new Refused(shapes.nodeAt(inSrc[k]), shapes.nodeAt(p), refusalSource(), j.shape());
   }
 
   /** Steps 1–4: the device ({@code dev}, filled) and subgraph of every position. */

@@ -114,8 +114,7 @@ public final class SimGraph {
    * not checked).
    */
   public java.util.Optional<String> refusal(int[] deviceOf, int[] deviceMap) {
-    int[] b = model.refusedBoundary(opDevices(deviceOf, deviceMap));
-    return b == null ? java.util.Optional.empty() : java.util.Optional.of(HeteroRefusal.reason(graph, b[0], b[1]));
+    return model.refusalReason(graph, opDevices(deviceOf, deviceMap));
   }
 
   /**

@@ -143,7 +143,7 @@ public final class ApplyCommand implements Callable<Integer> {
       SearchEngine engine = session.searchEngine().protocol(protocolOptions.protocol()).build();
       requireSupported(engine.support(), graph, placement, backend);
       requireFits(memory, placement, backend);
-      requireRuns(graph, placement);
+      requireRuns(graph, placement, backend);
       FinalResult fin = engine.remeasure(finalists(placement, ds, graph), rounds, seed, Map.of(),
           RemeasureListener.NONE);
       List<Candidate> results = fin.candidates();
@@ -203,8 +203,11 @@ public final class ApplyCommand implements Callable<Integer> {
   }
 
   /** Said before measuring, and no usage code printed, for a split HETERO cannot run (docs/hetero-rules.md). */
-  private void requireRuns(OpGraph graph, Placement placement) {
-    java.util.Optional<String> refused = org.hsdag.cost.HeteroRefusal.check(graph, placement.deviceOf());
+  private void requireRuns(OpGraph graph, Placement placement, LatencyBackend backend) {
+    // The runtime judges where it is loaded; hsdag's rules otherwise.
+    org.hsdag.cost.BoundaryOracle oracle = backend.capability(org.hsdag.backend.CostModelSource.class)
+        .flatMap(s -> s.runtimeBoundaryOracle(graph)).orElse(null);
+    java.util.Optional<String> refused = org.hsdag.cost.HeteroRefusal.check(graph, placement.deviceOf(), oracle);
     if (refused.isPresent()) {
       throw new InvalidPlacementException(placementFile + ": the split cannot run: " + refused.get());
     }

@@ -180,9 +180,7 @@ public final class PlacementProxy implements LatencyModel {
     if (!devices.equals(placement.devices())) {
       return java.util.Optional.empty();
     }
-    int[] b = model.refusedBoundary(opDevices(placement));
-    return b == null ? java.util.Optional.empty()
-        : java.util.Optional.of(org.hsdag.cost.HeteroRefusal.reason(graph, b[0], b[1]));
+    return model.refusalReason(graph, opDevices(placement));
   }
 
   /** Proxy latency of a placement in µs; +∞ when a device cannot run one of its ops. */

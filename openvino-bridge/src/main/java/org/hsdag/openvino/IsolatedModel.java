@@ -79,6 +79,21 @@ final class IsolatedModel implements OpenVinoRuntime.Model {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
+  public OpenVinoRuntime.BoundaryShapes boundaryShapes(int[] consumers, int[] ports) {
+    List<Object> r = call("boundaryShapes", longs(consumers), longs(ports));
+    return new OpenVinoRuntime.BoundaryShapes((List<String>) r.get(0), (List<Boolean>) r.get(1), (Integer) r.get(2));
+  }
+
+  private static long[] longs(int[] a) {
+    long[] out = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      out[i] = a[i];
+    }
+    return out;
+  }
+
+  @Override
   public void setAffinities(Map<String, String> nameToDevice) {
     call("setAffinities", IsolatedRuntime.map(nameToDevice));
   }

@@ -29,6 +29,7 @@ import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.InvalidPlacementException;
 import org.hsdag.placement.Placement;
+import org.hsdag.cost.BoundaryOracle;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroFit;
 import org.hsdag.cost.HeteroSplitDesign;
@@ -77,6 +78,7 @@ public final class OpenVinoBackend
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
   private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
+  private final Map<OpGraph, BoundaryOracle> oracles = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
@@ -198,6 +200,7 @@ public final class OpenVinoBackend
     Path old = modelFiles.put(graph, xml);
     if (old != null && !old.equals(xml)) {
       costModels.remove(graph);
+      oracles.remove(graph);
       OpenVinoRuntime.Model m = models.remove(graph);
       if (m != null) {
         m.close();
@@ -416,7 +419,8 @@ public final class OpenVinoBackend
           HeteroProfiling.fitCosts(graph, base, all, p -> measureWithCost(graph, p, DESIGN_PROTOCOL).measurement()));
       kernels.put(graph, k);
     }
-    HeteroCostModel model = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
+    HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
+    HeteroCostModel model = fitted.withBoundaryOracle(boundaryOracle(graph));
     costModels.put(graph, model);
     return model;
   }
@@ -452,6 +456,16 @@ public final class OpenVinoBackend
           + " from an IR file; write it and read it back (IrReader), or call bind(graph, model.xml)");
     }
     return xml;
+  }
+
+  /** The runtime's judge of HETERO's boundaries for a bound graph, no compile (docs/hetero-rules.md §3a). */
+  public synchronized BoundaryOracle boundaryOracle(OpGraph graph) {
+    return oracles.computeIfAbsent(graph, g -> RuntimeBoundaryOracle.cached(g, this, () -> model(g)));
+  }
+
+  @Override
+  public Optional<BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
+    return Optional.of(boundaryOracle(graph));
   }
 
   /** The runtime model of a bound graph, read once and reshaped to the configured input shapes. */

@@ -131,6 +131,16 @@ public interface OpenVinoRuntime extends AutoCloseable {
     void clearAffinities();
 
     /**
+     * The runtime's own shape inference on a split's boundaries, without compiling: input {@code
+     * ports[k]} of op {@code consumers[k]} (aligned with {@link #opNames()}) is cut as HETERO's
+     * subgraph collector cuts it (a new Parameter with the source's element type and partial shape),
+     * on a copy of the model. The model itself is unchanged.
+     *
+     * @throws OpenVinoException when shape inference fails on the cut model
+     */
+    BoundaryShapes boundaryShapes(int[] consumers, int[] ports);
+
+    /**
      * Compiles on {@code device} (e.g. {@code HETERO:GPU.1,CPU} or {@code CPU}) on the manual
      * core; {@code cacheDir} may be null.
      *
@@ -168,6 +178,25 @@ public interface OpenVinoRuntime extends AutoCloseable {
   record ModelOp(String name, String type, int inputs, List<String> outputShapes) {
     public ModelOp {
       outputShapes = List.copyOf(outputShapes);
+    }
+  }
+
+  /**
+   * What the runtime's shape inference says of a split's boundaries ({@link Model#boundaryShapes}).
+   *
+   * @param shapes each cut tensor's shape inside its producer's sub-model, OpenVINO's notation ({@code [2,?]})
+   * @param staticShapes whether each is static, as the runtime says ({@code PartialShape::is_static})
+   * @param subModels the sub-models the cuts make (components holding a Parameter or a Result)
+   */
+  record BoundaryShapes(List<String> shapes, List<Boolean> staticShapes, int subModels) {
+    public BoundaryShapes {
+      shapes = List.copyOf(shapes);
+      staticShapes = List.copyOf(staticShapes);
+    }
+
+    /** Whether cut {@code k}'s tensor has a static shape inside its producer's sub-model. */
+    public boolean isStatic(int k) {
+      return staticShapes.get(k);
     }
   }
 

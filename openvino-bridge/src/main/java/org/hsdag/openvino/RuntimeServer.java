@@ -118,6 +118,10 @@ final class RuntimeServer {
         yield List.of();
       }
       case "query" -> List.of(m.query((String) a.get(0)));
+      case "boundaryShapes" -> {
+        OpenVinoRuntime.BoundaryShapes b = m.boundaryShapes(ints((long[]) a.get(0)), ints((long[]) a.get(1)));
+        yield List.of(b.shapes(), b.staticShapes(), b.subModels());
+      }
       case "setAffinities" -> {
         m.setAffinities((Map<String, String>) a.get(0));
         yield List.of();
@@ -184,5 +188,13 @@ final class RuntimeServer {
 
   private static Path path(Object p) {
     return p == null ? null : Path.of((String) p);
+  }
+
+  private static int[] ints(long[] a) {
+    int[] out = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      out[i] = Math.toIntExact(a[i]);
+    }
+    return out;
   }
 }

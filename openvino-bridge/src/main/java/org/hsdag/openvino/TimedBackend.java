@@ -142,6 +142,11 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
         public Optional<FitError> costModelError(OpGraph graph) {
           return openVino.costModelError(graph);
         }
+
+        @Override
+        public Optional<org.hsdag.cost.BoundaryOracle> runtimeBoundaryOracle(OpGraph graph) {
+          return openVino.runtimeBoundaryOracle(graph);
+        }
       };
       return Optional.of(type.cast(timed));
     }

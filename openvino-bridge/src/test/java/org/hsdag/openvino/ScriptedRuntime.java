@@ -134,6 +134,13 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       }
 
       @Override
+      public BoundaryShapes boundaryShapes(int[] consumers, int[] ports) {
+        calls.add("boundaries " + consumers.length);
+        java.util.List<String> shapes = java.util.Collections.nCopies(consumers.length, "[1]");
+        return new BoundaryShapes(shapes, java.util.Collections.nCopies(consumers.length, true), 1);
+      }
+
+      @Override
       public Compiled compileAutomatic(String device, Path cacheDir, boolean profiling) {
         calls.add("clear");
         calls.add("compile automatic " + device);

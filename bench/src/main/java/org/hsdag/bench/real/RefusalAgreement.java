@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
+import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroRefusal;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.cli.InputShapeOptions;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hsdag bench refusals}: how often hsdag's prediction "the runtime runs / refuses this split"
- * ({@link HeteroRefusal}, docs/hetero-rules.md) agrees with the real OpenVINO runtime, on random
+ * {@code hsdag bench refusals}: how often the prediction "the runtime runs / refuses this split"
+ * ({@link HeteroRefusal}, docs/hetero-rules.md) agrees with the real OpenVINO runtime, judged both by the
+ * runtime's own shape inference on the split's boundaries (no compile) and by hsdag's rules, on random
  * contiguous two-device placements (a few runs along the ops' topological order). Each placement is
  * handed to the runtime as hsdag hands every placement (constants and Parameters follow their
  * consumers, Results their producers) and run once.
@@ -96,9 +98,10 @@ public final class RefusalAgreement implements Callable<Integer> {
               backend.profile(), second.name(), second.describe());
           out.printf("# %d random contiguous placements per model (1-%d device changes along the op order), seed %d; "
               + "real = compile + infer request + one inference%n%n", placements, maxChanges, seed);
-          out.println("| model | placements | agree | predicted refused | really refused | predicted ok, refused "
-              + "| predicted refused, ran | other failures |");
-          out.println("|---|---|---|---|---|---|---|---|");
+          out.println("| model | placements | really refused | runtime: agree | runtime: predicted refused "
+              + "| runtime: missed | runtime: false | rules: agree | rules: predicted refused | rules: missed "
+              + "| rules: false | sub-models equal, runtime's cuts | sub-models equal, rules | other failures |");
+          out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         }
         if (r.notice() != null) {
           notes.add(read.get(k).label() + ": " + r.notice());
@@ -115,63 +118,92 @@ public final class RefusalAgreement implements Callable<Integer> {
     return 0;
   }
 
-  /** One model's row: each random placement's prediction against the runtime's answer. */
+  /** One model's row: each random placement's prediction, by the runtime's shape inference and by hsdag's rules, against the runtime's answer. */
   private void row(PrintWriter out, OpenVinoBackend backend, RealRuntimeFigures.Model m, DeviceSet pair,
       List<String> notes) throws java.io.IOException {
     MeasurementProtocol once = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
     PlacementProxy proxy = PlacementProxy.of(m.graph(), backend.costModel(m.graph()), pair);
+    HeteroCostModel oracle = proxy.model();
+    HeteroCostModel rules = oracle.withBoundaryOracle(null);
     List<int[]> ps;
     try {
       ps = SplitPlacements.generate(proxy.model().opCount(), placements, 0, maxChanges, seed);
     } catch (IllegalArgumentException e) {
       throw new UserInputException(m.label() + ": " + e.getMessage() + " (lower --placements or --max-changes)");
     }
-    int agree = 0;
-    int predicted = 0;
+    Tally byOracle = new Tally();
+    Tally byRules = new Tally();
     int refused = 0;
-    int missed = 0;
-    int falseAlarm = 0;
     int other = 0;
+    int ran = 0;
+    int countsEqual = 0;
+    int oracleCountsEqual = 0;
     for (int i = 0; i < ps.size(); i++) {
-      int[] b = proxy.model().refusedBoundary(ps.get(i));
-      Placement p = proxy.placement(ps.get(i));
+      int[] ops = ps.get(i);
+      Placement p = proxy.placement(ops);
       if (dump != null) {
         java.nio.file.Files.createDirectories(dump);
         java.nio.file.Files.writeString(dump.resolve(m.label() + "-" + i + ".json"),
             new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
                 new org.hsdag.placement.HeteroAffinity(m.graph()).nameMap(p)));
       }
+      java.util.Optional<String> oracleSays = oracle.refusalReason(m.graph(), ops);
+      java.util.Optional<String> rulesSay = rules.refusalReason(m.graph(), ops);
       Measurement real = backend.measure(m.graph(), p, once);
-      boolean predictedRefused = b != null;
       boolean realRefused = !real.ok() && isRefusal(real.reason());
       if (!real.ok() && !realRefused) {
         other++;
         notes.add(m.label() + " #" + i + ": other failure: " + real.reason());
       }
-      predicted += predictedRefused ? 1 : 0;
       refused += realRefused ? 1 : 0;
-      if (predictedRefused == realRefused) {
-        agree++;
-      } else if (realRefused) {
-        missed++;
-        notes.add(m.label() + " #" + i + ": predicted ok, refused: " + real.reason());
-      } else {
-        falseAlarm++;
-        notes.add(m.label() + " #" + i + ": predicted refused (" + HeteroRefusal.reason(m.graph(), b[0], b[1])
-            + "), ran");
+      byOracle.add(oracleSays, realRefused, real, m.label() + " #" + i + " (runtime)", notes);
+      byRules.add(rulesSay, realRefused, real, m.label() + " #" + i + " (rules)", notes);
+      int predictedCount = rules.subModels(ops, new int[ops.length]);
+      int oracleCount = oracle.oracleSubModels(ops);
+      if (real.ok()) {
+        ran++;
+        countsEqual += predictedCount == real.subModels() ? 1 : 0;
+        oracleCountsEqual += oracleCount == real.subModels() ? 1 : 0;
       }
       if (each) {
-        out.printf(Locale.ROOT, "%s #%d: %d changes, %d sub-models predicted, %d real; predicted %s, real %s%n",
-            m.label(), i, SplitPlacements.changes(ps.get(i)),
-            proxy.model().subModels(ps.get(i), new int[ps.get(i).length]), real.subModels(),
-            predictedRefused ? "refused" : "ok",
-            real.ok() ? "ok" : "failed: " + real.reason());
+        out.printf(Locale.ROOT, "%s #%d: %d changes, sub-models %d (rules) %d (runtime's cuts) %d real; runtime's "
+            + "shape inference: %s, rules: %s, real %s%n", m.label(), i, SplitPlacements.changes(ops), predictedCount,
+            oracleCount, real.subModels(), oracleSays.isPresent() ? "refused" : "ok",
+            rulesSay.isPresent() ? "refused" : "ok", real.ok() ? "ok" : "failed: " + real.reason());
         out.flush();
       }
     }
-    out.printf(Locale.ROOT, "| %s | %d | %d (%.1f %%) | %d | %d | %d | %d | %d |%n", m.label(), ps.size(), agree,
-        100.0 * agree / ps.size(), predicted, refused, missed, falseAlarm, other);
+    out.printf(Locale.ROOT, "| %s | %d | %d | %s | %s | %d of %d | %d of %d | %d |%n", m.label(), ps.size(), refused,
+        byOracle.cells(ps.size()), byRules.cells(ps.size()), oracleCountsEqual, ran, countsEqual, ran, other);
     out.flush();
+  }
+
+  /** Agreement of one judge with the runtime's answers. */
+  private static final class Tally {
+    int agree;
+    int predicted;
+    int missed;
+    int falseAlarm;
+
+    void add(java.util.Optional<String> says, boolean realRefused, Measurement real, String label,
+        List<String> notes) {
+      predicted += says.isPresent() ? 1 : 0;
+      if (says.isPresent() == realRefused) {
+        agree++;
+      } else if (realRefused) {
+        missed++;
+        notes.add(label + ": predicted ok, refused: " + real.reason());
+      } else {
+        falseAlarm++;
+        notes.add(label + ": predicted refused (" + says.get() + "), ran");
+      }
+    }
+
+    /** agree (%) | predicted refused | missed | false alarms. */
+    String cells(int total) {
+      return String.format(Locale.ROOT, "%d (%.1f %%) | %d | %d | %d", agree, 100.0 * agree / total, predicted,
+          missed, falseAlarm);
+    }
   }
 
   /** A real failure of the kind the rule predicts: HETERO's infer request refusing a boundary tensor. */

@@ -175,4 +175,10 @@ public final class OvShim {
 
   public static native int hsdag_ov_infer_throughput(
       CompiledHandle compiled, int requests, int warmup, int runs, double[] samplesMs);
+
+  public static native int hsdag_ov_model_boundaries(ModelHandle model, int n,
+      @Cast("const int32_t*") int[] consumerOps,
+      @Cast("const int32_t*") int[] consumerPorts, @Cast("int32_t*") int[] isStatic);
+
+  public static native @Cast("const char*") BytePointer hsdag_ov_model_boundary_shape(ModelHandle model, int k);
 }

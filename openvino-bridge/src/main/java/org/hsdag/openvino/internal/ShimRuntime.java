@@ -273,6 +273,20 @@ public final class ShimRuntime implements OpenVinoRuntime {
     }
 
     @Override
+    public BoundaryShapes boundaryShapes(int[] consumers, int[] ports) {
+      int[] isStatic = new int[consumers.length];
+      int subModels = check(hsdag_ov_model_boundaries(live(), consumers.length, consumers.clone(), ports.clone(),
+          isStatic), "inferring shapes of the split's sub-models");
+      List<String> shapes = new ArrayList<>(consumers.length);
+      List<Boolean> statics = new ArrayList<>(consumers.length);
+      for (int k = 0; k < consumers.length; k++) {
+        shapes.add(str(hsdag_ov_model_boundary_shape(model, k)));
+        statics.add(isStatic[k] == 1);
+      }
+      return new BoundaryShapes(shapes, statics, subModels);
+    }
+
+    @Override
     public Compiled compile(String device, Path cacheDir, boolean profiling) {
       if (OpenVinoRuntime.isMetaDevice(device) && !affinitiesSet) {
         throw new IllegalStateException("compiling on " + device + " without affinities is an automatic compile: "
