@@ -59,8 +59,11 @@ interface CostModelStore {
 
   /** One JSON file per key in a folder (by default {@code ~/.cache/hsdag/cost-models}). */
   record Folder(Path dir) implements CostModelStore {
+    /** {@code -Dhsdag.costModelCache=DIR} moves it (the test suite keeps its own, so runs never share one). */
     static Folder defaultFolder() {
-      return new Folder(Path.of(System.getProperty("user.home"), ".cache", "hsdag", "cost-models"));
+      String dir = System.getProperty("hsdag.costModelCache");
+      return new Folder(dir != null && !dir.isBlank() ? Path.of(dir)
+          : Path.of(System.getProperty("user.home"), ".cache", "hsdag", "cost-models"));
     }
 
     private Path file(Key key) {
