@@ -134,12 +134,9 @@ class HeteroFitTest {
     int at = splits.indexOf(obs.get(hit));
     double[][] x = new double[splits.size()][];
     double[] y = new double[splits.size()];
-    double[] ones = new double[splits.size()];
-    Arrays.fill(ones, 1);
-    double[] robust = HeteroFitSolver.robust(designedFeatures(base, splits, x, y), y, 9, 2);
-    double[] plain = HeteroFitSolver.solve(x, y, ones, 9, 2);
-    double[] rr = HeteroFitSolver.relativeResiduals(x, y, robust);
-    double[] rp = HeteroFitSolver.relativeResiduals(x, y, plain);
+    double[][] both = robustAndPlain(base, splits, x, y);
+    double[] rr = HeteroFitSolver.relativeResiduals(x, y, both[0]);
+    double[] rp = HeteroFitSolver.relativeResiduals(x, y, both[1]);
     double robustRest = 0;
     double plainRest = 0;
     for (int k = 0; k < y.length; k++) {
@@ -158,15 +155,21 @@ class HeteroFitTest {
     HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
     List<HeteroFit.Observation> splits = measured(truth, 0.02, 9).stream().filter(s -> !s.label().endsWith(" alone"))
         .toList();
-    double[][] x = new double[splits.size()][];
-    double[] y = new double[splits.size()];
-    double[] ones = new double[splits.size()];
-    Arrays.fill(ones, 1);
-    double[] robust = HeteroFitSolver.robust(designedFeatures(base, splits, x, y), y, 9, 2);
-    double[] plain = HeteroFitSolver.solve(x, y, ones, 9, 2);
+    double[][] both = robustAndPlain(base, splits, new double[splits.size()][], new double[splits.size()]);
+    double[] robust = both[0];
+    double[] plain = both[1];
     for (int j = 0; j < plain.length; j++) {
       assertEquals(plain[j], robust[j], 1e-9 * Math.max(1, Math.abs(plain[j])), "parameter " + j);
     }
+  }
+
+  /** The Huber fit and the unweighted one of {@code obs} ({@code x}, {@code y} filled with its features). */
+  private static double[][] robustAndPlain(HeteroCostModel base, List<HeteroFit.Observation> obs, double[][] x,
+      double[] y) {
+    double[] ones = new double[obs.size()];
+    Arrays.fill(ones, 1);
+    double[] robust = HeteroFitSolver.robust(designedFeatures(base, obs, x, y), y, 9, 2);
+    return new double[][] {robust, HeteroFitSolver.solve(x, y, ones, 9, 2)};
   }
 
   /** The fit's features of each observation ({@code x}, {@code y} filled). */
