@@ -11,7 +11,8 @@ import java.util.Locale;
  * really spends), a sub-model start cost and a boundary-copy cost (latency per copy plus bytes over
  * bandwidth), and the per-request overhead. The latency {@link HeteroCostModel#evaluate} gives is
  * linear in all of them, so the fit is a least-squares problem in relative error (small and large
- * placements weigh alike), solved exactly under the constraints every such number must meet: costs
+ * placements weigh alike) with Huber weights (a run a load burst slowed does not bend every cost;
+ * {@link HeteroFitSolver}), solved exactly under the constraints every such number must meet: costs
  * non-negative, kernel scales within [{@value #MIN_KERNEL_SCALE}, {@value #MAX_KERNEL_SCALE}]. The
  * features of each measurement come from the model's own evaluator (the same HETERO split, fusion
  * and copy rules the planner uses), so the fitted model reproduces its calibration measurements as
@@ -24,8 +25,6 @@ public final class HeteroFit {
   public static final double MAX_KERNEL_SCALE = 50.0;
   /** Kernel scales outside [1 / this, this] are reported: the profile mis-states the device. */
   static final double PLAUSIBLE_KERNEL_SCALE = 2.0;
-  /** Cost parameters are enumerated exactly up to this many (2^n active sets). */
-  private static final int MAX_ENUMERATED = 13;
 
   private HeteroFit() {}
 
@@ -150,9 +149,9 @@ public final class HeteroFit {
     }
     boolean separate = split.size() >= p / 2;
     double[] theta = separate
-        ? Solver.solve(split.stream().map(k -> x[k]).toArray(double[][]::new),
+        ? HeteroFitSolver.robust(split.stream().map(k -> x[k]).toArray(double[][]::new),
             split.stream().mapToDouble(k -> y[k]).toArray(), p, dn)
-        : Solver.solve(x, y, p, dn);
+        : HeteroFitSolver.robust(x, y, p, dn);
     List<String> notes = new ArrayList<>();
     double[] scale = Arrays.copyOfRange(theta, 0, dn);
     double[] alone = separate ? aloneScales(x, y, theta, dn) : ones(dn);
@@ -262,7 +261,7 @@ public final class HeteroFit {
   }
 
   /** The linear features of a placement: per device kernel µs, sub-models, copies, copied bytes; then 1. */
-  private static final class Features {
+  static final class Features {
     private final HeteroCostModel kernels;
     private final HeteroCostModel perCopyModel;
     private final HeteroCostModel perByteModel;
@@ -298,198 +297,6 @@ public final class HeteroFit {
       }
       f[4 * dn] = 1;
       return f;
-    }
-  }
-
-  /** Bounded least squares in relative error: kernel scales in bounds, every cost >= 0. */
-  static final class Solver {
-    private Solver() {}
-
-    static double[] solve(double[][] x, double[] y, int p, int dn) {
-      // Relative error: each row divided by its target; each column scaled to at most 1 (bytes and µs differ by 1e6).
-      double[][] a = new double[x.length][p];
-      double[] b = new double[x.length];
-      double[] col = new double[p];
-      for (int k = 0; k < x.length; k++) {
-        for (int j = 0; j < p; j++) {
-          a[k][j] = x[k][j] / y[k];
-          col[j] = Math.max(col[j], Math.abs(a[k][j]));
-        }
-        b[k] = 1;
-      }
-      boolean[] used = new boolean[p];
-      for (int j = 0; j < p; j++) {
-        used[j] = col[j] > 0;
-        for (double[] row : a) {
-          row[j] = used[j] ? row[j] / col[j] : 0;
-        }
-      }
-      double[] fixed = new double[p];
-      Arrays.fill(fixed, Double.NaN);
-      for (int d = 0; d < dn; d++) {
-        if (!used[d]) {
-          fixed[d] = 1; // a device no measurement ran: its kernels stay as profiled
-        }
-      }
-      double[] theta = unscaled(best(a, b, used, fixed, dn), col);
-      boolean clamped = false;
-      for (int d = 0; d < dn; d++) {
-        if (Double.isNaN(fixed[d]) && (theta[d] < MIN_KERNEL_SCALE || theta[d] > MAX_KERNEL_SCALE)) {
-          fixed[d] = Math.max(MIN_KERNEL_SCALE, Math.min(MAX_KERNEL_SCALE, theta[d])) * col[d];
-          clamped = true;
-        }
-      }
-      return clamped ? unscaled(best(a, b, used, fixed, dn), col) : theta;
-    }
-
-    /** Parameters of the column-scaled problem in the original units (a column never used keeps its value). */
-    private static double[] unscaled(double[] theta, double[] col) {
-      double[] t = theta.clone();
-      for (int j = 0; j < t.length; j++) {
-        if (col[j] > 0) {
-          t[j] /= col[j];
-        }
-      }
-      return t;
-    }
-
-    /** The least-squares solution over every active set of the cost parameters (>= 0), kernel scales free. */
-    private static double[] best(double[][] a, double[] b, boolean[] used, double[] fixed, int dn) {
-      int p = used.length;
-      List<Integer> costs = new ArrayList<>();
-      for (int j = dn; j < p; j++) {
-        if (used[j]) {
-          costs.add(j);
-        }
-      }
-      // Too many to enumerate: only the start and request costs are fitted, copies stay 0.
-      if (costs.size() > MAX_ENUMERATED) {
-        costs.removeIf(j -> j >= 2 * dn && j < 4 * dn);
-      }
-      double bestErr = Double.POSITIVE_INFINITY;
-      double[] bestTheta = null;
-      for (int mask = 0; mask < 1 << costs.size(); mask++) {
-        boolean[] active = new boolean[p];
-        for (int d = 0; d < dn; d++) {
-          active[d] = used[d] && Double.isNaN(fixed[d]);
-        }
-        for (int c = 0; c < costs.size(); c++) {
-          active[costs.get(c)] = (mask & 1 << c) != 0;
-        }
-        double[] theta = leastSquares(a, b, active, fixed);
-        if (theta == null || !feasible(theta, dn)) {
-          continue;
-        }
-        double err = residual(a, b, theta);
-        if (err < bestErr - 1e-12) {
-          bestErr = err;
-          bestTheta = theta;
-        }
-      }
-      if (bestTheta == null) {
-        bestTheta = new double[p];
-        for (int d = 0; d < dn; d++) {
-          bestTheta[d] = Double.isNaN(fixed[d]) ? 1 : fixed[d];
-        }
-      }
-      return bestTheta;
-    }
-
-    private static boolean feasible(double[] theta, int dn) {
-      for (int j = 0; j < theta.length; j++) {
-        if (!Double.isFinite(theta[j]) || (j < dn ? theta[j] <= 0 : theta[j] < 0)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private static double residual(double[][] a, double[] b, double[] theta) {
-      double s = 0;
-      for (int k = 0; k < a.length; k++) {
-        double r = b[k];
-        for (int j = 0; j < theta.length; j++) {
-          r -= a[k][j] * theta[j];
-        }
-        s += r * r;
-      }
-      return s;
-    }
-
-    /** Least squares over the active parameters, fixed ones at their value (NaN fixed: 0), others 0; null if singular. */
-    static double[] leastSquares(double[][] a, double[] b, boolean[] active, double[] fixed) {
-      int p = active.length;
-      int[] idx = new int[p];
-      int m = 0;
-      for (int j = 0; j < p; j++) {
-        if (active[j]) {
-          idx[m++] = j;
-        }
-      }
-      double[] theta = new double[p];
-      for (int j = 0; j < p; j++) {
-        theta[j] = !active[j] && !Double.isNaN(fixed[j]) ? fixed[j] : 0;
-      }
-      double[][] n = new double[m][m + 1];
-      for (int k = 0; k < a.length; k++) {
-        double r = b[k];
-        for (int j = 0; j < p; j++) {
-          if (!active[j]) {
-            r -= a[k][j] * theta[j];
-          }
-        }
-        for (int u = 0; u < m; u++) {
-          for (int v = 0; v < m; v++) {
-            n[u][v] += a[k][idx[u]] * a[k][idx[v]];
-          }
-          n[u][m] += a[k][idx[u]] * r;
-        }
-      }
-      double[] sol = gauss(n, m);
-      if (sol == null) {
-        return null;
-      }
-      for (int u = 0; u < m; u++) {
-        theta[idx[u]] = sol[u];
-      }
-      return theta;
-    }
-
-    /** Gaussian elimination with partial pivoting of an augmented m x (m+1) matrix; null when singular. */
-    private static double[] gauss(double[][] n, int m) {
-      double norm = 0;
-      for (int i = 0; i < m; i++) {
-        norm = Math.max(norm, Math.abs(n[i][i]));
-      }
-      for (int c = 0; c < m; c++) {
-        int piv = c;
-        for (int r = c + 1; r < m; r++) {
-          if (Math.abs(n[r][c]) > Math.abs(n[piv][c])) {
-            piv = r;
-          }
-        }
-        if (Math.abs(n[piv][c]) <= 1e-12 * Math.max(norm, 1e-300)) {
-          return null;
-        }
-        double[] t = n[c];
-        n[c] = n[piv];
-        n[piv] = t;
-        for (int r = c + 1; r < m; r++) {
-          double f = n[r][c] / n[c][c];
-          for (int k = c; k <= m; k++) {
-            n[r][k] -= f * n[c][k];
-          }
-        }
-      }
-      double[] s = new double[m];
-      for (int r = m - 1; r >= 0; r--) {
-        double v = n[r][m];
-        for (int k = r + 1; k < m; k++) {
-          v -= n[r][k] * s[k];
-        }
-        s[r] = v / n[r][r];
-      }
-      return s;
     }
   }
 }

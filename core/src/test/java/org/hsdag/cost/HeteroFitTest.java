@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.hsdag.ir.ElementType;
@@ -114,6 +115,88 @@ class HeteroFitTest {
     for (HeteroDevice c : fit.costs()) {
       assertTrue(c.subModelOverheadUs() >= 0 && c.linkLatencyUs() >= 0 && c.linkMicrosPerByte() >= 0);
     }
+  }
+
+  @Test
+  void oneDesignedRunSlowedByLoadDoesNotBendTheFit() {
+    HeteroCostModel base = profiled();
+    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
+    List<HeteroFit.Observation> obs = new ArrayList<>(measured(truth, 0.01, 3));
+    int hit = 6; // a split, timed while another process held the cores
+    HeteroFit.Observation o = obs.get(hit);
+    obs.set(hit, new HeteroFit.Observation(o.label(), o.deviceOfOp(), o.micros() * 1.8));
+    HeteroFit.Result fit = HeteroFit.fit(base, obs);
+    assertTrue(fit.error(hit) < -0.3, "the slowed run stays an outlier, not absorbed: " + fit.error(hit));
+    double robustWorst = worstOnRandomPlacements(truth, fit.model());
+    assertTrue(robustWorst < 0.05, "placements it was not fitted on, within 5 %: " + robustWorst);
+    // The same split runs (a device alone has a factor of its own) without weights: the slowed run bends the rest.
+    List<HeteroFit.Observation> splits = obs.stream().filter(s -> !s.label().endsWith(" alone")).toList();
+    int at = splits.indexOf(obs.get(hit));
+    double[][] x = new double[splits.size()][];
+    double[] y = new double[splits.size()];
+    double[][] both = robustAndPlain(base, splits, x, y);
+    double[] rr = HeteroFitSolver.relativeResiduals(x, y, both[0]);
+    double[] rp = HeteroFitSolver.relativeResiduals(x, y, both[1]);
+    double robustRest = 0;
+    double plainRest = 0;
+    for (int k = 0; k < y.length; k++) {
+      if (k != at) {
+        robustRest = Math.max(robustRest, Math.abs(rr[k]));
+        plainRest = Math.max(plainRest, Math.abs(rp[k]));
+      }
+    }
+    assertTrue(robustRest < plainRest / 2, "robust " + robustRest + " vs least squares " + plainRest);
+    assertTrue(robustRest < 0.03, "the other runs within their noise: " + robustRest);
+  }
+
+  @Test
+  void noiseWithinAFewPercentKeepsFullWeightsAndTheLeastSquaresFit() {
+    HeteroCostModel base = profiled();
+    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
+    List<HeteroFit.Observation> splits = measured(truth, 0.02, 9).stream().filter(s -> !s.label().endsWith(" alone"))
+        .toList();
+    double[][] both = robustAndPlain(base, splits, new double[splits.size()][], new double[splits.size()]);
+    double[] robust = both[0];
+    double[] plain = both[1];
+    for (int j = 0; j < plain.length; j++) {
+      assertEquals(plain[j], robust[j], 1e-9 * Math.max(1, Math.abs(plain[j])), "parameter " + j);
+    }
+  }
+
+  /** The Huber fit and the unweighted one of {@code obs} ({@code x}, {@code y} filled with its features). */
+  private static double[][] robustAndPlain(HeteroCostModel base, List<HeteroFit.Observation> obs, double[][] x,
+      double[] y) {
+    double[] ones = new double[obs.size()];
+    Arrays.fill(ones, 1);
+    double[] robust = HeteroFitSolver.robust(designedFeatures(base, obs, x, y), y, 9, 2);
+    return new double[][] {robust, HeteroFitSolver.solve(x, y, ones, 9, 2)};
+  }
+
+  /** The fit's features of each observation ({@code x}, {@code y} filled). */
+  private static double[][] designedFeatures(HeteroCostModel base, List<HeteroFit.Observation> obs, double[][] x,
+      double[] y) {
+    HeteroFit.Features features = new HeteroFit.Features(base);
+    for (int k = 0; k < obs.size(); k++) {
+      x[k] = features.of(obs.get(k).deviceOfOp());
+      y[k] = obs.get(k).micros();
+    }
+    return x;
+  }
+
+  private static double worstOnRandomPlacements(HeteroCostModel truth, HeteroCostModel fitted) {
+    SplittableRandom rnd = new SplittableRandom(11);
+    double worst = 0;
+    for (int k = 0; k < 20; k++) {
+      int[] dc = new int[truth.opCount()];
+      int cut1 = rnd.nextInt(dc.length);
+      int cut2 = cut1 + rnd.nextInt(dc.length - cut1);
+      for (int i = 0; i < dc.length; i++) {
+        dc[i] = i >= cut1 && i < cut2 ? 1 : 0;
+      }
+      double t = truth.evaluate(dc).micros();
+      worst = Math.max(worst, Math.abs(fitted.evaluate(dc).micros() / t - 1));
+    }
+    return worst;
   }
 
   @Test

@@ -23,12 +23,12 @@ import org.hsdag.cost.SimGraph;
 
 /**
  * Measures {@link CalibrationRecords} on a real machine ({@code hsdag calibrate}): per device, the
- * median wall latency without profiling and per-layer records averaged over several profiled
+ * median wall latency without profiling and per-layer records, the median over several profiled
  * inferences; then, per non-CPU device, a few HETERO runs splitting the model between CPU and
  * that device, for the link cost.
  *
  * @param runs timed inferences for each wall latency (after 3 warm-up runs)
- * @param profiledRuns profiled inferences averaged per device
+ * @param profiledRuns profiled inferences per device (per layer, their median)
  * @param splits split points per non-CPU device (evenly spaced over the kernels)
  * @param seed input data seed
  * @param inputShapes static shapes for dynamic inputs, by input name
@@ -166,21 +166,39 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     }
   }
 
-  /** The designed placements' wall latencies (those the runtime refuses are left out). */
+  /**
+   * The designed placements' wall latencies (those the runtime refuses are left out): each the median
+   * over {@link HeteroProfiling#DESIGN_ROUNDS} rounds that measure every placement once in turn.
+   */
   private List<CalibrationRecords.DesignedRun> designed(OpenVinoRuntime.Model model, OpGraph graph,
       HeteroCostModel skeleton, List<String> devices) {
     DeviceSet set = DeviceSet.of(devices.toArray(String[]::new));
+    List<HeteroSplitDesign.Designed> all = HeteroSplitDesign.placements(skeleton);
+    List<List<long[]>> samples = new ArrayList<>();
+    all.forEach(d -> samples.add(new ArrayList<>()));
+    Set<Integer> refused = new HashSet<>();
+    for (int round = 0; round < HeteroProfiling.DESIGN_ROUNDS; round++) {
+      for (int i = 0; i < all.size(); i++) {
+        if (refused.contains(i)) {
+          continue;
+        }
+        Placement p = HeteroProfiling.placement(graph, skeleton, all.get(i).deviceOfOp(), set);
+        try {
+          model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+          // In ns, so the median of whole numbers keeps sub-µs detail.
+          samples.get(i).add(new long[] {Math.round(1e6 * medianLatency(model, set.heteroString()))});
+        } catch (OpenVinoException e) {
+          refused.add(i); // a split the runtime refuses is just not used for the fit
+        } finally {
+          model.clearAffinities();
+        }
+      }
+    }
     List<CalibrationRecords.DesignedRun> out = new ArrayList<>();
-    for (HeteroSplitDesign.Designed d : HeteroSplitDesign.placements(skeleton)) {
-      Placement p = HeteroProfiling.placement(graph, skeleton, d.deviceOfOp(), set);
-      try {
-        model.setAffinities(new HeteroAffinity(graph).nameMap(p));
-        out.add(new CalibrationRecords.DesignedRun(d.label(), devices, d.deviceOfOp(),
-            medianLatency(model, set.heteroString())));
-      } catch (OpenVinoException e) {
-        // A split the runtime refuses is just not used for the fit.
-      } finally {
-        model.clearAffinities();
+    for (int i = 0; i < all.size(); i++) {
+      if (!refused.contains(i) && !samples.get(i).isEmpty()) {
+        out.add(new CalibrationRecords.DesignedRun(all.get(i).label(), devices, all.get(i).deviceOfOp(),
+            medianOf(samples.get(i), 0) / 1e6));
       }
     }
     return out;
@@ -193,12 +211,12 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     }
   }
 
-  /** Per-layer records averaged over {@code profiledRuns} inferences, those of {@code foreign} nodes dropped. */
+  /** Per-layer records, the median over {@code profiledRuns} inferences, those of {@code foreign} nodes dropped. */
   private List<ProfilingRecord> profiled(OpenVinoRuntime.Model model, String device, Set<String> foreign) {
     try (OpenVinoRuntime.Compiled c = model.compile(device, null, true)) {
       c.fillInputs(seed);
       c.inferTimed(3, 0);
-      Map<String, long[]> sums = new LinkedHashMap<>();
+      Map<String, List<long[]>> samples = new LinkedHashMap<>();
       Map<String, ProfilingRecord> first = new LinkedHashMap<>();
       for (int r = 0; r < profiledRuns; r++) {
         c.inferTimed(0, 1);
@@ -209,20 +227,25 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
           String key = rec.subgraph() + "\u0000" + rec.nodeName() + "\u0000" + rec.nodeType() + "\u0000"
               + rec.execType();
           first.putIfAbsent(key, rec);
-          long[] s = sums.computeIfAbsent(key, x -> new long[3]);
-          s[0] += rec.realTimeMicros();
-          s[1] += rec.cpuTimeMicros();
-          s[2]++;
+          samples.computeIfAbsent(key, x -> new ArrayList<>())
+              .add(new long[] {rec.realTimeMicros(), rec.cpuTimeMicros()});
         }
       }
+      // The median, not the mean: one inference a load burst slowed must not set a layer's time.
       List<ProfilingRecord> out = new ArrayList<>();
       for (Map.Entry<String, ProfilingRecord> e : first.entrySet()) {
         ProfilingRecord f = e.getValue();
-        long[] s = sums.get(e.getKey());
+        List<long[]> s = samples.get(e.getKey());
         out.add(new ProfilingRecord(f.subgraph(), f.nodeName(), f.nodeType(), f.execType(), f.status(),
-            Math.round((double) s[0] / s[2]), Math.round((double) s[1] / s[2])));
+            medianOf(s, 0), medianOf(s, 1)));
       }
       return out;
     }
+  }
+
+  /** The median of column {@code col} of the samples, rounded to a whole µs. */
+  static long medianOf(List<long[]> samples, int col) {
+    long[] v = samples.stream().mapToLong(x -> x[col]).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : Math.round((v[v.length / 2 - 1] + v[v.length / 2]) / 2.0);
   }
 }

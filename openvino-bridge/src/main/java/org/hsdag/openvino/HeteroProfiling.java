@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +39,17 @@ public final class HeteroProfiling {
   private HeteroProfiling() {}
 
   /**
-   * Per-node kernel time on each device, µs ({@code [device][node]}), profiled inside HETERO.
+   * Profiled inferences per device: the per-op median over them counts. Taken in rounds that alternate
+   * the devices, so a load burst hits every device alike instead of one device's whole profile (one
+   * inference's records made a CPU twin's convolutions 1x to 31x the CPU's from one build to the next
+   * on a loaded machine).
+   */
+  public static final int PROFILING_ROUNDS = 7;
+
+  /**
+   * Per-node kernel time on each device, µs ({@code [device][node]}), profiled inside HETERO: each
+   * device's profiling compile warmed up by {@code runs} inferences, then {@value #PROFILING_ROUNDS}
+   * rounds of one warm-up and one profiled inference on each device in turn; per op the median.
    *
    * @param skeleton the graph's cost model on {@code devices} (for its ops and support; its times are not read)
    * @throws OpenVinoException when a device cannot compile or run its profiling placement
@@ -46,80 +57,134 @@ public final class HeteroProfiling {
   public static double[][] kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
       List<String> devices, long seed, Path cacheDir, int runs) {
     Set<String> opNames = new HashSet<>(m.opNames());
-    double[][] micros = new double[devices.size()][graph.nodeCount()];
-    for (int d = 0; d < devices.size(); d++) {
-      OpCostTable table;
-      if (devices.size() == 1) {
-        m.clearAffinities();
-        table = profiled(m, devices.get(d), devices.get(d), seed, cacheDir, runs, opNames, null);
-      } else {
-        int[] dc = HeteroSplitDesign.withTail(skeleton, d);
-        Placement p = placement(graph, skeleton, dc, DeviceSet.of(devices.toArray(String[]::new)));
-        applyAffinities(m, graph, p);
-        Set<String> foreign = new HashSet<>();
-        for (int v = 0; v < graph.nodeCount(); v++) {
-          if (p.deviceOf(v) != d) {
-            foreign.add(graph.node(v).name());
-          }
+    List<Profiled> open = new ArrayList<>();
+    try {
+      for (int d = 0; d < devices.size(); d++) {
+        open.add(compiled(m, graph, skeleton, devices, d, seed, cacheDir, runs, opNames));
+      }
+      List<List<OpCostTable>> tables = new ArrayList<>();
+      open.forEach(x -> tables.add(new ArrayList<>()));
+      for (int round = 0; round < PROFILING_ROUNDS; round++) {
+        for (int d = 0; d < open.size(); d++) {
+          tables.get(d).add(open.get(d).once());
         }
-        // The profiled device first: HETERO's priorities do not matter with every affinity set, the name says what ran.
-        List<String> order = new ArrayList<>(devices);
-        order.remove(d);
-        order.add(0, devices.get(d));
-        table = profiled(m, devices.get(d), "HETERO:" + String.join(",", order), seed, cacheDir, runs, opNames,
-            foreign);
-        m.clearAffinities();
       }
-      for (int v = 0; v < graph.nodeCount(); v++) {
-        micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+      double[][] micros = new double[devices.size()][graph.nodeCount()];
+      for (int d = 0; d < devices.size(); d++) {
+        OpCostTable table = OpCostTable.median(tables.get(d));
+        for (int v = 0; v < graph.nodeCount(); v++) {
+          micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+        }
       }
+      return micros;
+    } finally {
+      open.forEach(x -> x.compiled().close());
+      m.clearAffinities();
     }
-    return micros;
   }
 
-  /** The profile of one compile on {@code target}; records of nodes in {@code foreign} (another device's) dropped. */
-  private static OpCostTable profiled(OpenVinoRuntime.Model m, String device, String target, long seed, Path cacheDir,
-      int runs, Set<String> opNames, Set<String> foreign) {
-    try (OpenVinoRuntime.Compiled c = m.compile(target, cacheDir, true)) {
-      c.fillInputs(seed);
-      c.inferTimed(1, runs);
-      List<ProfilingRecord> records = new ArrayList<>();
-      for (ProfilingRecord r : c.profile()) {
-        if (foreign == null || !foreign.contains(r.nodeName())) {
-          records.add(r);
+  /** Device {@code d}'s profiling compile, inputs filled and warmed up. */
+  private static Profiled compiled(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
+      List<String> devices, int d, long seed, Path cacheDir, int runs, Set<String> opNames) {
+    String target = devices.get(d);
+    Set<String> foreign = new HashSet<>();
+    if (devices.size() == 1) {
+      m.clearAffinities();
+    } else {
+      Placement p = placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d),
+          DeviceSet.of(devices.toArray(String[]::new)));
+      applyAffinities(m, graph, p);
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        if (p.deviceOf(v) != d) {
+          foreign.add(graph.node(v).name());
         }
       }
+      // The profiled device first: HETERO's priorities do not matter with every affinity set, the name says what ran.
+      List<String> order = new ArrayList<>(devices);
+      order.remove(d);
+      order.add(0, devices.get(d));
+      target = "HETERO:" + String.join(",", order);
+    }
+    OpenVinoRuntime.Compiled c = m.compile(target, cacheDir, true);
+    try {
+      m.clearAffinities();
+      c.fillInputs(seed);
+      c.inferTimed(1, runs);
       List<ExecutedNode> executed;
       try {
         executed = c.executedNodes();
       } catch (OpenVinoException | UnsupportedOperationException e) {
         executed = List.of(); // each record then names its own kernel
       }
+      return new Profiled(devices.get(d), c, executed, foreign, opNames);
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** One device's open profiling compile; records of nodes in {@code foreign} (another device's) are dropped. */
+  private record Profiled(String device, OpenVinoRuntime.Compiled compiled, List<ExecutedNode> executed,
+      Set<String> foreign, Set<String> opNames) {
+    /** One warm-up and one profiled inference (other devices ran since): its per-op table. */
+    OpCostTable once() {
+      compiled.inferTimed(1, 1);
+      List<ProfilingRecord> records = new ArrayList<>();
+      for (ProfilingRecord r : compiled.profile()) {
+        if (!foreign.contains(r.nodeName())) {
+          records.add(r);
+        }
+      }
       return OpCostTable.of(device, records, executed, opNames);
     }
   }
 
   /**
-   * Measures {@link HeteroSplitDesign#placements} of {@code model} (failed ones are left out) and fits
-   * HETERO's costs to them.
+   * Rounds of the designed placements: each round measures every one of them once, in turn, and a
+   * placement's latency is its median over the rounds, so a load burst during one measurement is one
+   * sample of three, and load that comes and goes hits every placement alike.
+   */
+  public static final int DESIGN_ROUNDS = 3;
+
+  /**
+   * Measures {@link HeteroSplitDesign#placements} of {@code model} in {@value #DESIGN_ROUNDS} interleaved
+   * rounds (a placement that fails is left out) and fits HETERO's costs to them ({@link HeteroFit}, robust).
    *
    * @param measure measures one placement (the backend's own measurement path)
    * @throws IllegalStateException when no designed placement could be measured
    */
   public static HeteroFit.Result fitCosts(OpGraph graph, HeteroCostModel model, DeviceSet devices,
       Function<Placement, Measurement> measure) {
+    List<HeteroSplitDesign.Designed> designed = HeteroSplitDesign.placements(model);
+    List<List<Double>> micros = new ArrayList<>();
+    designed.forEach(p -> micros.add(new ArrayList<>()));
+    Map<String, String> failed = new LinkedHashMap<>();
+    for (int round = 0; round < DESIGN_ROUNDS; round++) {
+      for (int i = 0; i < designed.size(); i++) {
+        HeteroSplitDesign.Designed p = designed.get(i);
+        if (failed.containsKey(p.label())) {
+          continue; // a refusal does not change between rounds
+        }
+        Measurement meas = measure.apply(placement(graph, model, p.deviceOfOp(), devices));
+        if (meas.ok()) {
+          micros.get(i).add(meas.latencyMillis() * 1000.0);
+        } else {
+          failed.put(p.label(), meas.reason());
+        }
+      }
+    }
     List<HeteroFit.Observation> obs = new ArrayList<>();
-    List<String> failed = new ArrayList<>();
-    for (HeteroSplitDesign.Designed p : HeteroSplitDesign.placements(model)) {
-      Measurement meas = measure.apply(placement(graph, model, p.deviceOfOp(), devices));
-      if (meas.ok()) {
-        obs.add(new HeteroFit.Observation(p.label(), p.deviceOfOp(), meas.latencyMillis() * 1000.0));
-      } else {
-        failed.add(p.label() + ": " + meas.reason());
+    for (int i = 0; i < designed.size(); i++) {
+      if (!failed.containsKey(designed.get(i).label()) && !micros.get(i).isEmpty()) {
+        double[] m = micros.get(i).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
+        obs.add(new HeteroFit.Observation(designed.get(i).label(), designed.get(i).deviceOfOp(), median));
       }
     }
     if (obs.isEmpty()) {
-      throw new IllegalStateException("no designed placement ran (" + String.join("; ", failed) + ")");
+      List<String> why = new ArrayList<>();
+      failed.forEach((label, reason) -> why.add(label + ": " + reason));
+      throw new IllegalStateException("no designed placement ran (" + String.join("; ", why) + ")");
     }
     return HeteroFit.fit(model, obs);
   }

@@ -1,5 +1,6 @@
 package org.hsdag.openvino;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,5 +66,32 @@ public record OpCostTable(String device, Map<String, Double> millisByOp, double 
       }
     }
     return new OpCostTable(device, byOp, unattributed);
+  }
+
+  /**
+   * Per op, the median of its time over several profiled inferences of one compile (the tables of one
+   * device): a record a load burst or a cold cache inflated is one sample among several, not the
+   * figure. An op some tables do not name takes the median of those that do.
+   *
+   * @throws IllegalArgumentException when there is no table, or the tables are of different devices
+   */
+  public static OpCostTable median(List<OpCostTable> tables) {
+    if (tables.isEmpty() || tables.stream().anyMatch(t -> !t.device().equals(tables.get(0).device()))) {
+      throw new IllegalArgumentException("per-op median: tables of one device expected");
+    }
+    Map<String, List<Double>> samples = new LinkedHashMap<>();
+    List<Double> rest = new ArrayList<>();
+    for (OpCostTable t : tables) {
+      t.millisByOp().forEach((op, ms) -> samples.computeIfAbsent(op, k -> new ArrayList<>()).add(ms));
+      rest.add(t.unattributedMillis());
+    }
+    Map<String, Double> byOp = new LinkedHashMap<>();
+    samples.forEach((op, ms) -> byOp.put(op, medianOf(ms)));
+    return new OpCostTable(tables.get(0).device(), byOp, medianOf(rest));
+  }
+
+  private static double medianOf(List<Double> values) {
+    double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 }

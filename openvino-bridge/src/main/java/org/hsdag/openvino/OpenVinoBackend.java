@@ -387,8 +387,11 @@ public final class OpenVinoBackend
    * and a 3rd run's records made the fitted model's fidelity drop (rho 0.73 where 0.88-0.97).
    */
   static final int PROFILING_RUNS = 5;
-  /** How each designed placement of the cost fit is measured: one warm-up, the median of 10 runs (past the slow start). */
-  static final MeasurementProtocol DESIGN_PROTOCOL = new MeasurementProtocol(1, 10, Statistic.MEDIAN, 1, 0);
+  /**
+   * How each designed placement of the cost fit is measured in each of {@link HeteroProfiling#DESIGN_ROUNDS}
+   * rounds: one warm-up, the median of 4 runs (15 inferences a placement in all, about the 11 one pass of 10 took).
+   */
+  static final MeasurementProtocol DESIGN_PROTOCOL = new MeasurementProtocol(1, 4, Statistic.MEDIAN, 1, 0);
   /** Where link and sub-model costs come from when only one device is open (nothing to split). */
   static final String LINK_PROFILE = "paper";
 
