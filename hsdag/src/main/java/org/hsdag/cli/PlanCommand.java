@@ -104,6 +104,7 @@ public final class PlanCommand implements Callable<Integer> {
       long t0 = System.nanoTime();
       Plan plan = new Planner().plan(resolved.proxy());
       double seconds = (System.nanoTime() - t0) / 1e9;
+      plan.notes().forEach(notices);
       if (out != null) {
         PlacementFiles.write(out, graph, plan.best().placement());
       }
@@ -113,6 +114,9 @@ public final class PlanCommand implements Callable<Integer> {
         summary.put("dynamic_inputs_assumed", shapes.assumed());
       }
       summary.putAll(ObjectiveSummary.planFigures(objective, resolved.proxy(), plan));
+      if (!plan.notes().isEmpty()) {
+        summary.put("planner_notes", plan.notes());
+      }
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {

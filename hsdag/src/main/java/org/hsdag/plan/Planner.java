@@ -52,7 +52,8 @@ public final class Planner {
     for (OpCandidate c : p.candidates()) {
       out.add(toPlacement(proxy, c));
     }
-    return new Plan(out, p.bestSingle() == null ? null : toPlacement(proxy, p.bestSingle()), p.evaluations());
+    return new Plan(out, p.bestSingle() == null ? null : toPlacement(proxy, p.bestSingle()), p.evaluations(),
+        p.notes());
   }
 
   private static PlanCandidate toPlacement(PlacementProxy proxy, OpCandidate c) {
@@ -103,7 +104,11 @@ public final class Planner {
   }
 
   /** {@link #planOps}'s result. */
-  record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {}
+  record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations, List<String> notes) {
+    OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {
+      this(candidates, bestSingle, evaluations, List.of());
+    }
+  }
 
   /**
    * Plans on the model's own devices; {@code groups} are op groups (of at least two ops) the local
@@ -173,10 +178,18 @@ public final class Planner {
     }
 
     Map<Integer, LocalSearch> searches = new LinkedHashMap<>();
+    FeasibleStarts starts = new FeasibleStarts();
     for (Seed s : seeds.values()) {
       HeteroCostModel searchModel = s.pair < 0 ? model : pairModels.get(s.pair);
-      int[] label = s.label;
       String origin = s.origin;
+      // A noisy cost model can put a cut on a split HETERO refuses: repair it, or go on without it.
+      int[] label = starts.feasible(searchModel, s.label, origin);
+      if (label == null) {
+        continue;
+      }
+      if (label != s.label) {
+        origin += " (repaired)";
+      }
       if (config.localSearch()) {
         // Groups are op sets: valid on any device subset of the same ops.
         LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
@@ -189,7 +202,10 @@ public final class Planner {
       int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
       addUnlessRefused(pool, candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
-    return new OpPlan(select(pool), bestSingle, evaluations[0]);
+    if (pool.isEmpty()) {
+      throw new IllegalArgumentException("no placement the cost model accepts: " + String.join("; ", starts.notes()));
+    }
+    return new OpPlan(select(pool), bestSingle, evaluations[0], starts.notes());
   }
 
   /** Adds a candidate unless it is null (a split HETERO refuses). */
