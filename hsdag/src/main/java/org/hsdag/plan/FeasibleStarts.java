@@ -45,6 +45,14 @@ final class FeasibleStarts {
     return null;
   }
 
+  /** {@code pool} itself; when empty (every start skipped), one line saying why. */
+  <T> List<T> nonEmpty(List<T> pool) {
+    if (pool.isEmpty()) {
+      throw new IllegalArgumentException("no placement the cost model accepts: " + String.join("; ", notes));
+    }
+    return pool;
+  }
+
   List<String> notes() {
     return List.copyOf(notes);
   }

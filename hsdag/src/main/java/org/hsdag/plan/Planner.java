@@ -119,15 +119,7 @@ public final class Planner {
   OpPlan planOps(HeteroCostModel model, int[][] groups) {
     int devices = model.deviceCount();
     int ops = model.opCount();
-    for (int i = 0; i < ops; i++) {
-      boolean any = false;
-      for (int d = 0; d < devices && !any; d++) {
-        any = model.supported(i, d);
-      }
-      if (!any) {
-        throw new IllegalArgumentException("op at node " + model.node(i) + " runs on none of " + model.deviceNames());
-      }
-    }
+    requireEveryOpRuns(model);
     HeteroCostModel.Evaluator exact = model.evaluator();
     long[] evaluations = {0};
     List<OpCandidate> pool = new ArrayList<>();
@@ -187,9 +179,7 @@ public final class Planner {
       if (label == null) {
         continue;
       }
-      if (label != s.label) {
-        origin += " (repaired)";
-      }
+      origin += label != s.label ? " (repaired)" : "";
       if (config.localSearch()) {
         // Groups are op sets: valid on any device subset of the same ops.
         LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
@@ -202,10 +192,19 @@ public final class Planner {
       int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
       addUnlessRefused(pool, candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
-    if (pool.isEmpty()) {
-      throw new IllegalArgumentException("no placement the cost model accepts: " + String.join("; ", starts.notes()));
+    return new OpPlan(select(starts.nonEmpty(pool)), bestSingle, evaluations[0], starts.notes());
+  }
+
+  private static void requireEveryOpRuns(HeteroCostModel model) {
+    for (int i = 0; i < model.opCount(); i++) {
+      boolean any = false;
+      for (int d = 0; d < model.deviceCount() && !any; d++) {
+        any = model.supported(i, d);
+      }
+      if (!any) {
+        throw new IllegalArgumentException("op at node " + model.node(i) + " runs on none of " + model.deviceNames());
+      }
     }
-    return new OpPlan(select(pool), bestSingle, evaluations[0], starts.notes());
   }
 
   /** Adds a candidate unless it is null (a split HETERO refuses). */
