@@ -311,6 +311,11 @@ public final class IrReader {
       }
       ElementType et = ElementType.parse(node.attribute("element_type"));
       long size = node.constSize();
+      if (node.constOffset() > Long.MAX_VALUE - size) {
+        // offset + size would overflow: no file holds such a region.
+        throw new IrException(source + ":" + line + ": Const layer id=" + node.id() + " '" + node.name()
+            + "' has offset " + node.constOffset() + " and size " + size + ", past the end of any weights file");
+      }
       if (et != ElementType.STRING) {
         long needed = et.byteSize(Shapes.elementCount(shape));
         if (size < needed) {

@@ -87,7 +87,8 @@ public final class Weights implements AutoCloseable {
       throw new IrException(bin + ": cannot read weights (" + IoErrors.reason(e) + ")", e);
     }
     for (OpNode n : graph.nodes()) {
-      if (n.isConstant() && n.constOffset() + n.constSize() > length) {
+      // Compared without adding: offset + size may overflow a long.
+      if (n.isConstant() && (n.constOffset() > length || n.constSize() > length - n.constOffset())) {
         throw new IrException(source + ": Const layer id=" + n.id() + " '" + n.name() + "' needs bytes "
             + n.constOffset() + ".." + (n.constOffset() + n.constSize()) + " but " + bin.getFileName()
             + " has only " + length + " (truncated or wrong weights file)");

@@ -24,7 +24,7 @@ import org.hsdag.ir.OpGraph;
  * best.json} holds; apply it by setting each op's {@code affinity} rt_info, see {@code hsdag apply}).
  */
 public final class PlacementFiles {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final ObjectReader READER = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   /** The placement format, as error messages state it. */

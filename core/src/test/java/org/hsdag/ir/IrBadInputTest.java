@@ -186,6 +186,16 @@ class IrBadInputTest {
   }
 
   @Test
+  void rejectsAConstRegionWhoseEndOverflows() {
+    // offset + size past 2^63 - 1 wrapped to a negative end and passed every bound check.
+    IrException e = reject(
+        net(LAYERS_OK.replace("offset=\"0\" size=\"16\"", "offset=\"9223372036854775807\" size=\"16\""),
+            EDGES_OK));
+    assertTrue(e.getMessage().contains("has offset 9223372036854775807 and size 16, past the end of any weights file"),
+        e.getMessage());
+  }
+
+  @Test
   void rejectsADimensionBelowMinusOne() {
     IrException e = reject(net(LAYERS_OK.replaceFirst("<dim>4</dim>", "<dim>-2</dim>"), EDGES_OK));
     assertTrue(e.getMessage().contains("layer id=0 'in' (Parameter) has a dimension below -1: -2"), e.getMessage());

@@ -49,6 +49,22 @@ class PlacementTest {
   }
 
   @Test
+  void aMillionCharacterOpNameRoundTrips(@TempDir Path dir) throws IOException {
+    // Jackson's default read limits (50,000 characters per name) made such a best.json unreadable to apply.
+    String longName = "n".repeat(1_000_000);
+    org.hsdag.testkit.TinyGraphs.Builder b = org.hsdag.testkit.TinyGraphs.builder("long");
+    int x = b.parameter("x", 1, 4);
+    b.result("out", b.op(longName, "ReLU", new long[] {1, 4}, x));
+    OpGraph g = b.build();
+    int[] a = new int[g.nodeCount()];
+    a[g.indexOf(longName)] = 1;
+    Placement p = new Placement(devices, a);
+    Path file = dir.resolve("best.json");
+    PlacementFiles.write(file, g, p);
+    assertEquals(p, PlacementFiles.read(file, g, devices));
+  }
+
+  @Test
   void rejectsUnknownNodesMissingNodesAndUnknownDevices() {
     OpGraph g = resnet();
     Map<String, String> m = new LinkedHashMap<>(Placement.allOn(devices, g.nodeCount(), "CPU").toNameMap(g));

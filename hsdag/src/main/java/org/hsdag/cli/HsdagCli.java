@@ -97,8 +97,7 @@ public final class HsdagCli implements Runnable {
       return ExitCodes.BAD_INPUT;
     }
     if (t instanceof org.hsdag.openvino.OpenVinoReadException) {
-      err.println("hsdag: OpenVINO " + t.getMessage() + " (a .bin that is not this model's own? stand-in weights: "
-          + CommandName.line("models", "weights", "MODEL.xml", "--force") + ")");
+      err.println("hsdag: OpenVINO " + t.getMessage() + " " + ReadFailureHint.of(t.getMessage()));
       return ExitCodes.BAD_INPUT;
     }
     if (t instanceof BackendUnavailableException) {

@@ -128,6 +128,7 @@ public final class PlanCommand implements Callable<Integer> {
       Plan plan = new Planner().plan(resolved.proxy());
       PlanTiming timing = PlanTiming.of(startup, start, t0, System.nanoTime(), reuse, backend, session.graph());
       PlanChoice choice = PlanChoice.of(plan, timing.error());
+      plan.notes().forEach(notices);
       if (out != null) {
         PlacementFiles.write(out, graph, choice.chosen().placement());
       }
@@ -137,6 +138,9 @@ public final class PlanCommand implements Callable<Integer> {
         summary.put("dynamic_inputs_assumed", shapes.assumed());
       }
       summary.putAll(ObjectiveSummary.planFigures(objective, resolved.proxy(), plan, choice.chosen()));
+      if (!plan.notes().isEmpty()) {
+        summary.put("planner_notes", plan.notes());
+      }
       if (json) {
         stdout.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
       } else {

@@ -1,5 +1,7 @@
 package org.hsdag.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -8,6 +10,7 @@ import java.util.function.UnaryOperator;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.cost.InputMemory;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.placement.DeviceSet;
@@ -268,6 +271,9 @@ public final class Session implements AutoCloseable {
               : BackendOptions.open(request, notices));
       try {
         OpGraph bound = binding.apply(backend, graph);
+        if (!backend.simulated()) {
+          requireMemoryFor(bound);
+        }
         if (announceModel) {
           ModelNotes.announce(bound, backend, notices);
         }
@@ -293,6 +299,22 @@ public final class Session implements AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /** Refuses, before anything is compiled, input sizes whose weights and activations exceed the memory available. */
+    private void requireMemoryFor(OpGraph bound) {
+      java.util.OptionalLong available = InputMemory.availableBytes(InputMemory.MEMINFO);
+      if (available.isEmpty()) {
+        return;
+      }
+      List<String> sizes = new ArrayList<>();
+      request.inputShapes().sizes().forEach((name, dims) -> sizes.add(name + "="
+          + java.util.Arrays.stream(dims).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x"))));
+      InputMemory.estimate(bound, request.inputShapes().shapes())
+          .refusal(available.getAsLong(), String.join(", ", sizes))
+          .ifPresent(m -> {
+            throw new UserInputException(m);
+          });
     }
 
     private Proxies.Resolved resolveProxy(LatencyBackend measuring, OpGraph bound, DeviceSet ds, MemoryCheck check) {

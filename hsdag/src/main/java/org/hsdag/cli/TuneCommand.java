@@ -132,6 +132,11 @@ public final class TuneCommand implements Callable<Integer> {
       description = "Run folder. Default: runs/<model>-<date>-<time>.")
   Path out;
 
+  @Option(names = "--share-machine",
+      description = "On a real backend, measure even while another hsdag tune measures on this machine (each then "
+          + "counts the other as load). Default: wait for it.")
+  boolean shareMachine;
+
   @Option(names = "--resume",
       description = "Continue the run in --out from its log and checkpoint (after Ctrl-C or a crash).")
   boolean resume;
@@ -397,7 +402,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   private TuneExecution execution() {
     return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
-        this::notice);
+        this::notice, shareMachine);
   }
 
   private void notice(String line) {

@@ -15,6 +15,7 @@ import org.hsdag.plan.Proxies;
 import org.hsdag.report.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.search.SearchStrategy;
+import org.hsdag.tune.MachineLock;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunObjective;
@@ -41,9 +42,11 @@ final class TuneExecution {
   private final ClusterOptions clusterOptions;
   private final MemoryOptions memoryOptions;
   private final Consumer<String> notice;
+  private final boolean shareMachine;
 
   TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
-      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice) {
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, boolean shareMachine) {
+    this.shareMachine = shareMachine;
     this.spec = spec;
     this.json = json;
     this.quiet = quiet;
@@ -73,13 +76,26 @@ final class TuneExecution {
       }
       throw e;
     }
-    try {
+    try (MachineLock lock = machineLock(backend, measuring)) {
       return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
     } finally {
       if (measuring != backend) {
         measuring.close();
       }
     }
+  }
+
+  /** The machine's measuring lock for a real backend measuring here (null: the simulator, a fleet, --share-machine). */
+  private MachineLock machineLock(LatencyBackend backend, LatencyBackend measuring)
+      throws IOException, InterruptedException {
+    if (shareMachine || backend.simulated() || measuring != backend) {
+      return null;
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    return MachineLock.acquire(MachineLock.defaultDir(), line -> {
+      err.println("hsdag: " + line);
+      err.flush();
+    }, 30);
   }
 
   /** Whether a completed run measured nothing successfully (then it says so: such a run is a failure). */

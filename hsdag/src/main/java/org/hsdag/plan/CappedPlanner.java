@@ -196,7 +196,8 @@ final class CappedPlanner {
 
   private static int[] polish(HeteroCostModel model, int[][] groups, OpBudget budget, int[] label, PlannerConfig config,
       long[] evaluations) {
-    if (!config.localSearch()) {
+    if (!config.localSearch() || Double.isInfinite(model.evaluator().micros(label))) {
+      // A start the model refuses is not polished; the candidate check drops it.
       return label;
     }
     LocalSearch.Result r = new LocalSearch(new CutModel(model, 1.0), groups, config.evaluations(model.opCount()),

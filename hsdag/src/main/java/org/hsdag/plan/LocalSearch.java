@@ -116,11 +116,6 @@ final class LocalSearch {
     }
   }
 
-  /** True when {@code start} is feasible: a seed the cost model refuses (every split of it) has nothing to descend from. */
-  boolean canStart(int[] start) {
-    return !Double.isInfinite(evaluator.micros(start.clone()));
-  }
-
   Result run(int[] start) {
     int n = model.opCount();
     int devices = model.deviceCount();

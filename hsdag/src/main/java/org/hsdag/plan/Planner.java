@@ -52,7 +52,8 @@ public final class Planner {
     for (OpCandidate c : p.candidates()) {
       out.add(toPlacement(proxy, c));
     }
-    return new Plan(out, p.bestSingle() == null ? null : toPlacement(proxy, p.bestSingle()), p.evaluations());
+    return new Plan(out, p.bestSingle() == null ? null : toPlacement(proxy, p.bestSingle()), p.evaluations(),
+        p.notes());
   }
 
   private static PlanCandidate toPlacement(PlacementProxy proxy, OpCandidate c) {
@@ -103,7 +104,11 @@ public final class Planner {
   }
 
   /** {@link #planOps}'s result. */
-  record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {}
+  record OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations, List<String> notes) {
+    OpPlan(List<OpCandidate> candidates, OpCandidate bestSingle, long evaluations) {
+      this(candidates, bestSingle, evaluations, List.of());
+    }
+  }
 
   /**
    * Plans on the model's own devices; {@code groups} are op groups (of at least two ops) the local
@@ -114,15 +119,7 @@ public final class Planner {
   OpPlan planOps(HeteroCostModel model, int[][] groups) {
     int devices = model.deviceCount();
     int ops = model.opCount();
-    for (int i = 0; i < ops; i++) {
-      boolean any = false;
-      for (int d = 0; d < devices && !any; d++) {
-        any = model.supported(i, d);
-      }
-      if (!any) {
-        throw new IllegalArgumentException("op at node " + model.node(i) + " runs on none of " + model.deviceNames());
-      }
-    }
+    requireEveryOpRuns(model);
     HeteroCostModel.Evaluator exact = model.evaluator();
     long[] evaluations = {0};
     List<OpCandidate> pool = new ArrayList<>();
@@ -173,14 +170,20 @@ public final class Planner {
     }
 
     Map<Integer, LocalSearch> searches = new LinkedHashMap<>();
+    FeasibleStarts starts = new FeasibleStarts();
     for (Seed s : seeds.values()) {
       HeteroCostModel searchModel = s.pair < 0 ? model : pairModels.get(s.pair);
-      int[] label = s.label;
       String origin = s.origin;
-      // Groups are op sets: valid on any device subset of the same ops.
-      LocalSearch search = !config.localSearch() ? null : searches.computeIfAbsent(s.pair,
-          k -> new LocalSearch(new CutModel(searchModel, 1.0), groups, config.evaluations(ops)));
-      if (search != null && search.canStart(label)) {
+      // A noisy cost model can put a cut on a split HETERO refuses: repair it, or go on without it.
+      int[] label = starts.feasible(searchModel, s.label, origin);
+      if (label == null) {
+        continue;
+      }
+      origin += label != s.label ? " (repaired)" : "";
+      if (config.localSearch()) {
+        // Groups are op sets: valid on any device subset of the same ops.
+        LocalSearch search = searches.computeIfAbsent(s.pair, k -> new LocalSearch(new CutModel(searchModel, 1.0),
+            groups, config.evaluations(ops)));
         LocalSearch.Result r = search.run(label);
         evaluations[0] += r.evaluations();
         label = r.label();
@@ -189,7 +192,19 @@ public final class Planner {
       int[] full = s.pair < 0 ? label : toFull(label, pairs.get(s.pair));
       addUnlessRefused(pool, candidate(exact, full, origin, s.family, pool.size(), evaluations));
     }
-    return new OpPlan(select(pool), bestSingle, evaluations[0]);
+    return new OpPlan(select(starts.nonEmpty(pool)), bestSingle, evaluations[0], starts.notes());
+  }
+
+  private static void requireEveryOpRuns(HeteroCostModel model) {
+    for (int i = 0; i < model.opCount(); i++) {
+      boolean any = false;
+      for (int d = 0; d < model.deviceCount() && !any; d++) {
+        any = model.supported(i, d);
+      }
+      if (!any) {
+        throw new IllegalArgumentException("op at node " + model.node(i) + " runs on none of " + model.deviceNames());
+      }
+    }
   }
 
   /** Adds a candidate unless it is null (a split HETERO refuses). */

@@ -29,6 +29,8 @@ import org.hsdag.cost.HeteroCostModel;
  * with an inexact one each round of measurements moves the model towards the target.
  */
 public final class PlannerStrategy implements SearchStrategy {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PlannerStrategy.class);
+
   /** Moves measured per round around the best placement. */
   static final int MOVES_PER_ROUND = 4;
   /** Relative error assumed of a kernel time the measurements have not corrected yet. */
@@ -183,6 +185,8 @@ public final class PlannerStrategy implements SearchStrategy {
   /** The planner's candidates on {@code model}, best estimate first. */
   private static List<Placement> candidates(PlacementProxy model) {
     Plan plan = new Planner().plan(model);
+    // A start the cost model refuses was repaired or skipped: the run goes on with the others (--verbose shows it).
+    plan.notes().forEach(n -> LOG.info("planner: {}", n));
     List<PlanCandidate> sorted = new ArrayList<>(plan.candidates());
     sorted.sort(Comparator.comparingDouble(PlanCandidate::proxyMicros));
     Set<Placement> out = new LinkedHashSet<>();

@@ -54,7 +54,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private static final String VETO_FILE = "veto.json";
   /** Present in a checkpoint taken before the learned strategy started (its state is then its initial one). */
   static final String LEARNED_NOT_STARTED_FILE = "learned-not-started";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper();
   private static final Logger LOG = LoggerFactory.getLogger(WarmStartStrategy.class);
   /** How much slower than the best (percent, by the corrected model) a proposal may be and still be measured. */
   static final double VETO_MARGIN_PERCENT = 5.0;

@@ -38,7 +38,7 @@ import org.hsdag.io.IoErrors;
  */
 public final class RunLog implements Closeable {
   /** The JSON mapping of every run file (snake_case keys). */
-  static final ObjectMapper JSON = new ObjectMapper()
+  static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 

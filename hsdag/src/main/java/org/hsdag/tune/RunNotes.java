@@ -28,7 +28,7 @@ import org.hsdag.io.AtomicFiles;
 public record RunNotes(String why, String time, String load, String loadPolicy, String compiles, String trust) {
   public static final String FILE = "notes.json";
   public static final RunNotes NONE = new RunNotes(null, null, null, null, null, null);
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public void write(Path dir) throws IOException {
     AtomicFiles.writeBytes(dir.resolve(FILE), JSON.writeValueAsBytes(this));

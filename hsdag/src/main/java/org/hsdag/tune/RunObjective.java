@@ -30,7 +30,7 @@ import org.hsdag.throughput.ThroughputMeasuring;
 public record RunObjective(@JsonProperty("objective") String objectiveName, @JsonProperty("requests") int requested,
     @JsonProperty("figures") List<Row> figures) {
   public static final String FILE = "objective.json";
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
    * Both figures of one candidate.

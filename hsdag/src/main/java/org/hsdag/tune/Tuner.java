@@ -265,7 +265,7 @@ public final class Tuner {
           + (lastCheckpoint > 0
               ? "checkpoint at step " + lastCheckpoint + ", replayed " + (priorSearch.size() - lastCheckpoint)
               : "replayed all")
-          + ")");
+          + "); " + resumePromise(backend.simulated()));
     }
     int priorMeasurements = (int) priorSearch.stream().filter(s -> !s.cached()).count();
     // The progress line's "best" starts from what earlier sessions found, not from the baselines alone.
@@ -483,5 +483,12 @@ public final class Tuner {
 
   private static String now() {
     return Instant.now().toString();
+  }
+
+  /** What a resume promises (docs/tuning.md): the simulator replays exactly, a real runtime keeps what it logged. */
+  static String resumePromise(boolean simulated) {
+    return simulated ? "simulated: the run continues exactly as an uninterrupted run with this seed"
+        : "real runtime: the logged measurements are kept and never re-taken, the rest is measured anew"
+            + " (real timings differ between runs, so the search may go elsewhere than it would have)";
   }
 }

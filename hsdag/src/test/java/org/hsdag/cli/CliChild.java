@@ -17,6 +17,11 @@ public final class CliChild {
   public static List<String> command(List<String> jvmArgs, List<String> cliArgs) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true", "-Dai.djl.offline=true"));
+    String lockDir = System.getProperty("hsdag.machine.lock.dir");
+    if (lockDir != null) {
+      // Real tunes of this test fork wait on each other only, not on other forks' or the user's.
+      cmd.add("-Dhsdag.machine.lock.dir=" + lockDir);
+    }
     cmd.addAll(jvmArgs);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CliChild.class.getName()));
     cmd.addAll(cliArgs);

@@ -201,6 +201,14 @@ class TunerTest {
   }
 
   @Test
+  void theResumeLinePromisesExactnessOnlyOnTheSimulator() {
+    assertTrue(Tuner.resumePromise(true).contains("exactly as an uninterrupted run"));
+    String real = Tuner.resumePromise(false);
+    assertTrue(real.contains("logged measurements are kept and never re-taken"), real);
+    assertFalse(real.contains("exactly"), real);
+  }
+
+  @Test
   void aTornLastLogLineIsDroppedAndTheResumeIsStillExact() throws IOException {
     TuneConfig c = config(30, 2, 2, 4, 0, 9);
     TuneResult reference = run(FakeBackend.cpuGpu(), c, new RandomSearchStrategy(), tmp.resolve("ref"), false, null);
