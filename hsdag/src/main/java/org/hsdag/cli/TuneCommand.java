@@ -239,6 +239,11 @@ public final class TuneCommand implements Callable<Integer> {
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
     ProxyChoice proxyChoice = proxyOptions.choice(request);
+    boolean existed = Files.exists(dir);
+    boolean lockExisted = Files.exists(dir.resolve(RunFolder.LOCK_FILE));
+    // The folder first: one in use or not writable fails before the backend opens and the cost model is built.
+    RunFolder folder = lock(dir);
+    boolean begun = false;
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
         .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions).open()) {
       LatencyBackend backend = session.backend();
@@ -261,15 +266,19 @@ public final class TuneCommand implements Callable<Integer> {
         throw new UserInputException(e.getMessage());
       }
       SearchStrategy strategyImpl = config.newStrategy();
-      try (RunFolder folder = lock(dir)) {
-        RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-            injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
-                request.mismatch().amplitude(), request.mismatch().seed()) : null,
-            new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
-            new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
-        CostModelMeasurements.save(folder, backend, graph);
-        objective.write(folder.dir());
-        return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
+      RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
+          injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
+              request.mismatch().amplitude(), request.mismatch().seed()) : null,
+          new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
+          new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
+      begun = true;
+      CostModelMeasurements.save(folder, backend, graph);
+      objective.write(folder.dir());
+      return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
+    } finally {
+      folder.close();
+      if (!begun) {
+        RunStart.unlock(dir, existed, lockExisted); // nothing began: leave the folder as it was
       }
     }
   }

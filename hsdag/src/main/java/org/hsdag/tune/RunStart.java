@@ -68,6 +68,23 @@ public final class RunStart {
    * {@code best.json} of theirs would be overwritten). Checked before the folder is locked, so
    * nothing is added to it.
    */
+  /**
+   * Undoes {@link RunFolder#lock} of a new run that never began: the lock file unless it was there before, and
+   * the folder unless it was there before (and only when it is empty).
+   */
+  public static void unlock(Path dir, boolean dirExisted, boolean lockExisted) throws IOException {
+    if (!lockExisted) {
+      Files.deleteIfExists(dir.resolve(RunFolder.LOCK_FILE));
+    }
+    if (!dirExisted) {
+      try (var entries = Files.list(dir)) {
+        if (entries.findAny().isEmpty()) {
+          Files.delete(dir);
+        }
+      }
+    }
+  }
+
   public static void checkNewRunFolder(Path dir) throws IOException {
     if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE))
         || Files.exists(dir.resolve(Tuner.LOG_FILE))) {
