@@ -205,8 +205,13 @@ public final class Tuner {
     unfinished.values().forEach(p -> engine.remember(p,
         Measurement.failed(UnfinishedMeasurements.REASON, backend.name(), backend.profile())));
     if (!unfinished.isEmpty()) {
-      listener.note("the previous session ended while measuring " + UnfinishedMeasurements.describe(unfinished)
+      listener.note("sessions ended twice while measuring " + UnfinishedMeasurements.describe(unfinished)
           + ": recorded as failed, never measured again");
+    }
+    Map<Integer, Placement> endedOnce = UnfinishedMeasurements.once(prior.records(), devices);
+    if (!endedOnce.isEmpty()) {
+      listener.note("the previous session ended while measuring " + UnfinishedMeasurements.describe(endedOnce)
+          + ": measured once more (a second end there fails it for good)");
     }
 
     try (RunLog opened = RunLog.openForAppend(logFile, prior.validBytes())) {

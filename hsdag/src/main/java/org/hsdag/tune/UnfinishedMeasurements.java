@@ -11,22 +11,36 @@ import org.hsdag.placement.Placement;
 /**
  * The search steps of a run log that began measuring ({@link LogRecord#MEASURING}) and never logged
  * their measurement: the process ended during them (a native crash in the tune's own process, kill
- * -9, power). On resume each such placement is answered as failed with {@link #REASON} and never
- * measured again, so a placement that crashes the runtime cannot crash every resume.
+ * -9, power). One such end proves nothing of the placement (a user's kill -9 lands on some step), so
+ * it is measured once more; a placement that two sessions ended on is answered as failed with
+ * {@link #REASON} and never measured again, so it cannot crash every resume.
  */
 final class UnfinishedMeasurements {
   /** The reason such a placement is recorded with. */
-  static final String REASON = "the tune ended while measuring it (a crash of the runtime?); not measured again";
+  static final String REASON = "the tune ended twice while measuring it (a crash of the runtime?); not measured again";
 
   private UnfinishedMeasurements() {}
 
-  /** The placements, by step, whose measurement a session did not survive. */
+  /** The placements, by step, whose measurement two sessions did not survive. */
   static Map<Integer, Placement> of(List<LogRecord> records, DeviceSet devices) {
+    return unfinished(records, devices, 2);
+  }
+
+  /** The placements, by step, whose measurement the last session did not survive for the first time. */
+  static Map<Integer, Placement> once(List<LogRecord> records, DeviceSet devices) {
+    Map<Integer, Placement> out = unfinished(records, devices, 1);
+    out.keySet().removeAll(of(records, devices).keySet());
+    return out;
+  }
+
+  private static Map<Integer, Placement> unfinished(List<LogRecord> records, DeviceSet devices, int ends) {
     Map<Integer, LogRecord> markers = new LinkedHashMap<>();
+    Map<Integer, Integer> count = new HashMap<>();
     Map<Integer, LogRecord> measured = new HashMap<>();
     for (LogRecord r : records) {
       if (LogRecord.MEASURING.equals(r.type()) && r.step() != null && r.assignment() != null) {
         markers.put(r.step(), r);
+        count.merge(r.step(), 1, Integer::sum);
       } else if (r.hasMeasurement() && LogRecord.PHASE_SEARCH.equals(r.phase()) && r.step() != null) {
         measured.putIfAbsent(r.step(), r);
       }
@@ -35,7 +49,8 @@ final class UnfinishedMeasurements {
     for (Map.Entry<Integer, LogRecord> e : markers.entrySet()) {
       LogRecord after = measured.get(e.getKey());
       // Also a later session's answer from this list (cached, this reason): a resume must answer it the same way.
-      boolean unfinished = after == null || (Boolean.TRUE.equals(after.cached()) && REASON.equals(after.reason()));
+      boolean unfinished = after == null ? count.get(e.getKey()) >= ends
+          : Boolean.TRUE.equals(after.cached()) && REASON.equals(after.reason());
       if (unfinished) {
         out.put(e.getKey(), e.getValue().toPlacement(devices));
       }

@@ -265,7 +265,7 @@ class TunerTest {
   }
 
   @Test
-  void aPlacementWhoseMeasurementEndedTheProcessIsFailedAndNeverMeasuredAgainOnResume() throws IOException {
+  void aPlacementWhoseMeasurementEndedTheProcessTwiceIsFailedAndNeverMeasuredAgainOnResume() throws IOException {
     TuneConfig c = config(12, 2, 2, 1000, 0, 5);
     Path dir = tmp.resolve("crashed");
     List<Placement> measured = new ArrayList<>();
@@ -278,9 +278,20 @@ class TunerTest {
     assertThrows(ProcessEnded.class,
         () -> new Tuner(crashing, graph, c, new RandomSearchStrategy(), dir, null).run(false));
     Placement victim = measured.get(5);
+    // One end proves nothing (a kill -9 lands on some step): the first resume measures it once more, and it ends again.
+    List<Placement> retried = new ArrayList<>();
+    LatencyBackend crashesOnVictim = watched(FakeBackend.cpuGpu(), p -> {
+      retried.add(p);
+      if (p.equals(victim)) {
+        throw new ProcessEnded();
+      }
+    });
+    assertThrows(ProcessEnded.class,
+        () -> new Tuner(crashesOnVictim, graph, c, new RandomSearchStrategy(), dir, null).run(true));
+    assertTrue(retried.contains(victim), "a placement one session ended on is measured once more");
     List<Placement> again = new ArrayList<>();
     new Tuner(watched(FakeBackend.cpuGpu(), again::add), graph, c, new RandomSearchStrategy(), dir, null).run(true);
-    assertFalse(again.contains(victim), "the placement that ended the process is not measured again");
+    assertFalse(again.contains(victim), "the placement that ended the process twice is not measured again");
     LogRecord logged = search(dir).stream().filter(r -> LogRecord.encode(victim).equals(r.assignment()))
         .filter(LogRecord::hasMeasurement).findFirst().orElseThrow();
     assertFalse(logged.succeeded());
