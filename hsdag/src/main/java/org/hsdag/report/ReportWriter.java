@@ -1,9 +1,7 @@
 package org.hsdag.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.hsdag.throughput.Objective;
@@ -38,7 +36,6 @@ import org.hsdag.tune.Tuner;
  * profile, and simulated numbers say so.
  */
 public final class ReportWriter {
-  private static final ObjectMapper JSON = new ObjectMapper();
   /** The reference of runs that name none (written before it was chosen by rule). */
   private static final String CPU_ONLY = "CPU-only";
 
@@ -117,7 +114,7 @@ public final class ReportWriter {
     }
     graph.section(doc);
     usageSection(doc, mf);
-    runDetails(doc, mf, result, search, clusterWorkers());
+    runDetails(doc, mf, result, search, ClusterWorkersNote.read(runDir.resolve(WORKERS_FILE)));
     filesSection(doc);
 
     AtomicFiles.writeString(runDir.resolve(MD), doc.toMarkdown());
@@ -482,24 +479,5 @@ public final class ReportWriter {
 
   private static String pct(double part, double total) {
     return total <= 0 ? "–" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / total);
-  }
-
-  /** "Measured by N cluster workers: …" from {@code workers.json} (runs with {@code --cluster}), or null. */
-  private String clusterWorkers() throws IOException {
-    Path file = runDir.resolve(WORKERS_FILE);
-    if (!Files.exists(file)) {
-      return null;
-    }
-    JsonNode doc = JSON.readTree(Files.readAllBytes(file));
-    List<String> parts = new ArrayList<>();
-    doc.path("measurements_by_worker").fields()
-        .forEachRemaining(e -> parts.add("`" + e.getKey() + "` " + e.getValue().asInt()));
-    List<String> excluded = new ArrayList<>();
-    doc.path("excluded_workers").fields()
-        .forEachRemaining(e -> excluded.add("`" + e.getKey() + "` (" + e.getValue().asText() + ")"));
-    return "Measured by " + parts.size() + " cluster worker" + (parts.size() == 1 ? "" : "s")
-        + " (measurements this session): " + String.join(", ", parts) + (excluded.isEmpty() ? ""
-            : ". Excluded, their figures disagreeing with the others' beyond the noise: "
-                + String.join("; ", excluded));
   }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.Statistic;
 import org.hsdag.cost.CostModel;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
@@ -16,12 +18,26 @@ import org.hsdag.ir.OpNode;
 
 /** The real backend's per-op kernel profiles and the cost model built on them ({@link OpenVinoBackend#costModel}). */
 final class KernelProfiles {
+  /**
+   * Timed runs (after one warm-up) of each profiling compile; the last one's records count. 5, not fewer: the
+   * first inferences after a compile run up to twice as slow (resnet50 on the bf16 CPU: 38, 38, 42, 34, then 21 ms),
+   * and a 3rd run's records made the fitted model's fidelity drop (rho 0.73 where 0.88-0.97).
+   */
+  static final int PROFILING_RUNS = 5;
+  /**
+   * How each designed placement of the cost fit is measured in each of {@link HeteroProfiling#DESIGN_ROUNDS}
+   * rounds: one warm-up, the median of 4 runs (15 inferences a placement in all, about the 11 one pass of 10 took).
+   */
+  static final MeasurementProtocol DESIGN_PROTOCOL = new MeasurementProtocol(1, 4, Statistic.MEDIAN, 1, 0);
+  /** Where link and sub-model costs come from when only one device is open (nothing to split). */
+  static final String LINK_PROFILE = "paper";
+
   private KernelProfiles() {}
 
-  /** The graph's model with these per-node kernel times, and the {@value OpenVinoBackend#LINK_PROFILE} profile's other costs. */
+  /** The graph's model with these per-node kernel times, and the {@value #LINK_PROFILE} profile's other costs. */
   static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported, List<DeviceInfo> devices,
       ShapeAssumption shapes) {
-    DeviceProfile links = DeviceProfile.load(OpenVinoBackend.LINK_PROFILE);
+    DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
     List<HeteroDevice> hetero = new ArrayList<>();
     for (DeviceInfo d : devices) {
       DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
@@ -50,7 +66,7 @@ final class KernelProfiles {
     try {
       micros = HeteroProfiling.kernels(m, graph,
           kernelModel(graph, new double[devices.size()][n], supported, devices, shapes), names, options.seed(),
-          options.cacheDir(), OpenVinoBackend.PROFILING_RUNS);
+          options.cacheDir(), PROFILING_RUNS);
     } catch (OpenVinoException e) {
       throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
           + e.getMessage(), e);

@@ -19,7 +19,6 @@ import org.hsdag.backend.MeasureTimeout;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.ModelFileBinding;
-import org.hsdag.backend.Statistic;
 import org.hsdag.backend.SupportMatrix;
 import org.hsdag.backend.ThroughputMeasurement;
 import org.hsdag.ir.OpGraph;
@@ -114,10 +113,9 @@ public final class OpenVinoBackend
     return DeviceMemoryReport.limits(memory);
   }
 
-  /** OpenVINO reports no plugin overhead: none is assumed. */
   @Override
   public Map<String, Long> overheads() {
-    return Map.of();
+    return Map.of(); // OpenVINO reports no plugin overhead: none is assumed
   }
 
   @Override
@@ -382,28 +380,12 @@ public final class OpenVinoBackend
   }
 
   /**
-   * Timed runs (after one warm-up) of each profiling compile; the last one's records count. 5, not fewer: the
-   * first inferences after a compile run up to twice as slow (resnet50 on the bf16 CPU: 38, 38, 42, 34, then 21 ms),
-   * and a 3rd run's records made the fitted model's fidelity drop (rho 0.73 where 0.88-0.97).
-   */
-  static final int PROFILING_RUNS = 5;
-  /**
-   * How each designed placement of the cost fit is measured in each of {@link HeteroProfiling#DESIGN_ROUNDS}
-   * rounds: one warm-up, the median of 4 runs (15 inferences a placement in all, about the 11 one pass of 10 took).
-   */
-  static final MeasurementProtocol DESIGN_PROTOCOL = new MeasurementProtocol(1, 4, Statistic.MEDIAN, 1, 0);
-  /** Where link and sub-model costs come from when only one device is open (nothing to split). */
-  static final String LINK_PROFILE = "paper";
-
-  /**
-   * The cost model of {@code graph} on every device of this machine, built once per graph: per-op
-   * kernel times profiled on each device as HETERO runs it inside a split ({@link HeteroProfiling}:
-   * fused kernels credited to their first original layer, ops the records never name cost nothing
-   * there), device support from {@code query_model}; then per-device kernel scale, sub-model start,
-   * boundary-copy and request costs fitted ({@link HeteroFit}) to the designed placements of
-   * {@link HeteroSplitDesign}, measured here. With one device nothing is split: copy, start and
-   * request costs come from the built-in {@value #LINK_PROFILE} profile's device of the same name.
-   * Dynamic dimensions are sized as the backend was opened with (as announced).
+   * The cost model of {@code graph} on every device of this machine, built once per graph: per-op kernel times
+   * profiled on each device as HETERO runs it inside a split ({@link HeteroProfiling}), device support from {@code
+   * query_model}; then per-device kernel scale, sub-model start, boundary-copy and request costs fitted ({@link
+   * HeteroFit}) to the designed placements of {@link HeteroSplitDesign}, measured here. With one device nothing is
+   * split: those costs come from the built-in {@value KernelProfiles#LINK_PROFILE} profile. Dynamic dimensions are
+   * sized as the backend was opened with (as announced).
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
@@ -419,7 +401,8 @@ public final class OpenVinoBackend
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
       k = k.withFit(
-          HeteroProfiling.fitCosts(graph, base, all, p -> measureWithCost(graph, p, DESIGN_PROTOCOL).measurement()));
+          HeteroProfiling.fitCosts(graph, base, all,
+              p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()));
       kernels.put(graph, k);
     }
     HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
@@ -509,9 +492,7 @@ public final class OpenVinoBackend
   public synchronized void close() {
     deadline.close();
     compiled.close();
-    for (OpenVinoRuntime.Model m : models.values()) {
-      m.close();
-    }
+    models.values().forEach(OpenVinoRuntime.Model::close);
     models.clear();
     costModels.clear();
     runtime.close();

@@ -270,7 +270,7 @@ class OpenVinoBackendTest {
       assertTrue(model.supported(prob, 0));
       assertTrue(rt.calls.contains("compile HETERO:CPU,GPU.1") && rt.calls.contains("compile HETERO:GPU.1,CPU"),
           rt.calls.toString());
-      assertTrue(rt.calls.contains("infer 1+" + OpenVinoBackend.PROFILING_RUNS), rt.calls.toString());
+      assertTrue(rt.calls.contains("infer 1+" + KernelProfiles.PROFILING_RUNS), rt.calls.toString());
       long compiles = rt.calls.stream().filter(c -> c.startsWith("compile")).count();
       assertTrue(b.costModel(graph) == model, "profiled and fitted once per graph");
       assertEquals(compiles, rt.calls.stream().filter(c -> c.startsWith("compile")).count());
