@@ -100,11 +100,15 @@ final class Fleet {
     return args;
   }
 
-  /** The log's lines without wall-clock fields, best.json, and result.json without wall-clock fields. */
+  /** The log's records without wall-clock fields or in-flight markers, best.json, and result.json without wall-clock fields. */
   static List<String> outcome(Path run) throws IOException {
     List<String> lines = new ArrayList<>();
     for (String line : Files.readAllLines(run.resolve("log.jsonl"))) {
       ObjectNode record = (ObjectNode) JSON.readTree(line);
+      // A "measuring" marker says a step was in flight, not what it measured; a fleet measures steps in batches.
+      if ("measuring".equals(record.path("type").asText())) {
+        continue;
+      }
       record.remove(List.of("time", "elapsed_s", "chain"));
       lines.add(record.toString());
     }
