@@ -403,7 +403,7 @@ public final class ApplyCommand implements Callable<Integer> {
   /** The Python usage code of this placement and objective. */
   private PythonSnippet pythonSnippet(DeviceSet ds, String xml, String json, String hetero, List<TestDevice> tests) {
     Map<String, long[]> byTensor = PythonSnippet.byTensorName(modelGraph, dynamicInputs);
-    int requests = org.hsdag.throughput.ThroughputBackend.requestsFor(usageObjective.requested(), ds);
+    int requests = org.hsdag.throughput.ThroughputMeasuring.requestsFor(usageObjective.requested(), ds);
     return new PythonSnippet(xml, json, hetero, tests,
         byTensor != null ? byTensor : PythonSnippet.byFriendlyName(dynamicInputs), byTensor != null,
         usageObjective.objective(), requests);
