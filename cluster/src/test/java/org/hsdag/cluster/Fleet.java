@@ -100,11 +100,14 @@ final class Fleet {
     return args;
   }
 
-  /** The log's lines without wall-clock fields, best.json, and result.json without wall-clock fields. */
+  /** The log's lines without wall-clock fields and crash marks, best.json, and result.json without wall-clock fields. */
   static List<String> outcome(Path run) throws IOException {
     List<String> lines = new ArrayList<>();
     for (String line : Files.readAllLines(run.resolve("log.jsonl"))) {
       ObjectNode record = (ObjectNode) JSON.readTree(line);
+      if ("measuring".equals(record.path("type").asText())) {
+        continue; // a crash mark written before a step measured one at a time; batched steps have none
+      }
       record.remove(List.of("time", "elapsed_s", "chain"));
       lines.add(record.toString());
     }
