@@ -37,18 +37,23 @@ public final class ClusterCommand implements Runnable {
         description = "Member names, one folder each (default: ${DEFAULT-VALUE}).")
     List<String> members;
 
+    @Option(names = "--coordinators", split = ",", paramLabel = "NAME", defaultValue = "coordinator",
+        description = "Members whose certificate says coordinator (tune, bench); every other member's says worker "
+            + "(default: ${DEFAULT-VALUE}).")
+    List<String> coordinators;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-      new ClusterInit(dir).write(members);
+      new ClusterInit(dir).write(members, coordinators);
       PrintWriter out = spec.commandLine().getOut();
       out.println("wrote a CA in " + dir.resolve(ClusterInit.CA_DIR) + " (keep it here) and members:");
       List<String> lines = new ArrayList<>();
       for (String m : members) {
-        lines.add("  " + dir.resolve(m) + "   copy to machine " + m
-            + "; use it with --tls (worker) or --cluster-tls (tune, bench)");
+        lines.add("  " + dir.resolve(m) + "   copy to machine " + m + (coordinators.contains(m)
+            ? "; a coordinator: use it with --cluster-tls (tune, bench)" : "; a worker: use it with --tls (worker)"));
       }
       lines.forEach(out::println);
       out.println("first worker:  hsdag worker --tls " + dir.resolve(members.get(members.size() > 1 ? 1 : 0))

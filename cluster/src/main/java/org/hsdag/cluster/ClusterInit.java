@@ -58,8 +58,16 @@ final class ClusterInit {
     this.commandLines = commandLines;
   }
 
-  /** A CA in {@code DIR/ca} (made once, reused after) and a folder for each member. */
+  /** The members (none named {@code coordinator} is a worker). */
   void write(List<String> members) throws IOException {
+    write(members, List.of("coordinator"));
+  }
+
+  /**
+   * A CA in {@code DIR/ca} (made once, reused after) and a folder for each member; the certificate of each
+   * member named in {@code coordinators} says coordinator, every other one says worker.
+   */
+  void write(List<String> members, List<String> coordinators) throws IOException {
     if (!Files.isDirectory(dir)) {
       // A new fleet folder is owner-only; an existing one (perhaps ".") keeps its permissions.
       Path parent = dir.toAbsolutePath().getParent();
@@ -82,11 +90,11 @@ final class ClusterInit {
           caPw, "-file", ca.resolve("ca.crt"));
     }
     for (String m : members) {
-      member(m, ca, caPw);
+      member(m, coordinators.contains(m) ? CertificateRoles.COORDINATOR : CertificateRoles.WORKER, ca, caPw);
     }
   }
 
-  private void member(String name, Path ca, Path caPw) throws IOException {
+  private void member(String name, String role, Path ca, Path caPw) throws IOException {
     if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]*") || name.equals(CA_DIR)) {
       throw new org.hsdag.cli.UserInputException(
           "member name '" + name + "': use letters, digits, '.', '_' or '-' (not 'ca')");
@@ -102,7 +110,9 @@ final class ClusterInit {
     Path keys = m.resolve(TlsFiles.KEY_STORE);
     Path csr = m.resolve("member.csr");
     Path crt = m.resolve("member.crt");
-    keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
+    // The role is in the subject, which the CA signs: a member cannot change it.
+    keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+        "CN=" + name + ",OU=" + role,
         "-validity", VALIDITY_DAYS, "-storetype", "PKCS12", "-keystore", keys, "-storepass:file", pw, "-keypass:file",
         pw);
     ownerOnly(keys);

@@ -138,7 +138,9 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
             ConfigValueFactory.fromIterable(TRUSTED_SELECTION_PATHS));
     if (tls != null) {
       String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
-      c = c.withValue(engine + "key-store", ConfigValueFactory.fromAnyRef(path(tls.keyStore())))
+      c = c.withValue("pekko.remote.artery.ssl.ssl-engine-provider",
+          ConfigValueFactory.fromAnyRef(RoleRecordingSslEngineProvider.class.getName()))
+          .withValue(engine + "key-store", ConfigValueFactory.fromAnyRef(path(tls.keyStore())))
           .withValue(engine + "trust-store", ConfigValueFactory.fromAnyRef(path(tls.trustStore())))
           .withValue(engine + "key-store-password", ConfigValueFactory.fromAnyRef(tls.password()))
           .withValue(engine + "key-password", ConfigValueFactory.fromAnyRef(tls.password()))

@@ -47,7 +47,8 @@ import org.hsdag.cluster.WireMessage.TaskDone;
  * else — a forged or replayed answer from another certificate holder — is dropped and noted, and
  * frees no worker. A measurement must also pass {@link AnswerCheck}. A worker that refuses a kind
  * of task (model, backend, profile, devices, input shape) is not offered that kind again while
- * another fitting worker that has not refused it is in the cluster.
+ * another fitting worker that has not refused it is in the cluster. A listed worker is used only when its
+ * certificate says worker ({@link CertifiedWorkers}), whatever role it declared.
  */
 final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   static final int MAX_TRIES = 3;
@@ -107,24 +108,11 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
   private record TimedOut(long taskId) implements Command {}
 
-  private enum Tick implements Command { NO_WORKERS, ACTIVITY }
-
-  /** A submitted batch. */
-  private static final class Batch {
-    final Result[] results;
-    final CompletableFuture<List<Result>> done;
-    int open;
-
-    Batch(int n, CompletableFuture<List<Result>> done) {
-      results = new Result[n];
-      this.done = done;
-      open = n;
-    }
-  }
+  private enum Tick implements Command { NO_WORKERS, ACTIVITY, VERIFY }
 
   /** One task of a batch, across its tries. */
   private static final class Job {
-    final Batch batch;
+    final TaskBatch batch;
     final int index;
     final MeasureTask prototype;
     final Set<ActorRef<Worker.Command>> tried = new HashSet<>();
@@ -133,7 +121,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     final String kind;
     int tries;
 
-    Job(Batch batch, int index, MeasureTask prototype) {
+    Job(TaskBatch batch, int index, MeasureTask prototype) {
       this.batch = batch;
       this.index = index;
       this.prototype = prototype;
@@ -164,6 +152,8 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   private final Map<Long, Job> inFlight = new HashMap<>();
   private final List<AwaitWorkers> awaiting = new ArrayList<>();
   private final SecureRandom tokens = new SecureRandom();
+  private final CertifiedWorkers certified;
+  private Set<ActorRef<Worker.Command>> listed = Set.of();
   private long nextTaskId = 1;
   private long dropped;
 
@@ -172,6 +162,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     this.timers = timers;
     this.settings = settings;
     this.cluster = Cluster.get(ctx.getSystem());
+    certified = new CertifiedWorkers(ctx.getSystem(), settings.notes(), timers, Tick.VERIFY);
     replyTo = ActorRefResolver.get(ctx.getSystem()).toSerializationFormat(ctx.getSelf());
     ctx.getSystem().receptionist().tell(Receptionist.subscribe(Worker.KEY,
         ctx.messageAdapter(Receptionist.Listing.class, Listed::new)));
@@ -190,12 +181,9 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(AwaitWorkers.class, this::onAwait)
-        .onMessage(Census.class, c -> {
-          c.done().complete(
-              new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
-          return this;
-        })
-        .onMessage(Listed.class, this::onListed)
+        .onMessage(Census.class, c -> census(c.done()))
+        .onMessage(Listed.class, l -> onListed(l.listing().getServiceInstances(Worker.KEY)))
+        .onMessageEquals(Tick.VERIFY, () -> onListed(listed))
         .onMessage(WorkerGone.class, m -> lose(m.worker(), "left the cluster"))
         .onMessage(ReachabilityChanged.class, this::onReachability)
         .onMessage(TaskDone.class, this::onDone)
@@ -207,7 +195,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
   }
 
   private Behavior<Command> onSubmit(Submit s) {
-    Batch batch = new Batch(s.tasks().size(), s.done());
+    TaskBatch batch = new TaskBatch(s.tasks().size(), s.done());
     for (int i = 0; i < s.tasks().size(); i++) {
       pending.add(new Job(batch, i, s.tasks().get(i)));
     }
@@ -217,15 +205,21 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     return dispatch();
   }
 
+  private Behavior<Command> census(CompletableFuture<int[]> done) {
+    done.complete(new int[] {workers.size(), (int) workers.values().stream().filter(w -> w.busyWith != 0).count()});
+    return this;
+  }
+
   private Behavior<Command> onAwait(AwaitWorkers a) {
     awaiting.add(a);
     return dispatch();
   }
 
-  private Behavior<Command> onListed(Listed l) {
-    Set<ActorRef<Worker.Command>> listed = l.listing().getServiceInstances(Worker.KEY);
+  private Behavior<Command> onListed(Set<ActorRef<Worker.Command>> now) {
+    listed = now;
     for (ActorRef<Worker.Command> w : listed) {
-      if (!workers.containsKey(w) && !excluded.contains(w.path().address()) && fits(w)) {
+      if (!workers.containsKey(w) && !excluded.contains(w.path().address()) && fits(w)
+          && certified.admits(w.path().address(), nameOf(w))) {
         workers.put(w, new WorkerState(nameOf(w)));
         getContext().watchWith(w, new WorkerGone(w));
         settings.notes().accept("cluster: worker " + nameOf(w) + " joined");

@@ -15,7 +15,8 @@ public final class PekkoRemoteMeasurement implements RemoteMeasurement {
     ClusterSettings.HostPort seed = ClusterSettings.parseHostPort(request.seedNode(), "--cluster");
     ClusterSettings.requireReachable(request.bindHost(), "--cluster-bind");
     ClusterSettings settings = ClusterSettings.of(request.bindHost(), 0, List.of(seed.toString()),
-        List.of(COORDINATOR_ROLE), TlsFiles.in(request.tlsDir()));
+        List.of(COORDINATOR_ROLE),
+        TlsFiles.forRole(request.tlsDir(), CertificateRoles.Role.COORDINATOR, "--cluster-tls"));
     return ClusterBackend.start(settings, request, local, graph);
   }
 }

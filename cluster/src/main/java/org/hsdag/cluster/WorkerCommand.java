@@ -89,7 +89,7 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     Path lockFile = lock != null ? lock : Path.of(System.getProperty("java.io.tmpdir"), "hsdag-worker.lock");
     PrintWriter err = spec.commandLine().getErr();
-    TlsFiles files = TlsFiles.in(tls);
+    TlsFiles files = TlsFiles.forRole(tls, CertificateRoles.Role.WORKER, "--tls");
     ClusterSettings settings = ClusterSettings.of(at.host(), at.port(), List.of(seed.toString()), roles, files);
     WorkerNode node = WorkerNode.start(settings, label, models, lockFile, this::openBackend);
     // Pekko's own JVM hook leaves the cluster on Ctrl-C/SIGTERM; this one then stops the measuring thread.

@@ -23,6 +23,24 @@ class ClusterInitCommandTest {
   Path tmp;
 
   @Test
+  void aFolderWhoseCertificateCarriesNoRoleIsRefusedWithOneLine() throws Exception {
+    Path dir = tmp.resolve("old");
+    java.nio.file.Files.createDirectories(dir);
+    java.nio.file.Files.writeString(dir.resolve(TlsFiles.PASSWORD), "old-password");
+    ClusterInit tool = new ClusterInit(dir);
+    // What an older 'cluster init' wrote: a subject with the member's name only.
+    tool.keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=m1",
+        "-validity", "30", "-storetype", "PKCS12", "-keystore", dir.resolve(TlsFiles.KEY_STORE), "-storepass",
+        "old-password", "-keypass", "old-password");
+    java.nio.file.Files.copy(dir.resolve(TlsFiles.KEY_STORE), dir.resolve(TlsFiles.TRUST_STORE));
+    CliRun run = CliRun.of("worker", "--join", "127.0.0.1:1", "--bind", "127.0.0.1:0", "--tls", dir.toString());
+    assertEquals(2, run.exitCode(), run.err());
+    assertTrue(run.err().contains("its certificate carries no role"), run.err());
+    assertTrue(run.err().contains("re-run cluster init"), run.err());
+    assertEquals(1, run.err().strip().lines().count(), run.err());
+  }
+
+  @Test
   void writesACaAndMembersSignedByItAndRefusesToOverwriteAMember() throws Exception {
     Path dir = tmp.resolve("fleet");
     CliRun run = CliRun.of("cluster", "init", dir.toString(), "--members", "coordinator,m1");
@@ -38,6 +56,15 @@ class ClusterInitCommandTest {
     assertEquals(java.util.Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
         Files.getPosixFilePermissions(dir.resolve("m1").resolve(TlsFiles.PASSWORD)));
     assertFalse(Files.exists(dir.resolve("m1/member.csr")));
+
+    assertEquals(CertificateRoles.Role.WORKER, CertificateRoles.roleOf(member));
+    TlsFiles c = TlsFiles.in(dir.resolve("coordinator"));
+    assertEquals(CertificateRoles.Role.COORDINATOR,
+        CertificateRoles.roleOf((X509Certificate) load(c.keyStore(), c.password()).getCertificate("member")));
+    CliRun asWorker = CliRun.of("worker", "--join", "127.0.0.1:1", "--bind", "127.0.0.1:0", "--tls",
+        dir.resolve("coordinator").toString());
+    assertEquals(2, asWorker.exitCode(), asWorker.err());
+    assertTrue(asWorker.err().contains("its certificate is a coordinator's; use a worker's folder"), asWorker.err());
 
     CliRun again = CliRun.of("cluster", "init", dir.toString(), "--members", "m1");
     assertEquals(2, again.exitCode(), again.err());

@@ -111,7 +111,8 @@ class ClusterSecurityTest {
     String pw = "rogue-password";
     Files.writeString(dir.resolve(TlsFiles.PASSWORD), pw);
     ClusterInit tool = new ClusterInit(dir);
-    tool.keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
+    tool.keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+        "CN=" + name + ",OU=" + CertificateRoles.COORDINATOR, // any role: a stranger writes what it likes
         "-validity", "30", "-storetype", "PKCS12", "-keystore", dir.resolve(TlsFiles.KEY_STORE), "-storepass", pw,
         "-keypass", pw);
     tool.keytool("-importcert", "-noprompt", "-alias", "ca", "-file", fleet.certs.resolve("ca/ca.crt"), "-storetype",
