@@ -119,7 +119,8 @@ public record ClusterSettings(String systemName, String bindHost, int port, List
         "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = "
             + (roles.contains(WorkerNode.WORKER_ROLE) ? "on" : "off"),
         "pekko.coordinated-shutdown.phases.cluster-exiting.timeout = 5 s",
-        "pekko.coordinated-shutdown.phases.actor-system-terminate.timeout = 5 s",
+        // Closing TLS streams on a busy 2-core machine took over 5 s once; a stopped worker must not cut it short.
+        "pekko.coordinated-shutdown.phases.actor-system-terminate.timeout = 15 s",
         "pekko.loglevel = WARNING",
         "pekko.stdout-loglevel = WARNING",
         "pekko.log-dead-letters = off",
