@@ -3,13 +3,9 @@ package org.hsdag.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
@@ -46,7 +42,7 @@ class RealBoundaryOracleTest {
   @Test
   void theRuntimesVerdictWithoutCompilingEqualsCompileAndInferRequest() throws Exception {
     RealOpenVino.require();
-    Path model = writeModel();
+    Path model = RealRefusalTest.writePriorsModel(tmp);
     OpGraph g = new IrReader().read(model);
     OpenVinoOptions options = OpenVinoOptions.DEFAULT.withTestDevices(List.of(TestDevice.parse("CPU2:precision=f32")));
     MeasurementProtocol once = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
@@ -64,19 +60,6 @@ class RealBoundaryOracleTest {
       }
     }
     assertTrue(refusedSeen > 0 && refusedSeen < SPLITS.size(), "the cases must hold both verdicts");
-  }
-
-  private Path writeModel() throws Exception {
-    Path script = tmp.resolve("priors_model.py");
-    try (InputStream in = RealRefusalTest.class.getResourceAsStream("priors_model.py")) {
-      Files.write(script, in.readAllBytes());
-    }
-    Path model = tmp.resolve("priors.xml");
-    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString(), model.toString())
-        .redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, out);
-    return model;
   }
 
   private static Placement placement(OpGraph g, List<String> onCpu2) {

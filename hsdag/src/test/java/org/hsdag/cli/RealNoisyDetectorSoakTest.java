@@ -2,13 +2,8 @@ package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.Tag;
@@ -28,15 +23,7 @@ class RealNoisyDetectorSoakTest {
   @Test
   void realTunesUnderLoadNeverEndInAnInternalErrorAndResume() throws Exception {
     RealOpenVino.require();
-    Path script = tmp.resolve("priors_model.py");
-    try (InputStream in = RealRefusalTest.class.getResourceAsStream("priors_model.py")) {
-      Files.write(script, in.readAllBytes());
-    }
-    Path model = tmp.resolve("priors.xml");
-    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString(), model.toString())
-        .redirectErrorStream(true).start();
-    String made = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, made);
+    Path model = RealRefusalTest.writePriorsModel(tmp);
     AtomicBoolean running = new AtomicBoolean(true);
     Thread load = new Thread(() -> {
       double x = 0;

@@ -46,15 +46,21 @@ class RealRefusalTest {
   @BeforeEach
   void writeModel() throws Exception {
     RealOpenVino.require();
-    Path script = tmp.resolve("priors_model.py");
+    model = writePriorsModel(tmp);
+  }
+
+  /** The hand-made PriorBox detector of docs/hetero-rules.md, written by the wheel's Python into {@code dir}. */
+  static Path writePriorsModel(Path dir) throws Exception {
+    Path script = dir.resolve("priors_model.py");
     try (InputStream in = RealRefusalTest.class.getResourceAsStream("priors_model.py")) {
       Files.write(script, in.readAllBytes());
     }
-    model = tmp.resolve("priors.xml");
-    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString(), model.toString())
+    Path xml = dir.resolve("priors.xml");
+    Process p = new ProcessBuilder(RealOpenVino.python().toString(), script.toString(), xml.toString())
         .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+    return xml;
   }
 
   /** The placement with {@code onCpu2} on CPU2 and the rest on CPU, HETERO's follower rules applied. */
