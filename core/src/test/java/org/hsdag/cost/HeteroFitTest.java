@@ -94,9 +94,21 @@ class HeteroFitTest {
     HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
     HeteroFit.Result fit = HeteroFit.fit(base, measured(truth, 0.03, 7));
     for (int d = 0; d < 2; d++) {
-      assertEquals(TRUE_SCALE[d], fit.kernelScale()[d], 0.1);
       HeteroDevice c = fit.costs().get(d);
       assertTrue(c.subModelOverheadUs() >= 0 && c.linkLatencyUs() >= 0 && c.linkMicrosPerByte() >= 0);
+    }
+    // GPU.1 runs little of any split here, so its scale trades against its starts within the noise (0.46-0.98
+    // over seeds); what must hold is the latency the fit predicts, on placements it was not fitted to.
+    assertEquals(TRUE_SCALE[0], fit.kernelScale()[0], 0.1);
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int k = 0; k < 20; k++) {
+      int[] dc = new int[base.opCount()];
+      int cut = 1 + rnd.nextInt(dc.length - 1);
+      for (int i = cut; i < dc.length; i++) {
+        dc[i] = 1;
+      }
+      double real = truth.evaluate(dc).micros();
+      assertEquals(real, fit.model().evaluate(dc).micros(), 0.06 * real, "cut at " + cut);
     }
     assertTrue(fit.costs().stream().anyMatch(c -> c.subModelOverheadUs() > 0), "splits cost time: starts not 0");
     assertTrue(fit.maxAbsError() <= 0.06, "within the noise: " + fit.maxAbsError());
@@ -197,6 +209,23 @@ class HeteroFitTest {
       worst = Math.max(worst, Math.abs(fitted.evaluate(dc).micros() / t - 1));
     }
     return worst;
+  }
+
+  @Test
+  void theDesignMeasuresManySubModelsSoStartCostsExtrapolate() {
+    HeteroCostModel base = profiled();
+    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, TRUE_REQUEST);
+    int most = HeteroSplitDesign.placements(base).stream()
+        .mapToInt(p -> base.evaluate(p.deviceOfOp()).subModels()).max().orElse(0);
+    assertTrue(most >= 2 * HeteroSplitDesign.SCATTERED, "a designed placement with many sub-models: " + most);
+    HeteroFit.Result fit = HeteroFit.fit(base, measured(truth, 0.02, 7));
+    int[] fragmented = new int[base.opCount()];
+    for (int i = 0; i < fragmented.length; i += 3) {
+      fragmented[i] = 1;
+    }
+    double real = truth.evaluate(fragmented).micros();
+    assertTrue(base.evaluate(fragmented).subModels() > most, "the check extrapolates beyond the design");
+    assertEquals(real, fit.model().evaluate(fragmented).micros(), 0.05 * real);
   }
 
   @Test

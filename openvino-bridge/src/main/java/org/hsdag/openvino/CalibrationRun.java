@@ -167,8 +167,9 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
   }
 
   /**
-   * The designed placements' wall latencies (those the runtime refuses are left out): each the median
-   * over {@link HeteroProfiling#DESIGN_ROUNDS} rounds that measure every placement once in turn.
+   * The designed placements' wall latencies (those the runtime refuses are left out): each the fastest
+   * of {@link HeteroProfiling#DESIGN_ROUNDS} rounds that measure every placement once in turn ({@link
+   * HeteroProfiling#undisturbed}).
    */
   private List<CalibrationRecords.DesignedRun> designed(OpenVinoRuntime.Model model, OpGraph graph,
       HeteroCostModel skeleton, List<String> devices) {
@@ -185,7 +186,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
         Placement p = HeteroProfiling.placement(graph, skeleton, all.get(i).deviceOfOp(), set);
         try {
           model.setAffinities(new HeteroAffinity(graph).nameMap(p));
-          // In ns, so the median of whole numbers keeps sub-µs detail.
+          // In ns, so whole numbers keep sub-µs detail.
           samples.get(i).add(new long[] {Math.round(1e6 * medianLatency(model, set.heteroString()))});
         } catch (OpenVinoException e) {
           refused.add(i); // a split the runtime refuses is just not used for the fit
@@ -198,7 +199,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     for (int i = 0; i < all.size(); i++) {
       if (!refused.contains(i) && !samples.get(i).isEmpty()) {
         out.add(new CalibrationRecords.DesignedRun(all.get(i).label(), devices, all.get(i).deviceOfOp(),
-            medianOf(samples.get(i), 0) / 1e6));
+            HeteroProfiling.undisturbed(samples.get(i).stream().map(x -> x[0] / 1e6).toList())));
       }
     }
     return out;

@@ -141,14 +141,27 @@ public final class HeteroProfiling {
 
   /**
    * Rounds of the designed placements: each round measures every one of them once, in turn, and a
-   * placement's latency is its median over the rounds, so a load burst during one measurement is one
-   * sample of three, and load that comes and goes hits every placement alike.
+   * placement's latency is its fastest round ({@link #undisturbed}), so load that comes and goes hits
+   * every placement alike and a round it slowed is not the figure.
    */
   public static final int DESIGN_ROUNDS = 3;
 
   /**
+   * A placement's latency from its rounds' figures: the fastest. Other processes only ever add time, and on a
+   * shared machine they come in bursts that slow every placement of a round; a median of three is a slowed figure
+   * whenever two rounds were hit, and the fit then reads the burst as kernel or start costs (docs/hetero-rules.md
+   * §7 has the runs).
+   *
+   * @throws IllegalArgumentException when there is no figure
+   */
+  public static double undisturbed(List<Double> roundFigures) {
+    return roundFigures.stream().mapToDouble(Double::doubleValue).min()
+        .orElseThrow(() -> new IllegalArgumentException("no round was measured"));
+  }
+
+  /**
    * Measures {@link HeteroSplitDesign#placements} of {@code model} in {@value #DESIGN_ROUNDS} interleaved
-   * rounds (a placement that fails is left out) and fits HETERO's costs to them ({@link HeteroFit}, robust).
+   * rounds, each placement's fastest round counting (a placement that fails is left out) and fits HETERO's costs to them ({@link HeteroFit}, robust).
    *
    * @param measure measures one placement (the backend's own measurement path)
    * @throws IllegalStateException when no designed placement could be measured
@@ -176,9 +189,8 @@ public final class HeteroProfiling {
     List<HeteroFit.Observation> obs = new ArrayList<>();
     for (int i = 0; i < designed.size(); i++) {
       if (!failed.containsKey(designed.get(i).label()) && !micros.get(i).isEmpty()) {
-        double[] m = micros.get(i).stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double median = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
-        obs.add(new HeteroFit.Observation(designed.get(i).label(), designed.get(i).deviceOfOp(), median));
+        obs.add(new HeteroFit.Observation(designed.get(i).label(), designed.get(i).deviceOfOp(),
+            undisturbed(micros.get(i))));
       }
     }
     if (obs.isEmpty()) {

@@ -22,12 +22,12 @@ import org.hsdag.placement.Placement;
 import org.hsdag.testkit.TinyGraphs;
 import org.junit.jupiter.api.Test;
 
-/** The designed splits measured in interleaved rounds, a placement's median counting. */
+/** The designed splits measured in interleaved rounds, a placement's fastest round counting. */
 class HeteroProfilingTest {
   private static final MeasurementProtocol ONE = new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0);
 
   @Test
-  void aRoundSlowedByLoadIsOneSampleOfThreeAndARefusalIsNotRetried() {
+  void roundsSlowedByLoadDoNotReachTheFitAndARefusalIsNotRetried() {
     OpGraph g = TinyGraphs.randomDag(40, 2, 3);
     HeteroCostModel base = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"),
         new CostModel(ShapeAssumption.DEFAULT)).withDevices(List.of("CPU", "GPU.1"));
@@ -48,7 +48,8 @@ class HeteroProfilingTest {
       if (Arrays.equals(dc, refused)) {
         return Measurement.failed("HETERO refuses this split", "scripted", "x");
       }
-      double ms = truth.evaluate(dc).micros() / 1000 * (round[0] == 1 ? 3 : 1);
+      // Two of three rounds slowed, as a burst on a shared machine does: a median would be the 2x round.
+      double ms = truth.evaluate(dc).micros() / 1000 * (round[0] == 1 ? 3 : round[0] == 2 ? 2 : 1);
       return Measurement.of(new double[] {ms}, ONE, 2, "scripted", "x");
     });
     assertEquals(designed - 1, fit.observations().size(), "the refused placement is left out");
@@ -57,9 +58,9 @@ class HeteroProfilingTest {
     for (int k = 0; k < fit.observations().size(); k++) {
       HeteroFit.Observation o = fit.observations().get(k);
       assertEquals(truth.evaluate(o.deviceOfOp()).micros(), o.micros(), 1e-6 * o.micros(),
-          "the median of (t, 3t, t): " + o.label());
+          "the fastest of (t, 3t, 2t): " + o.label());
     }
-    assertTrue(fit.maxAbsError() < 0.02, "the slowed round does not reach the fit: " + fit.maxAbsError());
+    assertTrue(fit.maxAbsError() < 0.02, "the slowed rounds do not reach the fit: " + fit.maxAbsError());
   }
 
   private static int[] deviceOfOp(HeteroCostModel model, Placement p) {
