@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** Reads the machine's CPU counters ({@link LoadSample}); empty where they cannot be read. */
@@ -14,9 +16,29 @@ public interface LoadProbe {
   /** A probe that never answers (no {@code /proc}: the load is unknown). */
   LoadProbe NONE = Optional::empty;
 
-  /** Linux: {@code /proc/stat} and {@code /proc/self/stat}; empty elsewhere or when they cannot be read. */
+  /**
+   * Linux: {@code /proc/stat}, and {@code /proc/self/stat} plus that of every live descendant (the isolated runtime
+   * child does the measuring: its CPU time is this run's own, not foreign load); empty elsewhere or when they cannot
+   * be read.
+   */
   static LoadProbe proc() {
-    return proc(Path.of("/proc/stat"), Path.of("/proc/self/stat"));
+    Path stat = Path.of("/proc/stat");
+    return () -> {
+      try {
+        List<String> own = new ArrayList<>();
+        own.add(Files.readString(Path.of("/proc/self/stat")));
+        ProcessHandle.current().descendants().forEach(child -> {
+          try {
+            own.add(Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat")));
+          } catch (IOException e) {
+            // ended between listing and reading: its time is lost to this sample only
+          }
+        });
+        return LoadSample.parse(Files.readString(stat), own);
+      } catch (IOException | UncheckedIOException | NumberFormatException e) {
+        return Optional.empty();
+      }
+    };
   }
 
   /** Reads the two files given (tests pass fakes). */

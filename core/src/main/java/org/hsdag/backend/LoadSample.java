@@ -1,5 +1,6 @@
 package org.hsdag.backend;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -22,6 +23,14 @@ public record LoadSample(long busyTicks, long totalTicks, int procsRunning, long
    * they do not have the expected fields.
    */
   public static Optional<LoadSample> parse(String procStat, String selfStat) {
+    return parse(procStat, List.of(selfStat));
+  }
+
+  /**
+   * {@link #parse(String, String)} with the own CPU time summed over several processes' {@code stat} files: this
+   * process first, then the children that measure for it (the isolated runtime).
+   */
+  public static Optional<LoadSample> parse(String procStat, List<String> ownStats) {
     long busy = -1;
     long total = -1;
     int running = -1;
@@ -42,19 +51,33 @@ public record LoadSample(long busyTicks, long totalTicks, int procsRunning, long
         running = Integer.parseInt(f[1]);
       }
     }
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
-    int close = selfStat.lastIndexOf(')');
-    if (busy < 0 || running < 0 || cores == 0 || close < 0) {
+    if (busy < 0 || running < 0 || cores == 0 || ownStats.isEmpty()) {
       return Optional.empty();
     }
-    String[] rest = selfStat.substring(close + 1).trim().split("\\s+", -1);
+    long own = 0;
+    for (String stat : ownStats) {
+      long ticks = processTicks(stat);
+      if (ticks < 0) {
+        return Optional.empty();
+      }
+      own += ticks;
+    }
+    return Optional.of(new LoadSample(busy, total, running, own, cores));
+  }
+
+  /** utime + stime + cutime + cstime of one {@code /proc/PID/stat}, or -1 when it lacks them. */
+  private static long processTicks(String stat) {
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
+    int close = stat.lastIndexOf(')');
+    if (close < 0) {
+      return -1;
+    }
+    String[] rest = stat.substring(close + 1).trim().split("\\s+", -1);
     // After ')': state is field 3, so utime, stime, cutime, cstime (fields 14-17) are rest[11] to rest[14].
     if (rest.length < 15) {
-      return Optional.empty();
+      return -1;
     }
-    long own = Long.parseLong(rest[11]) + Long.parseLong(rest[12]) + Long.parseLong(rest[13])
-        + Long.parseLong(rest[14]);
-    return Optional.of(new LoadSample(busy, total, running, own, cores));
+    return Long.parseLong(rest[11]) + Long.parseLong(rest[12]) + Long.parseLong(rest[13]) + Long.parseLong(rest[14]);
   }
 
   /**

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,5 +88,46 @@ class LoadSampleTest {
     Path self = Files.writeString(dir.resolve("self"), selfStat(7, 3));
     assertEquals(10, LoadProbe.proc(stat, self).sample().orElseThrow().ownTicks());
     assertTrue(LoadProbe.proc(dir.resolve("absent"), self).sample().isEmpty());
+  }
+
+  @Test
+  void aLiveChildThatMeasuresForThisProcessIsItsOwnLoad() {
+    LoadSample before = LoadSample.parse(procStat(100, 50, 800, 1), List.of(selfStat(40, 10), selfStat(5, 5)))
+        .orElseThrow();
+    // The isolated runtime child used 180 of the 200 busy ticks (not yet waited for), this JVM 20.
+    LoadSample after = LoadSample.parse(procStat(300, 50, 800, 1), List.of(selfStat(60, 10), selfStat(185, 5)))
+        .orElseThrow();
+    assertEquals(0, LoadSample.between(before, after).orElseThrow().foreignCores());
+    assertTrue(LoadSample.parse(procStat(1, 1, 1, 1), List.of()).isEmpty());
+  }
+
+  @Test
+  void theLiveProbeCountsABusyChildProcessAsOwnTime() throws Exception {
+    Path proc = Path.of("/proc/self/stat");
+    Assumptions.assumeTrue(Files.isReadable(proc), "no /proc here (not Linux)");
+    Process child = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done").start();
+    try {
+      LoadSample before = LoadProbe.proc().sample().orElseThrow();
+      long ticksAtStart = ticksOf(child.pid());
+      long childTicks = ticksAtStart;
+      while (child.isAlive() && childTicks - ticksAtStart < 30) {
+        Thread.sleep(50);
+        childTicks = ticksOf(child.pid());
+      }
+      LoadSample after = LoadProbe.proc().sample().orElseThrow();
+      Assumptions.assumeTrue(childTicks - ticksAtStart >= 30, "the child ended before it used 0.3 s of CPU");
+      assertTrue(after.ownTicks() - before.ownTicks() >= childTicks - ticksAtStart,
+          "the child's CPU time is this process's own: " + (after.ownTicks() - before.ownTicks()) + " ticks of own"
+              + " time, the child alone used " + childTicks);
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  /** utime + stime of a live process, in ticks. */
+  private static long ticksOf(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    String[] rest = stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+", -1);
+    return Long.parseLong(rest[11]) + Long.parseLong(rest[12]);
   }
 }
