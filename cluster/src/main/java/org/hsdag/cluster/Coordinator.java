@@ -404,7 +404,7 @@ final class Coordinator extends AbstractBehavior<Coordinator.Command> {
       state.busyWith = id;
       state.token = tokens.nextLong();
       inFlight.put(id, job);
-      w.tell(job.prototype.sent(id, job.tries, replyTo, state.token));
+      Worker.send(w, job.prototype.sent(id, job.tries, replyTo, state.token), getContext().getSelf());
       timers.startSingleTimer(id, new TimedOut(id), settings.taskTimeout());
     }
     pending.addAll(waiting);

@@ -1,27 +1,26 @@
 package org.hsdag.cluster;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
-import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.eventstream.EventStream;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
-import org.apache.pekko.cluster.Member;
-import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.remote.artery.ThisActorSystemQuarantinedEvent;
 import org.hsdag.cluster.WireMessage.MeasureTask;
 import org.hsdag.cluster.WireMessage.TaskDone;
 
 /**
  * A worker's actor: registered with the receptionist under {@link #KEY}, it measures each task it
- * is sent on {@code measuring} (one thread, so one at a time) and answers the task's coordinator.
+ * is sent by a certified coordinator ({@link CertifiedCoordinators}) on {@code measuring} (one thread, so
+ * one at a time) and answers that coordinator.
  */
 final class Worker {
   private Worker() {}
@@ -33,7 +32,14 @@ final class Worker {
   /** Cluster roles starting with this are hardware labels ({@code --label hw=NAME}). */
   static final String LABEL_PREFIX = "hw=";
 
+  /** A sender with no finished TLS handshake yet is asked about again this often, this many times. */
+  private static final Duration RECHECK = Duration.ofMillis(200);
+  private static final int RECHECKS = 50;
+
   private record Measured(MeasureTask task, TaskDone done) implements Command {}
+
+  /** A task, the member that sent it, and how often its sender was asked about again. */
+  private record Asked(MeasureTask task, org.apache.pekko.actor.ActorRef sender, int tries) implements Command {}
 
   private record Quarantined(ThisActorSystemQuarantinedEvent event) implements Command {}
 
@@ -42,25 +48,25 @@ final class Worker {
    * @param name how the worker names itself in its answers
    * @param measuring the single thread measurements run on, off the actor's dispatcher
    * @param fatal told why the worker stops on its own (another member quarantined it)
+   * @param log told, once per member, whose tasks it drops
    */
-  static Behavior<Command> create(MeasuringService service, String name, Executor measuring, Consumer<String> fatal) {
+  static Behavior<Command> create(MeasuringService service, String name, Executor measuring, Consumer<String> fatal,
+      Consumer<String> log) {
     return Behaviors.setup(ctx -> {
       ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
       // Quarantined (e.g. paused for longer than the others waited): it can never talk to them again.
       ctx.getSystem().eventStream().tell(new EventStream.Subscribe<>(ThisActorSystemQuarantinedEvent.class,
           ctx.messageAdapter(ThisActorSystemQuarantinedEvent.class, Quarantined::new)));
       ActorRefResolver resolver = ActorRefResolver.get(ctx.getSystem());
+      CertifiedCoordinators asks = new CertifiedCoordinators(ctx.getSystem(), log);
       return Behaviors.receive(Command.class)
           .onMessage(MeasureTask.class, t -> {
-            if (!fromCoordinator(ctx.getSystem(), resolver, t.replyTo())) {
-              // Not measured and not answered: a worker serves only coordinators that are members of its cluster.
-              ctx.getLog().warn("dropped task {}: its reply address {} is not a coordinator of this cluster",
-                  t.taskId(), t.replyTo());
-              return Behaviors.same();
-            }
-            ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> service.handle(t, name), measuring),
-                (done, error) -> new Measured(t, done != null ? done
-                    : new TaskDone(t.taskId(), t.attempt(), t.token(), name, null, "worker error: " + error)));
+            // Artery delivers the sender the asking member wrote; the coordinator sends with itself (send).
+            onTask(ctx, asks, service, name, measuring, new Asked(t, Adapter.toClassic(ctx).sender(), 0));
+            return Behaviors.same();
+          })
+          .onMessage(Asked.class, a -> {
+            onTask(ctx, asks, service, name, measuring, a);
             return Behaviors.same();
           })
           .onMessage(Quarantined.class, q -> {
@@ -77,21 +83,26 @@ final class Worker {
     });
   }
 
-  /** Whether {@code replyTo} is an actor on a cluster member (joining or up) with the coordinator role. */
-  static boolean fromCoordinator(ActorSystem<?> system, ActorRefResolver resolver, String replyTo) {
-    Address at;
-    try {
-      at = resolver.resolveActorRef(replyTo).path().address();
-    } catch (RuntimeException e) {
-      return false;
-    }
-    for (Member m : Cluster.get(system).state().getMembers()) {
-      if (m.address().equals(at) && m.hasRole(PekkoRemoteMeasurement.COORDINATOR_ROLE)
-          && (m.status() == MemberStatus.up() || m.status() == MemberStatus.joining()
-              || m.status() == MemberStatus.weaklyUp())) {
-        return true;
+  /** Sends {@code task} to {@code worker} with {@code from} as its sender, the member a worker checks. */
+  static void send(ActorRef<Command> worker, MeasureTask task, ActorRef<?> from) {
+    Adapter.toClassic(worker).tell(task, Adapter.toClassic(from));
+  }
+
+  /**
+   * Measures a task whose sender is a certified coordinator (and the member its answer goes to); drops any
+   * other unanswered. A sender with no finished TLS handshake yet is asked about again shortly.
+   */
+  private static void onTask(ActorContext<Command> ctx, CertifiedCoordinators asks, MeasuringService service,
+      String name, Executor measuring, Asked a) {
+    MeasureTask t = a.task();
+    switch (asks.check(a.sender(), t.replyTo(), a.tries() >= RECHECKS)) {
+      case ACCEPT -> ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> service.handle(t, name), measuring),
+          (done, error) -> new Measured(t, done != null ? done
+              : new TaskDone(t.taskId(), t.attempt(), t.token(), name, null, "worker error: " + error)));
+      case ASK_AGAIN -> ctx.scheduleOnce(RECHECK, ctx.getSelf(), new Asked(t, a.sender(), a.tries() + 1));
+      case DROP -> {
+        // Not measured and not answered.
       }
     }
-    return false;
   }
 }

@@ -91,7 +91,10 @@ public final class WorkerCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TlsFiles files = TlsFiles.forRole(tls, CertificateRoles.Role.WORKER, "--tls");
     ClusterSettings settings = ClusterSettings.of(at.host(), at.port(), List.of(seed.toString()), roles, files);
-    WorkerNode node = WorkerNode.start(settings, label, models, lockFile, this::openBackend);
+    WorkerNode node = WorkerNode.start(settings, label, models, lockFile, this::openBackend, line -> {
+      err.println("hsdag: " + line);
+      err.flush();
+    });
     // Pekko's own JVM hook leaves the cluster on Ctrl-C/SIGTERM; this one then stops the measuring thread.
     Thread leave = new Thread(node::close, "hsdag-worker-leave");
     Runtime.getRuntime().addShutdownHook(leave);

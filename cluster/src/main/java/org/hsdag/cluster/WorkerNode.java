@@ -41,6 +41,12 @@ public final class WorkerNode implements AutoCloseable {
    */
   static WorkerNode start(ClusterSettings settings, String label, Path modelsDir, Path lockFile,
       MeasuringService.Backends backends) {
+    return start(settings, label, modelsDir, lockFile, backends, line -> System.err.println("hsdag: " + line));
+  }
+
+  /** As above, with the worker's notes (connections its front closed, members whose tasks it drops) to {@code log}. */
+  static WorkerNode start(ClusterSettings settings, String label, Path modelsDir, Path lockFile,
+      MeasuringService.Backends backends, java.util.function.Consumer<String> log) {
     MeasuringService service = new MeasuringService(modelsDir, lockFile, backends);
     ExecutorService measuring = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "hsdag-worker-measure");
@@ -50,8 +56,7 @@ public final class WorkerNode implements AutoCloseable {
     AtomicReference<String> why = new AtomicReference<>();
     ActorSystem<Worker.Command> system = Members.create(Behaviors.setup(
         // The port may be chosen by the system (0): the worker is named by the address it got.
-        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring, why::set)), settings,
-        line -> System.err.println("hsdag: " + line));
+        ctx -> Worker.create(service, nameOf(label, ctx.getSystem()), measuring, why::set, log)), settings, log);
     return new WorkerNode(system, measuring, service, nameOf(label, system), why);
   }
 

@@ -40,8 +40,13 @@ final class Adversary implements AutoCloseable {
   }
 
   Adversary(Fleet fleet, String member, String seed) {
+    this(fleet, member, seed, "observer");
+  }
+
+  /** Joined with the cluster role {@code role}, whatever its certificate says. */
+  Adversary(Fleet fleet, String member, String seed, String role) {
     system = ActorSystem.create(ClusterSettings.SYSTEM, ClusterSettings.of("127.0.0.1", 0, List.of(seed),
-        List.of("observer"), TlsFiles.in(fleet.certs.resolve(member))).toConfig());
+        List.of(role), TlsFiles.in(fleet.certs.resolve(member))).toConfig());
     self = system.actorOf(Props.create(Sink.class, () -> new Sink(inbox)), "sink");
   }
 
@@ -81,6 +86,12 @@ final class Adversary implements AutoCloseable {
   /** The same guardian by actor selection (dropped under untrusted mode). */
   ActorSelection selection(String hostPort, String path) {
     return system.actorSelection("pekko://" + ClusterSettings.SYSTEM + "@" + hostPort + path);
+  }
+
+  /** HOST:PORT other members reach it at. */
+  String address() {
+    String hp = ((ExtendedActorSystem) system).provider().getDefaultAddress().hostPort();
+    return hp.substring(hp.indexOf('@') + 1);
   }
 
   /** This stranger's own actor, in Pekko's serialised form, as a reply address. */

@@ -78,12 +78,23 @@ final class Fleet {
   /** A worker on loopback measuring with the backends {@code backends} opens. */
   WorkerNode worker(String member, String label, int port, String join, MeasuringService.Backends backends)
       throws InterruptedException {
+    return worker(member, label, port, join, backends, line -> System.err.println("hsdag: " + line));
+  }
+
+  /** A worker on loopback measuring with the simulator, its notes to {@code log}. */
+  WorkerNode worker(String member, int port, String join, java.util.function.Consumer<String> log)
+      throws InterruptedException {
+    return worker(member, null, port, join, (seed, shape, graph, file) -> sim(seed, shape, graph), log);
+  }
+
+  private WorkerNode worker(String member, String label, int port, String join, MeasuringService.Backends backends,
+      java.util.function.Consumer<String> log) throws InterruptedException {
     List<String> roles = new ArrayList<>(List.of(WorkerNode.WORKER_ROLE));
     if (label != null) {
       roles.add(label);
     }
     WorkerNode w = WorkerNode.start(ClusterSettings.of("127.0.0.1", port, List.of(join), roles,
-        TlsFiles.in(certs.resolve(member))), label, models, root.resolve(member + ".lock"), backends);
+        TlsFiles.in(certs.resolve(member))), label, models, root.resolve(member + ".lock"), backends, log);
     if (!w.awaitUp(Duration.ofSeconds(60))) {
       w.close();
       throw new AssertionError("worker " + member + " did not join " + join);

@@ -28,6 +28,7 @@ import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.plan.ProxyChoice;
 import org.hsdag.plan.Proxies;
+import org.hsdag.tune.MachineLock;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
@@ -137,6 +138,11 @@ public final class TuneCommand implements Callable<Integer> {
           + "counts the other as load). Default: wait for it.")
   boolean shareMachine;
 
+  @Option(names = "--no-wait",
+      description = "On a real backend, exit 2 at once while another hsdag tune measures on this machine, instead of "
+          + "waiting for it.")
+  boolean noWait;
+
   @Option(names = "--resume",
       description = "Continue the run in --out from its log and checkpoint (after Ctrl-C or a crash).")
   boolean resume;
@@ -239,6 +245,7 @@ public final class TuneCommand implements Callable<Integer> {
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
     ProxyChoice proxyChoice = proxyOptions.choice(request);
+    refuseEarly(request.backend());
     boolean existed = Files.exists(dir);
     boolean lockExisted = Files.exists(dir.resolve(RunFolder.LOCK_FILE));
     // The folder first: one in use or not writable fails before the backend opens and the cost model is built.
@@ -315,7 +322,8 @@ public final class TuneCommand implements Callable<Integer> {
     if (out == null) {
       throw new UserInputException("--resume needs --out <run folder> (the folder of the run to continue)");
     }
-    RunStart.manifestOf(out); // refuses a folder without a run before anything is created or locked
+    // Refuses a folder without a run before anything is created or locked; then a busy machine (--no-wait).
+    refuseEarly(RunStart.manifestOf(out).backend());
     var parsed = spec.commandLine().getParseResult();
     List<String> ignored = new ArrayList<>();
     for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
@@ -409,9 +417,15 @@ public final class TuneCommand implements Callable<Integer> {
         .injected(injectedBackend);
   }
 
+  /** {@code --no-wait} while another tune measures here: exit 2 before anything is created, opened or built. */
+  private void refuseEarly(String backendName) throws IOException {
+    MachineTurn.of(shareMachine, noWait).refuseEarly(backendName, injectedBackend, clusterOptions.enabled(),
+        MachineLock.defaultDir());
+  }
+
   private TuneExecution execution() {
     return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
-        this::notice, shareMachine);
+        this::notice, MachineTurn.of(shareMachine, noWait));
   }
 
   private void notice(String line) {

@@ -42,11 +42,11 @@ final class TuneExecution {
   private final ClusterOptions clusterOptions;
   private final MemoryOptions memoryOptions;
   private final Consumer<String> notice;
-  private final boolean shareMachine;
+  private final MachineTurn turn;
 
   TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
-      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, boolean shareMachine) {
-    this.shareMachine = shareMachine;
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, MachineTurn turn) {
+    this.turn = turn;
     this.spec = spec;
     this.json = json;
     this.quiet = quiet;
@@ -76,26 +76,22 @@ final class TuneExecution {
       }
       throw e;
     }
-    try (MachineLock lock = machineLock(backend, measuring)) {
+    MachineLock lock;
+    try {
+      lock = turn.take(backend, measuring, MachineLock.defaultDir(), spec.commandLine().getErr());
+    } catch (UserInputException e) {
+      if (!isResume) {
+        unstart(folder.dir()); // refused (--no-wait): nothing ran, the same command can be retried
+      }
+      throw e; // (a fleet takes no lock: nothing of it to close here)
+    }
+    try (lock) {
       return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
     } finally {
       if (measuring != backend) {
         measuring.close();
       }
     }
-  }
-
-  /** The machine's measuring lock for a real backend measuring here (null: the simulator, a fleet, --share-machine). */
-  private MachineLock machineLock(LatencyBackend backend, LatencyBackend measuring)
-      throws IOException, InterruptedException {
-    if (shareMachine || backend.simulated() || measuring != backend) {
-      return null;
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    return MachineLock.acquire(MachineLock.defaultDir(), line -> {
-      err.println("hsdag: " + line);
-      err.flush();
-    }, 30);
   }
 
   /** Whether a completed run measured nothing successfully (then it says so: such a run is a failure). */

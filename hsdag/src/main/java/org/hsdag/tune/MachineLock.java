@@ -43,7 +43,7 @@ public final class MachineLock implements AutoCloseable {
   }
 
   /** The lock if free now, else null ({@code holder} gets who holds it). */
-  static MachineLock tryAcquire(Path dir, Consumer<String> holder) throws IOException {
+  public static MachineLock tryAcquire(Path dir, Consumer<String> holder) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve(FILE);
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -95,7 +95,7 @@ public final class MachineLock implements AutoCloseable {
   }
 
   /** "another hsdag tune (pid N) is measuring on this machine". */
-  static String busy(String pid) {
+  public static String busy(String pid) {
     return "another hsdag tune (" + (pid.isEmpty() ? "pid unknown" : "pid " + pid) + ") is measuring on this machine";
   }
 
