@@ -31,6 +31,7 @@ import org.hsdag.bench.real.RealRuntimeFigures;
 import org.hsdag.bench.real.RefusalAgreement;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
+import org.hsdag.bench.report.SeedSpread;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.bench.throughput.ThroughputExperiment;
 import org.hsdag.cli.BackendOptions;
@@ -346,16 +347,22 @@ public final class BenchCommand implements Callable<Integer> {
     m.put("backend", results.backend());
     m.put("profile", results.profile());
     m.put("simulated", results.simulated());
+    m.put("seeds", results.seeds().size());
     List<Map<String, Object>> models = new ArrayList<>();
     for (BenchResults.ModelResult mr : results.models()) {
       Map<String, Object> mm = new LinkedHashMap<>();
       mm.put("model", mr.model());
       mm.put("best_known_ms", finite(mr.bestKnownMillis()));
+      mm.put("load_start", finite(mr.loadStart()));
+      mm.put("load_end", finite(mr.loadEnd()));
       Map<String, Object> methods = new LinkedHashMap<>();
       for (BenchResults.MethodResult r : mr.methods()) {
+        // min and max over the seeds: equal to the mean with one seed, which has no interval.
         methods.put(r.method(),
             r.skipped() != null ? Map.of("skipped", r.skipped()) : mapOf("mean_ms", finite(r.meanMillis()),
-                "std_ms", finite(r.stdMillis()), "gap_to_best_percent", finite(r.gapToBestPercent())));
+                "std_ms", finite(r.stdMillis()), "speedup_percent", finite(r.speedupPercent()),
+                "speedup_min_max_percent", minMax(SeedSpread.speedups(mr, r)), "gap_to_best_percent",
+                finite(r.gapToBestPercent()), "gap_min_max_percent", minMax(SeedSpread.gaps(mr, r))));
       }
       mm.put("methods", methods);
       models.add(mm);
@@ -370,6 +377,11 @@ public final class BenchCommand implements Callable<Integer> {
       m.put((String) kv[i], kv[i + 1]);
     }
     return m;
+  }
+
+  private static List<Double> minMax(double[] v) {
+    return v.length == 0 ? null : java.util.Arrays.asList(finite(java.util.Arrays.stream(v).min().getAsDouble()),
+        finite(java.util.Arrays.stream(v).max().getAsDouble()));
   }
 
   private static Double finite(double v) {

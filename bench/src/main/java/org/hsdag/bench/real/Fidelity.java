@@ -1,14 +1,12 @@
 package org.hsdag.bench.real;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.bench.report.LoadAverage;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
@@ -59,14 +57,41 @@ public final class Fidelity {
   /**
    * One measured placement.
    *
-   * @param label e.g. {@code CPU only} or {@code 3 changes, 120/480 ops on CPU2}
+   * @param placement what was placed
    * @param predictedMillis the cost model's latency
    * @param real the measured latency over the rounds
+   * @param roundsMillis each round's measurement, in round order (a round whose measurement failed repeats the
+   *     round before it, and its reason is in {@code roundFailures})
+   * @param roundFailures {@code round N: reason} of each round whose measurement failed after the first ran
    * @param subModels the sub-models the runtime reported (0 when it reports none)
    */
-  public record Row(String label, double predictedMillis, Spread real, int subModels) {
+  public record Row(FidelityPlacement placement, double predictedMillis, Spread real, List<Double> roundsMillis,
+      List<String> roundFailures, int subModels) {
+    public Row {
+      roundsMillis = List.copyOf(roundsMillis);
+      roundFailures = List.copyOf(roundFailures);
+    }
+
+    public String label() {
+      return placement.label();
+    }
+
     public double error() {
       return predictedMillis / real.median() - 1;
+    }
+  }
+
+  /**
+   * A placement whose first measurement failed (left out of the figures, another one taken instead).
+   *
+   * @param placement what was placed
+   * @param predictedMillis the cost model's latency for it
+   * @param reason the backend's reason
+   */
+  public record Failure(FidelityPlacement placement, double predictedMillis, String reason) {
+    @Override
+    public String toString() {
+      return placement.label() + ": " + reason;
     }
   }
 
@@ -81,7 +106,7 @@ public final class Fidelity {
    * @param loadStart the 1-minute load average when the model's run started (NaN where unknown)
    * @param loadEnd the same when it ended
    */
-  public record Result(String model, List<Row> rows, List<String> failures, double rho, double noiseRho,
+  public record Result(String model, List<Row> rows, List<Failure> failures, double rho, double noiseRho,
       double loadStart, double loadEnd) {
     public Result {
       rows = List.copyOf(rows);
@@ -116,63 +141,76 @@ public final class Fidelity {
       throw new IllegalArgumentException("fidelity compares two-device placements; got devices "
           + String.join(",", proxy.devices().names()));
     }
-    double loadStart = loadAverage();
+    double loadStart = LoadAverage.now();
     List<int[]> pool = candidates(proxy, settings);
     MeasurementProtocol protocol = settings.protocol();
-    List<Placement> placed = new ArrayList<>();
-    List<String> labels = new ArrayList<>();
-    List<double[]> samples = new ArrayList<>();
-    List<Integer> subModels = new ArrayList<>();
-    List<String> failures = new ArrayList<>();
-    for (int[] ops : pool) {
-      if (placed.size() == settings.placements()) {
-        break;
-      }
+    List<Taken> taken = new ArrayList<>();
+    List<Failure> failures = new ArrayList<>();
+    for (int id = 0; id < pool.size() && taken.size() < settings.placements(); id++) {
+      int[] ops = pool.get(id);
       Placement p = proxy.placement(ops);
       if (!proxy.evaluate(p).ok()) {
         continue; // an op its device cannot run: not a placement anyone would propose
       }
       Measurement m = backend.measure(graph, p, protocol);
-      String what = describe(ops, proxy);
+      FidelityPlacement what = FidelityPlacement.of(id, ops, proxy, p);
       if (!m.ok()) {
-        failures.add(what + ": " + m.reason());
+        failures.add(new Failure(what, proxy.latencyMicros(p) / 1000.0, m.reason()));
         continue;
       }
-      placed.add(p);
-      labels.add(what);
-      double[] s = new double[settings.rounds()];
-      s[0] = m.latencyMillis();
-      samples.add(s);
-      subModels.add(m.subModels());
+      Taken t = new Taken(p, what, settings.rounds(), m.subModels());
+      t.samples[0] = m.latencyMillis();
+      taken.add(t);
     }
-    if (placed.size() < 3) {
-      throw new IllegalStateException(label + ": only " + placed.size() + " placements ran (" + failures.size()
+    if (taken.size() < 3) {
+      throw new IllegalStateException(label + ": only " + taken.size() + " placements ran (" + failures.size()
           + " failed" + (failures.isEmpty() ? "" : ", e.g. " + failures.get(0)) + ")");
     }
-    int n = placed.size();
+    int n = taken.size();
     for (int r = 1; r < settings.rounds(); r++) {
       for (int k = 0; k < n; k++) {
-        int i = r % 2 == 1 ? n - 1 - k : k;
-        Measurement m = backend.measure(graph, placed.get(i), protocol);
+        Taken t = taken.get(r % 2 == 1 ? n - 1 - k : k);
+        Measurement m = backend.measure(graph, t.placement, protocol);
         // A placement that ran before and fails now keeps its earlier rounds' figure.
-        samples.get(i)[r] = m.ok() ? m.latencyMillis() : samples.get(i)[r - 1];
+        t.samples[r] = m.ok() ? m.latencyMillis() : t.samples[r - 1];
+        if (!m.ok()) {
+          t.roundFailures.add("round " + (r + 1) + ": " + m.reason());
+        }
       }
     }
-    return result(label, proxy, placed, labels, samples, subModels, failures, loadStart);
+    return result(label, proxy, taken, failures, loadStart);
   }
 
-  private static Result result(String label, PlacementProxy proxy, List<Placement> placed, List<String> labels,
-      List<double[]> samples, List<Integer> subModels, List<String> failures, double loadStart) {
-    int n = placed.size();
-    int rounds = samples.get(0).length;
+  /** One placement that ran, while its rounds are taken. */
+  private static final class Taken {
+    final Placement placement;
+    final FidelityPlacement description;
+    final double[] samples;
+    final List<String> roundFailures = new ArrayList<>();
+    final int subModels;
+
+    Taken(Placement placement, FidelityPlacement description, int rounds, int subModels) {
+      this.placement = placement;
+      this.description = description;
+      this.samples = new double[rounds];
+      this.subModels = subModels;
+    }
+  }
+
+  private static Result result(String label, PlacementProxy proxy, List<Taken> taken, List<Failure> failures,
+      double loadStart) {
+    int n = taken.size();
+    int rounds = taken.get(0).samples.length;
     List<Row> rows = new ArrayList<>();
     double[] predicted = new double[n];
     double[] real = new double[n];
     for (int i = 0; i < n; i++) {
-      predicted[i] = proxy.latencyMicros(placed.get(i)) / 1000.0;
-      Spread s = Spread.of(samples.get(i));
+      Taken t = taken.get(i);
+      predicted[i] = proxy.latencyMicros(t.placement) / 1000.0;
+      Spread s = Spread.of(t.samples);
       real[i] = s.median();
-      rows.add(new Row(labels.get(i), predicted[i], s, subModels.get(i)));
+      rows.add(new Row(t.description, predicted[i], s, Arrays.stream(t.samples).boxed().toList(), t.roundFailures,
+          t.subModels));
     }
     double noise = Double.NaN;
     if (rounds >= 2) {
@@ -181,15 +219,15 @@ public final class Fidelity {
         double[] x = new double[n];
         double[] y = new double[n];
         for (int i = 0; i < n; i++) {
-          x[i] = samples.get(i)[r];
-          y[i] = samples.get(i)[r + 1];
+          x[i] = taken.get(i).samples[r];
+          y[i] = taken.get(i).samples[r + 1];
         }
         sum += RankCorrelation.spearman(x, y);
       }
       noise = sum / (rounds - 1);
     }
     return new Result(label, rows, failures, RankCorrelation.spearman(predicted, real), noise, loadStart,
-        loadAverage());
+        LoadAverage.now());
   }
 
   /** Both single devices first, then contiguous runs; distinct, deterministic for the seed. */
@@ -222,29 +260,6 @@ public final class Fidelity {
     return out;
   }
 
-  private static String describe(int[] ops, PlacementProxy proxy) {
-    int changes = SplitPlacements.changes(ops);
-    int second = 0;
-    for (int d : ops) {
-      second += d;
-    }
-    if (changes == 0) {
-      return proxy.devices().name(ops.length == 0 ? 0 : ops[0]) + " only";
-    }
-    return String.format(Locale.ROOT, "%d change%s, %d/%d ops on %s, starting on %s", changes, changes == 1 ? "" : "s",
-        second, ops.length, proxy.devices().name(1), proxy.devices().name(ops[0]));
-  }
-
-  /** The 1-minute load average from /proc/loadavg, NaN where there is none. */
-  static double loadAverage() {
-    try {
-      String s = Files.readString(Path.of("/proc/loadavg")).trim();
-      return Double.parseDouble(s.substring(0, s.indexOf(' ')));
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
-  }
-
   /** The table header of {@link #printRow}. */
   public static void printHeader(PrintWriter out) {
     out.println("| model | placements (failed) | Spearman rho (prediction vs real) | noise floor rho (round vs round) "
@@ -263,11 +278,12 @@ public final class Fidelity {
   /** Every placement of {@code r}, one line each, then the failures. */
   public static void printDetails(PrintWriter out, Result r) {
     for (Row row : r.rows()) {
-      out.printf(Locale.ROOT, "- %s %s: %d sub-models, predicted %.2f ms, real %s ms (%+.1f %%)%n", r.model(),
-          row.label(), row.subModels(), row.predictedMillis(), row.real().format(2), 100 * row.error());
+      out.printf(Locale.ROOT, "- %s %s: %d sub-models, predicted %.2f ms, real %s ms (%+.1f %%) [#%d %s]%n",
+          r.model(), row.label(), row.subModels(), row.predictedMillis(), row.real().format(2), 100 * row.error(),
+          row.placement().id(), row.placement().hash());
     }
-    for (String f : r.failures()) {
-      out.printf("- %s FAILED %s%n", r.model(), f);
+    for (Failure f : r.failures()) {
+      out.printf(Locale.ROOT, "- %s FAILED %s (predicted %.2f ms)%n", r.model(), f, f.predictedMillis());
     }
   }
 }

@@ -2,6 +2,7 @@ package org.hsdag.bench.real;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,8 @@ import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.cli.TuneBackends;
 import org.hsdag.cli.UserInputException;
+import org.hsdag.io.AtomicFiles;
+import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.InvalidPlacementException;
@@ -27,14 +30,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hsdag bench fidelity MODEL… --devices A,B [--proxy-profile FILE]}: how far the planner's
- * cost model can be trusted on this backend ({@link Fidelity}), before spending a tune on it.
+ * {@code hsdag bench fidelity MODEL… --devices A,B [--proxy-profile FILE] [--out FILE | --json]}: how far the
+ * planner's cost model can be trusted on this backend ({@link Fidelity}), before spending a tune on it, and where
+ * it misses ({@link FidelityJson}).
  */
 @Command(name = "fidelity", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"How well the planner's cost model predicts measured placements: realistic two-device placements "
         + "(both single devices, a few contiguous runs along the layer order) measured in interleaved rounds, with "
         + "Spearman's rho, median and max |error| of the prediction, the measurements' own round-to-round rho (the noise "
-        + "floor) and the machine's load.",
+        + "floor) and the machine's load. --out FILE (or --json on stdout) gives every placement's prediction and "
+        + "measurement as JSON.",
         "Models are IR .xml files or catalog names."})
 public final class FidelityCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "MODEL", description = "IR .xml files or catalog model names")
@@ -72,12 +77,21 @@ public final class FidelityCommand implements Callable<Integer> {
   @Option(names = "--details", description = "Also list every placement with its prediction and measurement.")
   boolean details;
 
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE",
+      description = "Also write every placement's prediction and measurement, with each model's figures, as JSON to "
+          + "FILE (must not exist yet).")
+  Path outFile;
+
+  @Option(names = "--json", description = "Print that JSON on stdout; progress and the table go to stderr.")
+  boolean json;
+
   @Spec
   CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = json ? spec.commandLine().getErr() : spec.commandLine().getOut();
+    checkOutFile();
     DeviceSet pair;
     try {
       pair = DeviceSet.parse(devices);
@@ -105,17 +119,24 @@ public final class FidelityCommand implements Callable<Integer> {
       shapes.add(inputShapeOptions.resolve(g));
     }
     List<Fidelity.Result> results = new ArrayList<>();
+    List<FidelityJson.Model> jsonModels = new ArrayList<>();
+    FidelityJson.Run run = null;
     for (int i = 0; i < models.size(); i++) {
       try (LatencyBackend backend = backendOptions.open(seed, shapes.get(i), pair.names(), 2,
           notice -> out.println("# " + notice))) {
         if (i == 0) {
+          run = new FidelityJson.Run(backend.name(), backend.profile(), backend.simulated(),
+              backendOptions.testDevices().stream().map(Object::toString).toList(), pair.names(), settings);
           out.printf("# Cost-model fidelity: backend %s, %s (%s)%n", backend.name(), backend.profile(),
               backend.simulated() ? "simulated" : "real hardware, not simulated");
           out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = median over "
               + "rounds, error = predicted / real - 1; load = 1-minute load average at start and end%n",
               pair.heteroString(), placements, rounds, settings.protocol().describe());
         }
-        results.add(measure(out, backend, models.get(i), files.get(i), graphs.get(i), shapes.get(i), pair, settings));
+        FidelityJson.Model m = measure(out, backend, models.get(i), files.get(i), graphs.get(i), shapes.get(i), pair,
+            settings);
+        results.add(m.result());
+        jsonModels.add(m);
       }
     }
     out.println();
@@ -125,11 +146,39 @@ public final class FidelityCommand implements Callable<Integer> {
       out.println();
       results.forEach(r -> Fidelity.printDetails(out, r));
     }
+    if (outFile != null) {
+      FidelityJson.write(outFile, run, jsonModels);
+      out.println("wrote " + outFile);
+    }
     out.flush();
+    if (json) {
+      PrintWriter stdout = spec.commandLine().getOut();
+      stdout.print(FidelityJson.text(run, jsonModels));
+      stdout.flush();
+    }
     return 0;
   }
 
-  private Fidelity.Result measure(PrintWriter out, LatencyBackend backend, String name, Path xml, OpGraph g,
+  /** A bad --out fails before an hour of measurements, and an earlier run's file is never replaced. */
+  private void checkOutFile() throws IOException {
+    if (outFile == null) {
+      return;
+    }
+    if (Files.isDirectory(outFile)) {
+      throw new UserInputException("--out " + outFile + " is a folder; give a file name such as fidelity.json");
+    }
+    if (Files.exists(outFile)) {
+      throw new UserInputException("--out " + outFile + " already exists; choose another file (it is kept)");
+    }
+    Path folder = outFile.toAbsolutePath().getParent();
+    try {
+      AtomicFiles.checkWritableFolder(folder);
+    } catch (IOException e) {
+      throw new UserInputException("--out " + outFile + ": cannot write there (" + IoErrors.describe(e) + ")");
+    }
+  }
+
+  private FidelityJson.Model measure(PrintWriter out, LatencyBackend backend, String name, Path xml, OpGraph g,
       InputShapes.Resolution shapes, DeviceSet pair, Fidelity.Settings settings) throws IOException {
     if (shapes.notice() != null) {
       out.println("# " + name + ": " + shapes.notice());
@@ -150,6 +199,6 @@ public final class FidelityCommand implements Callable<Integer> {
         name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(), r.rows().size(),
         r.failures().size(), r.loadStart(), r.loadEnd());
     out.flush();
-    return r;
+    return new FidelityJson.Model(r, proxy.source());
   }
 }

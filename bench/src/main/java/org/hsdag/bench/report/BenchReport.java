@@ -106,7 +106,20 @@ public final class BenchReport {
         results.backend(), results.profile(), kind,
         String.join(", ", results.devices()), results.budget(),
         results.seeds().size() == 1 ? "1 seed" : results.seeds().size() + " seeds",
-        results.protocol(), results.finalProtocol(), results.costModel());
+        results.protocol(), results.finalProtocol(), results.costModel()) + load();
+  }
+
+  /** Real figures come with the load they were measured under; empty when simulated. */
+  private String load() {
+    if (results.simulated()) {
+      return "";
+    }
+    List<String> per = new ArrayList<>();
+    for (ModelResult m : results.models()) {
+      per.add(m.model() + " " + LoadAverage.format(m.loadStart()) + " at the start, " + LoadAverage.format(m.loadEnd())
+          + " at the end");
+    }
+    return " Machine load (1-minute load average): " + String.join("; ", per) + ".";
   }
 
   /** Caption of every table that puts the paper's figures beside ours. */
@@ -119,9 +132,12 @@ public final class BenchReport {
     ReportDoc doc = new ReportDoc("hsdag bench");
     // The provenance opens the methods table's note, the first thing under its heading: said there once, not twice.
     doc.para((oneSeed()
-        ? "Latency in milliseconds of each run's best placement (re-measured; one seed, so no spread across seeds)"
-        : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured)")
-        + "; speedup % vs CPU-only (higher is better); best method per model in bold.");
+        ? "Latency in milliseconds of each run's best placement (re-measured); speedup % vs CPU-only (higher is "
+            + "better). One seed: every figure is a single run, so no interval is possible (--seeds 3 or more gives "
+            + "one)"
+        : "Latency in milliseconds, mean ± std over seeds of each run's best placement (re-measured); speedup % vs "
+            + "CPU-only (higher is better), mean and [min–max] over the seeds")
+        + "; best method per model in bold.");
     doc.heading(2, "Table 2 layout: methods");
     methodTable(doc, r -> !r.kind().equals("ABLATION") && !r.kind().equals("REFERENCE"));
     // The ablation table only when an ablation ran: HSDAG alone is already in the methods table.
@@ -136,8 +152,9 @@ public final class BenchReport {
         "Best known per model = the lowest re-measured latency of any run here and of a separate best-known search: the best "
             + "placement on the backend's cost model (planner, then annealing) when the backend has one, else a BRKGA reference run "
             + "with a longer budget. The table below says which found it.");
-    doc.numberTable(perModelHeader(" gap %"),
-        perMethodRows(r -> Double.isNaN(r.gapToBestPercent()) ? "–" : fmt(r.gapToBestPercent(), 2)));
+    doc.numberTable(perModelHeader(oneSeed() ? " gap % (one seed)" : " gap % [min–max over seeds]"),
+        perModel((m, r) -> Double.isNaN(r.gapToBestPercent()) ? "–"
+            : withRange(fmt(r.gapToBestPercent(), 2), SeedSpread.gaps(m, r), 2)));
     List<List<String>> known = new ArrayList<>();
     for (ModelResult m : results.models()) {
       known.add(List.of(m.model(), String.valueOf(m.nodes()), String.valueOf(m.edges()), fmt(m.bestKnownMillis(), 4),
@@ -180,15 +197,26 @@ public final class BenchReport {
 
   /** One row per method (registry order), one cell per model. */
   private List<List<String>> perMethodRows(Function<MethodResult, String> cell) {
+    return perModel((m, r) -> cell.apply(r));
+  }
+
+  /** One row per method (registry order), one cell per model, the cell given the model too. */
+  private List<List<String>> perModel(java.util.function.BiFunction<ModelResult, MethodResult, String> cell) {
     List<List<String>> rows = new ArrayList<>();
     for (int i = 0; i < rowCount(); i++) {
       List<String> row = new ArrayList<>(List.of(results.models().get(0).methods().get(i).label()));
       for (ModelResult m : results.models()) {
-        row.add(cell.apply(m.methods().get(i)));
+        row.add(cell.apply(m, m.methods().get(i)));
       }
       rows.add(row);
     }
     return rows;
+  }
+
+  /** {@code figure} followed by the range of the per-seed {@code values} when there are several seeds. */
+  private static String withRange(String figure, double[] values, int decimals) {
+    String range = SeedSpread.range(values, decimals);
+    return range.isEmpty() ? figure : figure + " " + range;
   }
 
   private int rowCount() {
@@ -259,7 +287,9 @@ public final class BenchReport {
         boolean bold = !Double.isNaN(r.meanMillis()) && r.meanMillis() == best;
         String lat = r.skipped() != null ? "n/a" : oneSeed() ? fmt(r.meanMillis(), 4)
             : fmt(r.meanMillis(), 4) + " ± " + fmt(r.stdMillis(), 4);
-        String sp = r.skipped() != null ? "n/a" : fmt(r.speedupPercent(), 1);
+        String sp = r.skipped() != null ? "n/a"
+            : Double.isNaN(r.speedupPercent()) ? "–"
+            : withRange(fmt(r.speedupPercent(), 1), SeedSpread.speedups(m, r), 1);
         row.addAll(List.of(bold ? "**" + lat + "**" : lat, bold ? "**" + sp + "**" : sp));
         if (hasPaper(m)) {
           row.addAll(List.of(paper(r.paperMillis(), 2), paper(r.paperSpeedupPercent(), 2)));

@@ -45,9 +45,18 @@ public record BenchResults(
    * @param bestKnownMillis best latency known for this model (reference run or any run)
    * @param bestKnownSource what found it
    * @param methods per-method results in table order
+   * @param referenceMillis mean latency of the method speedups are stated against (NaN when it did not run)
+   * @param loadStart the 1-minute load average when the model's runs started (NaN when simulated or unknown)
+   * @param loadEnd the same when they ended
    */
   public record ModelResult(String model, int nodes, int edges, double bestKnownMillis, String bestKnownSource,
-      List<MethodResult> methods) {}
+      List<MethodResult> methods, double referenceMillis, double loadStart, double loadEnd) {
+    /** A model without a speedup reference or load figures. */
+    public ModelResult(String model, int nodes, int edges, double bestKnownMillis, String bestKnownSource,
+        List<MethodResult> methods) {
+      this(model, nodes, edges, bestKnownMillis, bestKnownSource, methods, Double.NaN, Double.NaN, Double.NaN);
+    }
+  }
 
   /**
    * One method on one model, over seeds.

@@ -18,7 +18,9 @@ import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.report.BenchResults.MethodResult;
 import org.hsdag.bench.report.BenchResults.ModelResult;
 import org.hsdag.bench.report.BenchResults.Run;
+import org.hsdag.bench.report.LoadAverage;
 import org.hsdag.bench.report.PaperNumbers;
+import org.hsdag.bench.report.SeedSpread;
 import org.hsdag.coarsen.CoarseningMode;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceKind;
@@ -142,6 +144,8 @@ public final class BenchRunner {
   /** Every method on {@code model} over the plan's seeds, the best known, and the table rows. */
   private ModelResult runModel(Plan plan, NamedGraph model, PlacementProxy target, PlacementProxy proxy) {
     OpGraph g = model.graph();
+    // A real figure is printed with the load it was measured under; the simulator's do not depend on it.
+    double loadStart = backend.simulated() ? Double.NaN : LoadAverage.now();
     Best best = new Best();
     Map<String, List<Run>> runsByMethod = new LinkedHashMap<>();
     Map<String, String> skipped = new LinkedHashMap<>();
@@ -167,7 +171,19 @@ public final class BenchRunner {
     progress.accept(String.format(Locale.ROOT, "%s  %-20s %.4f ms, found by %s (the report's gaps are to it)",
         model.name(), "best known", best.millis, best.source));
     List<MethodResult> withGaps = rows(plan, model, methods, skipped, runsByMethod, reference, best.millis);
-    return new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), best.millis, best.source, withGaps);
+    Strategies.Entry referenceMethod = referenceMethod(plan);
+    double referenceMillis = runsByMethod.containsKey(referenceMethod.name())
+        ? mean(runsByMethod.get(referenceMethod.name())) : Double.NaN;
+    ModelResult result = new ModelResult(model.name(), g.nodeCount(), g.edgeCount(), best.millis, best.source,
+        withGaps, referenceMillis, loadStart, backend.simulated() ? Double.NaN : LoadAverage.now());
+    SeedSpread.verdict(result, referenceMethod.label(), plan.seeds().size(), !backend.simulated())
+        .forEach(progress);
+    return result;
+  }
+
+  /** The method speedups are stated against: the reference device alone ({@link DeviceKind#reference}). */
+  private Strategies.Entry referenceMethod(Plan plan) {
+    return Strategies.singleDevice(DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices())));
   }
 
   /** The runs of method {@code m}, one per seed; none when it is skipped (the reason in {@code skipped}) or fails. */
@@ -257,9 +273,7 @@ public final class BenchRunner {
   private List<MethodResult> rows(Plan plan, NamedGraph model, List<Strategies.Entry> methods,
       Map<String, String> skipped, Map<String, List<Run>> runsByMethod, MethodResult reference, double bestKnown) {
     List<MethodResult> rows = new ArrayList<>();
-    // Speedups are stated against the reference device alone (DeviceKind#reference).
-    String referenceMethod = Strategies.singleDevice(
-        DeviceKind.reference(plan.devices(), DeviceKinds.of(backend, plan.devices()))).name();
+    String referenceMethod = referenceMethod(plan).name();
     double cpu = runsByMethod.containsKey(referenceMethod) ? mean(runsByMethod.get(referenceMethod)) : Double.NaN;
     for (Strategies.Entry m : methods) {
       String name = m.name();

@@ -18,6 +18,7 @@ import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.bench.report.LoadAverage;
 import org.hsdag.backend.DeviceKinds;
 import org.hsdag.cli.HsdagCli;
 import org.hsdag.cli.InputShapeOptions;
@@ -179,7 +180,7 @@ public final class ThroughputExperiment implements Callable<Integer> {
           judge.failures().forEach(f -> out.println("failed measurement: " + f));
           if (real) {
             out.printf(Locale.ROOT, "%nall figures: %s; load average at the end %s%n", judge.describe(),
-                loadAverage());
+                LoadAverage.format(LoadAverage.now()));
           }
         }
       }
@@ -271,13 +272,13 @@ public final class ThroughputExperiment implements Callable<Integer> {
         ? "Each cell: " + (judge.simulated() ? "noise-free" : "measured")
             + " figures of each planner's plan (no tuning)"
             + ", latency ms / inferences per s with " + inFlight + " requests in flight"
-            + (judge.simulated() ? "." : "; load average at the start " + loadAverage() + ".")
+            + (judge.simulated() ? "." : "; load average at the start " + LoadAverage.format(LoadAverage.now()) + ".")
         : judge.simulated()
             ? "Each cell: noise-free figures of the placement `tune` returned (default settings, noise on, one run per "
                 + "seed), latency ms / inferences per s with " + inFlight + " requests in flight."
         : "Each cell: figures measured on the runtime of the placement `tune` returned there (one run per seed), "
             + "latency ms / inferences per s with " + inFlight + " requests in flight; load average at the start "
-            + loadAverage() + ".");
+            + LoadAverage.format(LoadAverage.now()) + ".");
     out.println();
     if (planOnly) {
       out.println("| profile | model | devices | latency plan: ms / inf/s | throughput plan: ms / inf/s "
@@ -288,16 +289,6 @@ public final class ThroughputExperiment implements Callable<Integer> {
           "| profile | model | devices | latency-tuned per seed | throughput-tuned per seed | best single (inf/s) "
               + "| AUTO emulation (inf/s) | Σ single devices (inf/s) | throughput-tuned vs latency-tuned, best single, AUTO |");
       out.println("|---|---|---|---|---|---|---|---|---|");
-    }
-  }
-
-  /** The 1-minute load average, as /proc/loadavg gives it ("unknown" elsewhere). */
-  private static String loadAverage() {
-    try {
-      String s = Files.readString(Path.of("/proc/loadavg")).trim();
-      return s.substring(0, s.indexOf(' '));
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
     }
   }
 

@@ -1,6 +1,7 @@
 package org.hsdag.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.Color;
@@ -82,5 +83,46 @@ class BenchReportTest {
     assertEquals(2, headers.size(), table2);
     assertTrue(headers.get(0).contains("a latency") && headers.get(0).contains("c latency"), headers.get(0));
     assertTrue(headers.get(1).contains("d latency"), headers.get(1));
+  }
+
+  private static BenchResults.MethodResult seeds(String name, String label, double reference, double best,
+      double... finals) {
+    List<BenchResults.Run> runs = new ArrayList<>();
+    for (double f : finals) {
+      runs.add(new BenchResults.Run(runs.size() + 1, 1, 0, f, f, 1, List.of(f), Map.of("CPU", 1)));
+    }
+    double mean = Arrays.stream(finals).average().orElseThrow();
+    return new BenchResults.MethodResult(name, label, null, "BASELINE", null, mean, 0,
+        (reference - mean) / reference * 100, (mean - best) / best * 100, null, null, runs);
+  }
+
+  private static String report(boolean simulated, List<Long> seeds, BenchResults.ModelResult model) {
+    return new BenchReport(new BenchResults("openvino", "CPU,CPU2", simulated, List.of("CPU", "CPU2"), 3, seeds,
+        "paper", "paper", "cost model", List.of(model))).document(Map.of()).toMarkdown();
+  }
+
+  @Test
+  void oneSeedIsSaidToHaveNoIntervalAndARealRunGivesItsLoad() {
+    BenchResults.ModelResult model = new BenchResults.ModelResult("m", 3, 2, 0.8, "planner", List.of(
+        seeds("cpu", "CPU-only", 1.0, 0.8, 1.0), seeds("planner", "Planner", 1.0, 0.8, 0.881)), 1.0, 1.25, 2.5);
+    String md = report(false, List.of(1L), model);
+    assertTrue(md.contains("One seed: every figure is a single run, so no interval is possible"), md);
+    assertTrue(md.contains("gap % (one seed)"), md);
+    assertTrue(md.contains("| 11.9 |") || md.contains("**11.9**"), md);
+    assertTrue(md.contains("Machine load (1-minute load average): m 1.25 at the start, 2.50 at the end"), md);
+    assertFalse(report(true, List.of(1L), model).contains("Machine load"), "simulated figures have no load");
+  }
+
+  @Test
+  void severalSeedsGiveTheSpeedupAndGapTheirRangeOverSeeds() {
+    BenchResults.ModelResult model = new BenchResults.ModelResult("m", 3, 2, 0.75, "planner", List.of(
+        seeds("cpu", "CPU-only", 1.0, 0.75, 1.0, 1.0), seeds("planner", "Planner", 1.0, 0.75, 0.84, 0.9)), 1.0, 1.0,
+        1.0);
+    String md = report(false, List.of(1L, 2L), model);
+    assertFalse(md.contains("One seed"), md);
+    assertTrue(md.contains("mean and [min–max] over the seeds"), md);
+    // Planner: per seed 16.0 % and 10.0 % faster than CPU-only; gaps 12 % and 20 % to the best known.
+    assertTrue(md.contains("13.0 [10.0–16.0]"), md);
+    assertTrue(md.contains("16.00 [12.00–20.00]"), md);
   }
 }
