@@ -58,7 +58,8 @@ public final class FidelityJson {
     Fidelity.Settings s = run.settings();
     doc.put("settings", map("placements", s.placements(), "rounds", s.rounds(), "runs", s.runs(), "seed", s.seed(),
         "protocol", s.protocol().describe()));
-    doc.put("definitions", map("real_ms", "median over the rounds", "error", "predicted_ms / real_ms - 1",
+    doc.put("definitions", map("real_ms", "the fastest round (other processes only add time)", "error",
+        "predicted_ms / real_ms - 1", "error_vs_median", "predicted_ms / median_ms - 1, median_ms the rounds' median",
         "noise_floor_rho", "mean Spearman rho between consecutive rounds", "load", "1-minute load average"));
     List<Object> out = new ArrayList<>();
     for (Model m : models) {
@@ -89,15 +90,19 @@ public final class FidelityJson {
     out.put("load_end", finite(r.loadEnd()));
     out.put("summary", map("rho", finite(r.rho()), "noise_floor_rho", finite(r.noiseRho()), "median_abs_error",
         finite(r.medianAbsError()), "max_abs_error", finite(r.maxAbsError()), "median_error",
-        finite(r.medianError()), "ran", r.rows().size(), "failed", r.failures().size()));
+        finite(r.medianError()), "median_abs_error_vs_median", finite(r.medianAbsErrorVsMedian()),
+        "max_abs_error_vs_median", finite(r.maxAbsErrorVsMedian()), "ran", r.rows().size(), "failed",
+        r.failures().size()));
     List<Map<String, Object>> placements = new ArrayList<>();
     for (Fidelity.Row row : r.rows()) {
       Map<String, Object> p = placement(row.placement());
       p.put("sub_models", row.subModels());
       p.put("predicted_ms", finite(row.predictedMillis()));
-      p.put("real_ms", finite(row.real().median()));
+      p.put("real_ms", finite(row.realMillis()));
+      p.put("median_ms", finite(row.real().median()));
       p.put("rounds_ms", row.roundsMillis());
       p.put("error", finite(row.error()));
+      p.put("error_vs_median", finite(row.errorVsMedian()));
       p.put("round_failures", row.roundFailures());
       p.put("failure", null);
       placements.add(p);
@@ -106,8 +111,10 @@ public final class FidelityJson {
       Map<String, Object> p = placement(f.placement());
       p.put("predicted_ms", finite(f.predictedMillis()));
       p.put("real_ms", null);
+      p.put("median_ms", null);
       p.put("rounds_ms", List.of());
       p.put("error", null);
+      p.put("error_vs_median", null);
       p.put("failure", f.reason());
       placements.add(p);
     }
