@@ -80,6 +80,8 @@ public final class OpenVinoBackend
   private final Map<OpGraph, BoundaryOracle> oracles = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final CompiledModels compiled;
+  /** What the cost model's fit compiles, as the compile stats name it. */
+  static final String DESIGNED_SPLITS = "the splits the cost model is fitted on, while building it";
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
   private long generation;
@@ -400,9 +402,9 @@ public final class OpenVinoBackend
     HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
-      k = k.withFit(
-          HeteroProfiling.fitCosts(graph, base, all,
-              p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()));
+      // Their refusals are the runtime's answers to splits designed to fit costs, not failed measurements of the run.
+      k = k.withFit(compiled.during(DESIGNED_SPLITS, () -> HeteroProfiling.fitCosts(graph, base, all,
+          p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement())));
       kernels.put(graph, k);
     }
     HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
