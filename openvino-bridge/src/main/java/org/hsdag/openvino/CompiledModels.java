@@ -18,6 +18,9 @@ import org.hsdag.backend.CompileStats;
  * backend serialises its measurements.
  */
 final class CompiledModels implements AutoCloseable {
+  /** What the cost model's fit compiles, as the compile stats name it. */
+  static final String DESIGNED_SPLITS = "the splits the cost model is fitted on, while building it";
+
   /**
    * Everything that makes two compiled models differ within one backend: the model file, the device
    * string ({@code HETERO:CPU,CPU2}) and every node's affinity as set. The backend's input shapes,

@@ -80,8 +80,6 @@ public final class OpenVinoBackend
   private final Map<OpGraph, BoundaryOracle> oracles = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final CompiledModels compiled;
-  /** What the cost model's fit compiles, as the compile stats name it. */
-  static final String DESIGNED_SPLITS = "the splits the cost model is fitted on, while building it";
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
   private long generation;
@@ -402,8 +400,8 @@ public final class OpenVinoBackend
     HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
-      // Their refusals are the runtime's answers to splits designed to fit costs, not failed measurements of the run.
-      k = k.withFit(compiled.during(DESIGNED_SPLITS, () -> HeteroProfiling.fitCosts(graph, base, all,
+      // A refusal here leaves one design out of the fit: no failed measurement of the run.
+      k = k.withFit(compiled.during(CompiledModels.DESIGNED_SPLITS, () -> HeteroProfiling.fitCosts(graph, base, all,
           p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement())));
       kernels.put(graph, k);
     }

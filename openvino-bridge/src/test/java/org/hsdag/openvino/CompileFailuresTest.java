@@ -23,7 +23,7 @@ class CompileFailuresTest {
   @Test
   void refusalsOfTheCostModelsDesignedSplitsAreNamedAsSuch() {
     CompiledModels c = new CompiledModels(() -> 0);
-    c.during(OpenVinoBackend.DESIGNED_SPLITS, () -> {
+    c.during(CompiledModels.DESIGNED_SPLITS, () -> {
       refuse(c, "infer request: HETERO refused the split");
       refuse(c, "infer request: HETERO refused another split");
       return null;
