@@ -21,10 +21,16 @@ import java.util.Map;
  * @param budgetSource where the budget comes from ({@code --compile-cache-mb 512}, or the default's derivation)
  * @param peakBytes the most the kept compiled models were charged at once
  * @param peakEntries the most compiled models kept at once
+ * @param failures where and why compiles failed ({@code 4 while compiling the splits the cost model is fitted on
+ *     (…refused…)}), empty when none did
  */
 public record CompileStats(String backend, int compiles, int failedCompiles, double compileMillis,
     int distinctPlacements, int hits, int evictions, long budgetBytes, String budgetSource, long peakBytes,
-    int peakEntries) {
+    int peakEntries, String failures) {
+
+  public CompileStats {
+    failures = failures == null ? "" : failures;
+  }
 
   /** The {@code compile_cache} object of {@code result.json}. */
   public Map<String, Object> toJson() {
@@ -33,6 +39,9 @@ public record CompileStats(String backend, int compiles, int failedCompiles, dou
     m.put("real", true);
     m.put("compiles", compiles);
     m.put("failed_compiles", failedCompiles);
+    if (!failures.isEmpty()) {
+      m.put("failed_compiles_why", failures);
+    }
     m.put("compile_ms", Math.round(compileMillis * 10) / 10.0);
     m.put("distinct_placements", distinctPlacements);
     m.put("cache_hits", hits);
@@ -52,13 +61,13 @@ public record CompileStats(String backend, int compiles, int failedCompiles, dou
    */
   public String describe() {
     return String.format(Locale.ROOT,
-        "real (%s): %d compile%s (%.1f s%s, the cost model's profiling included) for %d distinct placement%s, %d reuse%s of a "
-            + "kept compiled model, %d eviction%s; budget %d MB (%s), peak %d MB in %d compiled model%s",
+        "real (%s): %d compile%s (%.1f s, the cost model's profiling included) for %d distinct placement%s, %d reuse%s of a "
+            + "kept compiled model, %d eviction%s; budget %d MB (%s), peak %d MB in %d compiled model%s%s",
         backend,
-        compiles, compiles == 1 ? "" : "s", compileMillis / 1e3,
-        failedCompiles == 0 ? "" : ", " + failedCompiles + " failed", distinctPlacements,
+        compiles, compiles == 1 ? "" : "s", compileMillis / 1e3, distinctPlacements,
         distinctPlacements == 1 ? "" : "s", hits, hits == 1 ? "" : "s", evictions, evictions == 1 ? "" : "s",
         budgetBytes / (1024 * 1024), budgetSource, peakBytes / (1024 * 1024), peakEntries,
-        peakEntries == 1 ? "" : "s");
+        peakEntries == 1 ? "" : "s", failedCompiles == 0 ? ""
+            : "; " + failedCompiles + " failed" + (failures.isEmpty() ? "" : ": " + failures));
   }
 }

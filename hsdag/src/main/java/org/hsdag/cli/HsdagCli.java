@@ -97,7 +97,7 @@ public final class HsdagCli implements Runnable {
       return ExitCodes.BAD_INPUT;
     }
     if (t instanceof org.hsdag.openvino.OpenVinoReadException) {
-      err.println("hsdag: OpenVINO " + t.getMessage() + " " + ReadFailureHint.of(t.getMessage()));
+      err.println("hsdag: " + openVinoReadLine((org.hsdag.openvino.OpenVinoReadException) t));
       return ExitCodes.BAD_INPUT;
     }
     if (t instanceof BackendUnavailableException) {
@@ -125,6 +125,11 @@ public final class HsdagCli implements Runnable {
       err.println("hsdag: rerun with -Dhsdag.debug=true (HSDAG_DEBUG=1 with the launcher) for the stack trace");
     }
     return ExitCodes.FAILURE;
+  }
+
+  /** How a model OpenVINO cannot read is reported, with its likely cause ({@code inspect --backend} says the same). */
+  static String openVinoReadLine(org.hsdag.openvino.OpenVinoReadException e) {
+    return "OpenVINO " + e.getMessage() + " " + ReadFailureHint.of(e.getMessage());
   }
 
   /** Version from the jar manifest, or "dev" when run from classes. */

@@ -11,25 +11,40 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.hsdag.ir.IrException;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.Port;
 import org.hsdag.ir.Shapes;
 import org.hsdag.ir.Weights;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hsdag inspect model.xml}: what is in an IR, at a glance. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-    description = "Print IR version, node/edge counts, op-type histogram, inputs/outputs and constant bytes.")
+    description = {"Print IR version, node/edge counts, op-type histogram, inputs/outputs and constant bytes.",
+        "Runs the checks apply, tune and plan run when they read the model, and refuses it as they would (exit 2); "
+            + "--backend adds that backend's own (openvino: the .bin and OpenVINO's reader)."})
 public final class InspectCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
+  @Parameters(index = "0", paramLabel = "MODEL.xml",
+      description = "OpenVINO IR model (.xml; the .bin is optional unless --backend runs the model)")
   Path model;
 
   @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
   boolean json;
+
+  @Option(names = "--lenient",
+      description = "Show the model even when a command would refuse it, with one warning line per problem (exit 0).")
+  boolean lenient;
+
+  @Mixin
+  BackendOptions backendOptions = new BackendOptions();
+
+  @Mixin
+  InputShapeOptions inputShapeOptions = new InputShapeOptions();
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -37,13 +52,27 @@ public final class InspectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     model = ModelArgument.resolve(model);
-    OpGraph g = ModelArgument.read(model);
-    Map<String, Object> summary = summarize(g);
     PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    ModelArgument.Checked checked;
+    List<String> problems = new ArrayList<>();
+    if (spec.commandLine().getParseResult().hasMatchedOption("--backend")) {
+      checked = ModelValidation.withBackend(model, backendOptions, inputShapeOptions, problems::add,
+          notice -> err.println("hsdag: " + notice));
+    } else {
+      checked = ModelArgument.readLenient(model, null);
+      problems.addAll(checked.problems());
+    }
+    if (!problems.isEmpty() && !lenient) {
+      throw new IrException(problems.get(0));
+    }
+    Map<String, Object> summary = summarize(checked.graph());
+    summary.put("problems", problems);
     if (json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
     } else {
       printText(out, summary, hasBin(model));
+      problems.forEach(p -> out.println("warning: " + clip(p, 400)));
     }
     out.flush();
     return ExitCodes.OK;
@@ -101,8 +130,7 @@ public final class InspectCommand implements Callable<Integer> {
   @SuppressWarnings("unchecked")
   private static void printText(PrintWriter out, Map<String, Object> s, boolean bin) {
     out.printf("model          %s%n", clip(s.get("name")));
-    String versionNote = ModelNotes.irVersionNote((Integer) s.get("ir_version"));
-    out.printf("IR version     %s%s%n", s.get("ir_version"), versionNote == null ? "" : " (note: " + versionNote + ")");
+    out.printf("IR version     %s%n", s.get("ir_version"));
     out.printf("nodes / edges  %s / %s (average degree %.2f)%n", s.get("nodes"), s.get("edges"),
         (Double) s.get("average_degree"));
     out.printf("weights        %,d bytes %s (constants that share bytes count once)%n", (Long) s.get("constant_bytes"),
@@ -126,8 +154,12 @@ public final class InspectCommand implements Callable<Integer> {
 
   /** A name as the terminal shows it: a name of any length stays one readable line (the JSON keeps it whole). */
   private static String clip(Object value) {
+    return clip(value, MAX_SHOWN);
+  }
+
+  private static String clip(Object value, int max) {
     String text = String.valueOf(value);
-    return text.length() <= MAX_SHOWN ? text
-        : String.format(Locale.ROOT, "%s… (%,d characters)", text.substring(0, MAX_SHOWN - 40), text.length());
+    return text.length() <= max ? text
+        : String.format(Locale.ROOT, "%s… (%,d characters)", text.substring(0, max - 40), text.length());
   }
 }

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hsdag.io.IoErrors;
+import java.util.List;
+import org.hsdag.ir.IrException;
 import org.hsdag.ir.IrReader;
+import org.hsdag.ir.ModelCheck;
 import org.hsdag.ir.ModelFormat;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
@@ -17,9 +20,40 @@ import org.hsdag.models.ModelCatalog;
 public final class ModelArgument {
   private ModelArgument() {}
 
-  /** Reads the model (a path or a catalog name); a wrong file is an {@code IrException}, which the CLI prints as bad input. */
+  /**
+   * Reads the model (a path or a catalog name) and runs {@link ModelCheck}'s checks, the ones every
+   * backend makes; a wrong file is an {@code IrException}, which the CLI prints as bad input.
+   */
   public static OpGraph read(Path model) {
-    return new IrReader().read(resolve(model));
+    Checked c = readLenient(model, null);
+    if (!c.problems().isEmpty()) {
+      throw new IrException(c.problems().get(0));
+    }
+    return c.graph();
+  }
+
+  /**
+   * The model and its problems, first the one a command reports ({@code inspect --lenient} lists them all).
+   *
+   * @param weightsFor what needs the {@code .bin}, said when it is missing; null when nothing runs the model
+   */
+  static Checked readLenient(Path model, String weightsFor) {
+    Path xml = resolve(model);
+    // The weights are checked with the rest, not by the reader, so that a lenient view still shows the model.
+    OpGraph graph = new IrReader().read(xml, null);
+    return new Checked(graph, ModelCheck.problems(graph, xml, weightsFor, weightsFix(xml)));
+  }
+
+  /** The command that writes stand-in weights for {@code xml}, said with weights that are not its own. */
+  static String weightsFix(Path xml) {
+    return CommandName.line("models", "weights", xml, "--force");
+  }
+
+  /** A model as read and what is wrong with it (nothing: it reads on every backend). */
+  record Checked(OpGraph graph, List<String> problems) {
+    Checked {
+      problems = List.copyOf(problems);
+    }
   }
 
   /**

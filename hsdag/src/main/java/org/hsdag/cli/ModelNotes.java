@@ -10,29 +10,14 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.cost.CostModel;
 
 /**
- * What a command says once about the model it works on, in hsdag's own lines: an IR version hsdag
- * does not know, and op types the simulator costs without a formula.
+ * What a command says once about the model it works on, in hsdag's own lines: op types the simulator
+ * costs without a formula (an IR version or op type OpenVINO does not know is refused on reading).
  */
 public final class ModelNotes {
-  /** The IR versions the reader was written for. */
-  static final int OLDEST_IR = 10;
-  static final int NEWEST_IR = 11;
-
   private ModelNotes() {}
-
-  /** The note about IR version {@code v}, or null when hsdag knows it. */
-  static String irVersionNote(int v) {
-    return v >= OLDEST_IR && v <= NEWEST_IR ? null
-        : "the model says IR version " + v + "; hsdag was written for versions " + OLDEST_IR + " and " + NEWEST_IR
-            + " and reads it the same way, so check what it reports";
-  }
 
   /** Says what is worth knowing about {@code graph} as {@code backend} (null: no backend) will see it. */
   public static void announce(OpGraph graph, LatencyBackend backend, Consumer<String> notices) {
-    String version = irVersionNote(graph.irVersion());
-    if (version != null) {
-      notices.accept(version);
-    }
     if (backend == null || !backend.name().equals("sim")) {
       return;
     }

@@ -8,7 +8,7 @@ import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.ModelFileBinding;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.IrReader;
-import org.hsdag.ir.Weights;
+import org.hsdag.ir.ModelCheck;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 
@@ -66,22 +66,41 @@ public final class TuneBackends {
 
   /**
    * Readies {@code backend} for {@code graph} read from {@code xml}: a backend that compiles the
-   * model file ({@link ModelFileBinding}) needs its weights.
+   * model file ({@link ModelFileBinding}) needs its weights, checked by {@link ModelCheck} as {@code
+   * inspect --backend} checks them, then reads the model itself.
    *
-   * @throws UserInputException when the backend needs the {@code .bin} and it is missing or unreadable
+   * @throws UserInputException when the backend needs the {@code .bin} and it is missing, unreadable or not the model's
    */
   public static void bind(LatencyBackend backend, OpGraph graph, Path xml) {
     var binding = backend.capability(ModelFileBinding.class);
     if (binding.isPresent()) {
-      Path bin = requireWeights(xml,
-          "the " + backend.name() + " backend compiles the model and needs it; the sim backend does not");
-      requireOwnWeights(graph, xml, bin);
+      requireWeights(xml, graph, weightsFor(backend));
       try {
         binding.get().bindModelFile(graph, xml);
       } catch (IllegalStateException e) {
         // The backend reads and sizes the model when bound: sizes it refuses are the user's to change.
         throw new UserInputException(e.getMessage());
       }
+    }
+  }
+
+  /** What needs the {@code .bin} on {@code backend}, as the missing-weights line says it; null when nothing does. */
+  static String weightsFor(LatencyBackend backend) {
+    return backend.capability(ModelFileBinding.class).isEmpty() ? null
+        : "the " + backend.name() + " backend compiles the model and needs it; the sim backend does not";
+  }
+
+  /**
+   * {@link #requireWeights(Path, String)}, then every problem {@link ModelCheck} finds with them
+   * (another model's, no number in them).
+   *
+   * @throws UserInputException naming the first problem
+   */
+  static void requireWeights(Path xml, OpGraph graph, String why) {
+    requireWeights(xml, why);
+    java.util.List<String> problems = ModelCheck.problems(graph, xml, why, ModelArgument.weightsFix(xml));
+    if (!problems.isEmpty()) {
+      throw new UserInputException(problems.get(0));
     }
   }
 
@@ -96,12 +115,7 @@ public final class TuneBackends {
    * @throws UserInputException when the {@code .bin} is missing or unreadable, or cannot be written
    */
   public static Path requireWeights(Path xml, String why) {
-    Path bin = IrReader.defaultBinPath(xml);
-    try {
-      ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
-    } catch (java.io.IOException e) {
-      throw new UserInputException(bin + ": cannot write the catalog model's weights (" + IoErrors.describe(e) + ")");
-    }
+    Path bin = ensureCatalogWeights(xml);
     if (!Files.isReadable(bin)) {
       throw new UserInputException(
           bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found") + " (" + why + ")");
@@ -110,22 +124,18 @@ public final class TuneBackends {
   }
 
   /**
-   * A {@code .bin} longer than every Const region the XML addresses is another model's: OpenVINO
-   * would read it without complaint and compute with the wrong numbers, or fail deep in shape
-   * inference. (A shorter one is refused when the graph is read.)
+   * Writes a bundled catalog model's seeded stand-in weights when they are missing; any other model is left alone.
+   *
+   * @return the {@code .bin} path of {@code xml}
+   * @throws UserInputException when they cannot be written
    */
-  private static void requireOwnWeights(OpGraph graph, Path xml, Path bin) {
-    long needed = Weights.requiredBytes(graph);
-    long size;
+  static Path ensureCatalogWeights(Path xml) {
+    Path bin = IrReader.defaultBinPath(xml);
     try {
-      size = Files.size(bin);
+      ModelCatalog.ensureWeights(xml, ModelCatalog.DEFAULT_SEED);
     } catch (java.io.IOException e) {
-      throw new UserInputException(bin + ": weights file unreadable (" + e.getMessage() + ")");
+      throw new UserInputException(bin + ": cannot write the catalog model's weights (" + IoErrors.describe(e) + ")");
     }
-    if (size > needed) {
-      throw new UserInputException(bin + " has " + size + " bytes but " + xml.getFileName() + " addresses " + needed
-          + ": it holds another model's weights (stand-in weights: "
-          + CommandName.line("models", "weights", xml, "--force") + ")");
-    }
+    return bin;
   }
 }

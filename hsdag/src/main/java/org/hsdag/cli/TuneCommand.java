@@ -22,7 +22,6 @@ import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.SupportMatrix;
-import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 import org.hsdag.placement.DeviceSet;
@@ -227,7 +226,7 @@ public final class TuneCommand implements Callable<Integer> {
     }
     checkCounts();
     Path modelPath = ModelArgument.resolve(model);
-    OpGraph graph = new IrReader().read(modelPath);
+    OpGraph graph = ModelArgument.read(modelPath);
     Strategies.Entry entry = Strategies.get(strategy);
     StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
     int effectiveBudget = budget != null ? budget

@@ -18,6 +18,9 @@ import org.hsdag.backend.CompileStats;
  * backend serialises its measurements.
  */
 final class CompiledModels implements AutoCloseable {
+  /** What the cost model's fit compiles, as the compile stats name it. */
+  static final String DESIGNED_SPLITS = "the splits the cost model is fitted on, while building it";
+
   /**
    * Everything that makes two compiled models differ within one backend: the model file, the device
    * string ({@code HETERO:CPU,CPU2}) and every node's affinity as set. The backend's input shapes,
@@ -37,6 +40,10 @@ final class CompiledModels implements AutoCloseable {
   private CompileBudget budget;
   private int compiles;
   private int failed;
+  /** What the compiles are for while {@link #during} runs; null: the run's own measurements. */
+  private String purpose;
+  /** Failed compiles per purpose, with the first one's reason, for the stats line. */
+  private final Map<String, Failures> failures = new java.util.LinkedHashMap<>();
   private double compileMillis;
   private final java.util.function.LongSupplier resident;
 
@@ -69,9 +76,34 @@ final class CompiledModels implements AutoCloseable {
       return compile.get();
     } catch (RuntimeException e) {
       failed++;
+      failures.merge(purpose == null ? "measurements of the run" : purpose, new Failures(1, e.getMessage()),
+          (a, b) -> new Failures(a.count() + 1, a.firstReason()));
       throw e;
     } finally {
       compileMillis += (System.nanoTime() - t) / 1e6;
+    }
+  }
+
+  /**
+   * Runs {@code work}, whose compiles are for {@code what} (e.g. the cost model's designed splits): a
+   * compile that fails in it is counted under that purpose, so the stats line says why it failed.
+   */
+  <T> T during(String what, Supplier<T> work) {
+    String was = purpose;
+    purpose = what;
+    try {
+      return work.get();
+    } finally {
+      purpose = was;
+    }
+  }
+
+  /** Failed compiles of one purpose and why the first failed. */
+  private record Failures(int count, String firstReason) {
+    String describe(String purpose) {
+      String why = firstReason == null ? "" : firstReason.strip().replaceAll("\\s+", " ");
+      return count + " while compiling " + purpose
+          + (why.isEmpty() ? "" : " (" + (why.length() > 160 ? why.substring(0, 160) + "…" : why) + ")");
     }
   }
 
@@ -128,8 +160,10 @@ final class CompiledModels implements AutoCloseable {
     CompileBudget b = budget != null ? budget
         : new CompileBudget(Math.max(0, requestedBytes),
             requestedBytes < 0 ? "default, not derived yet" : requestedSource);
+    java.util.List<String> why = new java.util.ArrayList<>();
+    failures.forEach((purpose, f) -> why.add(f.describe(purpose)));
     return new CompileStats(backend, compiles, failed, compileMillis, distinct.size(), cache.hits(), cache.evictions(),
-        b.bytes(), b.source(), cache.peakBytes(), cache.peakEntries());
+        b.bytes(), b.source(), cache.peakBytes(), cache.peakEntries(), String.join("; ", why));
   }
 
   /** Releases every kept compiled model. */

@@ -400,9 +400,9 @@ public final class OpenVinoBackend
     HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
-      k = k.withFit(
-          HeteroProfiling.fitCosts(graph, base, all,
-              p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()));
+      // A refusal here leaves one design out of the fit: no failed measurement of the run.
+      k = k.withFit(compiled.during(CompiledModels.DESIGNED_SPLITS, () -> HeteroProfiling.fitCosts(graph, base, all,
+          p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement())));
       kernels.put(graph, k);
     }
     HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
