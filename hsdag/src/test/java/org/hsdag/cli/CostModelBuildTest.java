@@ -48,8 +48,10 @@ class CostModelBuildTest {
     String text = Files.readString(said);
     assertTrue(text.contains("hsdag: building the cost model of tiny_two_branch on endless first: profiling every op "
         + "on CPU, GPU.1"), text);
-    assertTrue(text.contains(CostModelBuild.INTERRUPTED), text);
-    assertFalse(Files.exists(out.resolve("log.jsonl")), "nothing of the run is written before its cost model");
+    assertTrue(text.contains(CostModelBuild.interruptedRun(out)), text);
+    assertTrue(text.contains("tune --resume --out"), text);
+    assertTrue(Files.exists(out.resolve("manifest.json")), "the run began before its cost model: it resumes");
+    assertFalse(Files.exists(out.resolve("log.jsonl")), "nothing was searched yet");
   }
 
   @Test
