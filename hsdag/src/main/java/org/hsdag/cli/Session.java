@@ -255,13 +255,15 @@ public final class Session implements AutoCloseable {
       return this;
     }
 
-    /**
-     * A step once the devices and memory capacities are resolved, before the cost model is built (a new run
-     * writes its manifest there), and what a stop during the build prints.
-     */
-    public Setup beforeCostModel(BiConsumer<LatencyBackend, DeviceSet> v, String stopLine) {
+    /** A step once the devices and memory capacities are resolved, before the cost model is built (a new run begins). */
+    public Setup beforeCostModel(BiConsumer<LatencyBackend, DeviceSet> v) {
       beforeCostModel = v;
-      buildStopLine = stopLine;
+      return this;
+    }
+
+    /** What a stop while the cost model is measured prints (a tune's run folder keeps what was measured). */
+    public Setup buildStopLine(String v) {
+      buildStopLine = v;
       return this;
     }
 

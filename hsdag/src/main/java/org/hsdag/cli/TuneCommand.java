@@ -34,7 +34,6 @@ import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunOptions;
-import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.RunObjective;
@@ -245,18 +244,21 @@ public final class TuneCommand implements Callable<Integer> {
     // The folder first: one in use or not writable fails before the backend opens and the cost model is built.
     RunFolder folder = lock(dir);
     boolean kept = false;
-    AtomicReference<Prepared> prepared = new AtomicReference<>();
+    AtomicReference<TuneStart.Prepared> prepared = new AtomicReference<>();
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
         .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
         .beforeCostModel((backend, ds) -> {
           // The manifest before the cost model is built: a tune killed while it profiles resumes and keeps that.
-          Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed, proxyChoice);
-          prepared.set(begin(folder, p, modelPath, graph, backend, request, shapes, objective));
+          TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
+              proxyChoice);
+          prepared.set(p.begin(folder, modelPath, graph, backend, injectedBackend == null ? request : null,
+              new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()),
+              new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()), objective));
           CostModelMeasurements.track(folder, backend, graph, this::notice);
-        }, CostModelBuild.interruptedRun(dir))
+        }).buildStopLine(CostModelBuild.interruptedRun(dir))
         .open()) {
       kept = true;
-      Prepared p = prepared.get();
+      TuneStart.Prepared p = prepared.get();
       Proxies.Resolved runProxy = session.proxy();
       if (patience == null && p.config().patience() != TuneConfig.defaultPatience(strategyConfig, runProxy != null)) {
         // The cost model could not be had: a cold search, whose default patience differs.
@@ -279,35 +281,8 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  /** A new run's config, strategy and (once begun) manifest. */
-  private record Prepared(TuneConfig config, SearchStrategy strategy, RunManifest manifest) {
-    /** The same run with {@code newPatience}, its manifest rewritten. */
-    Prepared withPatience(int newPatience, RunFolder folder) throws IOException {
-      TuneConfig c = config.withPatience(newPatience);
-      RunManifest m = manifest.withConfig(c);
-      m.write(folder.dir());
-      return new Prepared(c, c.newStrategy(), m);
-    }
-  }
-
-  /** Writes the manifest and objective of the new run {@code p} into {@code folder}. */
-  private Prepared begin(RunFolder folder, Prepared p, Path modelPath, OpGraph graph, LatencyBackend backend,
-      BackendRequest request, InputShapes.Resolution shapes, RunObjective objective) {
-    try {
-      RunManifest m = RunStart.begin(folder, modelPath, graph, backend,
-          injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
-              request.mismatch().amplitude(), request.mismatch().seed()) : null,
-          new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), p.config(),
-          new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
-      objective.write(folder.dir());
-      return new Prepared(p.config(), p.strategy(), m);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /** Checks the devices and builds the run's config and strategy (bad options are refused here). */
-  private Prepared prepare(OpGraph graph, LatencyBackend backend, DeviceSet ds, Strategies.Entry entry,
+  private TuneStart.Prepared prepare(OpGraph graph, LatencyBackend backend, DeviceSet ds, Strategies.Entry entry,
       StrategyConfig strategyConfig, int effectiveBudget, long seed, ProxyChoice proxyChoice) {
     checkSupport(graph, backend, ds);
     if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
@@ -321,7 +296,7 @@ public final class TuneCommand implements Callable<Integer> {
       TuneConfig config = new TuneConfig(ds, entry.name(), strategyConfig, effectiveBudget,
           time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
           checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
-      return new Prepared(config, config.newStrategy(), null);
+      return new TuneStart.Prepared(config, config.newStrategy(), null);
     } catch (IllegalArgumentException e) {
       throw new UserInputException(e.getMessage());
     }
@@ -417,7 +392,8 @@ public final class TuneCommand implements Callable<Integer> {
       BackendRequest request = r.backend().withInputShapes(shapes).withTestDevices(testDevices);
       ProxyChoice choice = mf.config().proxy();
       try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)
-          .devices(mf.config().devices()).memory(memoryOptions).beforeModel(backend -> {
+          .devices(mf.config().devices()).memory(memoryOptions).buildStopLine(CostModelBuild.interruptedRun(out))
+          .beforeModel(backend -> {
             if (!backend.profile().equals(mf.profile())) {
               throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
                   + backend.name() + " now reports " + backend.profile());
