@@ -40,6 +40,12 @@ final class CostModelBuild {
 
   /** The notice said before the build starts. */
   static String announcement(LatencyBackend backend, OpGraph graph) {
+    boolean resumed = backend.capability(CostModelSource.class).flatMap(s -> s.costModelMeasurements(graph))
+        .isPresent();
+    if (resumed) {
+      return "finishing the cost model of " + graph.name() + " on " + backend.name() + ": measuring what the saved "
+          + "profiling lacks (Ctrl-C stops it)";
+    }
     return "building the cost model of " + graph.name() + " on " + backend.name() + " first: profiling every op on "
         + String.join(", ", backend.devices().stream().map(DeviceInfo::name).toList())
         + ", then timing a few designed splits (minutes on a large model or a busy machine; Ctrl-C stops it)";

@@ -70,6 +70,8 @@ class CostModelKillResumeTest {
     assertTrue(err.toString().contains(
         "hsdag: cost model: reused the profiling saved in the run folder (part 1 of 2); measuring the rest"),
         err.toString());
+    assertTrue(err.toString().contains("hsdag: finishing the cost model of tiny_two_branch on parts: measuring what "
+        + "the saved profiling lacks"), err.toString());
     assertEquals(PartialProfilingChild.WHOLE, Files.readString(saved), "the rest was measured and saved");
     assertTrue(Files.exists(out.resolve("best.json")));
   }
