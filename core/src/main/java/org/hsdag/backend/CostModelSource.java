@@ -1,6 +1,7 @@
 package org.hsdag.backend;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.cost.HeteroCostModel;
 
@@ -38,6 +39,26 @@ public interface CostModelSource {
    * @throws IllegalArgumentException when the text does not fit this graph and these devices
    */
   default void reuseCostModelMeasurements(OpGraph graph, String measurements) {}
+
+  /**
+   * Where {@code graph}'s measurements go while its cost model is built: {@code sink} gets the text of
+   * {@link #costModelMeasurements} so far each time a part of it was measured, so a process killed during the
+   * build keeps that part; {@link #reuseCostModelMeasurements} then continues from it. Called before the build.
+   */
+  default void costModelProgress(OpGraph graph, Consumer<String> sink) {}
+
+  /** Whether building {@code graph}'s cost model still measures on hardware (nothing or only part of it measured). */
+  default boolean costModelPending(OpGraph graph) {
+    return costModelMeasurements(graph).isEmpty();
+  }
+
+  /**
+   * What {@code graph}'s measurements hold, in a few words for the user ({@code kernel times on CPU, CPU2; 20 of 42
+   * designed-split measurements}); empty when there are none.
+   */
+  default Optional<String> costModelMeasured(OpGraph graph) {
+    return Optional.empty();
+  }
 
   /**
    * How far {@code graph}'s cost model is off on the measurements it was fitted to (the real

@@ -16,25 +16,36 @@ import org.hsdag.ir.OpGraph;
 final class CostModelBuild {
   private CostModelBuild() {}
 
-  /** What a stop during the build prints: there is nothing of the run yet to continue. */
+  /** What a stop during the build prints when nothing of it is kept ({@code plan}, {@code bench}). */
   static final String INTERRUPTED = "hsdag: interrupted while building the cost model, before the search measured "
       + "anything; run the same command again to start over";
 
+  /** What a stop during a tune's build prints: its run folder keeps the manifest and what was profiled. */
+  static String interruptedRun(java.nio.file.Path dir) {
+    return "hsdag: interrupted while building the cost model; the run folder keeps what was profiled, continue with: "
+        + CommandName.line("tune", "--resume", "--out", dir);
+  }
+
   /**
    * Whether resolving the cost model of {@code graph} measures on hardware first: a real backend
-   * with a cost model of its own that has not been built (or restored from a run's saved
+   * with a cost model of its own that has not been built (or restored whole from a run's saved
    * measurements) yet, and no {@code --proxy-profile} in its place.
    */
   static boolean measuresFirst(LatencyBackend backend, OpGraph graph, String proxyProfile) {
     if (backend.simulated() || proxyProfile != null) {
       return false;
     }
-    return backend.capability(CostModelSource.class).map(s -> s.costModelMeasurements(graph).isEmpty())
-        .orElse(false);
+    return backend.capability(CostModelSource.class).map(s -> s.costModelPending(graph)).orElse(false);
   }
 
   /** The notice said before the build starts. */
   static String announcement(LatencyBackend backend, OpGraph graph) {
+    boolean resumed = backend.capability(CostModelSource.class).flatMap(s -> s.costModelMeasurements(graph))
+        .isPresent();
+    if (resumed) {
+      return "finishing the cost model of " + graph.name() + " on " + backend.name() + ": measuring what the saved "
+          + "profiling lacks (Ctrl-C stops it)";
+    }
     return "building the cost model of " + graph.name() + " on " + backend.name() + " first: profiling every op on "
         + String.join(", ", backend.devices().stream().map(DeviceInfo::name).toList())
         + ", then timing a few designed splits (minutes on a large model or a busy machine; Ctrl-C stops it)";
@@ -42,15 +53,15 @@ final class CostModelBuild {
 
   /**
    * Runs {@code build}; when {@code measures}, says so through {@code notices} first and prints
-   * {@link #INTERRUPTED} if the process is stopped before the build returns.
+   * {@code stopLine} ({@link #INTERRUPTED}, {@link #interruptedRun}) if the process is stopped before the build returns.
    */
   static <T> T run(boolean measures, LatencyBackend backend, OpGraph graph, Consumer<String> notices,
-      Supplier<T> build) {
+      String stopLine, Supplier<T> build) {
     if (!measures) {
       return build.get();
     }
     Thread hook = new Thread(() -> {
-      System.err.println(INTERRUPTED);
+      System.err.println(stopLine);
       System.err.flush();
     }, "hsdag-cost-model-stop");
     // Hooked before it is announced: a stop right after the announcement must still be said.

@@ -3,13 +3,19 @@ package org.hsdag.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.hsdag.backend.CostModelSource;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.tune.RunFolder;
 
-/** The measurements a backend built the run's cost model from, kept in the run folder so a resume plans on the same numbers. */
+/**
+ * The measurements a backend built the run's cost model from, kept in the run folder as they are taken (the same
+ * text {@link CostModelStore} keeps for {@code plan}), so a resume plans on the same numbers and a tune killed while
+ * it profiled does not profile again what it had measured.
+ */
 final class CostModelMeasurements {
   private CostModelMeasurements() {}
 
@@ -28,15 +34,64 @@ final class CostModelMeasurements {
     }
   }
 
-  static void reuse(RunFolder folder, LatencyBackend backend, OpGraph graph)
+  /**
+   * Has the backend hand each part of the cost model's measurements to the run folder as soon as it is measured
+   * (the file replaced atomically each time), so a kill during the build keeps what was profiled.
+   */
+  static void track(RunFolder folder, LatencyBackend backend, OpGraph graph, Consumer<String> notices) {
+    backend.capability(CostModelSource.class)
+        .ifPresent(s -> s.costModelProgress(graph, new Saving(folder.dir().resolve(FILE), notices)));
+  }
+
+  /** Whether the run folder holds measurements of a cost model (a run that profiled, in part or whole). */
+  static boolean saved(Path dir) {
+    return Files.isRegularFile(dir.resolve(FILE));
+  }
+
+  /**
+   * Gives the backend the measurements saved in the run folder, whole or in part.
+   *
+   * @return the line that says so ({@code cost model: reused the profiling saved in the run folder (…)}); empty
+   *     when nothing was saved
+   */
+  static Optional<String> reuse(RunFolder folder, LatencyBackend backend, OpGraph graph)
       throws IOException {
     Path file = folder.dir().resolve(FILE);
     var source = backend.capability(CostModelSource.class);
-    if (Files.exists(file) && source.isPresent()) {
+    if (!Files.exists(file) || source.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      source.get().reuseCostModelMeasurements(graph, Files.readString(file));
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException(file + ": " + e.getMessage());
+    }
+    String what = source.get().costModelMeasured(graph).orElse(FILE);
+    return Optional.of("cost model: reused the profiling saved in the run folder (" + what + ")"
+        + (source.get().costModelPending(graph) ? "; measuring the rest" : ""));
+  }
+
+  /** Writes each text it is handed to {@code file}; a write that fails is said once and the build goes on. */
+  private static final class Saving implements Consumer<String> {
+    private final Path file;
+    private final Consumer<String> notices;
+    private boolean failed;
+
+    Saving(Path file, Consumer<String> notices) {
+      this.file = file;
+      this.notices = notices;
+    }
+
+    @Override
+    public void accept(String measurements) {
       try {
-        source.get().reuseCostModelMeasurements(graph, Files.readString(file));
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException(file + ": " + e.getMessage());
+        AtomicFiles.writeString(file, measurements);
+      } catch (IOException e) {
+        if (!failed) {
+          failed = true;
+          notices.accept("the cost model's measurements could not be saved in the run folder (" + e.getMessage()
+              + "); a resume would profile again");
+        }
       }
     }
   }

@@ -3,6 +3,7 @@ package org.hsdag.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -155,6 +156,8 @@ public final class Session implements AutoCloseable {
     };
     private LatencyBackend injected;
     private Consumer<LatencyBackend> beforeModel = b -> {};
+    private BiConsumer<LatencyBackend, DeviceSet> beforeCostModel = (b, d) -> {};
+    private String buildStopLine = CostModelBuild.INTERRUPTED;
 
     private Setup(OpGraph graph, BackendRequest request) {
       this.graph = Objects.requireNonNull(graph, "graph");
@@ -252,6 +255,18 @@ public final class Session implements AutoCloseable {
       return this;
     }
 
+    /** A step once the devices and memory capacities are resolved, before the cost model is built (a new run begins). */
+    public Setup beforeCostModel(BiConsumer<LatencyBackend, DeviceSet> v) {
+      beforeCostModel = v;
+      return this;
+    }
+
+    /** What a stop while the cost model is measured prints (a tune's run folder keeps what was measured). */
+    public Setup buildStopLine(String v) {
+      buildStopLine = v;
+      return this;
+    }
+
     /** Measures with {@code backend} instead of opening one (tests, embedding); it is used as it is and not closed. */
     public Setup injected(LatencyBackend backend) {
       injected = backend;
@@ -291,6 +306,7 @@ public final class Session implements AutoCloseable {
         LatencyBackend measuring = measures ? ObjectiveOptions.measuring(objective, backend) : backend;
         MemoryCheck check = memoryBeyondDevices ? memoryOptions.checkIgnoringOtherDevices(measuring, bound, ds)
             : memoryOptions.check(measuring, bound, ds, notices);
+        beforeCostModel.accept(backend, ds);
         Proxies.Resolved resolved = resolveProxy(measuring, bound, ds, check);
         return new Session(this, bound, backend, measuring, ds, check, resolved);
       } catch (RuntimeException e) {
@@ -325,7 +341,7 @@ public final class Session implements AutoCloseable {
       Proxies.Resolved r;
       try {
         r = CostModelBuild.run(CostModelBuild.measuresFirst(measuring, bound, profile), measuring, bound, notices,
-            () -> Proxies.resolve(measuring, bound, ds, profile, request.inputShapes().shapes()));
+            buildStopLine, () -> Proxies.resolve(measuring, bound, ds, profile, request.inputShapes().shapes()));
       } catch (ProxyUnavailableException e) {
         if (proxyRequired || profile != null) {
           throw new UserInputException(e.getMessage());

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.CallTiming;
 import org.hsdag.backend.InputShapes;
@@ -33,7 +34,6 @@ import org.hsdag.tune.RunStart;
 import org.hsdag.io.IoErrors;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunOptions;
-import org.hsdag.search.SearchStrategy;
 import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.RunObjective;
@@ -249,43 +249,62 @@ public final class TuneCommand implements Callable<Integer> {
     boolean lockExisted = Files.exists(dir.resolve(RunFolder.LOCK_FILE));
     // The folder first: one in use or not writable fails before the backend opens and the cost model is built.
     RunFolder folder = lock(dir);
-    boolean begun = false;
+    boolean kept = false;
+    AtomicReference<TuneStart.Prepared> prepared = new AtomicReference<>();
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
-        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions).open()) {
-      LatencyBackend backend = session.backend();
-      DeviceSet ds = session.devices();
-      checkSupport(graph, backend, ds);
-      if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
-        throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
-            + ", which is not among " + ds);
-      }
-      LatencyBackend measuring = session.measuring();
+        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
+        .beforeCostModel((backend, ds) -> {
+          // The manifest before the cost model is built: a tune killed while it profiles resumes and keeps that.
+          TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
+              proxyChoice);
+          prepared.set(p.begin(folder, modelPath, graph, backend, injectedBackend == null ? request : null,
+              new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()),
+              new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()), objective));
+          CostModelMeasurements.track(folder, backend, graph, this::notice);
+        }).buildStopLine(CostModelBuild.interruptedRun(dir))
+        .open()) {
+      kept = true;
+      TuneStart.Prepared p = prepared.get();
       Proxies.Resolved runProxy = session.proxy();
-      int effectivePatience = patience != null ? patience
-          : TuneConfig.defaultPatience(strategyConfig, runProxy != null);
-      TuneConfig config;
-      try {
-        config = new TuneConfig(ds, entry.name(), strategyConfig, effectiveBudget,
-            time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
-            checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
-      } catch (IllegalArgumentException e) {
-        throw new UserInputException(e.getMessage());
+      if (patience == null && p.config().patience() != TuneConfig.defaultPatience(strategyConfig, runProxy != null)) {
+        // The cost model could not be had: a cold search, whose default patience differs.
+        p = p.withPatience(TuneConfig.defaultPatience(strategyConfig, runProxy != null), folder);
       }
-      SearchStrategy strategyImpl = config.newStrategy();
-      RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
-          injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
-              request.mismatch().amplitude(), request.mismatch().seed()) : null,
-          new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
-          new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
-      begun = true;
-      CostModelMeasurements.save(folder, backend, graph);
-      objective.write(folder.dir());
-      return execution().run(folder, manifest, graph, measuring, false, strategyImpl, runProxy);
+      CostModelMeasurements.save(folder, session.backend(), graph);
+      return execution().run(folder, p.manifest(), graph, session.measuring(), false, p.strategy(), runProxy);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
     } finally {
       folder.close();
-      if (!begun) {
-        RunStart.unlock(dir, existed, lockExisted); // nothing began: leave the folder as it was
+      boolean begun = prepared.get() != null;
+      if (!kept && !(begun && CostModelMeasurements.saved(dir))) {
+        // Refused before anything was measured: leave the folder as it was.
+        if (begun) {
+          RunStart.abandon(dir);
+        }
+        RunStart.unlock(dir, existed, lockExisted);
       }
+    }
+  }
+
+  /** Checks the devices and builds the run's config and strategy (bad options are refused here). */
+  private TuneStart.Prepared prepare(OpGraph graph, LatencyBackend backend, DeviceSet ds, Strategies.Entry entry,
+      StrategyConfig strategyConfig, int effectiveBudget, long seed, ProxyChoice proxyChoice) {
+    checkSupport(graph, backend, ds);
+    if (entry.requiredDevice() != null && !ds.contains(entry.requiredDevice())) {
+      throw new UserInputException("strategy " + entry.name() + " needs device " + entry.requiredDevice()
+          + ", which is not among " + ds);
+    }
+    // A cold search has other defaults: assumed to get the cost model it asks for (corrected if it gets none).
+    int effectivePatience = patience != null ? patience
+        : TuneConfig.defaultPatience(strategyConfig, !ProxyChoice.NONE.equals(proxyChoice));
+    try {
+      TuneConfig config = new TuneConfig(ds, entry.name(), strategyConfig, effectiveBudget,
+          time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
+          checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
+      return new TuneStart.Prepared(config, config.newStrategy(), null);
+    } catch (IllegalArgumentException e) {
+      throw new UserInputException(e.getMessage());
     }
   }
 
@@ -380,16 +399,18 @@ public final class TuneCommand implements Callable<Integer> {
       BackendRequest request = r.backend().withInputShapes(shapes).withTestDevices(testDevices);
       ProxyChoice choice = mf.config().proxy();
       try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)
-          .devices(mf.config().devices()).memory(memoryOptions).beforeModel(backend -> {
+          .devices(mf.config().devices()).memory(memoryOptions).buildStopLine(CostModelBuild.interruptedRun(out))
+          .beforeModel(backend -> {
             if (!backend.profile().equals(mf.profile())) {
               throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
                   + backend.name() + " now reports " + backend.profile());
             }
             try {
-              CostModelMeasurements.reuse(folder, backend, r.graph());
+              CostModelMeasurements.reuse(folder, backend, r.graph()).ifPresent(this::notice);
             } catch (IOException e) {
               throw new java.io.UncheckedIOException(e);
             }
+            CostModelMeasurements.track(folder, backend, r.graph(), this::notice);
           }).open()) {
         return execution().run(folder, mf, r.graph(), session.measuring(), true, mf.config().newStrategy(),
             session.proxy());

@@ -64,11 +64,6 @@ public final class RunStart {
   }
 
   /**
-   * Refuses {@code dir} for a new run when it holds files but no run: they are the user's (a
-   * {@code best.json} of theirs would be overwritten). Checked before the folder is locked, so
-   * nothing is added to it.
-   */
-  /**
    * Undoes {@link RunFolder#lock} of a new run that never began: the lock file unless it was there before, and
    * the folder unless it was there before (and only when it is empty).
    */
@@ -85,6 +80,20 @@ public final class RunStart {
     }
   }
 
+  /**
+   * Takes back what {@link #begin} and the command wrote into a new run's folder (its manifest and objective) when
+   * the run was refused before it measured anything; {@link #unlock} then leaves the folder as it was.
+   */
+  public static void abandon(Path dir) throws IOException {
+    Files.deleteIfExists(dir.resolve(RunManifest.FILE));
+    Files.deleteIfExists(dir.resolve(RunObjective.FILE));
+  }
+
+  /**
+   * Refuses {@code dir} for a new run when it holds files but no run: they are the user's (a
+   * {@code best.json} of theirs would be overwritten). Checked before the folder is locked, so
+   * nothing is added to it.
+   */
   public static void checkNewRunFolder(Path dir) throws IOException {
     if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RunManifest.FILE))
         || Files.exists(dir.resolve(Tuner.LOG_FILE))) {

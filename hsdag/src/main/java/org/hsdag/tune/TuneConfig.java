@@ -113,6 +113,12 @@ public record TuneConfig(
         checkpointEvery, patience, proxy, memory);
   }
 
+  /** The same run with another {@code patience} (a run that expected a cost model and searches cold). */
+  public TuneConfig withPatience(int newPatience) {
+    return new TuneConfig(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK,
+        finalRounds, checkpointEvery, newPatience, proxy, memory);
+  }
+
   /** The same run keeping to the device capacities {@code memoryText} ({@code --memory}'s text, "" for none). */
   public TuneConfig withMemory(String memoryText) {
     return new TuneConfig(devices, strategy, strategyConfig, budget, timeLimitSeconds, seed, protocol, topK,

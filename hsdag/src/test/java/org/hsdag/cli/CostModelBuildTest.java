@@ -30,7 +30,7 @@ class CostModelBuildTest {
     Path out = tmp.resolve("run");
     Path said = tmp.resolve("child.out");
     List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), CostModelBuildChild.class.getName(),
+        "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), PartialProfilingChild.class.getName(),
         model.toString(), "--devices", "CPU,GPU.1", "--out", out.toString());
     Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(said.toFile()).start();
     try {
@@ -46,16 +46,18 @@ class CostModelBuildTest {
       child.destroyForcibly();
     }
     String text = Files.readString(said);
-    assertTrue(text.contains("hsdag: building the cost model of tiny_two_branch on endless first: profiling every op "
+    assertTrue(text.contains("hsdag: building the cost model of tiny_two_branch on parts first: profiling every op "
         + "on CPU, GPU.1"), text);
-    assertTrue(text.contains(CostModelBuild.INTERRUPTED), text);
-    assertFalse(Files.exists(out.resolve("log.jsonl")), "nothing of the run is written before its cost model");
+    assertTrue(text.contains(CostModelBuild.interruptedRun(out)), text);
+    assertTrue(text.contains("tune --resume --out"), text);
+    assertTrue(Files.exists(out.resolve("manifest.json")), "the run began before its cost model: it resumes");
+    assertFalse(Files.exists(out.resolve("log.jsonl")), "nothing was searched yet");
   }
 
   @Test
   void onlyARealBackendWhoseCostModelIsNotBuiltYetMeasuresFirst() throws Exception {
     var graph = new org.hsdag.ir.IrReader().read(TestModels.twoBranch(tmp));
-    CostModelBuildChild.EndlessProfiling real = new CostModelBuildChild.EndlessProfiling();
+    PartialProfilingChild.TwoParts real = new PartialProfilingChild.TwoParts(true);
     assertTrue(CostModelBuild.measuresFirst(real, graph, null));
     assertFalse(CostModelBuild.measuresFirst(real, graph, "paper"), "a --proxy-profile is computed, not measured");
     assertFalse(CostModelBuild.measuresFirst(FakeBackend.cpuGpu(), graph, null), "simulated");

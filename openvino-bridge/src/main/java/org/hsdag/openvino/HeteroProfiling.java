@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.hsdag.backend.Measurement;
 import org.hsdag.cost.HeteroCostModel;
@@ -168,15 +169,33 @@ public final class HeteroProfiling {
    */
   public static HeteroFit.Result fitCosts(OpGraph graph, HeteroCostModel model, DeviceSet devices,
       Function<Placement, Measurement> measure) {
+    return fitCosts(graph, model, devices, measure, DesignSamples.NONE, s -> {});
+  }
+
+  /**
+   * {@link #fitCosts(OpGraph, HeteroCostModel, DeviceSet, Function)} continuing from the measurements in {@code
+   * prior} (a round a placement has there is not measured again; a failure there is not retried), handing what was
+   * measured so far to {@code progress} after each measurement.
+   */
+  public static HeteroFit.Result fitCosts(OpGraph graph, HeteroCostModel model, DeviceSet devices,
+      Function<Placement, Measurement> measure, DesignSamples prior, Consumer<DesignSamples> progress) {
     List<HeteroSplitDesign.Designed> designed = HeteroSplitDesign.placements(model);
     List<List<Double>> micros = new ArrayList<>();
-    designed.forEach(p -> micros.add(new ArrayList<>()));
     Map<String, String> failed = new LinkedHashMap<>();
+    for (HeteroSplitDesign.Designed p : designed) {
+      micros.add(new ArrayList<>());
+      prior.of(p.label(), p.deviceOfOp()).ifPresent(s -> {
+        micros.get(micros.size() - 1).addAll(s.micros());
+        if (s.failed() != null) {
+          failed.put(p.label(), s.failed());
+        }
+      });
+    }
     for (int round = 0; round < DESIGN_ROUNDS; round++) {
       for (int i = 0; i < designed.size(); i++) {
         HeteroSplitDesign.Designed p = designed.get(i);
-        if (failed.containsKey(p.label())) {
-          continue; // a refusal does not change between rounds
+        if (failed.containsKey(p.label()) || micros.get(i).size() > round) {
+          continue; // a refusal does not change between rounds; a saved round is not measured again
         }
         Measurement meas = measure.apply(placement(graph, model, p.deviceOfOp(), devices));
         if (meas.ok()) {
@@ -184,6 +203,7 @@ public final class HeteroProfiling {
         } else {
           failed.put(p.label(), meas.reason());
         }
+        progress.accept(samples(designed, micros, failed));
       }
     }
     List<HeteroFit.Observation> obs = new ArrayList<>();
@@ -199,6 +219,18 @@ public final class HeteroProfiling {
       throw new IllegalStateException("no designed placement ran (" + String.join("; ", why) + ")");
     }
     return HeteroFit.fit(model, obs);
+  }
+
+  private static DesignSamples samples(List<HeteroSplitDesign.Designed> designed, List<List<Double>> micros,
+      Map<String, String> failed) {
+    List<DesignSamples.Sampled> taken = new ArrayList<>();
+    for (int i = 0; i < designed.size(); i++) {
+      String label = designed.get(i).label();
+      if (!micros.get(i).isEmpty() || failed.containsKey(label)) {
+        taken.add(new DesignSamples.Sampled(label, designed.get(i).deviceOfOp(), micros.get(i), failed.get(label)));
+      }
+    }
+    return new DesignSamples(designed.size() * DESIGN_ROUNDS, taken);
   }
 
   /** The node placement of a placement of {@code model}'s ops (other nodes follow HETERO's rules). */

@@ -76,9 +76,8 @@ public final class OpenVinoBackend
   private final ShapeAssumption shapes;
   private final Map<OpGraph, Path> modelFiles = new HashMap<>();
   private final Map<OpGraph, OpenVinoRuntime.Model> models = new HashMap<>();
-  private final Map<OpGraph, HeteroCostModel> costModels = new HashMap<>();
   private final Map<OpGraph, BoundaryOracle> oracles = new HashMap<>();
-  private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
+  private final ProfiledCostModels costModels;
   private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
@@ -100,6 +99,7 @@ public final class OpenVinoBackend
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
+    this.costModels = new ProfiledCostModels(devices, shapes);
     this.memory = devices.stream().map(d -> DeviceMemoryReport.readOrNone(runtime, d.name())).toList();
   }
 
@@ -197,7 +197,7 @@ public final class OpenVinoBackend
   public synchronized OpenVinoBackend bind(OpGraph graph, Path xml) {
     Path old = modelFiles.put(graph, xml);
     if (old != null && !old.equals(xml)) {
-      costModels.remove(graph);
+      costModels.forget(graph);
       oracles.remove(graph);
       OpenVinoRuntime.Model m = models.remove(graph);
       if (m != null) {
@@ -385,53 +385,49 @@ public final class OpenVinoBackend
    * query_model}; then per-device kernel scale, sub-model start, boundary-copy and request costs fitted ({@link
    * HeteroFit}) to the designed placements of {@link HeteroSplitDesign}, measured here. With one device nothing is
    * split: those costs come from the built-in {@value KernelProfiles#LINK_PROFILE} profile. Dynamic dimensions are
-   * sized as the backend was opened with (as announced).
+   * sized as the backend was opened with (as announced). Each part measured goes to {@link #costModelProgress}'s
+   * sink at once, and saved measurements ({@link #reuseCostModelMeasurements}) are continued ({@link
+   * ProfiledCostModels}).
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
   @Override
   public synchronized HeteroCostModel costModel(OpGraph graph) {
-    HeteroCostModel cached = costModels.get(graph);
-    if (cached != null) {
-      return cached;
-    }
-    ProfiledKernels k = kernels.computeIfAbsent(graph,
-        g -> KernelProfiles.profile(model(g), g, devices, shapes, options));
-    HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
-    if (!k.fitted() && devices.size() > 1) {
-      DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
-      // A refusal here leaves one design out of the fit: no failed measurement of the run.
-      k = k.withFit(compiled.during(CompiledModels.DESIGNED_SPLITS, () -> HeteroProfiling.fitCosts(graph, base, all,
-          p -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement())));
-      kernels.put(graph, k);
-    }
-    HeteroCostModel fitted = k.fitted() ? HeteroFit.apply(base, k.kernelScale(), k.costs(), k.requestMicros()) : base;
-    HeteroCostModel model = fitted.withBoundaryOracle(boundaryOracle(graph));
-    costModels.put(graph, model);
-    return model;
+    // A refusal while fitting leaves one design out of the fit: no failed measurement of the run.
+    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options),
+        p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
+            () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),
+        () -> boundaryOracle(graph));
   }
 
   @Override
   public synchronized Optional<String> costModelMeasurements(OpGraph graph) {
-    ProfiledKernels k = kernels.get(graph);
-    return Optional.ofNullable(k).map(ProfiledKernels::toJson);
+    return costModels.measurements(graph);
   }
 
   @Override
   public synchronized Optional<FitError> costModelError(OpGraph graph) {
-    ProfiledKernels k = kernels.get(graph);
-    return k == null ? Optional.empty() : FitError.of(k.fitErrors());
+    return costModels.error(graph);
   }
 
   @Override
   public synchronized void reuseCostModelMeasurements(OpGraph graph, String measurements) {
-    ProfiledKernels k = ProfiledKernels.fromJson(measurements);
-    if (!k.fits(graph, devices.stream().map(DeviceInfo::name).toList())) {
-      throw new IllegalArgumentException("the saved kernel times are of another model or other devices ("
-          + String.join(",", k.devices()) + ")");
-    }
-    kernels.put(graph, k);
-    costModels.remove(graph);
+    costModels.reuse(graph, measurements);
+  }
+
+  @Override
+  public synchronized void costModelProgress(OpGraph graph, java.util.function.Consumer<String> sink) {
+    costModels.progress(graph, sink);
+  }
+
+  @Override
+  public synchronized boolean costModelPending(OpGraph graph) {
+    return costModels.pending(graph);
+  }
+
+  @Override
+  public synchronized Optional<String> costModelMeasured(OpGraph graph) {
+    return costModels.measured(graph);
   }
 
   /** The model file of a bound graph. */

@@ -23,15 +23,18 @@ import org.hsdag.ir.OpGraph;
  * @param requestMicros the fitted per-request overhead
  * @param fitErrors the fitted model's relative error on each designed placement it was fitted to (predicted /
  *     measured - 1); empty before the fit, or for a table saved before errors were kept
+ * @param design the designed-split measurements taken for the fit so far (a build stopped before the fit continues
+ *     from them); {@link DesignSamples#NONE} when none, or for a table saved before they were kept
  */
 @SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
 public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported,
-    double[] kernelScale, List<HeteroDevice> costs, double requestMicros, List<Double> fitErrors) {
+    double[] kernelScale, List<HeteroDevice> costs, double requestMicros, List<Double> fitErrors,
+    DesignSamples design) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Kernel times and support only, nothing fitted yet. */
   public ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
-    this(devices, nodes, micros, supported, null, null, 0, List.of());
+    this(devices, nodes, micros, supported, null, null, 0, List.of(), DesignSamples.NONE);
   }
 
   public ProfiledKernels {
@@ -40,6 +43,7 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
     kernelScale = kernelScale == null ? null : kernelScale.clone();
     costs = costs == null ? null : List.copyOf(costs);
     fitErrors = fitErrors == null ? List.of() : List.copyOf(fitErrors);
+    design = design == null ? DesignSamples.NONE : design;
     if ((kernelScale != null && kernelScale.length != devices.size())
         || (costs != null && costs.size() != devices.size())) {
       throw new IllegalArgumentException("profiled kernels: one fitted value per device expected");
@@ -89,7 +93,27 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
       errors.add(fit.error(k));
     }
     return new ProfiledKernels(devices, nodes, micros, supported, fit.kernelScale(), fit.costs(), fit.requestMicros(),
-        errors);
+        errors, design);
+  }
+
+  /** The same kernels with the designed-split measurements taken so far. */
+  public ProfiledKernels withDesign(DesignSamples samples) {
+    return new ProfiledKernels(devices, nodes, micros, supported, kernelScale, costs, requestMicros, fitErrors,
+        samples);
+  }
+
+  /**
+   * What these hold, for the user: {@code kernel times on CPU, CPU2 and 17 of 42 designed-split measurements}, or
+   * {@code ... and the fit to 14 designed splits}.
+   */
+  public String describe() {
+    String kernels = "kernel times on " + String.join(", ", devices);
+    if (fitted()) {
+      return kernels + (fitErrors.isEmpty() ? " and the fitted split costs"
+          : " and the fit to " + fitErrors.size() + " designed splits");
+    }
+    return design.measurements() == 0 ? kernels
+        : kernels + " and " + design.measurements() + " of " + design.planned() + " designed-split measurements";
   }
 
   /** Whether these were measured on {@code graph} with exactly {@code deviceNames}. */

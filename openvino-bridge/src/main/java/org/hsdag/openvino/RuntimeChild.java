@@ -28,8 +28,8 @@ import java.util.stream.Stream;
 /**
  * One runtime child process as the tune sees it: started with a command, connected over a Unix
  * socket in a private folder (also its working folder, so a crash report lands there and not in the
- * user's), asked by {@link #call} with a deadline, and ended by {@link #close}. A call whose answer
- * does not come by its deadline, or during which the child dies, ends the child and throws {@link
+ * user's; one a killed tune left is removed by the next start, {@link RuntimeFolders}), asked by
+ * {@link #call} with a deadline, and ended by {@link #close}. A call whose answer does not come by its deadline, or during which the child dies, ends the child and throws {@link
  * RuntimeLostException} with the reason. Answers are read by a daemon thread into a queue, so the
  * caller waits with a timeout and notices a dead child at once (end of stream).
  */
@@ -109,7 +109,7 @@ final class RuntimeChild implements AutoCloseable {
     Path dir = null;
     Process p = null;
     try {
-      dir = Files.createTempDirectory("hsdag-runtime-");
+      dir = RuntimeFolders.create(RuntimeFolders.root());
       Path socket = dir.resolve("s");
       try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -126,6 +126,7 @@ final class RuntimeChild implements AutoCloseable {
           throw new OpenVinoException("the runtime child could not open OpenVINO: " + hello.get(2));
         }
         RuntimeChild child = new RuntimeChild(p, dir, ch, (Long) hello.get(0));
+        RuntimeFolders.record(dir, child.pid); // a tune killed now leaves the folder to whoever sees both dead
         child.listen(in);
         return child;
       }

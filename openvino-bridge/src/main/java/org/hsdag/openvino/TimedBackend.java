@@ -139,6 +139,21 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
         }
 
         @Override
+        public void costModelProgress(OpGraph graph, java.util.function.Consumer<String> sink) {
+          openVino.costModelProgress(graph, sink);
+        }
+
+        @Override
+        public boolean costModelPending(OpGraph graph) {
+          return openVino.costModelPending(graph);
+        }
+
+        @Override
+        public Optional<String> costModelMeasured(OpGraph graph) {
+          return openVino.costModelMeasured(graph);
+        }
+
+        @Override
         public Optional<FitError> costModelError(OpGraph graph) {
           return openVino.costModelError(graph);
         }

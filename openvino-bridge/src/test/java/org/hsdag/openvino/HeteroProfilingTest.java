@@ -63,6 +63,46 @@ class HeteroProfilingTest {
     assertTrue(fit.maxAbsError() < 0.02, "the slowed rounds do not reach the fit: " + fit.maxAbsError());
   }
 
+  @Test
+  void aFitStoppedMidwayContinuesFromWhatItHandedOverAndMeasuresOnlyTheRest() {
+    OpGraph g = TinyGraphs.randomDag(40, 2, 3);
+    HeteroCostModel base = HeteroCostModel.forProfile(g, DeviceProfile.load("paper"),
+        new CostModel(ShapeAssumption.DEFAULT)).withDevices(List.of("CPU", "GPU.1"));
+    DeviceSet devices = DeviceSet.of("CPU", "GPU.1");
+    int[] refused = HeteroSplitDesign.placements(base).get(1).deviceOfOp();
+    List<int[]> measured = new ArrayList<>();
+    java.util.function.Function<Placement, Measurement> measure = p -> {
+      int[] dc = deviceOfOp(base, p);
+      measured.add(dc);
+      if (Arrays.equals(dc, refused)) {
+        return Measurement.failed("HETERO refuses this split", "scripted", "x");
+      }
+      return Measurement.of(new double[] {base.evaluate(dc).micros() / 1000 * (1 + 0.01 * measured.size())}, ONE, 2,
+          "scripted", "x");
+    };
+    List<DesignSamples> handed = new ArrayList<>();
+    HeteroFit.Result whole = HeteroProfiling.fitCosts(g, base, devices, measure, DesignSamples.NONE, handed::add);
+    int all = measured.size();
+    assertEquals(all, handed.size(), "each measurement handed over as it is taken");
+    for (int k = 0; k < all; k++) {
+      assertEquals(k + 1, handed.get(k).measurements());
+    }
+    for (int stop : new int[] {1, 2, all / 2, all - 1, all}) {
+      measured.clear();
+      List<DesignSamples> again = new ArrayList<>();
+      HeteroFit.Result resumed = HeteroProfiling.fitCosts(g, base, devices, measure, handed.get(stop - 1), again::add);
+      assertEquals(all - stop, measured.size(), "after " + stop + " saved measurements only the rest is measured");
+      DesignSamples last = again.isEmpty() ? handed.get(stop - 1) : again.get(again.size() - 1);
+      assertEquals(all, last.measurements());
+      for (DesignSamples.Sampled kept : handed.get(stop - 1).placements()) {
+        DesignSamples.Sampled now = last.of(kept.label(), kept.deviceOfOp()).orElseThrow();
+        assertEquals(kept.micros(), now.micros().subList(0, kept.micros().size()), "saved samples are kept");
+        assertEquals(kept.failed(), now.failed());
+      }
+      assertEquals(whole.observations().size(), resumed.observations().size(), "the refusal is not retried");
+    }
+  }
+
   private static int[] deviceOfOp(HeteroCostModel model, Placement p) {
     int[] dc = new int[model.opCount()];
     for (int i = 0; i < dc.length; i++) {
