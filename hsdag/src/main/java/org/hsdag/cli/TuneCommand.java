@@ -113,6 +113,9 @@ public final class TuneCommand implements Callable<Integer> {
   MemoryOptions memoryOptions;
 
   @Mixin
+  CostModelStoreOptions costModelStore;
+
+  @Mixin
   CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
   @Mixin
   LoadOptions loadOptions;
@@ -244,8 +247,15 @@ public final class TuneCommand implements Callable<Integer> {
     // The folder first: one in use or not writable fails before the backend opens and the cost model is built.
     RunFolder folder = lock(dir);
     boolean begun = false;
+    // The backend's own cost model is the one plan and tune keep for each other; an injected backend is used as it is.
+    CostModelReuse reuse = ProxyChoice.AUTO.equals(proxyChoice) && injectedBackend == null
+        ? costModelStore.reuse(modelPath, request, this::notice) : null;
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
-        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions).open()) {
+        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
+        .costModelReuse(reuse).open()) {
+      if (reuse != null) {
+        reuse.line().ifPresent(this::notice);
+      }
       LatencyBackend backend = session.backend();
       DeviceSet ds = session.devices();
       checkSupport(graph, backend, ds);
