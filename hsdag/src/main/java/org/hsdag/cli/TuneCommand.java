@@ -186,6 +186,7 @@ public final class TuneCommand implements Callable<Integer> {
   picocli.CommandLine.Model.CommandSpec spec;
 
   private final LatencyBackend injectedBackend;
+  private long startNanos = System.nanoTime();
 
   public TuneCommand() {
     this(null);
@@ -211,6 +212,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    startNanos = System.nanoTime();
     if (json && quiet) {
       throw new UserInputException("--json and --quiet cannot be combined");
     }
@@ -421,7 +423,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   private TuneExecution execution() {
     return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
-        this::notice, shareMachine);
+        this::notice, shareMachine, startNanos);
   }
 
   private void notice(String line) {

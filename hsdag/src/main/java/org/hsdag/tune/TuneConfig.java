@@ -101,6 +101,11 @@ public record TuneConfig(
     return SearchLimits.of(budget).withTimeLimit(timeLimitSeconds).withPatience(patience);
   }
 
+  /** The measurements of a full final race: every finalist (the baselines, the top K) in every fixed round. */
+  public int raceMeasurements() {
+    return (devices.size() + topK) * finalRounds;
+  }
+
   /** A new, uninitialised strategy as configured. */
   public SearchStrategy newStrategy() {
     return strategyConfig.create(strategy);

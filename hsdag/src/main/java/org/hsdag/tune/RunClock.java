@@ -1,0 +1,93 @@
+package org.hsdag.tune;
+
+import java.util.function.LongSupplier;
+
+/**
+ * The wall clock of a tune session, from the command's start (so the cost-model build counts): the
+ * run's seconds so far, earlier sessions of a resumed run included, where they went, and what a
+ * measurement costs here, so that {@code --time} bounds the whole run: the search stops while the
+ * final race still fits, and the race starts no round that no longer fits.
+ */
+public final class RunClock {
+  private final LongSupplier nanos;
+  private final long start;
+  private double earlier;
+  private double setupEnd = Double.NaN;
+  private double baselinesEnd = Double.NaN;
+  private double searchEnd = Double.NaN;
+  private double measuredSeconds;
+  private int measured;
+  private long measureStart = -1;
+
+  /**
+   * A clock reading {@code nanos} (e.g. {@code System::nanoTime}), started at {@code startNanos} on it.
+   */
+  public RunClock(LongSupplier nanos, long startNanos) {
+    this.nanos = nanos;
+    this.start = startNanos;
+  }
+
+  /** A clock of the system's monotonic time, started now. */
+  public static RunClock startingNow() {
+    return new RunClock(System::nanoTime, System.nanoTime());
+  }
+
+  /** Earlier sessions of the run took {@code seconds} (their last logged elapsed time). */
+  void continueAfter(double seconds) {
+    earlier = Math.max(earlier, seconds);
+  }
+
+  /** The run's wall seconds so far, earlier sessions included. */
+  public double elapsed() {
+    return earlier + (nanos.getAsLong() - start) / 1e9;
+  }
+
+  void setupDone() {
+    setupEnd = elapsed();
+  }
+
+  void baselinesDone() {
+    baselinesEnd = elapsed();
+  }
+
+  void searchDone() {
+    searchEnd = elapsed();
+  }
+
+  /** A measurement starts on the backend. */
+  void measuring() {
+    measureStart = nanos.getAsLong();
+  }
+
+  /** The measurement started last ended; {@code ok}: it ran (a failure or refusal says little of what one costs). */
+  void measured(boolean ok) {
+    if (measureStart >= 0 && ok) {
+      measuredSeconds += (nanos.getAsLong() - measureStart) / 1e9;
+      measured++;
+    }
+    measureStart = -1;
+  }
+
+  /** The mean wall time of a successful measurement in this session, 0 before any. */
+  double meanMeasurementSeconds() {
+    return measured == 0 ? 0 : measuredSeconds / measured;
+  }
+
+  /** What {@code count} more measurements would take at this session's mean. */
+  double forMeasurements(int count) {
+    return count * meanMeasurementSeconds();
+  }
+
+  /** Where this session's time went so far, under the time limit {@code limitSeconds} (0: none). */
+  TimeSpent spent(long limitSeconds) {
+    double now = elapsed();
+    double setup = orNow(setupEnd, now);
+    double baselines = orNow(baselinesEnd, now);
+    double search = orNow(searchEnd, now);
+    return new TimeSpent(earlier, setup - earlier, baselines - setup, search - baselines, now - search, limitSeconds);
+  }
+
+  private static double orNow(double mark, double now) {
+    return Double.isNaN(mark) ? now : mark;
+  }
+}
