@@ -30,6 +30,7 @@ final class CostModelReuse {
   private Saved reused;
   private long buildStart;
   private double buildSeconds = Double.NaN;
+  private boolean built;
 
   CostModelReuse(CostModelStore store, java.nio.file.Path xml, BackendRequest request, boolean fresh,
       Consumer<String> notices) {
@@ -85,6 +86,7 @@ final class CostModelReuse {
     load = before.isEmpty() ? Optional.empty() : end.flatMap(e -> LoadSample.between(before.get(), e));
     Optional<String> measured = backend.capability(CostModelSource.class).flatMap(s -> s.costModelMeasurements(graph));
     if (measured.isPresent()) {
+      built = true;
       try {
         store.save(key, new Saved(measured.get(), load.orElse(null), java.time.Instant.now().toString(),
             buildSeconds).json());
@@ -120,7 +122,7 @@ final class CostModelReuse {
    * a named profile).
    */
   Optional<String> line() {
-    if (key == null) {
+    if (key == null || (reusedFrom == null && !built)) {
       return Optional.empty();
     }
     String under = load.map(l -> " under " + loadText(l)).orElse("");
