@@ -46,7 +46,8 @@ final class FinalRaceListener implements RemeasureListener {
   @Override
   public boolean roundFits(int round, int measurements) {
     long limit = config.timeLimitSeconds();
-    double roundSeconds = clock.forMeasurements(measurements);
+    clock.raceRound(measurements);
+    double roundSeconds = clock.forRaceMeasurements(measurements);
     if (limit <= 0 || measurements == 0 || clock.elapsed() + roundSeconds <= limit) {
       return true;
     }

@@ -18,6 +18,9 @@ public final class RunClock {
   private double measuredSeconds;
   private int measured;
   private long measureStart = -1;
+  private long raceRoundStart = -1;
+  private int raceRoundMeasurements;
+  private double raceMean = Double.NaN;
 
   /**
    * A clock reading {@code nanos} (e.g. {@code System::nanoTime}), started at {@code startNanos} on it.
@@ -71,6 +74,23 @@ public final class RunClock {
   /** The mean wall time of a successful measurement in this session, 0 before any. */
   double meanMeasurementSeconds() {
     return measured == 0 ? 0 : measuredSeconds / measured;
+  }
+
+  /**
+   * A final-race round of {@code measurements} is about to start (or would): the round before it, if any,
+   * tells what a race measurement costs (a placement compiled before re-measures faster than a new one).
+   */
+  void raceRound(int measurements) {
+    if (raceRoundStart >= 0 && raceRoundMeasurements > 0) {
+      raceMean = (nanos.getAsLong() - raceRoundStart) / 1e9 / raceRoundMeasurements;
+    }
+    raceRoundStart = nanos.getAsLong();
+    raceRoundMeasurements = measurements;
+  }
+
+  /** What {@code count} race measurements would take: at the race's own mean once a round ran, else the session's. */
+  double forRaceMeasurements(int count) {
+    return Double.isNaN(raceMean) ? forMeasurements(count) : count * raceMean;
   }
 
   /** What {@code count} more measurements would take at this session's mean. */

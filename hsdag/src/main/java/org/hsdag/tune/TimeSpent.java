@@ -23,12 +23,12 @@ public record TimeSpent(double earlierSeconds, double setupSeconds, double basel
     return earlierSeconds + setupSeconds + baselineSeconds + searchSeconds + finalSeconds;
   }
 
-  /** {@code time: 58.2 s of --time 60 s: set-up and cost model 20.1 s, baselines 2.0 s, search 30.0 s, final race 6.1 s}. */
+  /** {@code wall: 58.2 s of --time 60 s since the command started: set-up and cost model 20.1 s, ..., final race 6.1 s}. */
   public String text() {
     String of = limitSeconds > 0 ? String.format(Locale.ROOT, " of --time %d s", limitSeconds) : "";
     String before = earlierSeconds > 0 ? String.format(Locale.ROOT, "earlier sessions %.1f s, ", earlierSeconds) : "";
     return String.format(Locale.ROOT,
-        "time: %.1f s%s: %sset-up and cost model %.1f s, baselines %.1f s, search %.1f s, "
+        "wall: %.1f s%s since the command started: %sset-up and cost model %.1f s, baselines %.1f s, search %.1f s, "
             + "final race %.1f s",
         totalSeconds(), of, before, setupSeconds, baselineSeconds, searchSeconds, finalSeconds);
   }

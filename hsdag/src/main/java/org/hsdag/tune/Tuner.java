@@ -80,6 +80,8 @@ public final class Tuner {
   private final List<Finalist> baselines = new ArrayList<>();
   private RunLog log;
   private RunClock clock;
+  /** Search placements measured successfully: the finalists the final race will have, up to the top K. */
+  private int searchCandidates;
   private double bestMs = Double.NaN;
   private double lastMs = Double.NaN;
   private double referenceMs = Double.NaN;
@@ -392,6 +394,7 @@ public final class Tuner {
       public void step(SearchStep step, SearchProgress progress, boolean replayed) throws IOException {
         Measurement m = step.measurement();
         lastMs = m.ok() ? m.latencyMillis() : Double.NaN;
+        searchCandidates += m.ok() && !step.cached() ? 1 : 0;
         if (m.ok()) {
           bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
         }
@@ -477,7 +480,7 @@ public final class Tuner {
 
   /** The search's clock: the time spent, plus what the final race will take, so that it still fits {@code --time}. */
   private double searchClock() {
-    return elapsed() + clock.forMeasurements(config.raceMeasurements());
+    return elapsed() + clock.forMeasurements(config.raceMeasurements(searchCandidates));
   }
 
   private static String now() {
