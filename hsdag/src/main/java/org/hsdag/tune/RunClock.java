@@ -15,8 +15,7 @@ public final class RunClock {
   private double setupEnd = Double.NaN;
   private double baselinesEnd = Double.NaN;
   private double searchEnd = Double.NaN;
-  private double measuredSeconds;
-  private int measured;
+  private double fastestSeconds = Double.NaN;
   private long measureStart = -1;
   private long raceRoundStart = -1;
   private int raceRoundMeasurements;
@@ -65,15 +64,19 @@ public final class RunClock {
   /** The measurement started last ended; {@code ok}: it ran (a failure or refusal says little of what one costs). */
   void measured(boolean ok) {
     if (measureStart >= 0 && ok) {
-      measuredSeconds += (nanos.getAsLong() - measureStart) / 1e9;
-      measured++;
+      double seconds = (nanos.getAsLong() - measureStart) / 1e9;
+      fastestSeconds = Double.isNaN(fastestSeconds) ? seconds : Math.min(fastestSeconds, seconds);
     }
     measureStart = -1;
   }
 
-  /** The mean wall time of a successful measurement in this session, 0 before any. */
-  double meanMeasurementSeconds() {
-    return measured == 0 ? 0 : measuredSeconds / measured;
+  /**
+   * What a race measurement is expected to cost before the race ran a round: the fastest successful
+   * measurement of this session (a race re-measures placements compiled before, so it compiles no more
+   * than the cheapest one did), 0 before any.
+   */
+  double raceMeasurementSeconds() {
+    return Double.isNaN(fastestSeconds) ? 0 : fastestSeconds;
   }
 
   /**
@@ -88,14 +91,14 @@ public final class RunClock {
     raceRoundMeasurements = measurements;
   }
 
-  /** What {@code count} race measurements would take: at the race's own mean once a round ran, else the session's. */
+  /** What {@code count} race measurements would take: at the race's own mean once a round ran, else {@link #forMeasurements}. */
   double forRaceMeasurements(int count) {
     return Double.isNaN(raceMean) ? forMeasurements(count) : count * raceMean;
   }
 
-  /** What {@code count} more measurements would take at this session's mean. */
+  /** What {@code count} race measurements would take before the race ran a round ({@link #raceMeasurementSeconds}). */
   double forMeasurements(int count) {
-    return count * meanMeasurementSeconds();
+    return count * raceMeasurementSeconds();
   }
 
   /** Where this session's time went so far, under the time limit {@code limitSeconds} (0: none). */
