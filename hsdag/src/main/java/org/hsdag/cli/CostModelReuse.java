@@ -12,9 +12,10 @@ import org.hsdag.backend.MeasurementLoad;
 import org.hsdag.ir.OpGraph;
 
 /**
- * plan's cost model on a real backend: reused from the {@link CostModelStore} when the same model,
- * devices, runtime and sizes were profiled before (unless a fresh profile is asked for), else built
- * and saved; with the load the machine carried while it was built.
+ * plan's and tune's cost model on a real backend: reused from the {@link CostModelStore} when the same
+ * model, devices, test devices, runtime and sizes were profiled before (unless a fresh profile is asked
+ * for), else built and saved; with when it was built, how long that took and the load the machine
+ * carried meanwhile.
  */
 final class CostModelReuse {
   private final CostModelStore store;
@@ -26,6 +27,10 @@ final class CostModelReuse {
   private String reusedFrom;
   private Optional<LoadSample> before = Optional.empty();
   private Optional<MeasurementLoad> load = Optional.empty();
+  private Saved reused;
+  private long buildStart;
+  private double buildSeconds = Double.NaN;
+  private boolean built;
 
   CostModelReuse(CostModelStore store, java.nio.file.Path xml, BackendRequest request, boolean fresh,
       Consumer<String> notices) {
@@ -58,6 +63,7 @@ final class CostModelReuse {
           Saved env = Saved.parse(saved.get());
           source.get().reuseCostModelMeasurements(graph, env.measurements());
           reusedFrom = store.where(key);
+          reused = env;
           load = Optional.ofNullable(env.load());
           return;
         }
@@ -67,6 +73,7 @@ final class CostModelReuse {
       }
     }
     before = LoadProbe.proc().sample();
+    buildStart = System.nanoTime();
   }
 
   /** After the cost model is resolved: saves what was measured, and reads the load it was measured under. */
@@ -74,12 +81,15 @@ final class CostModelReuse {
     if (reusedFrom != null || key == null) {
       return;
     }
+    buildSeconds = (System.nanoTime() - buildStart) / 1e9;
     Optional<LoadSample> end = LoadProbe.proc().sample();
     load = before.isEmpty() ? Optional.empty() : end.flatMap(e -> LoadSample.between(before.get(), e));
     Optional<String> measured = backend.capability(CostModelSource.class).flatMap(s -> s.costModelMeasurements(graph));
     if (measured.isPresent()) {
+      built = true;
       try {
-        store.save(key, new Saved(measured.get(), load.orElse(null)).json());
+        store.save(key, new Saved(measured.get(), load.orElse(null), java.time.Instant.now().toString(),
+            buildSeconds).json());
       } catch (IOException e) {
         notices.accept("the cost model could not be saved for reuse (" + e.getMessage() + ")");
       }
@@ -96,13 +106,50 @@ final class CostModelReuse {
     return load;
   }
 
+  /** When and in how long a reused cost model was built ({@code built 2026-01-01 12:00 UTC in 18.2 s}), if saved. */
+  Optional<String> provenance() {
+    if (reused == null || reused.builtAt() == null) {
+      return Optional.empty();
+    }
+    String when = reused.builtAt().replaceFirst("T", " ").replaceFirst(":\\d\\d(\\.\\d+)?Z$", " UTC");
+    return Optional.of("built " + when + (reused.buildSeconds() == null ? ""
+        : String.format(java.util.Locale.ROOT, " in %.1f s", reused.buildSeconds())));
+  }
+
   /**
-   * What the store keeps: the backend's measurements and the load they were taken under.
+   * The line a command says of its cost model: reused (where from, when it was built, the load then) or
+   * built now (in how long, under what load); empty when there is no store to speak of (the simulator,
+   * a named profile).
+   */
+  Optional<String> line() {
+    if (key == null || (reusedFrom == null && !built)) {
+      return Optional.empty();
+    }
+    String under = load.map(l -> " under " + loadText(l)).orElse("");
+    if (reusedFrom != null) {
+      return Optional.of("cost model: reused from " + reusedFrom + provenance().map(p -> ", " + p).orElse("") + under
+          + " (--fresh-profile profiles again)");
+    }
+    return Optional.of(String.format(java.util.Locale.ROOT, "cost model: built in %.1f s%s (saved for the next plan "
+        + "or tune)", buildSeconds, under));
+  }
+
+  /** The load a cost model was profiled under, with a warning when it was high enough to skew the profile. */
+  static String loadText(MeasurementLoad l) {
+    return l.describe() + (l.foreignShare() > 0.25
+        ? " (a loaded machine: the profile, so the plan, may not hold on a quiet one)" : "");
+  }
+
+  /**
+   * What the store keeps: the backend's measurements, the load they were taken under, when and in how long.
    *
    * @param measurements {@link CostModelSource#costModelMeasurements}' text
    * @param load the foreign load while they were measured, or null
+   * @param builtAt when they were measured (an ISO instant), or null (saved before this was kept)
+   * @param buildSeconds how long measuring them took, or null
    */
-  record Saved(String measurements, MeasurementLoad load) {
+  @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+  record Saved(String measurements, MeasurementLoad load, String builtAt, Double buildSeconds) {
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     String json() {

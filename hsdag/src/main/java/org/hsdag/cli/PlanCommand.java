@@ -72,14 +72,8 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the plan as JSON on stdout.")
   boolean json;
 
-  @Option(names = "--fresh-profile",
-      description = "Real backends: profile the model again instead of reusing the cost model a plan of the same "
-          + "model, devices, runtime and sizes saved.")
-  boolean freshProfile;
-
-  @Option(names = "--cost-model-cache", paramLabel = "DIR", hidden = true,
-      description = "Where real backends' cost models are saved for reuse. Default: ~/.cache/hsdag/cost-models.")
-  Path costModelCache;
+  @Mixin
+  CostModelStoreOptions costModelStore;
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -108,22 +102,13 @@ public final class PlanCommand implements Callable<Integer> {
         2);
     // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
     String costModel = proxyProfile != null ? proxyProfile : request.mismatch().any() ? request.profile() : null;
-    CostModelReuse reuse = costModel != null ? null : new CostModelReuse(costModelCache == null
-        ? CostModelStore.Folder.defaultFolder() : new CostModelStore.Folder(costModelCache), model, request,
-        freshProfile, notices);
+    CostModelReuse reuse = costModel != null ? null : costModelStore.reuse(model, request, notices);
     try (Session session = Session.of(graph, request).objective(objective, false)
         .devices(deviceOptions, 2, "planning splits a model across devices").memory(memoryOptions)
         .proxy(costModel == null ? ProxyChoice.AUTO : new ProxyChoice.Profile(costModel), true, "").notices(notices)
-        .beforeModel(b -> {
-          if (reuse != null) {
-            reuse.before(b, graph);
-          }
-        }).open()) {
+        .costModelReuse(reuse).open()) {
       LatencyBackend backend = session.backend();
       Proxies.Resolved resolved = session.proxy();
-      if (reuse != null) {
-        reuse.after(backend, session.graph());
-      }
       long t0 = System.nanoTime();
       Plan plan = new Planner().plan(resolved.proxy());
       PlanTiming timing = PlanTiming.of(startup, start, t0, System.nanoTime(), reuse, backend, session.graph());
@@ -236,6 +221,7 @@ public final class PlanCommand implements Callable<Integer> {
 
   /** The options of this plan that {@code command} takes too, so the suggestion measures what was planned. */
   private List<String> nextOptions(String command) {
-    return CommandName.carried(spec, command, Set.of("--out", "--json"));
+    // A fresh profile is this plan's: the next command reuses it.
+    return CommandName.carried(spec, command, Set.of("--out", "--json", "--fresh-profile"));
   }
 }

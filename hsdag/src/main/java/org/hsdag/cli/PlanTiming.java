@@ -20,12 +20,13 @@ import org.hsdag.ir.OpGraph;
  *     the model, profiling it or reusing a saved profile)
  * @param planSeconds the planner alone
  * @param reusedFrom where a saved cost model came from, if reused
+ * @param provenance when and in how long a reused cost model was built, if it was saved with that
  * @param profiled whether the cost model was measured (a real backend) rather than computed
  * @param load what else loaded the machine while it was profiled, if known
  * @param error the cost model's error on its measured runs, if it was fitted to any
  */
 record PlanTiming(double startupSeconds, double costModelSeconds, double planSeconds, Optional<String> reusedFrom,
-    boolean profiled,
+    Optional<String> provenance, boolean profiled,
     Optional<org.hsdag.backend.MeasurementLoad> load, Optional<FitError> error) {
 
   static PlanTiming of(double startup, long start, long planStart, long planEnd, CostModelReuse reuse,
@@ -34,7 +35,8 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     boolean profiled = !backend.simulated() && backend.capability(CostModelSource.class).isPresent();
     Optional<FitError> error = backend.capability(CostModelSource.class).flatMap(s -> s.costModelError(graph));
     return new PlanTiming(startup, (planStart - start) / 1e9, (planEnd - planStart) / 1e9,
-        reuse == null ? Optional.empty() : reuse.reusedFrom(), profiled && reuse != null,
+        reuse == null ? Optional.empty() : reuse.reusedFrom(),
+        reuse == null ? Optional.empty() : reuse.provenance(), profiled && reuse != null,
         reuse == null ? Optional.empty() : reuse.load(), error);
   }
 
@@ -48,19 +50,18 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     List<String> l = new ArrayList<>();
     String costModel;
     if (reusedFrom.isPresent()) {
-      costModel = String.format(Locale.ROOT, "cost model reused from %s (%.2f s; --fresh-profile profiles again)",
-          reusedFrom.get(), costModelSeconds);
+      costModel = String.format(Locale.ROOT, "cost model reused from %s%s (%.2f s; --fresh-profile profiles again)",
+          reusedFrom.get(), provenance.map(p -> ", " + p).orElse(""), costModelSeconds);
     } else if (profiled) {
-      costModel = String.format(Locale.ROOT, "cost model built in %.2f s (profiled now, saved for the next plan)",
+      costModel = String.format(Locale.ROOT,
+          "cost model built in %.2f s (profiled now, saved for the next plan or tune)",
           costModelSeconds);
     } else {
       costModel = String.format(Locale.ROOT, "cost model ready in %.2f s", costModelSeconds);
     }
     l.add(String.format(Locale.ROOT, "wall %.2f s: start-up %.2f s, %s, planning %.2f s", wallSeconds(),
         startupSeconds, costModel, planSeconds));
-    load.ifPresent(x -> l.add("profiled under " + x.describe()
-        + (x.foreignShare() > 0.25 ? " (a loaded machine: the profile, so the plan, may not hold on a quiet one)"
-            : "")));
+    load.ifPresent(x -> l.add("profiled under " + CostModelReuse.loadText(x)));
     error.ifPresent(e -> l.add(String.format(Locale.ROOT,
         "the cost model's own error on its %d measured runs: median %.1f %%, max %.1f %%", e.runs(),
         100 * e.medianAbs(), 100 * e.maxAbs())));
@@ -74,6 +75,7 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     m.put("cost_model_seconds", costModelSeconds);
     m.put("plan_seconds", planSeconds);
     reusedFrom.ifPresent(r -> m.put("cost_model_reused_from", r));
+    provenance.ifPresent(p -> m.put("cost_model_provenance", p));
     load.ifPresent(x -> m.put("profiled_under_load", x));
     error.ifPresent(e -> m.put("cost_model_error", e));
     return m;

@@ -158,6 +158,7 @@ public final class Session implements AutoCloseable {
     private Consumer<LatencyBackend> beforeModel = b -> {};
     private BiConsumer<LatencyBackend, DeviceSet> beforeCostModel = (b, d) -> {};
     private String buildStopLine = CostModelBuild.INTERRUPTED;
+    private CostModelReuse costModelReuse;
 
     private Setup(OpGraph graph, BackendRequest request) {
       this.graph = Objects.requireNonNull(graph, "graph");
@@ -267,6 +268,15 @@ public final class Session implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Reuses a real backend's cost model saved by an earlier plan or tune of the same model, devices
+     * and sizes, else saves the one built now ({@code null}: neither).
+     */
+    Setup costModelReuse(CostModelReuse v) {
+      costModelReuse = v;
+      return this;
+    }
+
     /** Measures with {@code backend} instead of opening one (tests, embedding); it is used as it is and not closed. */
     public Setup injected(LatencyBackend backend) {
       injected = backend;
@@ -293,6 +303,9 @@ public final class Session implements AutoCloseable {
           ModelNotes.announce(bound, backend, notices);
         }
         beforeModel.accept(backend);
+        if (costModelReuse != null) {
+          costModelReuse.before(backend, bound);
+        }
         DeviceSet ds = devices.apply(backend);
         if (injected == null) {
           if (!memoryBeyondDevices) {
@@ -308,6 +321,9 @@ public final class Session implements AutoCloseable {
             : memoryOptions.check(measuring, bound, ds, notices);
         beforeCostModel.accept(backend, ds);
         Proxies.Resolved resolved = resolveProxy(measuring, bound, ds, check);
+        if (costModelReuse != null) {
+          costModelReuse.after(measuring, bound);
+        }
         return new Session(this, bound, backend, measuring, ds, check, resolved);
       } catch (RuntimeException e) {
         if (injected == null && backend != null) {

@@ -1,6 +1,5 @@
 package org.hsdag.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
@@ -38,8 +37,6 @@ import org.hsdag.strategy.StrategyConfig;
 import org.hsdag.strategy.Strategies;
 import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.TuneConfig;
-import org.hsdag.tune.RunStatus;
-import org.hsdag.tune.Tuner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -111,6 +108,9 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin
   MemoryOptions memoryOptions;
+
+  @Mixin
+  CostModelStoreOptions costModelStore;
 
   @Mixin
   CompileCacheOptions compileCacheOptions = new CompileCacheOptions();
@@ -188,6 +188,7 @@ public final class TuneCommand implements Callable<Integer> {
   picocli.CommandLine.Model.CommandSpec spec;
 
   private final LatencyBackend injectedBackend;
+  private long startNanos = System.nanoTime();
 
   public TuneCommand() {
     this(null);
@@ -213,6 +214,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    startNanos = System.nanoTime();
     if (json && quiet) {
       throw new UserInputException("--json and --quiet cannot be combined");
     }
@@ -251,9 +253,12 @@ public final class TuneCommand implements Callable<Integer> {
     RunFolder folder = lock(dir);
     boolean kept = false;
     AtomicReference<TuneStart.Prepared> prepared = new AtomicReference<>();
+    // The backend's own cost model is the one plan and tune keep for each other; an injected backend is used as it is.
+    CostModelReuse reuse = ProxyChoice.AUTO.equals(proxyChoice) && injectedBackend == null
+        ? costModelStore.reuse(modelPath, request, this::notice) : null;
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
         .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
-        .beforeCostModel((backend, ds) -> {
+        .costModelReuse(reuse).beforeCostModel((backend, ds) -> {
           // The manifest before the cost model is built: a tune killed while it profiles resumes and keeps that.
           TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
               proxyChoice);
@@ -264,6 +269,9 @@ public final class TuneCommand implements Callable<Integer> {
         }).buildStopLine(CostModelBuild.interruptedRun(dir))
         .open()) {
       kept = true;
+      if (reuse != null) {
+        reuse.line().ifPresent(this::notice);
+      }
       TuneStart.Prepared p = prepared.get();
       Proxies.Resolved runProxy = session.proxy();
       if (patience == null && p.config().patience() != TuneConfig.defaultPatience(strategyConfig, runProxy != null)) {
@@ -343,16 +351,7 @@ public final class TuneCommand implements Callable<Integer> {
     // Refuses a folder without a run before anything is created or locked; then a busy machine (--no-wait).
     refuseEarly(RunStart.manifestOf(out).backend());
     var parsed = spec.commandLine().getParseResult();
-    List<String> ignored = new ArrayList<>();
-    for (String o : List.of("--devices", "--strategy", "--seed", "--protocol", "--episodes", "--steps", "--top-k",
-        "--final-rounds", "--coarsen", "--no-output-shape", "--no-node-id", "--no-structural-features",
-        "--strategy-option", "--checkpoint-every", "--patience", "--mismatch", "--mismatch-seed", "--objective",
-        "--requests",
-        "--memory")) {
-      if (parsed.hasMatchedOption(o)) {
-        ignored.add(o);
-      }
-    }
+    List<String> ignored = ResumeNotes.ignoredOptions(parsed);
     try (RunFolder folder = lock(out)) {
       OptionalInt completed = RunStart.completedMeasurements(out);
       // A completed run continues only when a new limit lets it measure more: a budget above what it measured, or a time.
@@ -365,24 +364,8 @@ public final class TuneCommand implements Callable<Integer> {
           inputShapeOptions.text()));
       if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
-        PrintWriter stdout = spec.commandLine().getOut();
-        if (json) {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("run_dir", out.toString());
-          m.put("status", RunStatus.COMPLETED.label());
-          m.put("changed", false);
-          m.put("ignored", ignored);
-          stdout.println(new ObjectMapper().writeValueAsString(m));
-        } else {
-          stdout.println("hsdag: " + out + " is a completed run; nothing changed (best placement: "
-              + out.resolve(Tuner.BEST_FILE) + "). To search further: "
-              + CommandName.line("tune", "--resume", "--out", out)
-              + " --budget N (more than " + Math.max(r.manifest().config().budget(), completed.getAsInt()) + ")"
-              + (ignored.isEmpty() ? ""
-                  : "; ignored: " + String.join(" ", ignored) + " (a run keeps its own; only --budget and --time "
-                      + "can change)"));
-        }
-        stdout.flush();
+        ResumeNotes.nothingChanged(spec.commandLine().getOut(), json, out, ignored,
+            Math.max(r.manifest().config().budget(), completed.getAsInt()));
         return ExitCodes.OK;
       }
       if (!ignored.isEmpty() && !json && !quiet) {
@@ -445,7 +428,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   private TuneExecution execution() {
     return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
-        this::notice, MachineTurn.of(shareMachine, noWait));
+        this::notice, MachineTurn.of(shareMachine, noWait), startNanos);
   }
 
   private void notice(String line) {

@@ -17,6 +17,7 @@ import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.search.SearchStrategy;
 import org.hsdag.tune.MachineLock;
 import org.hsdag.tune.RunFolder;
+import org.hsdag.tune.RunClock;
 import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.RunStatus;
@@ -43,10 +44,14 @@ final class TuneExecution {
   private final MemoryOptions memoryOptions;
   private final Consumer<String> notice;
   private final MachineTurn turn;
+  /** When the command started ({@link System#nanoTime}): --time covers everything since, the cost model's build too. */
+  private final long startNanos;
 
   TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
-      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, MachineTurn turn) {
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, MachineTurn turn,
+      long startNanos) {
     this.turn = turn;
+    this.startNanos = startNanos;
     this.spec = spec;
     this.json = json;
     this.quiet = quiet;
@@ -130,7 +135,7 @@ final class TuneExecution {
     TuneConfig config = mf.config();
     Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
         runProxy == null ? null : runProxy.proxy(),
-        memoryOptions.check(backend, graph, config.devices()));
+        memoryOptions.check(backend, graph, config.devices())).clock(new RunClock(System::nanoTime, startNanos));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println(
           "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices().names())

@@ -53,9 +53,10 @@ final class TuneProgressPrinter implements TuneListener {
     } else if (mode == Mode.LINES) {
       lineEvery = Math.max(1, p.budget() / 10);
       nextLineAt = (p.measurements() / lineEvery + 1) * lineEvery;
-      err.println("hsdag: searching: " + p.budgetText() + " done" + (p.timeLimitSeconds() > 0 ? " (--time bounds the "
-          + "baselines and the search; the cost-model build before them and the final race after are extra)" : "")
-          + "; " + extra(p));
+      err.println("hsdag: searching: " + p.budgetText() + " done" + (p.timeLimitSeconds() > 0
+          ? String.format(Locale.ROOT, " (--time covers the whole run: %.0f s went to the set-up, the cost model and "
+              + "the baselines; the search leaves time for the final race)", p.elapsedSeconds())
+          : "") + "; " + extra(p));
       err.flush();
     }
   }

@@ -90,6 +90,9 @@ final class TuneSummary {
         r.profile(), r.simulated() ? " | SIMULATED numbers, not hardware" : "");
     RunFailures failures = failures(dir);
     out.println(searchLine(r, c, failures));
+    if (r.time() != null) {
+      out.println(r.time().text());
+    }
     if (failures.ranAndFailed() > 0) {
       out.println("failed measurements by reason (search and final rounds): " + failures.ranAndFailedText());
     }

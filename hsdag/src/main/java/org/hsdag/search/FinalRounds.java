@@ -91,6 +91,9 @@ final class FinalRounds {
         }
         total += count;
       }
+      if (!l.roundFits(round, fresh(round, inRound))) {
+        break;
+      }
       if (!measureRound(round, inRound, orderSeed)) {
         return new FinalResult(List.of(), new Verdict(Decision.NOTHING_RAN, null, "interrupted"), true);
       }
@@ -108,6 +111,16 @@ final class FinalRounds {
     l.ended(done);
     List<Candidate> out = candidates();
     return new FinalResult(out, Verdict.of(out, predicted), false);
+  }
+
+  /** How many measurements round {@code round} takes for the finalists in it (the log may hold some already). */
+  private int fresh(int round, boolean[] inRound) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      count += failReason[i] == null && inRound[i]
+          && !prior.containsKey(new RoundKey(round, finalists.get(i).placement())) ? 1 : 0;
+    }
+    return count;
   }
 
   /** Measures round {@code round} of the finalists in it, in a fresh shuffled order; false when asked to stop. */

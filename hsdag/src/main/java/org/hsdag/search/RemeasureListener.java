@@ -22,4 +22,12 @@ public interface RemeasureListener {
    * the race after the last measurement announced (a progress display ends at {@code done} of {@code done}).
    */
   default void ended(int done) throws IOException {}
+
+  /**
+   * Whether round {@code round}, {@code measurements} fresh measurements, may start (a time limit); false ends
+   * the race with the rounds done, as if fewer had been asked for (none: the search measurements decide).
+   */
+  default boolean roundFits(int round, int measurements) {
+    return true;
+  }
 }

@@ -42,6 +42,9 @@ public final class RunResults {
     m.put("cache_hits", r.cacheHits());
     m.put("failures", r.failures());
     m.put("elapsed_s", round3(r.elapsedSeconds()));
+    if (r.time() != null) {
+      m.put("time", r.time().json());
+    }
     List<Map<String, Object>> cands = new ArrayList<>();
     for (Candidate c : r.candidates()) {
       cands.add(candidate(c));

@@ -101,6 +101,15 @@ public record TuneConfig(
     return SearchLimits.of(budget).withTimeLimit(timeLimitSeconds).withPatience(patience);
   }
 
+  /**
+   * The measurements the search keeps time for: every finalist so far (the baselines, up to the top K of the
+   * {@code searchCandidates} placements measured) in the rounds needed to race on (3, or fewer when fewer are
+   * asked for); the race runs more rounds when they still fit.
+   */
+  public int raceMeasurements(int searchCandidates) {
+    return (devices.size() + Math.min(topK, searchCandidates)) * Math.min(finalRounds, 3);
+  }
+
   /** A new, uninitialised strategy as configured. */
   public SearchStrategy newStrategy() {
     return strategyConfig.create(strategy);

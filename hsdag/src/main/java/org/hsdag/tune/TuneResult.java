@@ -25,6 +25,7 @@ import org.hsdag.search.StopReason;
  * @param profile backend profile
  * @param simulated whether numbers are simulated
  * @param reference the device speedups are stated against ({@link org.hsdag.placement.DeviceKind#reference})
+ * @param time where the wall time went (what {@code --time} bounds)
  */
 public record TuneResult(
     RunStatus status,
@@ -42,7 +43,8 @@ public record TuneResult(
     String backend,
     String profile,
     boolean simulated,
-    String reference) {
+    String reference,
+    TimeSpent time) {
 
   public TuneResult {
     candidates = List.copyOf(candidates);

@@ -34,7 +34,6 @@ import org.hsdag.search.Decision;
 import org.hsdag.search.FinalResult;
 import org.hsdag.search.Finalist;
 import org.hsdag.search.FinalistChoice;
-import org.hsdag.search.RemeasureListener;
 import org.hsdag.search.Replay;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.search.SearchEngine;
@@ -80,8 +79,9 @@ public final class Tuner {
 
   private final List<Finalist> baselines = new ArrayList<>();
   private RunLog log;
-  private double elapsedOffset;
-  private long startNanos;
+  private RunClock clock;
+  /** Search placements measured successfully: the finalists the final race will have, up to the top K. */
+  private int searchCandidates;
   private double bestMs = Double.NaN;
   private double lastMs = Double.NaN;
   private double referenceMs = Double.NaN;
@@ -119,6 +119,15 @@ public final class Tuner {
     this.listener = listener == null ? TuneListener.NONE : listener;
     this.devices = config.devices();
     this.referenceDevice = DeviceKind.reference(devices, DeviceKinds.of(backend, devices));
+  }
+
+  /**
+   * Times the run on {@code c} (by default the system clock from {@link #run}): started when the command
+   * started, so that the cost-model build counts against {@code --time}.
+   */
+  public Tuner clock(RunClock c) {
+    clock = c;
+    return this;
   }
 
   /** Asks a running search to stop after the current measurement (Ctrl-C); the run stays resumable. */
@@ -162,9 +171,10 @@ public final class Tuner {
     List<SearchStep> priorSearch = new ArrayList<>();
     Map<SearchEngine.RoundKey, Measurement> priorFinal = new HashMap<>();
     int headers = 0;
+    clock = clock != null ? clock : RunClock.startingNow();
     for (LogRecord r : prior.records()) {
       if (r.elapsedS() != null) {
-        elapsedOffset = Math.max(elapsedOffset, r.elapsedS());
+        clock.continueAfter(r.elapsedS());
       }
       if (LogRecord.HEADER.equals(r.type())) {
         headers++;
@@ -192,12 +202,11 @@ public final class Tuner {
         }
       }
     }
-    startNanos = System.nanoTime();
     SplittableRandom master = new SplittableRandom(config.seed());
     long strategySeed = master.split().nextLong();
     long finalSeed = master.split().nextLong();
     engine = SearchEngine.builder(backend, graph, devices).protocol(config.protocol()).seed(config.seed())
-        .clock(this::elapsed).proxy(proxy).memory(memory).build();
+        .clock(this::searchClock).proxy(proxy).memory(memory).build();
     if (stopRequested) {
       engine.requestStop();
     }
@@ -262,7 +271,9 @@ public final class Tuner {
       listener.note("dropped a torn last log line (" + prior.tornBytes() + " bytes) left by the interrupted run");
     }
 
+    clock.setupDone();
     runBaselines(history.baselines());
+    clock.baselinesDone();
     strategy.init(engine.context(config.limits(), strategySeed));
     lastCheckpoint = restore(priorSearch.size(), strategySeed);
     if (!priorSearch.isEmpty()) {
@@ -284,6 +295,7 @@ public final class Tuner {
 
     SearchOutcome outcome = engine.search(strategy, config.limits(), new Replay(priorSearch, lastCheckpoint),
         searchListener());
+    clock.searchDone();
     if (outcome.atBatchBoundary() && outcome.steps().size() > lastCheckpoint) {
       checkpoint(outcome.steps().size());
     }
@@ -302,7 +314,7 @@ public final class Tuner {
     }
     // Near ties in the race go to the cost model corrected by the run's measurements (issue 27 §2).
     FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(),
-        remeasureListener(),
+        new FinalRaceListener(log, listener, clock, config),
         proxy == null ? null : FinalistChoice.prediction(outcome, proxy));
     if (fin.interrupted()) {
       return finish(RunStatus.INTERRUPTED, outcome, "interrupted during the final re-measurement", null);
@@ -324,7 +336,9 @@ public final class Tuner {
       if (old != null && old.assignment() != null && old.assignment().equals(LogRecord.encode(p))) {
         m = old.toMeasurement();
       } else {
+        clock.measuring();
         m = engine.measure(p, 0);
+        clock.measured(m.ok());
         log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_BASELINE, null, label, p, m, false,
             config.protocol().describe(), Double.NaN));
       }
@@ -380,10 +394,12 @@ public final class Tuner {
       public void step(SearchStep step, SearchProgress progress, boolean replayed) throws IOException {
         Measurement m = step.measurement();
         lastMs = m.ok() ? m.latencyMillis() : Double.NaN;
+        searchCandidates += m.ok() && !step.cached() ? 1 : 0;
         if (m.ok()) {
           bestMs = Double.isNaN(bestMs) ? m.latencyMillis() : Math.min(bestMs, m.latencyMillis());
         }
         if (!replayed) {
+          clock.measured(m.ok());
           log.append(LogRecord.measurement(now(), elapsed(), step.index(), LogRecord.PHASE_SEARCH, null, null,
               step.placement(), m, step.cached(), config.protocol().describe(), bestMs));
           listener.searchStep(progress(progress));
@@ -392,6 +408,7 @@ public final class Tuner {
 
       @Override
       public void measuring(int index, Placement placement) throws IOException {
+        clock.measuring();
         log.append(LogRecord.measuring(now(), elapsed(), index, placement));
       }
 
@@ -404,31 +421,6 @@ public final class Tuner {
     };
   }
 
-  private RemeasureListener remeasureListener() {
-    return new RemeasureListener() {
-      @Override
-      public void started(int total) {
-        listener.finalStarted(total);
-      }
-
-      @Override
-      public void measured(Finalist f, int round, Measurement m, boolean fresh, int done, int total)
-          throws IOException {
-        if (fresh) {
-          log.append(
-              LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_FINAL, round, f.label(), f.placement(),
-                  m, false, config.protocol().describe(), Double.NaN));
-        }
-        listener.finalStep(done, total);
-      }
-
-      @Override
-      public void ended(int done) {
-        listener.finalStep(done, done);
-      }
-    };
-  }
-
   private TuneResult finish(RunStatus status, SearchOutcome outcome, String stopText, FinalResult fin)
       throws IOException {
     Verdict verdict = fin == null ? new Verdict(Decision.NOTHING_RAN, null, "") : fin.verdict();
@@ -436,8 +428,8 @@ public final class Tuner {
     Candidate best = verdict.winner();
     TuneResult result = new TuneResult(status, outcome.stop(), stopText, outcome.steps().size(), outcome.measurements(),
         outcome.cacheHits(), outcome.failures(), elapsed(), cands, best, verdict.decision(), verdict.text(),
-        backend.name(),
-        backend.profile(), backend.simulated(), referenceDevice);
+        backend.name(), backend.profile(), backend.simulated(), referenceDevice,
+        clock.spent(config.timeLimitSeconds()));
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("stop_reason", stopText);
     info.put("decision", verdict.text());
@@ -483,7 +475,12 @@ public final class Tuner {
   }
 
   private double elapsed() {
-    return elapsedOffset + (System.nanoTime() - startNanos) / 1e9;
+    return clock.elapsed();
+  }
+
+  /** The search's clock: the time spent, plus what the final race will take, so that it still fits {@code --time}. */
+  private double searchClock() {
+    return elapsed() + clock.forMeasurements(config.raceMeasurements(searchCandidates));
   }
 
   private static String now() {

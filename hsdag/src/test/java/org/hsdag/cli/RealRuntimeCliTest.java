@@ -157,7 +157,10 @@ class RealRuntimeCliTest {
   void tuneOnCpuAndCpu2KilledWithMinus9ResumesToACompleteRun() throws Exception {
     Path out = tmp.resolve("run");
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-Djava.awt.headless=true", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
+        "-Xmx512m", "-Djava.awt.headless=true", "-Dai.djl.offline=true",
+        // The child keeps the suite's own cost-model store, never the user's.
+        "-Dhsdag.costModelCache=" + System.getProperty("hsdag.costModelCache", tmp.resolve("cost-models").toString()),
+        "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "tune", model.toString(), "--backend", "openvino", "--test-device", "CPU2",
         "--devices", "CPU,CPU2", "--budget", "24", "--patience", "0", "--checkpoint-every", "4", "--seed", "3", "--out",
         out.toString(),

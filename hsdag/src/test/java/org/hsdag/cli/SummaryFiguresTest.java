@@ -61,7 +61,10 @@ class SummaryFiguresTest {
     assertEquals(0, r.exitCode(), r.err());
     assertFalse(r.err().contains("1000000"), r.err());
     assertTrue(r.err().contains(" of 2 s"), r.err());
-    assertTrue(r.err().contains("--time bounds the baselines and the search"), r.err());
+    assertTrue(r.err().contains("--time covers the whole run"), r.err());
+    assertTrue(
+        r.out().contains("wall: ") && r.out().contains(" of --time 2 s since the command started: set-up and cost "),
+        r.out());
   }
 
   /** Under throughput the table, the best line and the report speak inferences/s; next: keeps the objective. */
