@@ -271,9 +271,7 @@ public final class Session implements AutoCloseable {
               : BackendOptions.open(request, notices));
       try {
         OpGraph bound = binding.apply(backend, graph);
-        if (!backend.simulated()) {
-          requireMemoryFor(bound);
-        }
+        requireInputSizes(backend, bound);
         if (announceModel) {
           ModelNotes.announce(bound, backend, notices);
         }
@@ -299,6 +297,25 @@ public final class Session implements AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /**
+     * Refuses input sizes before anything is compiled: on the simulator by its per-tensor bound; on a
+     * real runtime by the runtime's own shape inference, then by the memory they need.
+     */
+    private void requireInputSizes(LatencyBackend backend, OpGraph bound) {
+      if (backend.simulated()) {
+        String problem = request.inputShapes().simulatorBoundProblem(bound);
+        if (problem != null) {
+          throw new UserInputException(problem);
+        }
+        return;
+      }
+      backend.capability(org.hsdag.backend.CostModelSource.class).flatMap(s -> s.runtimeBoundaryOracle(bound))
+          .flatMap(org.hsdag.cost.BoundaryOracle::inputSizeProblem).ifPresent(m -> {
+            throw new UserInputException(m);
+          });
+      requireMemoryFor(bound);
     }
 
     /** Refuses, before anything is compiled, input sizes whose weights and activations exceed the memory available. */
