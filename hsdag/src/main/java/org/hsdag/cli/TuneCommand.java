@@ -269,7 +269,9 @@ public final class TuneCommand implements Callable<Integer> {
       RunManifest manifest = RunStart.begin(folder, modelPath, graph, backend,
           injectedBackend == null && backend.simulated() ? RunManifest.ProfileSource.of(request.profile(),
               request.mismatch().amplitude(), request.mismatch().seed()) : null,
-          new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()), config,
+          new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed(),
+              inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()),
+          config,
           new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()));
       begun = true;
       CostModelMeasurements.save(folder, backend, graph);
@@ -336,7 +338,7 @@ public final class TuneCommand implements Callable<Integer> {
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
           nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),
-          inputShapeOptions.text()));
+          inputShapeOptions.text(), inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()));
       if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
         PrintWriter stdout = spec.commandLine().getOut();
@@ -369,7 +371,8 @@ public final class TuneCommand implements Callable<Integer> {
       RunManifest mf = r.manifest();
       memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = RunOptions.testDeviceSpecs(mf);
-      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
+      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), mf.sequenceLength(),
+          mf.pastLength(), r.graph());
       BackendRequest request = r.backend().withInputShapes(shapes).withTestDevices(testDevices);
       ProxyChoice choice = mf.config().proxy();
       try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)
