@@ -267,11 +267,14 @@ public final class Session implements AutoCloseable {
      */
     public Session open() {
       LatencyBackend backend = injected != null ? injected
-          : decorateOpened.apply(announceModel ? TuneBackends.open(request, notices)
-              : BackendOptions.open(request, notices));
+          : decorateOpened.apply(BackendOptions.open(request, notices));
       try {
         OpGraph bound = binding.apply(backend, graph);
         requireInputSizes(backend, bound);
+        String shapeNotice = request.inputShapes().notice();
+        if (injected == null && announceModel && shapeNotice != null) {
+          notices.accept(shapeNotice); // once the sizes are taken: a refusal stays one line
+        }
         if (announceModel) {
           ModelNotes.announce(bound, backend, notices);
         }
