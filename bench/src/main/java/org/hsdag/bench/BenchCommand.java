@@ -210,7 +210,8 @@ public final class BenchCommand implements Callable<Integer> {
             referenceFactor);
         LatencyBackend measuring = clusterOptions.enabled() ? clusterOptions.attach(backend, model.graph(),
             RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(),
-            inputShapeOptions.text(),
+            InputShapeOptions.explicit(inputShapeOptions.text(), inputShapeOptions.sequenceLength(),
+                inputShapeOptions.pastLength(), model.graph()),
             line -> progress.println(model.name() + ": " + line), null)
             : ObjectiveOptions.measuring(objective, backend);
         BenchRunner runner = new BenchRunner(measuring, line -> {

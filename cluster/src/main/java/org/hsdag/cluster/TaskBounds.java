@@ -17,8 +17,11 @@ final class TaskBounds {
   static final int MAX_WARMUP_RUNS = 10_000;
   static final int MAX_DEVICES = 64;
   static final int MAX_NAME = 128;
-  /** Characters of an {@code --input-shape} text. */
-  static final int MAX_SHAPE_TEXT = 4_096;
+  /**
+   * Characters of an {@code --input-shape} text: a run sized by lengths sends every dynamic input by
+   * name (a decoder with past has a hundred).
+   */
+  static final int MAX_SHAPE_TEXT = 16_384;
   /** Elements of one input tensor. */
   static final long MAX_SHAPE_ELEMENTS = 1L << 31;
 

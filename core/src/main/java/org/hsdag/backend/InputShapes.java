@@ -99,13 +99,36 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
       return copy;
     }
 
+    /**
+     * Why the simulator cannot cost {@code graph} at these sizes, or null: its per-tensor bound
+     * ({@link Shapes#MAX_ELEMENTS}, the IR reader's) keeps every byte count of its cost model exact.
+     * A real runtime judges the sizes itself (its shape inference, then the memory they need).
+     */
+    public String simulatorBoundProblem(OpGraph graph) {
+      TensorShapes sized = TensorShapes.of(graph, shapes);
+      for (OpNode n : graph.nodes()) {
+        for (int k = 0; k < n.outputs().size(); k++) {
+          if (!n.outputs().get(k).isDynamic()) {
+            continue; // the reader checked it
+          }
+          String problem = Shapes.boundProblem(sized.output(n.index(), k));
+          if (problem != null) {
+            return "--input-shape: with " + summary(inputs) + " the output of layer '" + n.name() + "' (" + n.type()
+                + ") " + problem + " (the simulator's bound)";
+          }
+        }
+      }
+      return null;
+    }
+
     /** The line to print once for a dynamic model, or null for a static one. */
     public String notice() {
       if (inputs.isEmpty()) {
         return null;
       }
       String what = summary(inputs);
-      String line = assumed ? "the model has dynamic inputs; assumed " + what + " (set --input-shape NAME=D1,D2,...)"
+      String line = assumed ? "the model has dynamic inputs; assumed " + what + " (set --input-shape NAME=D1,D2,..., "
+          + "--sequence-length N, --past-length N)"
           : "dynamic inputs measured as " + what;
       return note == null ? line : line + "; " + note;
     }
@@ -169,7 +192,7 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
     }
     sizing.refuseUnsized();
     ShapeAssumption compiled = shapes.withInputs(sizing.sizes);
-    String guessed = checkTensorBound(graph, compiled, sizing.inputs).note();
+    String guessed = TensorShapes.of(graph, compiled).note();
     for (String more : new String[] {sizing.familyNote(), sizing.derivedNotes.isEmpty() ? null
         : "sized by the model: " + summary(sizing.derivedNotes), sizing.inputs.isEmpty() ? null : guessed}) {
       if (more != null) {
@@ -224,27 +247,6 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
       }
     }
     return want;
-  }
-
-  /**
-   * The IR reader's per-tensor bound ({@link Shapes#MAX_ELEMENTS}) holds for every tensor under the
-   * sizes given; returns the tensors' sizes.
-   */
-  private static TensorShapes checkTensorBound(OpGraph graph, ShapeAssumption shapes, List<String> inputs) {
-    TensorShapes sized = TensorShapes.of(graph, shapes);
-    for (OpNode n : graph.nodes()) {
-      for (int k = 0; k < n.outputs().size(); k++) {
-        if (!n.outputs().get(k).isDynamic()) {
-          continue; // the reader checked it
-        }
-        String problem = Shapes.boundProblem(sized.output(n.index(), k));
-        if (problem != null) {
-          throw new IllegalArgumentException("--input-shape: with " + summary(inputs) + " the output of layer '"
-              + n.name() + "' (" + n.type() + ") " + problem);
-        }
-      }
-    }
-    return sized;
   }
 
   static Set<String> tensorNames(OpNode parameter) {

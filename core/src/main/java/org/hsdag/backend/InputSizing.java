@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.hsdag.ir.AttentionPartners;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.ElementType;
 import org.hsdag.ir.InputAxes;
@@ -15,8 +16,9 @@ import org.hsdag.ir.OpNode;
 
 /**
  * Sizes the dynamic inputs of one model one by one for {@link InputShapes#resolve}: what was given,
- * else per axis what the model fixes, the batch, a KV-cache axis's past length or a sequence
- * length. Inputs with an axis none of these sizes are collected and refused together, in one line.
+ * else per axis what the model fixes, the batch, a KV-cache axis's past length, a cross-attention
+ * cache's encoder length (from its attention partner) or a sequence length. Inputs with an axis
+ * none of these sizes are collected and refused together, in one line.
  */
 final class InputSizing {
   final Map<String, long[]> sizes = new LinkedHashMap<>();
@@ -31,6 +33,9 @@ final class InputSizing {
   private final List<OpNode> unsized = new ArrayList<>();
   private final List<Integer> unsizedAxis = new ArrayList<>();
   private int cacheInputs;
+  private int crossInputs;
+  private final List<String> crossLengths = new ArrayList<>();
+  private final Map<OpNode, java.util.Optional<AttentionPartners.Partner>> partners = new java.util.HashMap<>();
 
   InputSizing(OpGraph graph, Map<OpNode, long[]> chosen, long batch, long sequence, long past) {
     this.graph = graph;
@@ -45,6 +50,7 @@ final class InputSizing {
     long[] dims = p.outputs().get(0).dims();
     long[] resolved = new long[dims.length];
     boolean cache = false;
+    boolean cross = false;
     for (int a = 0; a < dims.length; a++) {
       if (dims[a] >= 0) {
         resolved[a] = dims[a];
@@ -55,9 +61,13 @@ final class InputSizing {
         if (derived.isPresent()) {
           resolved[a] = derived.get().size();
           derivedNotes.add(p.name() + " axis " + a + " from " + derived.get().why());
-        } else if (a > 0 && (concatenatedAlong(p, a) || cacheName(p))) {
+        } else if (a > 0 && concatenatedAlong(p, a)) {
           resolved[a] = past;
           cache = true;
+          assumed = true;
+        } else if (a > 0 && crossLength(p, a) > 0) {
+          resolved[a] = crossLength(p, a);
+          cross = true;
           assumed = true;
         } else if (assumable(p, a, dims)) {
           resolved[a] = a == 0 ? batch : sequence;
@@ -70,6 +80,7 @@ final class InputSizing {
       }
     }
     cacheInputs += cache ? 1 : 0;
+    crossInputs += cross ? 1 : 0;
     inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     sizes.put(p.name(), resolved);
     for (String t : tensorNames) {
@@ -79,15 +90,44 @@ final class InputSizing {
 
   /** What the KV-cache inputs took, or null when the model has none left to assume. */
   String familyNote() {
-    return cacheInputs == 0 ? null : cacheInputs + " KV-cache input" + (cacheInputs == 1 ? "" : "s")
-        + " took the past length " + past + " on their cache axis (size a family at once: --input-shape "
-        + "'past_key_values.*=D1,D2,...')";
+    String self = cacheInputs == 0 ? null : cacheInputs + " KV-cache input" + (cacheInputs == 1 ? "" : "s")
+        + " took the past length " + past + " on their cache axis";
+    String cross = crossInputs == 0 ? null : crossInputs + " cross-attention cache" + (crossInputs == 1 ? "" : "s")
+        + " took the encoder's length " + String.join(", ", crossLengths) + " from their attention";
+    if (self == null && cross == null) {
+      return null;
+    }
+    return (self == null ? cross : cross == null ? self : self + ", " + cross)
+        + " (size them with --past-length N, --sequence-length N or --input-shape 'PATTERN*=D1,D2,...')";
   }
 
-  /** A cross-attention cache is not concatenated: its name says what it is. */
-  private static boolean cacheName(OpNode p) {
-    String names = (p.name() + "," + p.outputs().get(0).names()).toLowerCase(java.util.Locale.ROOT);
-    return p.outputs().get(0).rank() == 4 && (names.contains("past") || names.contains("cache"));
+  /**
+   * The length of axis {@code a} of {@code p} when {@code p} is a cross-attention's cached keys or
+   * values ({@link AttentionPartners}): its mask's length when the mask's size was given, else the
+   * sequence length the mask and the encoder's other inputs take; 0 when {@code p} feeds no
+   * attention on that axis.
+   */
+  private long crossLength(OpNode p, int a) {
+    var partner = partners.computeIfAbsent(p, q -> AttentionPartners.of(graph, q.index()));
+    if (partner.isEmpty() || partner.get().axis() != a) {
+      return 0;
+    }
+    int m = partner.get().mask();
+    long length = sequence;
+    String from = "the sequence length";
+    if (m >= 0) {
+      OpNode mask = graph.node(m);
+      int last = mask.outputs().get(0).rank() - 1;
+      from = "'" + mask.name() + "'";
+      if (chosen.containsKey(mask)) {
+        length = chosen.get(mask)[last];
+      }
+    }
+    String note = length + " (" + from + ")";
+    if (!crossLengths.contains(note)) {
+      crossLengths.add(note);
+    }
+    return length;
   }
 
   /** Throws one line naming every input with an axis nothing sized, and how to size them all at once. */

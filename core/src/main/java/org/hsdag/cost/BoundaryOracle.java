@@ -1,6 +1,7 @@
 package org.hsdag.cost;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Who judges the tensors that cross HETERO's sub-models of one split: does each keep a static shape
@@ -36,6 +37,14 @@ public interface BoundaryOracle {
 
   /** Judges the cuts of one split (the boundaries of its sub-models, in the split's edge order). */
   Verdict judge(List<Cut> cuts);
+
+  /**
+   * Why the runtime's shape inference refuses the model's inputs at the sizes it was given (one
+   * line naming the input), or empty when it takes them or no runtime answers (hsdag's rules).
+   */
+  default Optional<String> inputSizeProblem() {
+    return Optional.empty();
+  }
 
   /** Who answers, for messages: e.g. "the runtime's shape inference". */
   String source();

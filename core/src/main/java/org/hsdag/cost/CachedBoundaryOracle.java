@@ -46,6 +46,11 @@ public final class CachedBoundaryOracle implements BoundaryOracle {
   }
 
   @Override
+  public java.util.Optional<String> inputSizeProblem() {
+    return inner.inputSizeProblem();
+  }
+
+  @Override
   public String source() {
     return inner.source();
   }

@@ -32,11 +32,30 @@ public record InputMemory(long weightBytes, long activationBytes) {
     MemoryModel m = new MemoryModel(graph, (v, port) -> {
       ElementType t = graph.node(v).outputs().get(port).elementType();
       ElementType type = t == null || t.bitWidth() == 0 ? ElementType.F32 : t;
-      return type.byteSize(sized.outputElements(v, port));
+      long elements = boundedElements(sized.output(v, port));
+      return elements == TENSOR_CAP ? TENSOR_CAP : type.byteSize(elements);
     });
     MemoryUse use = m.use(new int[graph.nodeCount()], 1, new long[] {0}, new long[] {Long.MAX_VALUE},
         List.of("host")).get(0);
     return new InputMemory(Weights.usedBytes(graph), use.activationPeakBytes());
+  }
+
+  /**
+   * Elements (and bytes) one tensor counts for at most: sizes beyond the simulator's bound reach a
+   * real runtime, so the sums here must not wrap; 2^44 bytes already exceed any machine's memory.
+   */
+  static final long TENSOR_CAP = 1L << 44;
+
+  /** The elements of a tensor of {@code dims}, at most {@link #TENSOR_CAP}. */
+  static long boundedElements(long[] dims) {
+    long n = 1;
+    for (long d : dims) {
+      if (d > 0 && n > TENSOR_CAP / d) {
+        return TENSOR_CAP;
+      }
+      n *= Math.max(d, 0);
+    }
+    return Math.min(n, TENSOR_CAP);
   }
 
   /** Weights + activation peak (saturating). */

@@ -24,9 +24,12 @@ public final class DynamicIrs {
     private final List<String> edges = new ArrayList<>();
     private long offset;
     private int id;
+    /** Each layer's output precision, so a consumer's input port says what it reads. */
+    private final java.util.Map<Integer, String> precisions = new java.util.HashMap<>();
 
     int parameter(String name, String type, long... dims) {
       String prec = type.equals("i64") ? "I64" : "FP32";
+      precisions.put(id, prec);
       xml.append("<layer id=\"").append(id).append("\" name=\"").append(name)
           .append("\" type=\"Parameter\" version=\"opset1\"><data shape=\"").append(shape(dims))
           .append("\" element_type=\"").append(type).append("\"/><output>").append(port(0, prec, dims, name))
@@ -41,6 +44,7 @@ public final class DynamicIrs {
       }
       long size = count * (type.equals("i64") ? 8 : 4);
       String prec = type.equals("i64") ? "I64" : "FP32";
+      precisions.put(id, prec);
       xml.append("<layer id=\"").append(id).append("\" name=\"").append(name)
           .append("\" type=\"Const\" version=\"opset1\"><data element_type=\"").append(type).append("\" shape=\"")
           .append(shape(dims).replace(",", ", ")).append("\" offset=\"").append(offset).append("\" size=\"")
@@ -54,7 +58,7 @@ public final class DynamicIrs {
         long... out) {
       StringBuilder ins = new StringBuilder();
       for (int k = 0; k < inputs.length; k++) {
-        ins.append(port(k, k == 1 && type.equals("Gather") ? "I64" : k == 2 ? "I64" : "FP32", inputDims[k], null));
+        ins.append(port(k, precisions.get(inputs[k]), inputDims[k], null));
         edges.add("<edge from-layer=\"" + inputs[k] + "\" from-port=\"" + outPort(inputs[k]) + "\" to-layer=\"" + id
             + "\" to-port=\"" + k + "\"/>");
       }
@@ -66,6 +70,7 @@ public final class DynamicIrs {
       }
       xml.append("</layer>\n");
       outPorts.add(new int[] {id, inputs.length});
+      precisions.put(id, outPrec);
       return id++;
     }
 
@@ -173,6 +178,55 @@ public final class DynamicIrs {
       l.op("out_" + name, "Result", "opset1", null, new long[][] {{D, D}}, new int[] {r}, "FP32");
     }
     return l.net("kv_cache");
+  }
+
+  /**
+   * A decoder step with a KV cache whose inputs are renamed as some exports name them ({@code
+   * Parameter_N}, nothing says cache): {@code Parameter_0 [?,?]} (i64) is the encoder's attention
+   * mask; {@code Parameter_1 [?,4,1,8]} the query; {@code Parameter_2}/{@code _3 [?,4,?,8]} a
+   * cross-attention's keys and values (not concatenated; their scores take the mask);
+   * {@code Parameter_4}/{@code _5 [?,4,?,8]} a self-attention's past keys and values, concatenated
+   * with the query along axis 2.
+   */
+  public static String renamedKvCache() {
+    Layers l = new Layers();
+    long[] kv = {D, 4, D, 8};
+    long[] scores = {D, 4, 1, D};
+    int mask = l.parameter("Parameter_0", "i64", D, D);
+    int q = l.parameter("Parameter_1", "f32", D, 4, 1, 8);
+    int ck = l.parameter("Parameter_2", "f32", kv);
+    int cv = l.parameter("Parameter_3", "f32", kv);
+    int pk = l.parameter("Parameter_4", "f32", kv);
+    int pv = l.parameter("Parameter_5", "f32", kv);
+    int axes = l.constant("axes", "i64", 2);
+    int unsq = l.op("mask_4d", "Unsqueeze", "opset1", null, new long[][] {{D, D}, {2}}, new int[] {mask, axes}, "I64",
+        D, 1, 1, D);
+    int maskF = l.op("mask_f32", "Convert", "opset1", "destination_type=\"f32\"", new long[][] {{D, 1, 1, D}},
+        new int[] {unsq}, "FP32", D, 1, 1, D);
+    String qk = "transpose_a=\"false\" transpose_b=\"true\"";
+    String pv2 = "transpose_a=\"false\" transpose_b=\"false\"";
+    int s1 = l.op("cross_qk", "MatMul", "opset1", qk, new long[][] {{D, 4, 1, 8}, kv}, new int[] {q, ck}, "FP32",
+        scores);
+    int s1m = l.op("cross_masked", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {scores, {D, 1, 1, D}},
+        new int[] {s1, maskF}, "FP32", scores);
+    int p1 = l.op("cross_softmax", "SoftMax", "opset1", "axis=\"3\"", new long[][] {scores}, new int[] {s1m}, "FP32",
+        scores);
+    int o1 = l.op("cross_out", "MatMul", "opset1", pv2, new long[][] {scores, kv}, new int[] {p1, cv}, "FP32",
+        D, 4, 1, 8);
+    int k = l.op("self_k", "Concat", "opset1", "axis=\"2\"", new long[][] {kv, {D, 4, 1, 8}}, new int[] {pk, q},
+        "FP32", kv);
+    int v = l.op("self_v", "Concat", "opset1", "axis=\"2\"", new long[][] {kv, {D, 4, 1, 8}}, new int[] {pv, q},
+        "FP32", kv);
+    int s2 = l.op("self_qk", "MatMul", "opset1", qk, new long[][] {{D, 4, 1, 8}, kv}, new int[] {q, k}, "FP32",
+        scores);
+    int p2 = l.op("self_softmax", "SoftMax", "opset1", "axis=\"3\"", new long[][] {scores}, new int[] {s2}, "FP32",
+        scores);
+    int o2 = l.op("self_out", "MatMul", "opset1", pv2, new long[][] {scores, kv}, new int[] {p2, v}, "FP32",
+        D, 4, 1, 8);
+    int sum = l.op("sum", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {{D, 4, 1, 8}, {D, 4, 1, 8}},
+        new int[] {o1, o2}, "FP32", D, 4, 1, 8);
+    l.op("out", "Result", "opset1", null, new long[][] {{D, 4, 1, 8}}, new int[] {sum}, "FP32");
+    return l.net("renamed_kv_cache");
   }
 
   /** Writes {@code xml} to {@code dir/name.xml} with stand-in weights beside it, and reads it back. */

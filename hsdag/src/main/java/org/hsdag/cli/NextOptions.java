@@ -17,8 +17,8 @@ final class NextOptions {
   static List<String> forApply(CommandSpec spec, RunManifest mf, RunObjective objective) {
     List<String> args = new ArrayList<>(RunOptions.measuredAs(mf));
     List<String> carried = CommandName.carried(spec, "apply", Set.of("--out", "--json", "--quiet", "--resume",
-        "--backend", "--profile", "--mismatch", "--mismatch-seed", "--test-device", "--input-shape", "--objective",
-        "--requests", "--seed"));
+        "--backend", "--profile", "--mismatch", "--mismatch-seed", "--test-device", "--input-shape",
+        "--sequence-length", "--past-length", "--objective", "--requests", "--seed"));
     args.addAll(carried);
     if (objective.objective() == Objective.THROUGHPUT) {
       args.addAll(List.of("--objective", "throughput"));

@@ -292,12 +292,13 @@ public final class Session implements AutoCloseable {
      */
     public Session open() {
       LatencyBackend backend = injected != null ? injected
-          : decorateOpened.apply(announceModel ? TuneBackends.open(request, notices)
-              : BackendOptions.open(request, notices));
+          : decorateOpened.apply(BackendOptions.open(request, notices));
       try {
         OpGraph bound = binding.apply(backend, graph);
-        if (!backend.simulated()) {
-          requireMemoryFor(bound);
+        requireInputSizes(backend, bound);
+        String shapeNotice = request.inputShapes().notice();
+        if (injected == null && announceModel && shapeNotice != null) {
+          notices.accept(shapeNotice); // once the sizes are taken: a refusal stays one line
         }
         if (announceModel) {
           ModelNotes.announce(bound, backend, notices);
@@ -331,6 +332,25 @@ public final class Session implements AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /**
+     * Refuses input sizes before anything is compiled: on the simulator by its per-tensor bound; on a
+     * real runtime by the runtime's own shape inference, then by the memory they need.
+     */
+    private void requireInputSizes(LatencyBackend backend, OpGraph bound) {
+      if (backend.simulated()) {
+        String problem = request.inputShapes().simulatorBoundProblem(bound);
+        if (problem != null) {
+          throw new UserInputException(problem);
+        }
+        return;
+      }
+      backend.capability(org.hsdag.backend.CostModelSource.class).flatMap(s -> s.runtimeBoundaryOracle(bound))
+          .flatMap(org.hsdag.cost.BoundaryOracle::inputSizeProblem).ifPresent(m -> {
+            throw new UserInputException(m);
+          });
+      requireMemoryFor(bound);
     }
 
     /** Refuses, before anything is compiled, input sizes whose weights and activations exceed the memory available. */

@@ -263,7 +263,8 @@ public final class TuneCommand implements Callable<Integer> {
           TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
               proxyChoice);
           prepared.set(p.begin(folder, modelPath, graph, backend, injectedBackend == null ? request : null,
-              new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed()),
+              new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed(),
+                  inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()),
               new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()), objective));
           CostModelMeasurements.track(folder, backend, graph, this::notice);
         }).buildStopLine(CostModelBuild.interruptedRun(dir))
@@ -361,7 +362,7 @@ public final class TuneCommand implements Callable<Integer> {
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
           nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),
-          inputShapeOptions.text()));
+          inputShapeOptions.text(), inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()));
       if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
         ResumeNotes.nothingChanged(spec.commandLine().getOut(), json, out, ignored,
@@ -378,7 +379,8 @@ public final class TuneCommand implements Callable<Integer> {
       RunManifest mf = r.manifest();
       memoryOptions = MemoryOptions.savedIn(folder.dir(), mf.config());
       List<String> testDevices = RunOptions.testDeviceSpecs(mf);
-      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), r.graph());
+      InputShapes.Resolution shapes = InputShapeOptions.resolve(mf.inputShape(), mf.sequenceLength(),
+          mf.pastLength(), r.graph());
       BackendRequest request = r.backend().withInputShapes(shapes).withTestDevices(testDevices);
       ProxyChoice choice = mf.config().proxy();
       try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)

@@ -73,7 +73,8 @@ final class TuneExecution {
     // With --cluster the workers measure; everything else (devices, support, cost model) stays local.
     LatencyBackend measuring;
     try {
-      measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(), mf.inputShape(), notice,
+      measuring = clusterOptions.attach(backend, graph, mf.modelSha256(), mf.config().seed(),
+          InputShapeOptions.explicit(mf.inputShape(), mf.sequenceLength(), mf.pastLength(), graph), notice,
           folder.dir().resolve(ReportWriter.WORKERS_FILE));
     } catch (UserInputException e) {
       if (!isResume) {

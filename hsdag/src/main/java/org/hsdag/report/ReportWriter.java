@@ -389,9 +389,7 @@ public final class ReportWriter {
             + "(the command also prints a Python snippet that sets each op's `affinity` and compiles on HETERO):");
     List<String> options = new ArrayList<>(List.of("--backend", "openvino"));
     options.addAll(RunOptions.testDevices(mf));
-    if (mf.inputShape() != null) {
-      options.addAll(List.of("--input-shape", mf.inputShape()));
-    }
+    options.addAll(RunOptions.inputSizes(mf));
     doc.code(Pasteable.shellLine(
         RunOptions.with(options, hsdagCommand, "apply", mf.modelPath(), runDir.resolve(Tuner.BEST_FILE))));
   }

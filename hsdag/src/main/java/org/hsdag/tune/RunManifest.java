@@ -41,6 +41,8 @@ import org.hsdag.io.AtomicFiles;
  * @param inputShape the {@code --input-shape} as given, or null
  * @param dynamicInputs each dynamic input's size as measured ({@code name=1x8}); empty for a static model
  * @param inputShapeAssumed whether those sizes are hsdag's default assumption rather than given
+ * @param sequenceLength the {@code --sequence-length} as given, 0 when not
+ * @param pastLength the {@code --past-length} as given, 0 when not
  * @param config the run configuration
  * @param commandLine the arguments the run was started with
  */
@@ -65,6 +67,8 @@ public record RunManifest(
     String inputShape,
     List<String> dynamicInputs,
     boolean inputShapeAssumed,
+    long sequenceLength,
+    long pastLength,
     TuneConfig config,
     List<String> commandLine) {
 
@@ -91,8 +95,7 @@ public record RunManifest(
   public RunManifest withConfig(TuneConfig newConfig) {
     return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
         weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs,
-        inputShapeAssumed, newConfig,
-        commandLine);
+        inputShapeAssumed, sequenceLength, pastLength, newConfig, commandLine);
   }
 
   /**

@@ -12,7 +12,7 @@ import org.hsdag.openvino.TestDevice;
 public final class RunOptions {
   private RunOptions() {}
 
-  /** {@code --backend ... [--profile ...] [--mismatch ...] [--test-device ...] [--input-shape ...]} of {@code mf}. */
+  /** {@code --backend ... [--profile ...] [--mismatch ...] [--test-device ...] [--input-shape ...] [--...-length N]} of {@code mf}. */
   public static List<String> measuredAs(RunManifest mf) {
     List<String> args = new ArrayList<>(List.of("--backend", mf.backend()));
     RunManifest.ProfileSource source = mf.profileSource();
@@ -24,8 +24,21 @@ public final class RunOptions {
       }
     }
     args.addAll(testDevices(mf));
+    args.addAll(inputSizes(mf));
+    return args;
+  }
+
+  /** {@code --input-shape}, {@code --sequence-length} and {@code --past-length} of {@code mf}, as the run was given them. */
+  public static List<String> inputSizes(RunManifest mf) {
+    List<String> args = new ArrayList<>();
     if (mf.inputShape() != null) {
       args.addAll(List.of("--input-shape", mf.inputShape()));
+    }
+    if (mf.sequenceLength() > 0) {
+      args.addAll(List.of("--sequence-length", Long.toString(mf.sequenceLength())));
+    }
+    if (mf.pastLength() > 0) {
+      args.addAll(List.of("--past-length", Long.toString(mf.pastLength())));
     }
     return args;
   }

@@ -58,7 +58,7 @@ public final class RunStart {
         backend.name(), backend.profile(),
         profile,
         backend.simulated(), deviceInfos(backend, config.devices()), shapes.given(), shapes.inputs(),
-        shapes.assumed(), config, software.commandLine());
+        shapes.assumed(), shapes.sequenceLength(), shapes.pastLength(), config, software.commandLine());
     manifest.write(folder.dir());
     return manifest;
   }
@@ -117,8 +117,11 @@ public final class RunStart {
    * @param given {@code --input-shape} as given, or null
    * @param inputs each dynamic input's size ({@code name=1x8})
    * @param assumed whether the sizes are the default assumption
+   * @param sequenceLength {@code --sequence-length} as given, 0 when not
+   * @param pastLength {@code --past-length} as given, 0 when not
    */
-  public record InputShapeChoice(String given, List<String> inputs, boolean assumed) {
+  public record InputShapeChoice(String given, List<String> inputs, boolean assumed, long sequenceLength,
+      long pastLength) {
     public InputShapeChoice {
       inputs = List.copyOf(inputs);
     }
@@ -133,9 +136,11 @@ public final class RunStart {
    * @param budget a new search budget, or null
    * @param timeLimitSeconds a new time limit, or null
    * @param inputShape {@code --input-shape}, or null
+   * @param sequenceLength {@code --sequence-length}, 0 when not given
+   * @param pastLength {@code --past-length}, 0 when not given
    */
   public record ResumeRequest(Path model, String backend, String profile, Integer budget, Long timeLimitSeconds,
-      String inputShape) {}
+      String inputShape, long sequenceLength, long pastLength) {}
 
   /**
    * A run ready to continue.
@@ -147,6 +152,14 @@ public final class RunStart {
    *     --mismatch}, seed and devices (the command adds the input shapes and test devices it resolves)
    */
   public record Resumption(RunManifest manifest, Path model, OpGraph graph, BackendRequest backend) {}
+
+  /** Refuses a resume that gives {@code option} another value than the run measured with. */
+  private static void refuseOtherLength(String option, long run, long asked) {
+    if (asked != 0 && asked != run) {
+      throw new RunRefusedException("this run measures with " + (run == 0 ? "the default " + option.substring(2)
+          .replace('-', ' ') : option + " " + run) + "; it cannot continue with " + option + " " + asked);
+    }
+  }
 
   /**
    * Reads a run's manifest without holding its folder; refuses a folder that holds no run (and
@@ -193,6 +206,8 @@ public final class RunStart {
       throw new RunRefusedException("this run measures with " + (mf.inputShape() == null ? "the default input sizes"
           : "--input-shape " + mf.inputShape()) + "; it cannot continue with --input-shape " + request.inputShape());
     }
+    refuseOtherLength("--sequence-length", mf.sequenceLength(), request.sequenceLength());
+    refuseOtherLength("--past-length", mf.pastLength(), request.pastLength());
     RunManifest updated = mf;
     if (request.budget() != null || request.timeLimitSeconds() != null) {
       TuneConfig c = mf.config();

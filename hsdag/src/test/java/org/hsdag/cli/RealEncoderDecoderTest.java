@@ -66,7 +66,8 @@ class RealEncoderDecoderTest {
     CliRun assumed = real("plan", xml.toString(), "-o", plan.toString());
     assertEquals(ExitCodes.OK, assumed.exitCode(), assumed.out() + assumed.err());
     String all = assumed.out() + assumed.err();
-    assertTrue(all.contains("8 KV-cache inputs took the past length 8"), all);
+    assertTrue(all.contains("4 KV-cache inputs took the past length 8") && all.contains(
+        "4 cross-attention caches took the encoder's length 8 ('encoder_attention_mask')"), all);
 
     String sizes = String.join(";", "input_ids=2,1", "encoder_attention_mask=2,6",
         "past_key_values.*.decoder.*=2,4,7,8", "past_key_values.*.encoder.*=2,4,6,8");
@@ -75,5 +76,49 @@ class RealEncoderDecoderTest {
     String out = given.out() + given.err();
     assertTrue(out.contains("past_key_values.0.decoder.key=2x4x7x8") || out.contains("2x4x7x8"), out);
     assertFalse(out.contains("failed"), out);
+  }
+
+  private static CliRun real(List<String> sizing, String... args) {
+    List<String> all = new ArrayList<>(Arrays.asList(args));
+    all.addAll(sizing);
+    return real(all.toArray(String[]::new));
+  }
+
+  @Test
+  void theDecoderWithPastPlansTunesAndAppliesWithDefaultLengthsAndWithGivenOnes() throws Exception {
+    TinyT5.write(tmp);
+    Path xml = withStandInWeights("decoder_with_past_model");
+    for (List<String> sizing : List.of(List.<String>of(), List.of("--sequence-length", "8", "--past-length", "16"))) {
+      String tag = sizing.isEmpty() ? "defaults" : "lengths";
+      String past = sizing.isEmpty() ? "8" : "16";
+      Path plan = tmp.resolve(tag + ".plan.json");
+      CliRun p = real(sizing, "plan", xml.toString(), "-o", plan.toString());
+      assertEquals(ExitCodes.OK, p.exitCode(), tag + ": " + p.out() + p.err());
+      String said = p.out() + p.err();
+      assertTrue(said.contains("4 KV-cache inputs took the past length " + past) && said.contains(
+          "4 cross-attention caches took the encoder's length 8 ('encoder_attention_mask')"), tag + ": " + said);
+      assertTrue(said.contains("past_key_values.0.decoder.key=1x4x" + past + "x8"), tag + ": " + said);
+      CliRun t = real(sizing, "tune", xml.toString(), "--budget", "2", "--out", tmp.resolve(tag + "-run").toString());
+      assertEquals(ExitCodes.OK, t.exitCode(), tag + ": " + t.out() + t.err());
+      CliRun a = real(sizing, "apply", xml.toString(), plan.toString(), "--rounds", "1");
+      assertEquals(ExitCodes.OK, a.exitCode(), tag + ": " + a.out() + a.err());
+      assertFalse(a.out().contains("failed"), tag + ": " + a.out());
+    }
+  }
+
+  /** On the real backend the runtime's shape inference judges the sizes, then the memory check; never the 2^36 bound. */
+  @Test
+  void theRuntimeJudgesTheSizesNotTheSimulatorsBound() throws Exception {
+    TinyT5.write(tmp);
+    Path decoder = withStandInWeights("decoder_with_past_model");
+    CliRun mismatched = real("plan", decoder.toString(), "--input-shape", "past_key_values.*.encoder.*=1,4,16,8");
+    assertEquals(ExitCodes.BAD_INPUT, mismatched.exitCode(), mismatched.out() + mismatched.err());
+    assertTrue(mismatched.err().contains("OpenVINO's shape inference") && mismatched.err().contains(
+        "past_key_values.0.encoder.key"), mismatched.err());
+
+    Path encoder = withStandInWeights("encoder_model");
+    CliRun huge = real("plan", encoder.toString(), "--sequence-length", "262144");
+    assertEquals(ExitCodes.BAD_INPUT, huge.exitCode(), huge.out() + huge.err());
+    assertTrue(huge.err().contains("MemAvailable") && !huge.err().contains("2^36"), huge.err());
   }
 }

@@ -102,6 +102,19 @@ final class RuntimeBoundaryOracle implements BoundaryOracle {
     return new Verdict(-1, "", b.subModels());
   }
 
+  /** The runtime's model is read and given the input sizes ({@link StaticInputs}): its shape inference answers. */
+  @Override
+  public java.util.Optional<String> inputSizeProblem() {
+    synchronized (lock) {
+      try {
+        mapNodes();
+        return java.util.Optional.empty();
+      } catch (IllegalStateException e) {
+        return java.util.Optional.of(e.getMessage());
+      }
+    }
+  }
+
   @Override
   public String source() {
     return SOURCE;

@@ -223,8 +223,9 @@ public final class ThroughputExperiment implements Callable<Integer> {
           + "profile (--proxy-profile plans --plan-only on a calibrated one)");
     }
     if (!real && (!testDeviceOptions.testDevices().isEmpty() || proxyProfile != null
-        || inputShapeOptions.text() != null)) {
-      throw new UserInputException("--test-device, --proxy-profile and --input-shape need --backend openvino (the "
+        || !InputShapeOptions.arguments(inputShapeOptions.text(), inputShapeOptions.sequenceLength(),
+            inputShapeOptions.pastLength()).isEmpty())) {
+      throw new UserInputException("--test-device, --proxy-profile and the input sizes need --backend openvino (the "
           + "simulator's experiment takes catalog models)");
     }
     return real;
@@ -243,9 +244,8 @@ public final class ThroughputExperiment implements Callable<Integer> {
     }
     List<String> args = new ArrayList<>(List.of("--backend", REAL_BACKEND));
     tests.forEach(t -> args.addAll(List.of("--test-device", t)));
-    if (inputShapeOptions.text() != null) {
-      args.addAll(List.of("--input-shape", inputShapeOptions.text()));
-    }
+    args.addAll(InputShapeOptions.arguments(inputShapeOptions.text(), inputShapeOptions.sequenceLength(),
+        inputShapeOptions.pastLength()));
     args.addAll(tuneArgs());
     return ThroughputJudge.real(backend, requests, protocolOptions.protocol(), args, proxyProfile, shapes.shapes());
   }
