@@ -129,8 +129,8 @@ public final class FidelityCommand implements Callable<Integer> {
               backendOptions.testDevices().stream().map(Object::toString).toList(), pair.names(), settings);
           out.printf("# Cost-model fidelity: backend %s, %s (%s)%n", backend.name(), backend.profile(),
               backend.simulated() ? "simulated" : "real hardware, not simulated");
-          out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = median over "
-              + "rounds, error = predicted / real - 1; load = 1-minute load average at start and end%n",
+          out.printf("# devices %s; %d placements per model, %d interleaved rounds, each '%s'; real = the fastest "
+              + "round (the rounds' median in its own columns), error = predicted / real - 1; load = 1-minute load average at start and end%n",
               pair.heteroString(), placements, rounds, settings.protocol().describe());
         }
         FidelityJson.Model m = measure(out, backend, models.get(i), files.get(i), graphs.get(i), shapes.get(i), pair,

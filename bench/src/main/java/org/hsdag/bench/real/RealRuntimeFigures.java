@@ -92,7 +92,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
   int splitRuns;
 
   @Option(names = "--cost-model-rounds", defaultValue = "3",
-      description = "Interleaved rounds over the cost-model placements (real = median). Default: ${DEFAULT-VALUE}.")
+      description = "Interleaved rounds over the cost-model placements (real = the fastest round). Default: ${DEFAULT-VALUE}.")
   int costModelRounds;
 
   @Option(names = "--test-device", defaultValue = "CPU2:threads=1",
@@ -357,7 +357,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
         String.join("/", pair.names()));
     out.printf(
         "%d placements per model (both single devices, then 1-%d contiguous device changes along the ops' topological order); "
-            + "%d interleaved rounds, '%s' each, real = median over the rounds; error = predicted / real - 1. The noise floor "
+            + "%d interleaved rounds, '%s' each, real = the fastest round; error = predicted / real - 1. The noise floor "
             + "is Spearman's rho between consecutive rounds of the real measurements themselves. Same as 'hsdag bench fidelity'.%n%n",
         placements, Fidelity.MAX_CHANGES, costModelRounds, settings.protocol().describe());
     Fidelity.printHeader(out);
