@@ -17,6 +17,7 @@ import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.Extension;
 import org.apache.pekko.actor.ExtensionIdProvider;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 
 /**
  * The role each member's certificate carries ({@code OU=hsdag-worker} or {@code OU=hsdag-coordinator} in
@@ -52,6 +53,12 @@ final class CertificateRoles implements Extension {
 
   static CertificateRoles get(ActorSystem system) {
     return ID.get(system);
+  }
+
+  /** The roles {@code system}'s TLS connections saw, or null over plain TCP (refusal tests only: no certificate). */
+  static CertificateRoles ofTls(org.apache.pekko.actor.typed.ActorSystem<?> system) {
+    boolean tls = system.settings().config().getString("pekko.remote.artery.transport").equals("tls-tcp");
+    return tls ? get(Adapter.toClassic(system)) : null;
   }
 
   void record(String host, int port, SSLEngine engine) {

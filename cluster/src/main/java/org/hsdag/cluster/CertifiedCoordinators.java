@@ -7,7 +7,6 @@ import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -36,8 +35,7 @@ final class CertifiedCoordinators {
   CertifiedCoordinators(ActorSystem<?> system, Consumer<String> log) {
     this.system = system;
     this.resolver = ActorRefResolver.get(system);
-    boolean tls = system.settings().config().getString("pekko.remote.artery.transport").equals("tls-tcp");
-    this.roles = tls ? CertificateRoles.get(Adapter.toClassic(system)) : null;
+    this.roles = CertificateRoles.ofTls(system);
     this.log = log;
   }
 

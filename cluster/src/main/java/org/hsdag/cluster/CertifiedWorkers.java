@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
@@ -28,8 +27,7 @@ final class CertifiedWorkers {
       Coordinator.Command askAgain) {
     this.timers = timers;
     this.askAgain = askAgain;
-    boolean tls = system.settings().config().getString("pekko.remote.artery.transport").equals("tls-tcp");
-    this.roles = tls ? CertificateRoles.get(Adapter.toClassic(system)) : null;
+    this.roles = CertificateRoles.ofTls(system);
     this.notes = notes;
   }
 
