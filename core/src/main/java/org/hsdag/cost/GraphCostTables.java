@@ -53,12 +53,13 @@ final class GraphCostTables {
     int nc = ops.nc;
     int[] predStart = ops.predecessorStarts();
     int[] pred = ops.predecessors(predStart);
-    int[] fuseInto = ops.fusion(predStart, pred);
     int devs = devices.size();
     double[] time = new double[devs * nc];
     double[] fusedTime = new double[devs * nc];
     boolean[] supported = new boolean[devs * nc];
     ops.kernelTimes(times, devs, time, fusedTime, supported);
+    int[] fuseInto = ops.fusion(predStart, pred);
+    ops.quantizedInputs(fuseInto, time, fusedTime);
     int[] tensorOfEdge = ops.tensorOfEdge();
     int tensors = Arrays.stream(tensorOfEdge).max().orElse(-1) + 1;
     int[] tensorProducer = new int[tensors];
@@ -130,6 +131,29 @@ final class GraphCostTables {
       fuseInto[i] = best;
     }
     return fuseInto;
+  }
+
+  /**
+   * A kernel an int8 model quantizes ({@link QuantizedInputs}) "fuses into" its FakeQuantize: its fused time is the
+   * int8 one, its own time the one with the FakeQuantize elsewhere. Linked only where the profile measured both.
+   */
+  private void quantizedInputs(int[] fuseInto, double[] time, double[] fusedTime) {
+    int[] quantizer = QuantizedInputs.quantizerOf(g, costs);
+    for (int i = 0; i < nc; i++) {
+      int q = quantizer[computeNode[i]];
+      if (q >= 0 && fuseInto[i] < 0 && computeIndex[q] >= 0 && differs(i, time, fusedTime)) {
+        fuseInto[i] = computeIndex[q];
+      }
+    }
+  }
+
+  private boolean differs(int op, double[] time, double[] fusedTime) {
+    for (int k = op; k < time.length; k += nc) {
+      if (fusedTime[k] != time[k]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Fills the [device * nc + op] tables of kernel times, fused times and support. */

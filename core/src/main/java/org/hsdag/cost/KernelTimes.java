@@ -71,7 +71,9 @@ public interface KernelTimes {
       @Override
       public double fusedMicros(int node, OpCost c, int device) {
         DeviceModel dev = profile.devices().get(device);
-        return dev.fusion() ? compute(node, c, dev) : micros(node, c, device);
+        boolean fusable = c.opClass() == OpClass.ELEMENTWISE || c.opClass() == OpClass.ACTIVATION
+            || c.opClass() == OpClass.QUANTIZATION;
+        return dev.fusion() && fusable ? compute(node, c, dev) : micros(node, c, device);
       }
 
       @Override

@@ -48,52 +48,87 @@ public final class HeteroProfiling {
   public static final int PROFILING_ROUNDS = 7;
 
   /**
+   * Per-node kernel times on each device, µs ({@code [device][node]}), profiled inside HETERO.
+   *
+   * @param micros each device running the whole model (but its last op)
+   * @param apart the same with every FakeQuantize that quantizes a kernel's input on another device, so those
+   *     kernels run unquantized ({@link org.hsdag.cost.QuantizedInputs}); null when the model has none
+   */
+  @SuppressWarnings("ArrayRecordComponent") // filled once here, read by the cost model's builder
+  public record Kernels(double[][] micros, double[][] apart) {}
+
+  /**
    * Per-node kernel time on each device, µs ({@code [device][node]}), profiled inside HETERO: each
    * device's profiling compile warmed up by {@code runs} inferences, then {@value #PROFILING_ROUNDS}
    * rounds of one warm-up and one profiled inference on each device in turn; per op the median.
+   * With {@code quantizers} (ops of {@code skeleton}), a second compile per device has them on another device and
+   * gives {@link Kernels#apart}; its rounds alternate with the others.
    *
    * @param skeleton the graph's cost model on {@code devices} (for its ops and support; its times are not read)
    * @throws OpenVinoException when a device cannot compile or run its profiling placement
    */
-  public static double[][] kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
-      List<String> devices, long seed, Path cacheDir, int runs) {
+  public static Kernels kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
+      List<String> devices, int[] quantizers, long seed, Path cacheDir, int runs) {
     Set<String> opNames = new HashSet<>(m.opNames());
+    boolean apart = quantizers.length > 0 && devices.size() > 1;
     List<Profiled> open = new ArrayList<>();
     try {
       for (int d = 0; d < devices.size(); d++) {
-        open.add(compiled(m, graph, skeleton, devices, d, seed, cacheDir, runs, opNames));
+        int[] alone = HeteroSplitDesign.withTail(skeleton, d);
+        open.add(compiled(m, graph, skeleton, devices, d, alone, seed, cacheDir, runs, opNames));
+      }
+      for (int d = 0; apart && d < devices.size(); d++) {
+        int[] withoutQuantizers = HeteroSplitDesign.withTail(skeleton, d);
+        for (int q : quantizers) {
+          withoutQuantizers[q] = elsewhere(skeleton, q, d);
+        }
+        open.add(compiled(m, graph, skeleton, devices, d, withoutQuantizers, seed, cacheDir, runs, opNames));
       }
       List<List<OpCostTable>> tables = new ArrayList<>();
       open.forEach(x -> tables.add(new ArrayList<>()));
       for (int round = 0; round < PROFILING_ROUNDS; round++) {
-        for (int d = 0; d < open.size(); d++) {
-          tables.get(d).add(open.get(d).once());
+        for (int k = 0; k < open.size(); k++) {
+          tables.get(k).add(open.get(k).once());
         }
       }
-      double[][] micros = new double[devices.size()][graph.nodeCount()];
-      for (int d = 0; d < devices.size(); d++) {
-        OpCostTable table = OpCostTable.median(tables.get(d));
-        for (int v = 0; v < graph.nodeCount(); v++) {
-          micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
-        }
-      }
-      return micros;
+      int n = devices.size();
+      return new Kernels(medians(graph, tables.subList(0, n)), apart ? medians(graph, tables.subList(n, 2 * n)) : null);
     } finally {
       open.forEach(x -> x.compiled().close());
       m.clearAffinities();
     }
   }
 
+  /** A device other than {@code d} that runs op {@code op}, or {@code d} when none does. */
+  private static int elsewhere(HeteroCostModel skeleton, int op, int d) {
+    for (int e = 0; e < skeleton.deviceCount(); e++) {
+      if (e != d && skeleton.supported(op, e)) {
+        return e;
+      }
+    }
+    return d;
+  }
+
+  private static double[][] medians(OpGraph graph, List<List<OpCostTable>> tablesPerDevice) {
+    double[][] micros = new double[tablesPerDevice.size()][graph.nodeCount()];
+    for (int d = 0; d < micros.length; d++) {
+      OpCostTable table = OpCostTable.median(tablesPerDevice.get(d));
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+      }
+    }
+    return micros;
+  }
+
   /** Device {@code d}'s profiling compile, inputs filled and warmed up. */
   private static Profiled compiled(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
-      List<String> devices, int d, long seed, Path cacheDir, int runs, Set<String> opNames) {
+      List<String> devices, int d, int[] deviceOfOp, long seed, Path cacheDir, int runs, Set<String> opNames) {
     String target = devices.get(d);
     Set<String> foreign = new HashSet<>();
     if (devices.size() == 1) {
       m.clearAffinities();
     } else {
-      Placement p = placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d),
-          DeviceSet.of(devices.toArray(String[]::new)));
+      Placement p = placement(graph, skeleton, deviceOfOp, DeviceSet.of(devices.toArray(String[]::new)));
       applyAffinities(m, graph, p);
       for (int v = 0; v < graph.nodeCount(); v++) {
         if (p.deviceOf(v) != d) {

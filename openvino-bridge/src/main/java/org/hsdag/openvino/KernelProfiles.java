@@ -12,6 +12,8 @@ import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroDevice;
 import org.hsdag.cost.KernelTimes;
+import org.hsdag.cost.OpCost;
+import org.hsdag.cost.QuantizedInputs;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
@@ -37,6 +39,15 @@ final class KernelProfiles {
   /** The graph's model with these per-node kernel times, and the {@value #LINK_PROFILE} profile's other costs. */
   static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported, List<DeviceInfo> devices,
       ShapeAssumption shapes) {
+    return kernelModel(graph, micros, null, supported, devices, shapes);
+  }
+
+  /**
+   * The same with {@code apart} ({@link ProfiledKernels#apart}, may be null): a kernel an int8 model quantizes costs
+   * its profiled (int8) time while its FakeQuantize shares its sub-model, the larger of the two otherwise.
+   */
+  static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, double[][] apart, boolean[][] supported,
+      List<DeviceInfo> devices, ShapeAssumption shapes) {
     DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
     List<HeteroDevice> hetero = new ArrayList<>();
     for (DeviceInfo d : devices) {
@@ -44,8 +55,35 @@ final class KernelProfiles {
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
     CostModel costs = new CostModel(shapes);
-    return HeteroCostModel.forGraph(graph, costs.costs(graph), costs.shapes(), hetero, links.requestOverheadUs(),
-        KernelTimes.byNode(micros, null, supported));
+    OpCost[] opCosts = costs.costs(graph);
+    double[][] alone = micros;
+    if (apart != null) {
+      int[] quantizer = QuantizedInputs.quantizerOf(graph, opCosts);
+      alone = new double[micros.length][];
+      for (int d = 0; d < micros.length; d++) {
+        alone[d] = micros[d].clone();
+        for (int v = 0; v < quantizer.length; v++) {
+          if (quantizer[v] >= 0) {
+            alone[d][v] = Math.max(micros[d][v], apart[d][v]);
+          }
+        }
+      }
+    }
+    return HeteroCostModel.forGraph(graph, opCosts, costs.shapes(), hetero, links.requestOverheadUs(),
+        KernelTimes.byNode(alone, apart == null ? null : micros, supported));
+  }
+
+  /** The ops of {@code skeleton} that quantize another op's input ({@link QuantizedInputs}). */
+  static int[] quantizerOps(OpGraph graph, HeteroCostModel skeleton, ShapeAssumption shapes) {
+    int[] quantizer = QuantizedInputs.quantizerOf(graph, new CostModel(shapes).costs(graph));
+    java.util.Set<Integer> nodes = new java.util.HashSet<>();
+    for (int q : quantizer) {
+      if (q >= 0) {
+        nodes.add(q);
+      }
+    }
+    return java.util.stream.IntStream.range(0, skeleton.opCount()).filter(i -> nodes.contains(skeleton.node(i)))
+        .toArray();
   }
 
   /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
@@ -62,18 +100,19 @@ final class KernelProfiles {
         supported[d][v] = r == null || ok[r];
       }
     }
-    double[][] micros;
+    HeteroProfiling.Kernels micros;
     try {
-      micros = HeteroProfiling.kernels(m, graph,
-          kernelModel(graph, new double[devices.size()][n], supported, devices, shapes), names, options.seed(),
-          options.cacheDir(), PROFILING_RUNS);
+      HeteroCostModel skeleton = kernelModel(graph, new double[devices.size()][n], supported, devices, shapes);
+      micros = HeteroProfiling.kernels(m, graph, skeleton, names, quantizerOps(graph, skeleton, shapes),
+          options.seed(), options.cacheDir(), PROFILING_RUNS);
     } catch (OpenVinoException e) {
       throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
           + e.getMessage(), e);
     } finally {
       clearAffinities(m);
     }
-    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported);
+    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros.micros(), supported)
+        .withApart(micros.apart());
   }
 
   private static void clearAffinities(OpenVinoRuntime.Model m) {

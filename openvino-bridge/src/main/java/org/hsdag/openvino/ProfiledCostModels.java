@@ -51,7 +51,7 @@ final class ProfiledCostModels {
     if (k == null) {
       k = keep(graph, profile.get());
     }
-    HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.supported(), devices, shapes);
+    HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.apart(), k.supported(), devices, shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
       ProfiledKernels profiled = k;

@@ -25,16 +25,18 @@ import org.hsdag.ir.OpGraph;
  *     measured - 1); empty before the fit, or for a table saved before errors were kept
  * @param design the designed-split measurements taken for the fit so far (a build stopped before the fit continues
  *     from them); {@link DesignSamples#NONE} when none, or for a table saved before they were kept
+ * @param apart {@code apart[d][v]}: kernel time of node v on device d with the FakeQuantize that quantizes its input
+ *     on another device ({@link HeteroProfiling.Kernels#apart}); null when the model has none
  */
 @SuppressWarnings("ArrayRecordComponent") // rows copied in and out, never shared; a record for its JSON form
 public record ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported,
     double[] kernelScale, List<HeteroDevice> costs, double requestMicros, List<Double> fitErrors,
-    DesignSamples design) {
+    DesignSamples design, double[][] apart) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Kernel times and support only, nothing fitted yet. */
   public ProfiledKernels(List<String> devices, List<String> nodes, double[][] micros, boolean[][] supported) {
-    this(devices, nodes, micros, supported, null, null, 0, List.of(), DesignSamples.NONE);
+    this(devices, nodes, micros, supported, null, null, 0, List.of(), DesignSamples.NONE, null);
   }
 
   public ProfiledKernels {
@@ -53,6 +55,18 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
     }
     micros = micros.clone();
     supported = supported.clone();
+    if (apart != null) {
+      if (apart.length != devices.size()) {
+        throw new IllegalArgumentException("profiled kernels: one row of unquantized times per device expected");
+      }
+      apart = apart.clone();
+      for (int d = 0; d < apart.length; d++) {
+        apart[d] = apart[d].clone();
+        if (apart[d].length != nodes.size()) {
+          throw new IllegalArgumentException("profiled kernels: one unquantized time per node expected");
+        }
+      }
+    }
     for (int d = 0; d < micros.length; d++) {
       micros[d] = micros[d].clone();
       supported[d] = supported[d].clone();
@@ -77,6 +91,22 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
   }
 
   @Override
+  public double[][] apart() {
+    if (apart == null) {
+      return null;
+    }
+    double[][] copy = apart.clone();
+    Arrays.setAll(copy, d -> apart[d].clone());
+    return copy;
+  }
+
+  /** The same kernels with {@code apart} as the unquantized times. */
+  public ProfiledKernels withApart(double[][] unquantized) {
+    return new ProfiledKernels(devices, nodes, micros, supported, kernelScale, costs, requestMicros, fitErrors, design,
+        unquantized);
+  }
+
+  @Override
   public double[] kernelScale() {
     return kernelScale == null ? null : kernelScale.clone();
   }
@@ -93,13 +123,13 @@ public record ProfiledKernels(List<String> devices, List<String> nodes, double[]
       errors.add(fit.error(k));
     }
     return new ProfiledKernels(devices, nodes, micros, supported, fit.kernelScale(), fit.costs(), fit.requestMicros(),
-        errors, design);
+        errors, design, apart);
   }
 
   /** The same kernels with the designed-split measurements taken so far. */
   public ProfiledKernels withDesign(DesignSamples samples) {
     return new ProfiledKernels(devices, nodes, micros, supported, kernelScale, costs, requestMicros, fitErrors,
-        samples);
+        samples, apart);
   }
 
   /**
