@@ -8,7 +8,6 @@ import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
-import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 import java.util.HashSet;
 import java.util.Set;
@@ -104,7 +103,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
             int prefix = (int) Math.round((double) kernels * k / (splits + 1));
             Placement p = helper.splitPlacement(sg, d, prefix);
             try {
-              model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+              HeteroProfiling.applyAffinities(model, graph, p);
               splitsOut.add(new CalibrationRecords.SplitRun(d, prefix, medianLatency(model, "HETERO:" + d + ",CPU")));
             } catch (OpenVinoException e) {
               // A split some plugin rejects is just not used for the fit.
@@ -159,7 +158,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       }
     }
     try {
-      model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+      HeteroProfiling.applyAffinities(model, graph, p);
       return profiled(model, set.heteroString(), foreign);
     } finally {
       model.clearAffinities();
@@ -185,7 +184,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
         }
         Placement p = HeteroProfiling.placement(graph, skeleton, all.get(i).deviceOfOp(), set);
         try {
-          model.setAffinities(new HeteroAffinity(graph).nameMap(p));
+          HeteroProfiling.applyAffinities(model, graph, p);
           // In ns, so whole numbers keep sub-µs detail.
           samples.get(i).add(new long[] {Math.round(1e6 * medianLatency(model, set.heteroString()))});
         } catch (OpenVinoException e) {

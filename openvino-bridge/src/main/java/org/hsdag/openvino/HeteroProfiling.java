@@ -278,7 +278,13 @@ public final class HeteroProfiling {
     return new HeteroAffinity(graph).resolvedPlacement(new Placement(devices, device));
   }
 
-  private static void applyAffinities(OpenVinoRuntime.Model m, OpGraph graph, Placement p) {
+  /**
+   * Sets {@code p} as the affinities of the model the runtime read: hsdag's names fitted to the runtime's (a folded
+   * constant the reader removed is skipped, {@link HeteroAffinity#fitToModel}).
+   *
+   * @throws OpenVinoException when a name does not fit
+   */
+  static void applyAffinities(OpenVinoRuntime.Model m, OpGraph graph, Placement p) {
     Map<String, String> names = new HashMap<>(new HeteroAffinity(graph).nameMap(p));
     HeteroAffinity.ModelFit fit = HeteroAffinity.fitToModel(names, m.opNames());
     if (!fit.problems().isEmpty()) {

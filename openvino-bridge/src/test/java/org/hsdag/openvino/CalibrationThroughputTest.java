@@ -43,6 +43,19 @@ class CalibrationThroughputTest {
   }
 
   @Test
+  void aConstantTheReaderFoldedIsNotNamedInTheAffinities() {
+    OpGraph g = TinyGraphs.randomDag(12, 2, 3);
+    String folded = g.nodes().stream().filter(n -> n.type().equals("Const")).findFirst().orElseThrow().name();
+    ScriptedRuntime rt = new ScriptedRuntime(g, "CPU", "CPU2");
+    rt.foldedByReader = java.util.Set.of(folded);
+    CalibrationRecords recs = new CalibrationRun(3, 1, 0, 7, Map.of(), 0).measure(rt, g, Path.of("tiny.xml"),
+        List.of("CPU", "CPU2"), PAPER, ShapeAssumption.DEFAULT);
+    assertTrue(rt.calls.stream().anyMatch(c -> c.startsWith("affinities ")), rt.calls.toString());
+    assertTrue(!rt.lastAffinities.containsKey(folded), "the folded constant is left to the runtime");
+    assertEquals(2, recs.devices().size());
+  }
+
+  @Test
   void recordsWithoutThroughputTimesKeepTheProfileAsItWas() throws Exception {
     CalibrationRecords old = new CalibrationRecords("m.xml", "synthetic: test",
         List.of(new CalibrationRecords.DeviceRun("CPU", "cpu", 1.0, List.of())), List.of());

@@ -39,6 +39,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   /** When set, a throughput compile waits for it (a compile that overruns the timeout). */
   CountDownLatch blockCompile;
   Map<String, boolean[]> support = new LinkedHashMap<>();
+  /** Node names the runtime's reader folded away (constants it computed): absent from the model it read. */
+  java.util.Set<String> foldedByReader = java.util.Set.of();
   // Device properties a device reports, keyed "DEVICE KEY" (absent: the device does not list the key).
   Map<String, Long> properties = new LinkedHashMap<>();
   // Set: every inference fails with it. compiledCount numbers the compiled models; inferredOn lists, per
@@ -87,7 +89,7 @@ final class ScriptedRuntime implements OpenVinoRuntime {
     return new Model() {
       @Override
       public List<String> opNames() {
-        return modelGraph.nodes().stream().map(OpNode::name).toList();
+        return modelGraph.nodes().stream().map(OpNode::name).filter(n -> !foldedByReader.contains(n)).toList();
       }
 
       @Override
@@ -124,6 +126,12 @@ final class ScriptedRuntime implements OpenVinoRuntime {
 
       @Override
       public void setAffinities(Map<String, String> nameToDevice) {
+        for (String name : nameToDevice.keySet()) {
+          if (foldedByReader.contains(name)) {
+            // what the shim answers for a name the model it read does not have
+            throw new OpenVinoException("placement names node '" + name + "', which is not in the model");
+          }
+        }
         lastAffinities = new LinkedHashMap<>(nameToDevice);
         calls.add("affinities " + nameToDevice.size());
       }
