@@ -28,7 +28,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The cluster's figures on loopback (issue 30): measurements per second with 1, 2 and 3 workers
+ * The cluster's figures on loopback (docs/cluster.md): measurements per second with 1, 2 and 3 workers
  * when each measurement takes an artificial 50 ms (simulator, so the engine's overhead shows), the
  * per-task overhead, and how long a killed worker process takes to be detected and its task re-run.
  * Run: {@code ./hsdag.sh bench cluster-figures [--tasks N]}.

@@ -24,7 +24,7 @@ import org.hsdag.cost.ThroughputGain;
  * up, grouped by sub-model: the stages and the overhead sum to its latency.
  *
  * <p>A stage's device is the hardware that runs it: a test device (the CPU plugin registered again
- * under a name such as {@code CPU2}, {@code org.hsdag.openvino.TestDevice}) runs on the CPU's own
+ * under a name such as {@code CPU2}, {@code org.hsdag.backend.TestDevice}) runs on the CPU's own
  * cores, so its stages queue on the CPU. Measured (docs/real-throughput.md): a CPU/CPU2 split of
  * resnet50 did not pipeline; its throughput stayed at or below its latency's inverse, where two
  * independent servers had predicted almost twice that. The runtime's reason: HETERO compiles every

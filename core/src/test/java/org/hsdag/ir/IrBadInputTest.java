@@ -154,7 +154,7 @@ class IrBadInputTest {
     assertTrue(e.getMessage().endsWith("nope.xml: model file not found"), e.getMessage());
   }
 
-  // --- issue 16 §5: graphs OpenVINO would not build as written -----------------------------------
+  // --- graphs OpenVINO would not build as written ------------------------------------------------
 
   @Test
   void rejectsAnInputPortWithoutAnEdge() {
@@ -358,7 +358,7 @@ class IrBadInputTest {
         e.getMessage());
   }
 
-  // --- issue 16 §6: encodings -------------------------------------------------------------------
+  // --- encodings --------------------------------------------------------------------------------
 
   private static final byte[] LATIN1_NAME = net(LAYERS_OK.replace("name=\"add\"", "name=\"caf\u00e9\""), EDGES_OK)
       .getBytes(StandardCharsets.ISO_8859_1);

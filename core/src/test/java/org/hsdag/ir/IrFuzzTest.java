@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Mutates real IRs. Random edits must parse or fail with the reader's own one-line
- * {@link IrException}; targeted mutations that make a graph invalid (the kinds of issue 16: a
+ * {@link IrException}; targeted mutations that make a graph invalid (the kinds IrBadInputTest lists: a
  * dropped edge, an absurd dimension, a deleted required attribute, a layer-id swap, a non-UTF-8
  * byte) must never be accepted. Nothing may reach {@code System.err} besides the exception.
  */

@@ -8,7 +8,7 @@ import org.hsdag.backend.BackendUnavailableException; // javadoc
 import org.hsdag.backend.Backends;
 import org.hsdag.backend.InputShapes;
 import org.hsdag.backend.LatencyBackend;
-import org.hsdag.openvino.TestDevice;
+import org.hsdag.backend.TestDevice;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

@@ -190,7 +190,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       throw new UserInputException("--input-shape: " + e.getMessage());
     }
     try (OpenVinoRuntime rt = availability.openRuntime()) {
-      testDeviceOptions.registerOn(rt);
+      testDeviceOptions.testDevices().forEach(rt::registerTestDevice);
       return run.measure(rt, graph, model, deviceSet.names(), base, resolution.shapes());
     } catch (org.hsdag.openvino.OpenVinoException e) {
       err.println("hsdag: calibration failed: " + e.getMessage());

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.io.Pasteable;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
-import org.hsdag.openvino.TestDevice;
 import org.hsdag.throughput.Objective;
 
 /**

@@ -70,7 +70,7 @@ public final class SelfTestCommand implements Callable<Integer> {
     Path dir = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("hsdag-selftest");
     SelfTest.Report report;
     try (OpenVinoRuntime rt = availability.openRuntime()) {
-      testDeviceOptions.registerOn(rt);
+      testDeviceOptions.testDevices().forEach(rt::registerTestDevice);
       report = SelfTest.run(rt, dir, runs, tolerance, seed);
     } finally {
       if (keep == null) {

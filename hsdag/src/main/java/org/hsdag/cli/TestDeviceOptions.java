@@ -2,8 +2,7 @@ package org.hsdag.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.hsdag.openvino.OpenVinoRuntime;
-import org.hsdag.openvino.TestDevice;
+import org.hsdag.backend.TestDevice;
 import picocli.CommandLine.Option;
 
 /** The {@code --test-device} picocli mixin: OpenVINO's CPU plugin registered again as a second real device. */
@@ -27,10 +26,5 @@ public final class TestDeviceOptions {
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--test-device: " + e.getMessage());
     }
-  }
-
-  /** Registers every test device on {@code runtime}. */
-  public void registerOn(OpenVinoRuntime runtime) {
-    testDevices().forEach(runtime::registerTestDevice);
   }
 }

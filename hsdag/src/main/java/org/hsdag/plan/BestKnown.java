@@ -17,8 +17,8 @@ import org.hsdag.cost.HeteroCostModel;
  * <p>An exact evaluation costs about the square of the op count (the HETERO split's cycle check:
  * 0.4 ms for ssd-inception-v2's 336 ops, 3.9 ms for decoder_9b's 967), so above {@link #FULL_OPS}
  * ops each start gets proportionally fewer evaluations ({@link #evaluationsPerStart}): decoder_9b's
- * reference then costs what a 450-op model's does, about a fifth of its full search (issue 37 item
- * 11). Starts the cost model rejects are
+ * reference then costs what a 450-op model's does, about a fifth of its full search.
+ * Starts the cost model rejects are
  * skipped, and said so in the source. {@link BestKnownCache} remembers results in a folder.
  */
 public final class BestKnown {

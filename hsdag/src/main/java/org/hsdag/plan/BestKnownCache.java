@@ -18,8 +18,8 @@ import org.hsdag.placement.Placement;
 
 /**
  * {@link BestKnown} results remembered in a folder, one file per cost model, search size and seed,
- * so bench and the experiments pay for a model's long reference search once (issue 37 item 11:
- * decoder_9b's took most of a 10-minute bench). A file is named by a digest of what determines the
+ * so bench and the experiments pay for a model's long reference search once (decoder_9b's
+ * took most of a 10-minute bench). A file is named by a digest of what determines the
  * search's result: the devices, the op count, the evaluations, the seed, the objective, the memory
  * capacities and the cost model's exact latency of every planner candidate (any change of the cost
  * model changes those). A remembered placement is used only when the cost model still gives it

@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * grouping of its terms and each placement's term sums. Both depend only on the proxy (its cost model
  * and objective) and the placement, while a run builds many corrections of the same proxy on the same
  * measured placements (a new one after each measurement, and one per left-out measurement to judge its
- * error): without this, hsdag's own time per measurement grew with the square of the measurements
- * (issue 39 item 3). Thread-safe; the cached arrays are never written after they are built.
+ * error): without this, hsdag's own time per measurement grew with the square of the measurements.
+ * Thread-safe; the cached arrays are never written after they are built.
  */
 final class CorrectionMemo {
   private final Map<IntBuffer, double[]> features = new ConcurrentHashMap<>();

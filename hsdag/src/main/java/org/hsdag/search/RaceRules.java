@@ -10,7 +10,7 @@ import org.hsdag.backend.Measurement;
  * round could change the pick. The {@link Verdict} keeps the fastest single device unless a split is
  * {@linkplain Candidate#clearlyFasterThan clearly faster} than it, so a split that cannot end clearly
  * faster than any single device still racing, whatever its and their remaining rounds measure, can
- * only ever lose to it (issue 39: on ssd-inception-v2 every split was within 1 % of CPU alone, and 5
+ * only ever lose to it (on ssd-inception-v2 every split was within 1 % of CPU alone, and 5
  * of the 7 finalists ran 10 rounds that could not have made any of them the pick). And a single
  * device clearly slower than another one is neither the pick nor the reference a split must beat.
  */

@@ -16,8 +16,8 @@ public record Verdict(Decision decision, Candidate winner, String text) {
   /**
    * Differences of medians within this many standard errors of the difference are ties the race
    * cannot separate (see {@link #of(List, Prediction, double)}): such a tie goes to the finalist the
-   * corrected cost model ranks first, whatever the model's typical error (issue 37 item 12: two
-   * finalists both at 2.126 ms, the one returned 1.3 % slower than the other). 0: every difference
+   * corrected cost model ranks first, whatever the model's typical error (without a band, of two
+   * finalists both at 2.126 ms the one returned was 1.3 % slower than the other). 0: every difference
    * counts. 0.1 is the smallest band that settles that case (its medians 0.06 standard errors
    * apart). In the 72-run sweep ({@code bench warm-start --devices CPU,GPU.1 --methods
    * planner,hsdag,planner-only --seeds 3 resnet50 inception_v3 bert_base ssd-inception-v2.xml},

@@ -2,7 +2,6 @@ package org.hsdag.strategy;
 
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
@@ -11,13 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.coarsen.IntGraph;
-import org.hsdag.gnn.Adam;
 import org.hsdag.gnn.Linear;
 import org.hsdag.gnn.Mlp;
-import org.hsdag.gnn.ParameterStore;
 import org.hsdag.gnn.SparseMatrices;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
@@ -41,7 +37,7 @@ import org.hsdag.search.SequentialStrategy;
  * placement costs what {@link FailurePenalty} says (10 s before any success, so rewards stay
  * finite).
  */
-public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable {
+public final class PlacetoStrategy extends LearnedPlacerScaffold implements SequentialStrategy {
   /**
    * Placeto settings.
    *
@@ -59,13 +55,7 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   private static final int START = -1;
   private static final int BACKWARD_CHUNK = 48;
 
-  private final Grouping grouping;
   private final Config config;
-  private PlacementSpace space;
-  private SplittableRandom rng;
-  private NDManager manager;
-  private ParameterStore store;
-  private Adam adam;
   private Linear input;
   private Linear[] self;
   private Linear[] forward;
@@ -75,11 +65,8 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   private NDArray succMean;
   private float[][] staticFeatures;
   private float[][] relation; // per unit: [ancestors | descendants | parallel] mean weights over units
-  private int[] order;
-  private int devices;
 
   // Episode state.
-  private FailurePenalty penalty;
   private final List<double[]> pastReturns = new ArrayList<>();
   private final List<int[]> stepAssign = new ArrayList<>();
   private final List<Integer> stepAction = new ArrayList<>();
@@ -96,7 +83,7 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   private int episodes;
 
   public PlacetoStrategy(Grouping grouping, Config config) {
-    this.grouping = grouping;
+    super(grouping, config.learningRate());
     this.config = config;
   }
 
@@ -111,17 +98,7 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
   }
 
   @Override
-  public void init(SearchContext context) {
-    close();
-    LearnedPlacerScaffold scaffold = LearnedPlacerScaffold.open(context, grouping, config.learningRate());
-    space = scaffold.space();
-    rng = scaffold.rng();
-    order = scaffold.order();
-    manager = scaffold.manager();
-    store = scaffold.store();
-    adam = scaffold.adam();
-    penalty = scaffold.penalty();
-    devices = space.deviceCount();
+  void start(SearchContext context) {
     int u = space.unitCount();
     IntGraph q = space.unitGraph();
     staticFeatures = UnitFeatures.of(space);
@@ -416,15 +393,4 @@ public final class PlacetoStrategy implements SequentialStrategy, AutoCloseable 
     return s / space.unitCount();
   }
 
-  PlacementSpace space() {
-    return space;
-  }
-
-  @Override
-  public void close() {
-    if (manager != null) {
-      manager.close();
-      manager = null;
-    }
-  }
 }

@@ -3,16 +3,12 @@ package org.hsdag.strategy;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import org.hsdag.backend.Measurement;
 import org.hsdag.coarsen.IntGraph;
-import org.hsdag.gnn.Adam;
-import org.hsdag.gnn.ParameterStore;
 import org.hsdag.placement.Placement;
 import org.hsdag.search.SearchContext;
 import java.util.ArrayList;
@@ -33,7 +29,7 @@ import org.hsdag.search.SearchStrategy;
  * weights; the update re-runs it teacher-forced in DJL with torch's fused LSTM, and a test checks
  * both give the same log-probabilities.
  */
-public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
+public final class RnnPlacerStrategy extends LearnedPlacerScaffold implements SearchStrategy {
   /**
    * RNN placer settings.
    *
@@ -47,21 +43,12 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     public static final Config DEFAULT = new Config(32, 32, 20, 0.01, 0.9);
   }
 
-  private final Grouping grouping;
   private final Config config;
-  private PlacementSpace space;
-  private SplittableRandom rng;
-  private NDManager manager;
-  private ParameterStore store;
-  private Adam adam;
   private int units;
-  private int devices;
-  private int[] order; // position -> unit
   private float[] inputFeatures; // U x F in order
   private int featureWidth;
   private float[] maskFlat; // U x D in order: 0 allowed, -1e9 not
 
-  private FailurePenalty penalty;
   private int[][] batchActions; // [sample][position]
   private double[] batchCost;
   private double[] batchLogProb;
@@ -72,7 +59,7 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   private int updates;
 
   public RnnPlacerStrategy(Grouping grouping, Config config) {
-    this.grouping = grouping;
+    super(grouping, config.learningRate());
     this.config = config;
   }
 
@@ -87,18 +74,8 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
   }
 
   @Override
-  public void init(SearchContext context) {
-    close();
-    LearnedPlacerScaffold scaffold = LearnedPlacerScaffold.open(context, grouping, config.learningRate());
-    space = scaffold.space();
-    rng = scaffold.rng();
-    order = scaffold.order();
-    manager = scaffold.manager();
-    store = scaffold.store();
-    adam = scaffold.adam();
-    penalty = scaffold.penalty();
+  void start(SearchContext context) {
     units = space.unitCount();
-    devices = space.deviceCount();
     IntGraph q = space.unitGraph();
     float[][] stat = UnitFeatures.of(space);
     int[] indeg = new int[units];
@@ -444,15 +421,4 @@ public final class RnnPlacerStrategy implements SearchStrategy, AutoCloseable {
     batchActions = null;
   }
 
-  PlacementSpace space() {
-    return space;
-  }
-
-  @Override
-  public void close() {
-    if (manager != null) {
-      manager.close();
-      manager = null;
-    }
-  }
 }

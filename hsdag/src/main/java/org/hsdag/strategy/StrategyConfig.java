@@ -151,7 +151,7 @@ public sealed interface StrategyConfig {
   record Hsdag(HsdagConfig settings, boolean warmStart, int pretrainEpisodes) implements StrategyConfig {
     /**
      * Episodes of cost-model pre-training a warm-started HSDAG gets unless told otherwise: none.
-     * Under --mismatch 0.3 (issue 13 note) 200 episodes improved one model (resnet50, three
+     * Under --mismatch 0.3 (a cost model 30 % off) 200 episodes improved one model (resnet50, three
      * devices) but made another worse (alexnet): they narrow what the measured phase explores.
      */
     public static final int DEFAULT_PRETRAIN_EPISODES = 0;

@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * <p>With a cost model the learned strategy is initialised when the planner's phase is over, not
  * before: nothing tells it anything while the planner proposes, so its state is the same either
  * way, and a run that ends in the planner's phase (most real runs where one device wins) never
- * loads libtorch, coarsens the graph or builds the policy (issue 35 item 5: that was the largest
- * part of hsdag's own time in a real tune of resnet50).
+ * loads libtorch, coarsens the graph or builds the policy (that was the largest part of
+ * hsdag's own time in a real tune of resnet50).
  */
 public final class WarmStartStrategy implements SearchStrategy, Checkpointable, AutoCloseable {
   private static final String PLANNER_FILE = "planner-phase.json";
@@ -139,7 +139,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     if (!learnedStarted) {
       learnedStarted = true;
       // Segment moves around the planner's best made the final race pick a lucky neighbour under a
-      // mismatched cost model (issue 13 note); the planner has placed the run boundaries already.
+      // mismatched cost model (--mismatch); the planner has placed the run boundaries already.
       if (then instanceof HsdagStrategy h) {
         h.init(context, !warm);
       } else {

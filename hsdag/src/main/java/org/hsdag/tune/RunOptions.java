@@ -2,7 +2,7 @@ package org.hsdag.tune;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.hsdag.openvino.TestDevice;
+import org.hsdag.backend.TestDevice;
 
 /**
  * The options a suggested command needs to measure a run's placements as the run did: its backend,

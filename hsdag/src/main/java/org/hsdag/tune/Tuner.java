@@ -312,7 +312,7 @@ public final class Tuner {
         strategy.favourites(config.topK()))) {
       finalists.add(new Finalist("step " + s.index(), false, s.placement(), s.index(), s.measurement()));
     }
-    // Near ties in the race go to the cost model corrected by the run's measurements (issue 27 §2).
+    // Near ties in the race go to the cost model corrected by the run's measurements (Verdict).
     FinalResult fin = engine.remeasure(finalists, config.finalRounds(), finalSeed, history.finals(),
         new FinalRaceListener(log, listener, clock, config),
         proxy == null ? null : FinalistChoice.prediction(outcome, proxy));

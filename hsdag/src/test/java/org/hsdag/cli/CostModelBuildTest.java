@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real tune spends its first minutes building the cost model (profiling every op, timing designed
  * splits) before any progress line: that is said when it starts, and a stop during it says what
- * it stopped (issue 37 item 10: Ctrl-C during a long tune ended with no line at all).
+ * it stopped (Ctrl-C during a long tune once ended with no line at all).
  */
 class CostModelBuildTest {
   /** Generous bound on how long the child may take to start (a failure guard, not a timing check). */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 §3, the input side: every wrong file is one line on stderr naming it, exit 2, with no
+ * Bad input files: every wrong file is one line on stderr naming it, exit 2, with no
  * Java class names or library text, and nothing printed behind the CLI's back.
  */
 class ModelInputErrorsTest {

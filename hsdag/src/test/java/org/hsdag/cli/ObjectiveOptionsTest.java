@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 29 §3: --objective and --requests reach the run, its report and a resume; bad values are one-line usage errors. */
+/** --objective and --requests reach the run, its report and a resume; bad values are one-line usage errors. */
 class ObjectiveOptionsTest {
   @TempDir
   Path tmp;

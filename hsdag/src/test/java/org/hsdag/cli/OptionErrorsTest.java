@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 27 §3: a bad option value is named in the user's terms (the option, the rule), never in Java's. */
+/** A bad option value is named in the user's terms (the option, the rule), never in Java's. */
 class OptionErrorsTest {
   @TempDir
   Path tmp;

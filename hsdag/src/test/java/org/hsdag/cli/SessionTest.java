@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** Issue 38: one session holds what a command measures with, opened from the options in one call. */
+/** One session holds what a command measures with, opened from the options in one call. */
 class SessionTest {
   @TempDir
   Path tmp;

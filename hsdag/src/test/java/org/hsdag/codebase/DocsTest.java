@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README is what a new user reads first: it stays short, its two commands stay the ones CI runs, and every
- * relative link in it and in {@code docs/} leads to a file (and heading) that exists.
+ * relative link in it, in {@code docs/} and in {@code figures/} leads to a file (and heading) that exists. The README
+ * and {@code docs/} state rules and the commands that reproduce a figure; a dated run, the machine's load during it
+ * or the commit it was built from belongs to {@code figures/}, the log of runs.
  */
 class DocsTest {
   private static final int README_MAX_LINES = 250;
@@ -32,6 +34,15 @@ class DocsTest {
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
   private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.+?)\\s*#*\\s*$");
   private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
+  private static final Pattern LINK_TARGET = Pattern.compile("\\]\\([^)\\s]*\\)");
+  /** What only a dated run carries, by kind: outside code, where commands and their sample output live. */
+  private static final Map<String, Pattern> RUN_RECORDS = Map.of(
+      "a date", Pattern.compile("\\b20\\d\\d-[01]\\d-[0-3]\\d\\b"),
+      "a clock time",
+      Pattern.compile("\\b(?:[01]?\\d|2[0-3]):[0-5]\\d(?:\\s*[–-]\\s*(?:[01]?\\d|2[0-3]):[0-5]\\d|\\s*UTC)"),
+      "a load figure", Pattern.compile("(?i)\\bload(?:avg)?\\s+(?:of\\s+)?[~≈]?\\d"),
+      // Upstream sources are cited as owner/repo@commit; a bare hex id is a build of this tree.
+      "a commit id", Pattern.compile("(?<![@\\w])(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\\b"));
 
   @Test
   void theReadmeFitsInTwoHundredFiftyLines() throws IOException {
@@ -87,6 +98,61 @@ class DocsTest {
       }
     }
     assertEquals(List.of(), wide, "split wide table rows into several tables or a list");
+  }
+
+  @Test
+  void onlyFiguresCarriesDatedRunsLoadsAndCommitIds() throws IOException {
+    Path root = root();
+    List<Path> pages = new ArrayList<>(docs(root));
+    pages.add(0, root.resolve("README.md"));
+    List<String> found = new ArrayList<>();
+    for (Path page : pages) {
+      found.addAll(runRecords(root.relativize(page).toString(), Files.readString(page)));
+    }
+    assertEquals(List.of(), found, "move dated runs, loads and commit ids to figures/; docs/ says how to reproduce");
+  }
+
+  @Test
+  void theRunRecordCheckFindsEachKindOutsideCode() {
+    String page = """
+        # Page
+
+        Measured (2026-11-27 12:08–13:20 UTC, load 1.6–1.9) at f150ddc.
+        Under a load of 13 on 2 cores; loadavg 18.1 → 25.9; read at openvinotoolkit/openvino@14dfc48.
+        `uptime` says `load average: 1.2`, the progress line `(load 1.3 of 2 cores busy)`, a [link](x.md#run-2026-11-25).
+
+        ```
+        cat /proc/loadavg   # 12.4 at 15:04 UTC, b114c56
+        ```
+        The --out runs/resnet50-20260101-120000, a 2-core machine, 120 ms, load the model, 1 ms per 0x7f.
+        """;
+    assertEquals(List.of("p.md:3 a date", "p.md:3 a clock time", "p.md:3 a load figure", "p.md:3 a commit id",
+        "p.md:4 a load figure"), runRecords("p.md", page));
+  }
+
+  /** "page:line kind" for every run record outside code and link targets, in line order. */
+  private static List<String> runRecords(String name, String markdown) {
+    String prose = LINK_TARGET.matcher(CODE_SPAN.matcher(blankFences(markdown)).replaceAll("")).replaceAll("]");
+    List<String> found = new ArrayList<>();
+    List<String> lines = prose.lines().toList();
+    for (int i = 0; i < lines.size(); i++) {
+      for (String kind : List.of("a date", "a clock time", "a load figure", "a commit id")) {
+        if (RUN_RECORDS.get(kind).matcher(lines.get(i)).find()) {
+          found.add(name + ":" + (i + 1) + " " + kind);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Fenced blocks replaced by as many empty lines, so that line numbers still match the page. */
+  private static String blankFences(String markdown) {
+    Matcher m = FENCE.matcher(markdown);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, "\n".repeat((int) m.group().chars().filter(c -> c == '\n').count()));
+    }
+    return m.appendTail(out).toString();
   }
 
   @Test
@@ -158,11 +224,16 @@ class DocsTest {
   private static List<Path> pages(Path root) throws IOException {
     List<Path> out = new ArrayList<>(docs(root));
     out.add(0, root.resolve("README.md"));
+    out.addAll(markdown(root.resolve("figures")));
     return out;
   }
 
   private static List<Path> docs(Path root) throws IOException {
-    try (Stream<Path> files = Files.list(root.resolve("docs"))) {
+    return markdown(root.resolve("docs"));
+  }
+
+  private static List<Path> markdown(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
       return files.filter(p -> p.toString().endsWith(".md")).sorted().toList();
     }
   }

@@ -33,12 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
  * #MAX_METHOD_LINES}, unless the code says why in one line: {@code // size: <reason>} before the
  * package line for a file, on the line just above a method (above its annotations) for a method.
  * Parsed with the JDK's compiler tree API, so a method's length is its real extent, from its
- * modifiers to its closing brace (javadoc not counted).
+ * modifiers to its closing brace (javadoc not counted). And no Java file, main or test, refers to an
+ * issue by its number: the code says what the reference meant.
  */
 class SourceLimitsTest {
   private static final int MAX_FILE_LINES = 500;
   private static final int MAX_METHOD_LINES = 80;
   private static final Pattern REASON = Pattern.compile("^\\s*// size: \\S.*");
+  /** The word issue followed by a number (or #number): a tracker's number means nothing to a reader of the code. */
+  private static final Pattern ISSUE_NUMBER = Pattern.compile("(?i)\\bissues?\\s*#?\\d");
   private static final Pattern MODULE = Pattern.compile("<module>\\s*([^<\\s]+)\\s*</module>");
   /** The modules whose main code is held to the limits; a missing one fails the test, not skips it. */
   private static final List<String> MODULES = List.of("core", "sim", "openvino-bridge", "models", "coarsen", "hsdag",
@@ -57,6 +60,49 @@ class SourceLimitsTest {
     List<String> violations = violations(root, sources);
     assertTrue(violations.isEmpty(), violations.size() + " over the limits; split them or give a one-line"
         + " '// size: <reason>':\n  " + String.join("\n  ", violations));
+  }
+
+  @Test
+  void noJavaFileRefersToAnIssueByNumber() throws IOException {
+    Path root = repositoryRoot();
+    List<Path> sources = new ArrayList<>();
+    for (String module : declaredModules(root)) {
+      for (String set : List.of("src/main/java", "src/test/java")) {
+        Path dir = root.resolve(module).resolve(set);
+        if (Files.isDirectory(dir)) {
+          sources.addAll(javaFiles(dir));
+        }
+      }
+    }
+    assertTrue(sources.size() > 200, "Java sources found under " + root + ": " + sources.size());
+    List<String> found = issueMentions(root, sources);
+    assertTrue(found.isEmpty(), found.size() + " mention(s) of an issue number; say what the reference means:\n  "
+        + String.join("\n  ", found));
+  }
+
+  @Test
+  void theIssueCheckCatchesAMentionInACommentOrAString(@TempDir Path dir) throws IOException {
+    // Built from parts so that this file does not match its own rule.
+    String mention = "Iss" + "ue 37";
+    write(dir, "A.java", "package p;\n// fixed in " + mention + " item 7\nclass A {}\n");
+    write(dir, "B.java", "package p;\nclass B {\n  String s = \"see iss" + "ue #12\";\n  int tissue = 3;\n}\n");
+    write(dir, "C.java", "package p;\n/** The tissue 3 model; the issues list. */\nclass C {}\n");
+
+    assertEquals(List.of("A.java:2", "B.java:3"), issueMentions(dir, javaFiles(dir)));
+  }
+
+  /** Every line that names an issue by its number, as "path:line". */
+  private static List<String> issueMentions(Path root, List<Path> sources) throws IOException {
+    List<String> found = new ArrayList<>();
+    for (Path file : sources) {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        if (ISSUE_NUMBER.matcher(lines.get(i)).find()) {
+          found.add(root.relativize(file) + ":" + (i + 1));
+        }
+      }
+    }
+    return found;
   }
 
   @Test

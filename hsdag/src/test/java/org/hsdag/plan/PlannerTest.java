@@ -111,7 +111,7 @@ class PlannerTest {
     assertEquals(model.evaluate(a.opDevices()).micros(), a.micros(), 1e-9);
   }
 
-  /** Issue 37 item 12's sweep: a start the model rejects (an op on a device that cannot run it) is skipped, not fatal. */
+  /** The tie-band sweep's case: a start the model rejects (an op on a device that cannot run it) is skipped, not fatal. */
   @Test
   void theReferenceSearchSkipsStartsTheModelRejects() {
     int checked = 0;

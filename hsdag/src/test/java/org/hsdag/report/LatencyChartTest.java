@@ -31,7 +31,7 @@ class LatencyChartTest {
 
   @Test
   void latencyTicksBelowOneMillisecondKeepTheirLeadingZero() {
-    // A sub-millisecond real run's axis read ".1 .095 ... .04" with XChart's own pattern (issue 37 item 7).
+    // A sub-millisecond real run's axis read ".1 .095 ... .04" with XChart's own pattern.
     XYChart chart = LatencyChart.build(data(Map.of("CPU-only", 0.223), 0.041, 0.045, 0.043, 0.1));
     java.text.DecimalFormat ticks = new java.text.DecimalFormat(chart.getStyler().getYAxisDecimalPattern(),
         java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));

@@ -107,7 +107,7 @@ class WinnerRuleTest {
   }
 
   /**
-   * Issue 37 item 12: the race measured the optimum and a placement 1.3 % slower at the same median
+   * A case seen in a tune: the race measured the optimum and a placement 1.3 % slower at the same median
    * (2.126 ms; 0.02 % apart, far below the race's resolution) and returned the slower one because the
    * leader's median was lower in the fourth digit and the corrected model's leave-one-out error (3 %)
    * outweighed the model's 1.3 % ranking. A difference the race cannot separate now goes to the model.
@@ -134,7 +134,7 @@ class WinnerRuleTest {
   }
 
   /**
-   * Issue 37 item 12, as the final choice makes it by default: two finalists whose race medians are
+   * The same case, as the final choice makes it by default: two finalists whose race medians are
    * equal to the race's resolution (2.126 ms both, overlapping intervals) and a corrected model that
    * ranks one 1.3 % faster, with a leave-one-out error (3 %) larger than that. The race cannot
    * separate them, so the model's first goes on; a race that does separate them keeps its leader.

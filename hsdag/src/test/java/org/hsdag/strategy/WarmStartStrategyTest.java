@@ -137,7 +137,7 @@ class WarmStartStrategyTest {
 
   /**
    * The learned strategy starts when the planner's phase is over: a run that ends in it never
-   * builds the policy (no libtorch, no coarsening: hsdag's own time in a real tune, issue 35), and
+   * builds the policy (no libtorch, no coarsening: most of hsdag's own time in a real tune), and
    * one that goes on starts it then, from the state it would have had if started at once.
    */
   @Test

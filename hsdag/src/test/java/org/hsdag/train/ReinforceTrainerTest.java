@@ -165,7 +165,7 @@ class ReinforceTrainerTest {
   }
 
   /**
-   * Issue 37 item 11: an update re-ran the forward pass of every buffered step but the last, so an
+   * An update once re-ran the forward pass of every buffered step but the last, so an
    * episode of x steps cost 2x − 1 forward passes; each step's differentiable score is now kept from
    * its sampling (the parameters do not change within an episode), and an episode costs x, plus
    * one for the self-imitation term.

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 
 /**
  * {@link OpenVinoRuntime} in a child process ({@link RuntimeChild}): every native call — read,

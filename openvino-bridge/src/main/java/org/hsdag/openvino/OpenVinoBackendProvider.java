@@ -9,6 +9,7 @@ import org.hsdag.backend.BackendProvider;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.BackendUnavailableException;
 import org.hsdag.backend.LatencyBackend;
+import org.hsdag.backend.TestDevice;
 
 /** Real OpenVINO as a {@link BackendProvider}: first in auto's order, taken when its native library loads. */
 public final class OpenVinoBackendProvider implements BackendProvider {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hsdag.backend.TestDevice;
 
 /**
  * Settings of the real OpenVINO backend.

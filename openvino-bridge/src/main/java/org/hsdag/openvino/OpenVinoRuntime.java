@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 
 /**
  * The few native OpenVINO operations hsdag uses, one method per shim function family. The only

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.hsdag.backend.TestDevice;
 
 /**
  * The child's side of the runtime isolation: answers {@link Wire} requests by calling an {@link

@@ -10,6 +10,7 @@ import java.util.List;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;

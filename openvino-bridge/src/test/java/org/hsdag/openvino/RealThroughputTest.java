@@ -13,6 +13,7 @@ import org.hsdag.backend.LoadWatchingBackend;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;

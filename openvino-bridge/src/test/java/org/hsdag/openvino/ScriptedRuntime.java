@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Optional;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.testkit.TinyGraphs;
 import org.junit.jupiter.api.Test;

@@ -21,8 +21,8 @@ import org.hsdag.sim.SimOptions;
 import org.hsdag.strategy.HsdagStrategy;
 
 /**
- * Where one step of the HSDAG strategy's learned phase goes on a real model (issue 37 item 11,
- * issue 39 item 3), as a warm-started {@code tune} runs it: the policy's forward pass split into
+ * Where one step of the HSDAG strategy's learned phase goes on a real model, as a warm-started
+ * {@code tune} runs it (to see what grows with the model or the run): the policy's forward pass split into
  * the GCN encoder, pooling (edge scores, graph parsing, cluster pooling) and the placer (masked
  * log-probabilities, sampling), lifting the coarse decision to a placement, the veto's evaluation
  * of it on the corrected cost model (HETERO's split, kernels, copies), the cost-model correction

@@ -220,7 +220,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
   private record Run(String setting, String devices, String method, int used, double gap, double seenGap,
       List<Double> bandGaps) {}
 
-  /** Tie bands (standard errors; 0 = the verdict before issue 37 item 12) whose picks the summary compares. */
+  /** Tie bands (standard errors; 0 = every difference of medians counts, no tie band) whose picks the summary compares. */
   private static final double[] TIE_BANDS = {0, 0.1, 0.25, 0.5, 1, 2};
 
   /** The noise-free gap (%) of {@code p} to {@code known} on {@code target}; NaN without one. */
@@ -250,7 +250,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
   private static void summarise(List<Run> runs) {
     System.out.printf(Locale.ROOT,
         "%n| setting | method | runs | used median | used mean | used max | gap max | gap mean | within 1 %% | within 2 %% | returned not best measured "
-            + "| returned > 0.5 %% above best measured | same, tie band 0 (before issue 37 item 12) / 0.1 / 0.25 / 0.5 / 1 / 2 SE |%n");
+            + "| returned > 0.5 %% above best measured | same, tie band 0 (no tie band) / 0.1 / 0.25 / 0.5 / 1 / 2 SE |%n");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     Map<String, List<Run>> groups = new java.util.TreeMap<>();
     for (Run r : runs) {
@@ -277,7 +277,7 @@ public final class WarmStartExperiment implements Callable<Integer> {
 
   /**
    * What tune returns: the best of 5 finalists ({@link FinalistChoice}) after 5 interleaved rounds of re-measurement
-   * (median; near ties race on); and what the verdict before issue 37 item 12 returned from the same rounds.
+   * (median; near ties race on); and what the verdict with no tie band (every difference counts) returned from the same rounds.
    */
   private static Placement[] returned(SearchEngine engine, SearchOutcome out, long seed, PlacementProxy proxy,
       List<Placement> favourites, boolean tieBreak) throws IOException {

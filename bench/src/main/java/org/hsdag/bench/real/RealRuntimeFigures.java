@@ -19,6 +19,7 @@ import org.hsdag.backend.LoadSample;
 import org.hsdag.backend.Measurement;
 import org.hsdag.backend.MeasurementProtocol;
 import org.hsdag.backend.Statistic;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.cli.ModelArgument;
 import org.hsdag.openvino.TimedBackend;
 import org.hsdag.cli.TuneCommand;
@@ -31,7 +32,6 @@ import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.openvino.OpenVinoBackend;
 import org.hsdag.openvino.OpenVinoOptions;
 import org.hsdag.openvino.OpenVinoRuntime;
-import org.hsdag.openvino.TestDevice;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
 import org.hsdag.plan.PlacementProxy;
@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The real-runtime figures of issue 26, measured on this machine through hsdag's own OpenVINO
+ * The real-runtime figures (docs/real-hardware.md), measured on this machine through hsdag's own OpenVINO
  * backend (and OpenVINO's {@code benchmark_app} for reference). Every compared quantity is measured
  * side by side in interleaved rounds and printed as a median with its range, because the machines
  * hsdag is developed on are shared and noisy. Sections run alone with {@code --sections}.
@@ -57,7 +57,7 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(name = "real-runtime-figures", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Print the real-runtime figures (issue 26) measured with the openvino backend on this machine.")
+    description = "Print the real-runtime figures of docs/real-hardware.md, measured with the openvino backend on this machine.")
 public final class RealRuntimeFigures implements Callable<Integer> {
   static final List<String> SECTIONS = List.of("cpu", "sim", "cost-model", "measure-cost", "isolation", "tune",
       "split");

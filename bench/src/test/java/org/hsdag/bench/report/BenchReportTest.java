@@ -47,7 +47,7 @@ class BenchReportTest {
 
   @Test
   void aCurveHsdagsLineCoversEntirelySaysSoInTheLegend() {
-    // The planner and HSDAG often find the same placements: the planner's curve was invisible (issue 37 item 7).
+    // The planner and HSDAG often find the same placements: the planner's curve was invisible under HSDAG's.
     BenchResults.ModelResult model = new BenchResults.ModelResult("m", 3, 2, 1.0, "cost model", List.of(
         method("random", "Random", "BASELINE", 2.0, 1.5, 1.2),
         method("planner", "Planner", "BASELINE", 1.0, 0.99),
@@ -69,7 +69,7 @@ class BenchReportTest {
 
   @Test
   void manyModelsSplitTheMethodsTableSoNoColumnIsBehindAScrollBar() {
-    // Four models made one 9-column table, 2013 px wide on a 1366 px page (issue 37 item 7).
+    // Four models made one 9-column table, 2013 px wide on a 1366 px page.
     List<BenchResults.ModelResult> models = new ArrayList<>();
     for (String name : List.of("a", "b", "c", "d")) {
       models.add(new BenchResults.ModelResult(name, 3, 2, 1.0, "cost model", List.of(

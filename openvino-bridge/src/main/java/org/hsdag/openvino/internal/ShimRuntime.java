@@ -12,13 +12,13 @@ import java.util.OptionalLong;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.IrReader;
 import org.hsdag.openvino.ExecutedNode;
 import org.hsdag.openvino.OpenVinoException;
 import org.hsdag.openvino.OpenVinoReadException;
 import org.hsdag.openvino.OpenVinoRuntime;
 import org.hsdag.openvino.ProfilingRecord;
-import org.hsdag.openvino.TestDevice;
 
 /**
  * {@link OpenVinoRuntime} over the C++ shim through {@link OvShim}. The shim's status codes and

@@ -1,4 +1,4 @@
-package org.hsdag.openvino;
+package org.hsdag.backend;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
