@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.cost.CostModel;
 import org.hsdag.cost.QuantizedInputs;
 import org.hsdag.cost.ShapeAssumption;
