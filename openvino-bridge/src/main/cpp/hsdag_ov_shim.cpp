@@ -936,3 +936,11 @@ int hsdag_ov_model_boundaries(hsdag_ov_model* model, int n, const int32_t* consu
 const char* hsdag_ov_model_boundary_shape(hsdag_ov_model* model, int k) {
   return model && in_range(k, model->boundary_shapes.size()) ? model->boundary_shapes[k].c_str() : "";
 }
+
+int hsdag_ov_model_save(hsdag_ov_model* model, const char* xml_path, const char* bin_path) {
+  if (!model || !xml_path || !bin_path) return fail(HSDAG_OV_BAD_ARGUMENT, "null model or path");
+  return guarded([&] {
+    ov::serialize(model->model, std::string(xml_path), std::string(bin_path));
+    return HSDAG_OV_OK;
+  });
+}

@@ -268,3 +268,28 @@ const char* hsdag_ov_model_boundary_shape(hsdag_ov_model* model, int k);
 #endif
 
 #endif /* HSDAG_OV_SHIM_BOUNDARIES_H */
+
+/*
+ * ---- a model another framework wrote, kept as IR ----
+ * Appended as a block of its own, with its own guard, so the declarations above stay untouched.
+ */
+#ifndef HSDAG_OV_SHIM_SAVE_H
+#define HSDAG_OV_SHIM_SAVE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Writes the model as read (hsdag_ov_model_read reads ONNX, TensorFlow Lite and PaddlePaddle files through the
+ * runtime's frontends too) to xml_path and bin_path as IR, with ov::serialize: "as-is", no weight compression
+ * and no other transformation (openvino/core/graph_util.hpp), so the IR has the ops, names and weights the
+ * runtime gives the source. Call it before reshaping or setting affinities.
+ */
+int hsdag_ov_model_save(hsdag_ov_model* model, const char* xml_path, const char* bin_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HSDAG_OV_SHIM_SAVE_H */

@@ -27,6 +27,26 @@ public enum ModelFormat {
 
   private static final int SNIFF_BYTES = 512;
 
+  /**
+   * Whether OpenVINO's runtime reads this format itself ({@code read_model} through the frontends its wheel
+   * ships): ONNX, TensorFlow Lite, PaddlePaddle. TensorFlow models are left to {@code ovc}, PyTorch to Python.
+   */
+  public boolean runtimeReads() {
+    return this == ONNX || this == TENSORFLOW_LITE || this == PADDLE;
+  }
+
+  /** What the format is called in messages ({@code ONNX}, {@code TensorFlow Lite}, ...). */
+  public String displayName() {
+    return switch (this) {
+      case ONNX -> "ONNX";
+      case TENSORFLOW -> "TensorFlow";
+      case TENSORFLOW_LITE -> "TensorFlow Lite";
+      case PADDLE -> "PaddlePaddle";
+      case PYTORCH -> "PyTorch";
+      default -> name();
+    };
+  }
+
   /** Classifies {@code file}; never throws (an unreadable file is {@link #IR_XML}, left to the reader). */
   public static ModelFormat detect(Path file) {
     if (Files.isDirectory(file)) {

@@ -57,7 +57,8 @@ import picocli.CommandLine.Spec;
         "  hsdag apply resnet50 runs/resnet50-20260101-120000/best.json",
         "  hsdag apply model.xml best.json --backend openvino --json"})
 public final class ApplyCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml).")
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml), or an ONNX, TensorFlow "
+      + "Lite or PaddlePaddle file (converted through OpenVINO; the usage code reads the file given).")
   Path model;
 
   @Parameters(index = "1", paramLabel = "PLACEMENT.json", description = "Placement map, e.g. runs/<name>/best.json.")
@@ -100,6 +101,9 @@ public final class ApplyCommand implements Callable<Integer> {
   /** The model's dynamic inputs as announced ({@code name=1x8}), for the usage code; empty for a static model. */
   private List<String> dynamicInputs = List.of();
 
+  /** The model as the user gave it: the usage code reads that file (an ONNX file, not hsdag's IR of it). */
+  private Path asGiven;
+
   /** The model as read, for the usage code's input names. */
   private OpGraph modelGraph;
 
@@ -111,17 +115,18 @@ public final class ApplyCommand implements Callable<Integer> {
     OptionRules.requireAtLeast("--rounds", rounds, 1);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    model = ModelArgument.resolve(model);
-    long seed = seedOptions.seed();
-    OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
-    Map<String, String> raw = PlacementFiles.readMap(placementFile);
-    List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
     java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
     };
+    asGiven = model;
+    model = ModelArgument.resolve(model, notices);
+    long seed = seedOptions.seed();
+    OpGraph graph = ModelArgument.readWithPlacement(model, placementFile, "apply");
+    Map<String, String> raw = PlacementFiles.readMap(placementFile);
+    List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
     dynamicInputs = inputShapeOptions.resolve(graph).inputs();
@@ -404,9 +409,12 @@ public final class ApplyCommand implements Callable<Integer> {
   private PythonSnippet pythonSnippet(DeviceSet ds, String xml, String json, String hetero, List<TestDevice> tests) {
     Map<String, long[]> byTensor = PythonSnippet.byTensorName(modelGraph, dynamicInputs);
     int requests = org.hsdag.throughput.ThroughputMeasuring.requestsFor(usageObjective.requested(), ds);
-    return new PythonSnippet(xml, json, hetero, tests,
+    // A converted model's code reads the user's file: the op names are the ones the runtime gives it.
+    var source = org.hsdag.openvino.ModelConversion.sourceOf(model);
+    boolean converted = source.isPresent() && !asGiven.equals(model);
+    return new PythonSnippet(converted ? CommandName.here(source.get().path()) : xml, json, hetero, tests,
         byTensor != null ? byTensor : PythonSnippet.byFriendlyName(dynamicInputs), byTensor != null,
-        usageObjective.objective(), requests);
+        usageObjective.objective(), requests, converted);
   }
 
   /** How to use the placement: pasteable Python and Java, and the shell command that measured it. */
@@ -433,7 +441,7 @@ public final class ApplyCommand implements Callable<Integer> {
         + Pasteable.java(xml) + "))) {");
     out.println("      Measurement m = ov.measure(graph, p, MeasurementProtocol.PAPER);");
     out.println("    }");
-    List<Object> shell = new ArrayList<>(List.of("apply", xml, json, "--backend", "openvino"));
+    List<Object> shell = new ArrayList<>(List.of("apply", asGiven, json, "--backend", "openvino"));
     for (TestDevice t : tests) {
       shell.addAll(List.of("--test-device", t.toString()));
     }

@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
             + "--backend adds that backend's own (openvino: the .bin and OpenVINO's reader)."})
 public final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MODEL.xml",
-      description = "OpenVINO IR model (.xml; the .bin is optional unless --backend runs the model)")
+      description = "OpenVINO IR model (.xml; the .bin is optional unless --backend runs the model), or an ONNX, "
+          + "TensorFlow Lite or PaddlePaddle file (converted through OpenVINO)")
   Path model;
 
   @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
@@ -51,9 +52,9 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    model = ModelArgument.resolve(model);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    model = ModelArgument.resolve(model, notice -> err.println("hsdag: " + notice));
     ModelArgument.Checked checked;
     List<String> problems = new ArrayList<>();
     if (spec.commandLine().getParseResult().hasMatchedOption("--backend")) {

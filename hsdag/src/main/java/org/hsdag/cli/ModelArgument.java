@@ -13,9 +13,10 @@ import org.hsdag.ir.OpGraph;
 import org.hsdag.models.ModelCatalog;
 
 /**
- * The MODEL.xml argument every command takes, read in one place so that every command gives the
- * same one-line diagnosis for a wrong file (a directory, a JSON, an ONNX/TensorFlow/PyTorch model,
- * random bytes, an invalid graph; see {@link IrReader} and {@link ModelFormat}).
+ * The MODEL argument every command takes, read in one place so that every command gives the
+ * same one-line diagnosis for a wrong file (a directory, a JSON, a TensorFlow/PyTorch model,
+ * random bytes, an invalid graph; see {@link IrReader} and {@link ModelFormat}), and reads an ONNX,
+ * TensorFlow Lite or PaddlePaddle file or a one-model folder the same way ({@link ModelSources}).
  */
 public final class ModelArgument {
   private ModelArgument() {}
@@ -64,9 +65,20 @@ public final class ModelArgument {
    * @throws UserInputException when the catalog model cannot be written
    */
   public static Path resolve(Path given) {
+    return resolve(given, line -> {
+      System.err.println("hsdag: " + line);
+      System.err.flush();
+    });
+  }
+
+  /**
+   * {@link #resolve(Path)}, saying in {@code notices} which model a folder or a converted file stands for (an ONNX,
+   * TensorFlow Lite or PaddlePaddle file becomes the IR the runtime makes of it; {@link ModelSources}).
+   */
+  public static Path resolve(Path given, java.util.function.Consumer<String> notices) {
     String name = given.toString();
     if (Files.exists(given) || given.getNameCount() != 1 || !ModelCatalog.names().contains(name)) {
-      return given;
+      return ModelSources.toIr(given, notices);
     }
     Path xml = ModelCatalog.xmlPath(name);
     if (!Files.isRegularFile(xml)) {
@@ -85,7 +97,8 @@ public final class ModelArgument {
    * first refusing the two in the wrong order with a message that says so.
    */
   static OpGraph readWithPlacement(Path model, Path placement, String command) {
-    if (ModelFormat.detect(model) == ModelFormat.JSON && ModelFormat.detect(placement) == ModelFormat.IR_XML) {
+    ModelFormat second = ModelFormat.detect(placement);
+    if (ModelFormat.detect(model) == ModelFormat.JSON && (second == ModelFormat.IR_XML || second.runtimeReads())) {
       throw new UserInputException("the arguments are swapped: " + model + " is a placement (JSON) and " + placement
           + " the model; run: " + CommandName.line(command, placement, model));
     }

@@ -44,8 +44,12 @@ import picocli.CommandLine.Spec;
         "  # on a calibrated cost model:",
         "  hsdag plan model.xml --devices CPU,GPU.1 --proxy-profile mybox.json"})
 public final class PlanCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional)")
+  @Parameters(index = "0", paramLabel = "MODEL.xml", description = "OpenVINO IR model (.xml; the .bin is optional), "
+      + "or an ONNX, TensorFlow Lite or PaddlePaddle file (converted through OpenVINO)")
   Path model;
+
+  /** The model as the user gave it (an ONNX file, a folder), for the commands printed to paste. */
+  private Path asGiven;
 
   @Mixin
   DeviceOptions deviceOptions;
@@ -85,19 +89,20 @@ public final class PlanCommand implements Callable<Integer> {
     double startup = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    model = ModelArgument.resolve(model);
-    OpGraph graph = ModelArgument.read(model);
-    if (out != null && java.nio.file.Files.isDirectory(out)) {
-      throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
-    }
-    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
-    RunObjective objective = objectiveOptions.choice();
     java.util.function.Consumer<String> notices = notice -> {
       if (!json) {
         err.println("hsdag: " + notice);
         err.flush();
       }
     };
+    asGiven = model;
+    model = ModelArgument.resolve(model, notices);
+    OpGraph graph = ModelArgument.read(model);
+    if (out != null && java.nio.file.Files.isDirectory(out)) {
+      throw new UserInputException("--out " + out + " is a directory; give a file name such as plan.json");
+    }
+    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
+    RunObjective objective = objectiveOptions.choice();
     BackendRequest request = backendOptions.request(SeedOptions.DEFAULT, shapes).requiring(deviceOptions.requested(),
         2);
     // As in tune: --mismatch perturbs the machine that would measure, the cost model stays --profile.
@@ -211,11 +216,11 @@ public final class PlanCommand implements Callable<Integer> {
     ObjectiveSummary.printPlanFigures(o, objective, resolved, plan, choice.chosen());
     if (out != null) {
       o.println("-> " + out);
-      o.println("next: " + CommandName.line(RunOptions.with(nextOptions("apply"), "apply", model, out))
+      o.println("next: " + CommandName.line(RunOptions.with(nextOptions("apply"), "apply", asGiven, out))
           + "    # measure it against the single devices");
     } else {
       o.println("next: add -o plan.json to save it, or "
-          + CommandName.line(RunOptions.with(nextOptions("tune"), "tune", model)) + " to measure and refine it");
+          + CommandName.line(RunOptions.with(nextOptions("tune"), "tune", asGiven)) + " to measure and refine it");
     }
   }
 

@@ -26,9 +26,10 @@ import org.hsdag.throughput.Objective;
  * @param byTensorName whether every key of {@code reshape} is a tensor name
  * @param objective what the placement was tuned for
  * @param requests requests in flight the throughput was measured with
+ * @param converted whether {@code xml} is another framework's file (ONNX, ...) the runtime's reader converts
  */
 record PythonSnippet(String xml, String placementFile, String hetero, List<TestDevice> testDevices,
-    Map<String, long[]> reshape, boolean byTensorName, Objective objective, int requests) {
+    Map<String, long[]> reshape, boolean byTensorName, Objective objective, int requests, boolean converted) {
   /** Indentation of every line: the block sits under its heading. */
   static final String INDENT = "    ";
 
@@ -100,6 +101,13 @@ record PythonSnippet(String xml, String placementFile, String hetero, List<TestD
     List<String> l = new ArrayList<>();
     l.add("import json, os, openvino as ov");
     l.add("core = ov.Core(); model = core.read_model(" + Pasteable.python(xml) + ")");
+    if (converted) {
+      // The frontend names unnamed ops by a process-wide node count; hsdag converted in a fresh process.
+      l.add("# OpenVINO names the ops this file leaves unnamed (Constant_7) by the nodes this process made before:");
+      l.add("# read it before any other model to get the names hsdag tuned (checked here)");
+      l.add("assert set(json.load(open(" + Pasteable.python(placementFile) + "))) <= {op.get_friendly_name() for op in "
+          + "model.get_ordered_ops()}, \"not the op names hsdag tuned: read this model first in the process\"");
+    }
     if (!reshape.isEmpty()) {
       reshapeLines(l);
     }

@@ -62,7 +62,7 @@ import picocli.CommandLine.Spec;
         "  hsdag tune --resume --out runs/mine      # continue after Ctrl-C or a crash"})
 public final class TuneCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL.xml",
-      description = "OpenVINO IR model (.xml). Optional with --resume (the run remembers it).")
+      description = "OpenVINO IR, ONNX, TFLite or Paddle model. Optional with --resume (the run remembers it).")
   Path model;
 
   @Mixin
@@ -227,7 +227,7 @@ public final class TuneCommand implements Callable<Integer> {
           "missing MODEL (to continue a run: " + CommandName.line("tune", "--resume", "--out") + " runs/<name>)");
     }
     checkCounts();
-    Path modelPath = ModelArgument.resolve(model);
+    Path modelPath = ModelArgument.resolve(model, this::notice);
     OpGraph graph = ModelArgument.read(modelPath);
     Strategies.Entry entry = Strategies.get(strategy);
     StrategyConfig strategyConfig = Strategies.configure(entry.name(), strategyOptions());
@@ -358,7 +358,7 @@ public final class TuneCommand implements Callable<Integer> {
       // A completed run continues only when a new limit lets it measure more: a budget above what it measured, or a time.
       boolean nothingToDo = completed.isPresent() && (budget == null ? time == null : budget <= completed.getAsInt());
       RunStart.Resumption r = RunStart.resume(folder, new RunStart.ResumeRequest(
-          model == null ? null : ModelArgument.resolve(model),
+          model == null ? null : ModelArgument.resolve(model, this::notice),
           parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
           parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
           nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),

@@ -135,7 +135,7 @@ final class TuneSummary {
       if (report != null && !report.graphRendered()) {
         out.println("note: " + report.graphNote().replace("`", ""));
       }
-      out.println("next: " + CommandName.line(RunOptions.with(next, "apply", CommandName.here(mf.modelPath()),
+      out.println("next: " + CommandName.line(RunOptions.with(next, "apply", CommandName.here(mf.givenModelPath()),
           dir.resolve(Tuner.BEST_FILE))));
     }
   }

@@ -391,14 +391,16 @@ public final class ReportWriter {
     options.addAll(RunOptions.testDevices(mf));
     options.addAll(RunOptions.inputSizes(mf));
     doc.code(Pasteable.shellLine(
-        RunOptions.with(options, hsdagCommand, "apply", mf.modelPath(), runDir.resolve(Tuner.BEST_FILE))));
+        RunOptions.with(options, hsdagCommand, "apply", mf.givenModelPath(), runDir.resolve(Tuner.BEST_FILE))));
   }
 
   private static void runDetails(ReportDoc doc, RunManifest mf, JsonNode result, SearchLog search, String workers) {
     doc.heading(2, "Run details");
     List<String> details = new ArrayList<>();
     details.add("Model: `" + mf.modelPath() + "` (" + modelLabel(mf) + ", " + mf.nodes() + " operations, " + mf.edges()
-        + " edges), SHA-256 `" + mf.modelSha256().substring(0, Math.min(16, mf.modelSha256().length())) + "…`");
+        + " edges), SHA-256 `" + mf.modelSha256().substring(0, Math.min(16, mf.modelSha256().length())) + "…`"
+        + (mf.source() == null ? "" : ", converted from `" + mf.source().path() + "` (" + mf.source().format()
+            + ", SHA-256 `" + mf.source().sha256().substring(0, 16) + "…`) by OpenVINO " + mf.source().runtime()));
     for (DeviceInfo d : mf.deviceInfos()) {
       details.add("Device `" + d.name() + "`: " + d.fullName() + (mf.simulated() ? " (simulated)" : ""));
     }

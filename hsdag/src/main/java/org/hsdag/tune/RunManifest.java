@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
+import org.hsdag.openvino.ModelConversion;
 
 /**
  * {@code manifest.json}: what a run is — model (path, name, size, SHA-256 of the XML and of the
@@ -45,6 +46,7 @@ import org.hsdag.io.AtomicFiles;
  * @param pastLength the {@code --past-length} as given, 0 when not
  * @param config the run configuration
  * @param commandLine the arguments the run was started with
+ * @param source the file the IR was converted from (an ONNX model, ...) with its SHA-256, or null for an IR given
  */
 public record RunManifest(
     int format,
@@ -70,7 +72,8 @@ public record RunManifest(
     long sequenceLength,
     long pastLength,
     TuneConfig config,
-    List<String> commandLine) {
+    List<String> commandLine,
+    ModelConversion.Source source) {
 
   public static final String FILE = "manifest.json";
   public static final int FORMAT = 1;
@@ -95,7 +98,13 @@ public record RunManifest(
   public RunManifest withConfig(TuneConfig newConfig) {
     return new RunManifest(format, created, hsdagVersion, javaVersion, os, host, modelPath, modelName, modelSha256,
         weightsSha256, nodes, edges, backend, profile, profileSource, simulated, deviceInfos, inputShape, dynamicInputs,
-        inputShapeAssumed, sequenceLength, pastLength, newConfig, commandLine);
+        inputShapeAssumed, sequenceLength, pastLength, newConfig, commandLine, source);
+  }
+
+  /** The model as the user gave it: the converted file (an ONNX model, ...), else {@link #modelPath()}. */
+  @JsonIgnore
+  public String givenModelPath() {
+    return source != null ? source.path() : modelPath;
   }
 
   /**

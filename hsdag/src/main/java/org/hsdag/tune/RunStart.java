@@ -14,6 +14,7 @@ import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
+import org.hsdag.openvino.ModelConversion;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 
@@ -58,7 +59,8 @@ public final class RunStart {
         backend.name(), backend.profile(),
         profile,
         backend.simulated(), deviceInfos(backend, config.devices()), shapes.given(), shapes.inputs(),
-        shapes.assumed(), shapes.sequenceLength(), shapes.pastLength(), config, software.commandLine());
+        shapes.assumed(), shapes.sequenceLength(), shapes.pastLength(), config, software.commandLine(),
+        ModelConversion.sourceOf(model).orElse(null));
     manifest.write(folder.dir());
     return manifest;
   }

@@ -104,6 +104,11 @@ final class IsolatedModel implements OpenVinoRuntime.Model {
   }
 
   @Override
+  public void save(Path xml) {
+    call("save", pathText(xml));
+  }
+
+  @Override
   public OpenVinoRuntime.Compiled compile(String device, Path cacheDir, boolean profiling) {
     return runtime.compiled(gen, call("compile", device, pathText(cacheDir), profiling));
   }

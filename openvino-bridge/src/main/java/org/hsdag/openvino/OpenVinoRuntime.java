@@ -164,6 +164,15 @@ public interface OpenVinoRuntime extends AutoCloseable {
      */
     Compiled compileForThroughput(String device, Path cacheDir, int requests);
 
+    /**
+     * Writes the model as read to {@code xml} and the {@code .bin} beside it, as OpenVINO serialises it: no
+     * weight compression, no transformation; before any reshape or affinity. A model read from ONNX, TensorFlow
+     * Lite or PaddlePaddle becomes the IR of exactly what the runtime read.
+     */
+    default void save(Path xml) {
+      throw new UnsupportedOperationException("this runtime cannot write models");
+    }
+
     @Override
     void close();
   }

@@ -131,6 +131,10 @@ final class RuntimeServer {
         m.clearAffinities();
         yield List.of();
       }
+      case "save" -> {
+        m.save(Path.of((String) a.get(0)));
+        yield List.of();
+      }
       case "compile" -> List.of(keep(m.compile((String) a.get(0), path(a.get(1)), (Boolean) a.get(2))));
       case "compileAutomatic" ->
         List.of(keep(m.compileAutomatic((String) a.get(0), path(a.get(1)), (Boolean) a.get(2))));

@@ -47,6 +47,8 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   // Set: every inference fails with it. compiledCount numbers the compiled models; inferredOn lists, per
   // inferTimed call, the number of the compiled model it ran on.
   String inferError;
+  /** When set, reading a model fails with this reason, as OpenVINO's reader refuses a file. */
+  String readError;
   int compiledCount;
   final List<Integer> inferredOn = new ArrayList<>();
 
@@ -87,6 +89,9 @@ final class ScriptedRuntime implements OpenVinoRuntime {
   @Override
   public Model readModel(Path xml) {
     calls.add("read " + xml.getFileName());
+    if (readError != null) {
+      throw new OpenVinoReadException("cannot read " + xml + ": " + readError);
+    }
     return new Model() {
       @Override
       public List<String> opNames() {
@@ -140,6 +145,18 @@ final class ScriptedRuntime implements OpenVinoRuntime {
       @Override
       public void clearAffinities() {
         calls.add("clear");
+      }
+
+      @Override
+      public void save(Path to) {
+        // What the double "read": its graph, as hsdag's own writer writes it.
+        calls.add("save " + to.getFileName());
+        new org.hsdag.ir.IrWriter().write(modelGraph, to);
+        try {
+          java.nio.file.Files.write(org.hsdag.ir.IrReader.defaultBinPath(to), new byte[0]);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
       }
 
       @Override

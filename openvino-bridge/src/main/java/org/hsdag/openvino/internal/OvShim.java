@@ -181,4 +181,6 @@ public final class OvShim {
       @Cast("const int32_t*") int[] consumerPorts, @Cast("int32_t*") int[] isStatic);
 
   public static native @Cast("const char*") BytePointer hsdag_ov_model_boundary_shape(ModelHandle model, int k);
+
+  public static native int hsdag_ov_model_save(ModelHandle model, String xmlPath, String binPath);
 }

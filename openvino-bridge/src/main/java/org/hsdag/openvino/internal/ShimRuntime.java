@@ -118,7 +118,8 @@ public final class ShimRuntime implements OpenVinoRuntime {
     if (m == null || m.isNull()) {
       String error = lastError();
       Path bin = IrReader.defaultBinPath(xml);
-      if (!Files.isReadable(bin)) {
+      // Only an IR has weights beside it; another framework's file carries its own.
+      if (xml.getFileName().toString().endsWith(".xml") && !Files.isReadable(bin)) {
         throw new OpenVinoReadException(bin + ": weights file " + (Files.exists(bin) ? "unreadable" : "not found")
             + " (the openvino backend compiles the model and needs it; OpenVINO: " + error + ")");
       }
@@ -270,6 +271,12 @@ public final class ShimRuntime implements OpenVinoRuntime {
     public void clearAffinities() {
       check(hsdag_ov_model_clear_affinities(live()), "clearing affinities");
       affinitiesSet = false;
+    }
+
+    @Override
+    public void save(Path xml) {
+      check(hsdag_ov_model_save(live(), xml.toAbsolutePath().toString(),
+          IrReader.defaultBinPath(xml).toAbsolutePath().toString()), "writing " + xml);
     }
 
     @Override
