@@ -1,11 +1,8 @@
 package org.hsdag.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.hsdag.tune.RunManifest;
-import org.hsdag.tune.Tuner;
 import org.hsdag.view.RunView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,13 +28,7 @@ public final class ViewCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isDirectory(runDir)) {
-      throw new UserInputException(runDir + ": no such run folder");
-    }
-    if (!Files.isRegularFile(runDir.resolve(RunManifest.FILE))
-        && !Files.isRegularFile(runDir.resolve(Tuner.LOG_FILE))) {
-      throw new UserInputException(runDir + " is not a run folder (no " + RunManifest.FILE + ")");
-    }
+    ReportCommand.requireRunFolder(runDir);
     CountDownLatch stopped = new CountDownLatch(1);
     RunView view = address.start(runDir, spec.commandLine().getErr());
     Thread hook = new Thread(() -> {

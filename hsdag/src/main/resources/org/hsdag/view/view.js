@@ -165,6 +165,14 @@
     el('line', { x1: sx(lo), y1: sy(lo), x2: sx(hi), y2: sy(hi), stroke: '#c4cbd1', 'stroke-dasharray': '4 3' }, g);
     el('text', { x: W / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#5b6670' }, g).textContent =
       'predicted (ms)';
+    [lo, hi].forEach(function (v, i) {
+      var label = fmt(v).replace(' ms', '');
+      el('text', { x: sx(v), y: H - P + 14, 'text-anchor': i ? 'end' : 'start', 'font-size': 10, fill: '#5b6670' }, g)
+        .textContent = label;
+      // Turned to read upwards: the low label starts at its value, the high one ends at it.
+      el('text', { x: P - 4, y: sy(v), 'text-anchor': i ? 'end' : 'start', 'font-size': 10, fill: '#5b6670',
+        transform: 'rotate(-90 ' + (P - 4) + ' ' + sy(v) + ')' }, g).textContent = label;
+    });
     el('text', { x: 12, y: H / 2, 'font-size': 11, fill: '#5b6670', transform: 'rotate(-90 12 ' + H / 2 + ')',
       'text-anchor': 'middle' }, g).textContent = 'measured (ms)';
     pts.forEach(function (p) {
