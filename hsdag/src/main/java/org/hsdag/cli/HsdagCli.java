@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
         PlanCommand.class,
         ApplyCommand.class,
         ReportCommand.class,
+        ViewCommand.class,
         ExportCommand.class,
         ModelsCommand.class,
         CalibrateCommand.class,

@@ -30,14 +30,19 @@ public final class ReportCommand implements Callable<Integer> {
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Override
-  public Integer call() throws Exception {
+  /** Refuses (exit 2) what is not a folder holding a run's manifest. */
+  static void requireRunFolder(Path runDir) {
     if (!Files.isDirectory(runDir)) {
       throw new UserInputException(runDir + ": no such run folder");
     }
     if (!Files.isRegularFile(runDir.resolve(RunManifest.FILE))) {
       throw new UserInputException(runDir + " is not a run folder (no " + RunManifest.FILE + ")");
     }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    requireRunFolder(runDir);
     ReportWriter.Written w = new ReportWriter(runDir, "dot", CommandName.current()).write();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

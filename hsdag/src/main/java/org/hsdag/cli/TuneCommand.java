@@ -118,6 +118,8 @@ public final class TuneCommand implements Callable<Integer> {
   LoadOptions loadOptions;
   @Mixin
   ObjectiveOptions objectiveOptions;
+  @Mixin
+  TuneViewOptions viewOptions = new TuneViewOptions();
 
   @Option(names = "--top-k", paramLabel = "K", defaultValue = "5",
       description = "Search candidates re-measured at the end, chosen in turn by measurement, by the cost model (if "
@@ -218,7 +220,9 @@ public final class TuneCommand implements Callable<Integer> {
     if (json && quiet) {
       throw new UserInputException("--json and --quiet cannot be combined");
     }
-    return resume ? resumeRun() : newRun();
+    try (AutoCloseable view = viewOptions) {
+      return resume ? resumeRun() : newRun();
+    }
   }
 
   private Integer newRun() throws Exception {
@@ -403,7 +407,8 @@ public final class TuneCommand implements Callable<Integer> {
     }
   }
 
-  private static RunFolder lock(Path dir) throws IOException {
+  private RunFolder lock(Path dir) throws IOException {
+    viewOptions.start(dir, spec.commandLine().getErr()); // before the folder: a refused address leaves nothing
     try {
       return RunFolder.lock(dir);
     } catch (FileSystemException e) {

@@ -23,7 +23,8 @@ import org.hsdag.placement.Placement;
  * the device index in {@link #ALPHABET}) and every sample, so resume can replay it exactly and
  * {@code report} needs nothing else. Absent values are omitted; NaN is written as absent. {@code load}
  * (the foreign load during a real measurement, {@link MeasurementLoad}) is absent in logs written
- * before it existed and on the simulator.
+ * before it existed and on the simulator. {@code predicted_ms} (the run's cost model's figure for the placement,
+ * uncorrected, so the live view can show how far it is trusted) is absent without a cost model and in older logs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -52,7 +53,8 @@ public record LogRecord(
     Double bestMs,
     String status,
     Map<String, Object> info,
-    MeasurementLoad load) {
+    MeasurementLoad load,
+    Double predictedMs) {
 
   /** Device index alphabet of {@link #assignment()} (63 devices at most, as in SupportMatrix). */
   public static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
@@ -74,19 +76,19 @@ public record LogRecord(
 
   public static LogRecord header(String time, double elapsedS, Map<String, Object> info) {
     return new LogRecord(HEADER, time, elapsedS, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, info, null);
+        null, null, null, null, null, null, null, null, null, info, null, null);
   }
 
   public static LogRecord footer(String time, double elapsedS, String status, Double bestMs, Map<String, Object> info) {
     return new LogRecord(FOOTER, time, elapsedS, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, bestMs, status, info, null);
+        null, null, null, null, null, null, null, bestMs, status, info, null, null);
   }
 
   /** The marker of search step {@code step} about to measure {@code placement}. */
   public static LogRecord measuring(String time, double elapsedS, int step, Placement placement) {
     return new LogRecord(MEASURING, time, elapsedS, step, null, null, null, placement.hashHex(),
         encode(placement), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null);
+        null, null);
   }
 
   /** A measurement record of {@code placement}. */
@@ -101,7 +103,14 @@ public record LogRecord(
         encode(placement), counts, cached, m.ok(), nanToNull(m.latencyMillis()),
         Arrays.stream(m.samplesMillis()).boxed().toList(),
         nanToNull(m.ciLowMillis()), nanToNull(m.ciHighMillis()), m.subModels(), statistic, m.reason(),
-        m.backend(), m.profile(), nanToNull(bestMs), m.ok() ? "ok" : "failed", null, m.load());
+        m.backend(), m.profile(), nanToNull(bestMs), m.ok() ? "ok" : "failed", null, m.load(), null);
+  }
+
+  /** This record with the run's cost model's prediction of its placement (ms), taken before it was measured. */
+  public LogRecord withPredictedMs(double ms) {
+    return new LogRecord(type, time, elapsedS, step, phase, round, candidate, placement, assignment, opsPerDevice,
+        cached, ok, latencyMs, samplesMs, ciLowMs, ciHighMs, subModels, statistic, reason, backend, profile, bestMs,
+        status, info, load, Double.isFinite(ms) && ms > 0 ? ms : null);
   }
 
   /** The measurement exactly as it was observed. */

@@ -340,7 +340,8 @@ public final class Tuner {
         m = engine.measure(p, 0);
         clock.measured(m.ok());
         log.append(LogRecord.measurement(now(), elapsed(), null, LogRecord.PHASE_BASELINE, null, label, p, m, false,
-            config.protocol().describe(), Double.NaN));
+            config.protocol().describe(), Double.NaN)
+            .withPredictedMs(proxy == null ? Double.NaN : proxy.predictMillis(p)));
       }
       engine.remember(p, m);
       baselines.add(new Finalist(label, true, p, -1, m));
@@ -401,7 +402,8 @@ public final class Tuner {
         if (!replayed) {
           clock.measured(m.ok());
           log.append(LogRecord.measurement(now(), elapsed(), step.index(), LogRecord.PHASE_SEARCH, null, null,
-              step.placement(), m, step.cached(), config.protocol().describe(), bestMs));
+              step.placement(), m, step.cached(), config.protocol().describe(), bestMs)
+              .withPredictedMs(proxy == null ? Double.NaN : proxy.predictMillis(step.placement())));
           listener.searchStep(progress(progress));
         }
       }
