@@ -151,8 +151,7 @@ public final class AttentionPartners {
       }
       for (int j = 0; j < g.inDegree(v); j++) {
         Edge e = g.edge(g.inEdge(v, j));
-        boolean dataInput = (!n.type().equals("Reshape") && !n.type().equals("Unsqueeze")) || e.targetInput() == 0;
-        if (dataInput && !g.node(e.source()).isConstant()) {
+        if (!OpShapes.isValueInput(n.type(), e.targetInput()) && !g.node(e.source()).isConstant()) {
           queue.add(new int[] {e.source(), at[1] + 1});
         }
       }
@@ -162,13 +161,8 @@ public final class AttentionPartners {
 
   /** The node feeding input {@code k} of {@code v}, or -1. */
   private static int producer(OpGraph g, int v, int k) {
-    for (int j = 0; j < g.inDegree(v); j++) {
-      Edge e = g.edge(g.inEdge(v, j));
-      if (e.targetInput() == k) {
-        return e.source();
-      }
-    }
-    return -1;
+    int e = g.inputEdge(v, k);
+    return e < 0 ? -1 : g.edge(e).source();
   }
 
   private static boolean isSoftmax(String type) {

@@ -25,8 +25,6 @@ final class ShapeConstants {
   /** Values tried for the free constants of a subgraph that cannot be inverted. */
   private static final long[] TRIALS = {1, 2, 0, 3, 4, -1, 8, 16};
   static final int MAX_ALTERNATIVES = 64;
-  static final Set<String> REDUCE = Set.of("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-      "ReduceL1", "ReduceL2", "ReduceLogicalAnd", "ReduceLogicalOr");
 
   /**
    * One consumer's requirement on a Const: acceptable values, best first.
@@ -77,8 +75,7 @@ final class ShapeConstants {
 
   /** Derives what can be derived for {@code graph}. */
   static Result derive(OpGraph graph) {
-    ShapeConstants s = new ShapeConstants(graph);
-    s.run();
+    ShapeConstants s = derived(graph);
     return new Result(Map.copyOf(s.reqs), Map.copyOf(s.floats), List.copyOf(s.notes));
   }
 
@@ -95,15 +92,15 @@ final class ShapeConstants {
 
   private void run() {
     int[] order = g.topologicalOrder();
-    ShapeRules shapeRules = new ShapeRules(this, g, src, srcPort);
-    List<List<ShapeRules.Rule>> rules = new ArrayList<>();
+    ShapeNeeds shapeRules = new ShapeNeeds(this, g, src, srcPort);
+    List<List<ShapeNeeds.Rule>> rules = new ArrayList<>();
     for (int v = 0; v < g.nodeCount(); v++) {
       rules.add(null);
     }
     // 1. Inputs fed by a Const, derived from the consumer's own port dims.
     for (int v : order) {
       rules.set(v, shapeRules.rules(v));
-      for (ShapeRules.Rule r : rules.get(v)) {
+      for (ShapeNeeds.Rule r : rules.get(v)) {
         int p = src[v][r.input()];
         if (p >= 0 && g.node(p).isConstant()) {
           addRequirement(p, r.alternatives(), r.why());
@@ -113,7 +110,7 @@ final class ShapeConstants {
     // 2. Inputs fed by a computed subgraph: requirements flow backwards, so consumers go last-first.
     for (int i = order.length - 1; i >= 0; i--) {
       int v = order[i];
-      for (ShapeRules.Rule r : rules.get(v)) {
+      for (ShapeNeeds.Rule r : rules.get(v)) {
         int p = src[v][r.input()];
         if (p >= 0 && !g.node(p).isConstant() && !satisfiedByAny(p, srcPort[v][r.input()], r.needs())
             && !requireAny(p, srcPort[v][r.input()], r.needs())) {
@@ -143,7 +140,7 @@ final class ShapeConstants {
     notes.add(new SyntheticWeights.Note(n.type() + " input " + input, n.name(), message));
   }
 
-  ElementType constType(OpNode n) {
+  static ElementType constType(OpNode n) {
     String t = n.attribute("element_type");
     return t == null ? ElementType.UNDEFINED : ElementType.parse(t);
   }
@@ -243,12 +240,13 @@ final class ShapeConstants {
       return true;
     }
     long len = need.length();
-    switch (n.type()) {
-      case "Convert", "Squeeze", "Unsqueeze", "Reshape" -> {
-        if (Shapes.elementCount(n.inputs().get(0).dims()) == len && src[node][0] >= 0) {
-          return require(src[node][0], srcPort[node][0], need, depth + 1);
-        }
+    if (OpRule.of(n.type()).keepsValues()) {
+      if (Shapes.elementCount(n.inputs().get(0).dims()) == len && src[node][0] >= 0) {
+        return require(src[node][0], srcPort[node][0], need, depth + 1);
       }
+      return search(node, port, need);
+    }
+    switch (n.type()) {
       case "Concat" -> {
         int at = 0;
         for (int i = 0; i < n.inputs().size(); i++) {
@@ -473,7 +471,7 @@ final class ShapeConstants {
       return null;
     }
     // Value-preserving ops read only their data input (a Squeeze's axes may not be known yet).
-    boolean dataOnly = Set.of("Convert", "Squeeze", "Unsqueeze", "Reshape").contains(n.type());
+    boolean dataOnly = OpRule.of(n.type()).keepsValues();
     long[][] in = new long[dataOnly ? 1 : src[node].length][];
     for (int i = 0; i < in.length; i++) {
       if (src[node][i] < 0) {

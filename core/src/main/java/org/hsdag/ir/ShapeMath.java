@@ -3,7 +3,7 @@ package org.hsdag.ir;
 import java.util.Arrays;
 
 /**
- * The per-op dim arithmetic {@link OpShapes} and {@link IrDimRules} share, so the builders' shapes
+ * The dim arithmetic the op types' forward rules ({@link OpRule}) share, so the builders' shapes
  * and the cost model's sizes come from one rule per op. A dim of -1 is dynamic; {@code null} means
  * the shapes do not fit the op (each caller decides whether that is an error or "no rule").
  */
@@ -111,5 +111,26 @@ final class ShapeMath {
       out[k++] = data[a];
     }
     return out;
+  }
+
+  /** {@code ir} with its dynamic axes filled from {@code in}'s, those dynamic in {@code inIr}, in order. */
+  static long[] inOrder(long[] in, long[] inIr, long[] ir) {
+    if (in.length != inIr.length) {
+      return null;
+    }
+    int[] dynamicIn = dynamicAxes(inIr);
+    int[] dynamicOut = dynamicAxes(ir);
+    if (dynamicIn.length != dynamicOut.length) {
+      return null;
+    }
+    long[] out = ir.clone();
+    for (int k = 0; k < dynamicOut.length; k++) {
+      out[dynamicOut[k]] = in[dynamicIn[k]];
+    }
+    return out;
+  }
+
+  private static int[] dynamicAxes(long[] dims) {
+    return java.util.stream.IntStream.range(0, dims.length).filter(a -> dims[a] < 0).toArray();
   }
 }
