@@ -63,7 +63,7 @@ public final class TensorShapes {
   /** A Range, Broadcast or Tile sized by the values of its shape inputs under the concrete input sizes. */
   private long[] dataSized(int v, long[][] in) {
     if (values == null) {
-      values = OpShapes.Values.of(g);
+      values = OpShapes.values(g);
     }
     return OpShapes.dataSized(g.node(v), in, k -> {
       int e = g.inputEdge(v, k);

@@ -23,9 +23,9 @@ public final class AttentionPartners {
   private static final Set<String> SCORE_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
       "Minimum", "Convert");
 
-  /** Ops a mask is built through, followed back from the scores to the mask's input. */
-  private static final Set<String> MASK_OPS = Set.of("Convert", "Unsqueeze", "Reshape", "Squeeze", "Add",
-      "Subtract", "Multiply", "Divide", "Select", "Maximum", "Minimum", "Broadcast", "Tile");
+  /** Ops a mask is built through (besides those that keep their input's values), followed back to its input. */
+  private static final Set<String> MASK_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
+      "Minimum", "Broadcast", "Tile");
 
   /** Ops followed between the input and its attention, and the most hops followed anywhere. */
   private static final int HOPS = 8;
@@ -146,7 +146,7 @@ public final class AttentionPartners {
         }
         continue;
       }
-      if (!MASK_OPS.contains(n.type())) {
+      if (!MASK_OPS.contains(n.type()) && !OpRule.of(n.type()).keepsValues()) {
         continue;
       }
       for (int j = 0; j < g.inDegree(v); j++) {

@@ -63,26 +63,21 @@ final class DerivedValuesCheck {
 
   /** The integer value the regions give the Const feeding input {@code k} of {@code node}, or null. */
   private static long[] value(OpGraph g, int node, int k, List<SyntheticWeights.Region> regions) {
-    for (int j = 0; j < g.inDegree(node); j++) {
-      Edge e = g.edge(g.inEdge(node, j));
-      OpNode c = g.node(e.source());
-      if (e.targetInput() != k || !c.isConstant()) {
+    int e = g.inputEdge(node, k);
+    OpNode c = e < 0 ? null : g.node(g.edge(e).source());
+    ElementType t = c == null || !c.isConstant() ? ElementType.UNDEFINED : ShapeConstants.constType(c);
+    int size = t == ElementType.I64 ? 8 : t == ElementType.I32 ? 4 : 0;
+    for (SyntheticWeights.Region r : regions) {
+      byte[] fixed = r.fixed();
+      if (size == 0 || fixed == null || r.offset() != c.constOffset() || fixed.length < c.constSize()) {
         continue;
       }
-      ElementType t = ShapeConstants.constType(c);
-      int size = t == ElementType.I64 ? 8 : t == ElementType.I32 ? 4 : 0;
-      for (SyntheticWeights.Region r : regions) {
-        byte[] fixed = r.fixed();
-        if (size == 0 || fixed == null || r.offset() != c.constOffset() || fixed.length < c.constSize()) {
-          continue;
-        }
-        ByteBuffer bb = ByteBuffer.wrap(fixed).order(ByteOrder.LITTLE_ENDIAN);
-        long[] v = new long[(int) (c.constSize() / size)];
-        for (int i = 0; i < v.length; i++) {
-          v[i] = size == 8 ? bb.getLong() : bb.getInt();
-        }
-        return v;
+      ByteBuffer bb = ByteBuffer.wrap(fixed).order(ByteOrder.LITTLE_ENDIAN);
+      long[] v = new long[(int) (c.constSize() / size)];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = size == 8 ? bb.getLong() : bb.getInt();
       }
+      return v;
     }
     return null;
   }

@@ -17,25 +17,24 @@ import java.util.Map;
  * @param backward what each shape-like input must hold for the port dims the IR records; null when none
  */
 record OpRule(int valueInputs, boolean keepsValues, Forward forward, Concrete concrete, Backward backward) {
-  /** {@link OpShapes#infer}'s rule for one op type. */
+  /** {@link OpShapes#infer}'s rule. */
   interface Forward {
     List<OpShapes.Output> infer(String type, Map<String, String> attrs, List<OpShapes.Input> in);
   }
 
-  /** {@link OpShapes#concrete}'s rule for one op type. */
+  /** {@link OpShapes#concrete}'s rule. */
   interface Concrete {
     long[] dims(OpNode node, int port, long[][] in, long[] ir);
   }
 
-  /** The backward rule: adds to {@code out} what the shape-like inputs of {@code n} must hold. */
+  /** Adds to {@code out} what the shape-like inputs of {@code n} must hold for its port dims {@code in}, {@code o}. */
   interface Backward {
     void needs(ShapeNeeds s, OpNode n, long[] in, long[] o, List<ShapeNeeds.Rule> out);
   }
 
   /**
-   * An op hsdag has no rule for: no input's value matters, and the output's dynamic axes take
-   * input 0's dynamic axes in order when both have as many (a Transpose moves dims, it keeps their
-   * order among the dynamic ones in every IR hsdag has met).
+   * No rule: no input's value matters; the output's dynamic axes take input 0's in order when both
+   * have as many (a Transpose keeps their order among the dynamic ones in every IR hsdag has met).
    */
   static final OpRule NONE = new OpRule(0, false, null,
       (node, port, in, ir) -> ShapeMath.inOrder(in[0], node.inputs().get(0).dims(), ir), null);

@@ -23,9 +23,10 @@ import java.util.function.IntFunction;
  * </ul>
  *
  * Ops whose size is data (Range, Broadcast, Tile) are sized by their forward rule on the values of
- * their shape inputs ({@link #dataSized}, the values from {@link Values}). Stand-in weights derive the constants' values with each
- * op's backward rule ({@link ShapeNeeds}, {@link ShapeConstants}) and check them with {@link #infer}
- * ({@link DerivedValuesCheck}). {@link #isValueInput} tells which inputs' values shape an output.
+ * their shape inputs ({@link #dataSized}, {@link Values}). Stand-in weights derive the constants'
+ * values with each op's backward rule ({@link ShapeNeeds}, {@link ShapeConstants}) and check them
+ * with {@link #infer} ({@link DerivedValuesCheck}). {@link #isValueInput}: which inputs' values
+ * shape an output (HETERO's boundary rule).
  */
 public final class OpShapes {
   private OpShapes() {}
@@ -159,29 +160,21 @@ public final class OpShapes {
   }
 
   /**
-   * The values of one graph's shape computations (ShapeOf, Gather, Concat, arithmetic over
-   * integer constants), the constants valued as stand-in weights derive them: what sizes a Range
-   * over a sequence length or a Broadcast to a computed shape.
+   * The values of one graph's shape computations (ShapeOf, Gather, Concat, arithmetic over integer
+   * constants), the constants valued as stand-in weights derive them: what sizes a Range over a
+   * sequence length or a Broadcast to a computed shape.
    */
-  public static final class Values {
-    private final ShapeConstants derived;
-
-    private Values(ShapeConstants derived) {
-      this.derived = derived;
-    }
-
-    /** Derives the constants of {@code graph} (as many seconds as stand-in weights take: call once per graph). */
-    public static Values of(OpGraph graph) {
-      return new Values(ShapeConstants.derived(graph));
-    }
-
+  public interface Values {
     /**
-     * The value of output 0 of {@code node}, each ShapeOf reading {@code shapeOfInput} (the
-     * concrete shape of its input, by the ShapeOf's node index); null when not known.
+     * The value of output 0 of {@code node}, each ShapeOf reading {@code shapeOfInput} (the concrete
+     * shape of its input, by the ShapeOf's node index); null when not known.
      */
-    public long[] value(int node, IntFunction<long[]> shapeOfInput) {
-      return derived.evaluate(node, shapeOfInput);
-    }
+    long[] value(int node, IntFunction<long[]> shapeOfInput);
+  }
+
+  /** Derives the constants of {@code graph} (as many seconds as stand-in weights take: call once per graph). */
+  public static Values values(OpGraph graph) {
+    return ShapeConstants.derived(graph)::evaluate;
   }
 
   static List<Output> one(ElementType t, long[] dims) {

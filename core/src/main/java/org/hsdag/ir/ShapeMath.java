@@ -43,9 +43,8 @@ final class ShapeMath {
     if (a.length == 0 || b.length == 0) {
       return null;
     }
-    long ka = a.length > 1 ? (ta ? a[a.length - 2] : a[a.length - 1]) : a[0];
-    long kb = b.length > 1 ? (tb ? b[b.length - 1] : b[b.length - 2]) : b[0];
-    if (!lenient && ka >= 0 && kb >= 0 && ka != kb) {
+    long[] inner = inner(a, b, ta, tb);
+    if (!lenient && inner[0] >= 0 && inner[1] >= 0 && inner[0] != inner[1]) {
       return null;
     }
     long[] batchA = a.length > 2 ? Arrays.copyOf(a, a.length - 2) : new long[0];
@@ -66,7 +65,7 @@ final class ShapeMath {
     return out;
   }
 
-  /** The inner dims MatMul multiplies over, {@code {ka, kb}}, for a refusal message. */
+  /** The inner dims MatMul multiplies over, {@code {ka, kb}}. */
   static long[] inner(long[] a, long[] b, boolean ta, boolean tb) {
     long ka = a.length > 1 ? (ta ? a[a.length - 2] : a[a.length - 1]) : a[0];
     long kb = b.length > 1 ? (tb ? b[b.length - 1] : b[b.length - 2]) : b[0];

@@ -18,14 +18,10 @@ final class ShapeNeeds {
 
   private final ShapeConstants owner;
   private final OpGraph g;
-  private final int[][] src;
-  private final int[][] srcPort;
 
-  ShapeNeeds(ShapeConstants owner, OpGraph g, int[][] src, int[][] srcPort) {
+  ShapeNeeds(ShapeConstants owner, OpGraph g) {
     this.owner = owner;
     this.g = g;
-    this.src = src;
-    this.srcPort = srcPort;
   }
 
   /** One shape-like input of an op and the values it may hold, best first. */
@@ -53,25 +49,25 @@ final class ShapeNeeds {
 
   /** True when input {@code k} of {@code n} is connected. */
   boolean fed(OpNode n, int k) {
-    return k < src[n.index()].length && src[n.index()][k] >= 0;
+    return owner.src(n.index(), k) >= 0;
   }
 
   /** True when input {@code k} of {@code n} is fed by a Const. */
   boolean constFed(OpNode n, int k) {
-    return fed(n, k) && g.node(src[n.index()][k]).isConstant();
+    return fed(n, k) && g.node(owner.src(n.index(), k)).isConstant();
   }
 
   /** True when input {@code k} of {@code n} is a shape computation whose value is known (a shape vector). */
   boolean valued(OpNode n, int k) {
-    return fed(n, k) && owner.evaluate(src[n.index()][k], srcPort[n.index()][k], Map.of()) != null;
+    return fed(n, k) && owner.evaluate(owner.src(n.index(), k), owner.port(n.index(), k), Map.of()) != null;
   }
 
   /** Gives the float Const on input {@code k} of {@code n} {@code values}; false when it is no float Const. */
   boolean deriveFloats(OpNode n, int k, double[] values) {
-    if (!constFed(n, k) || ShapeConstants.isInteger(ShapeConstants.constType(g.node(src[n.index()][k])))) {
+    if (!constFed(n, k) || ShapeConstants.isInteger(ShapeConstants.constType(g.node(owner.src(n.index(), k))))) {
       return false;
     }
-    owner.deriveFloats(src[n.index()][k], values);
+    owner.deriveFloats(owner.src(n.index(), k), values);
     return true;
   }
 
