@@ -1,8 +1,8 @@
 package org.hsdag.cost;
 
-import java.util.Map;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.ir.OpNode;
+import org.hsdag.ir.OpShapes;
 
 /**
  * Which HETERO sub-model boundaries the runtime refuses (see {@code docs/hetero-rules.md}): a
@@ -27,22 +27,6 @@ import org.hsdag.ir.OpNode;
  * Immutable.
  */
 final class ShapeBoundaries {
-  /** Input ports whose value shapes an op's output, by op type (opset names). */
-  private static final Map<String, Integer> VALUE_PORTS = Map.ofEntries(
-      Map.entry("Reshape", ports(1)), Map.entry("Squeeze", ports(1)), Map.entry("Unsqueeze", ports(1)),
-      Map.entry("Broadcast", ports(1, 2)), Map.entry("Tile", ports(1)), Map.entry("Range", ports(0, 1, 2)),
-      Map.entry("StridedSlice", ports(1, 2, 3)), Map.entry("Slice", ports(1, 2, 3, 4)),
-      Map.entry("Pad", ports(1, 2)), Map.entry("Interpolate", ports(1, 2, 3)), Map.entry("TopK", ports(1)),
-      Map.entry("PriorBox", ports(0, 1)), Map.entry("PriorBoxClustered", ports(0, 1)),
-      Map.entry("Transpose", ports(1)), Map.entry("Split", ports(1)), Map.entry("VariadicSplit", ports(1, 2)),
-      Map.entry("ReduceMean", ports(1)), Map.entry("ReduceSum", ports(1)), Map.entry("ReduceMax", ports(1)),
-      Map.entry("ReduceMin", ports(1)), Map.entry("ReduceProd", ports(1)), Map.entry("ReduceL1", ports(1)),
-      Map.entry("ReduceL2", ports(1)), Map.entry("ReduceLogicalAnd", ports(1)),
-      Map.entry("ReduceLogicalOr", ports(1)), Map.entry("Gather", ports(2)), Map.entry("OneHot", ports(1)),
-      Map.entry("SpaceToBatch", ports(1, 2, 3)), Map.entry("BatchToSpace", ports(1, 2, 3)),
-      Map.entry("ConvolutionBackpropData", ports(2)), Map.entry("GroupConvolutionBackpropData", ports(2)),
-      Map.entry("Eye", ports(0, 1, 2)), Map.entry("RandomUniform", ports(0)), Map.entry("Multinomial", ports(1)));
-
   /** Per node position: bit j set when input port j's value shapes the output. */
   private final int[] valuePorts;
   private final boolean[] shapeOf;
@@ -63,14 +47,6 @@ final class ShapeBoundaries {
     this.nodeAt = nodeAt;
   }
 
-  private static int ports(int... ports) {
-    int m = 0;
-    for (int p : ports) {
-      m |= 1 << p;
-    }
-    return m;
-  }
-
   /** The tables of {@code g} with its nodes at positions {@code topo} (position → node). */
   static ShapeBoundaries of(OpGraph g, int[] topo) {
     int n = topo.length;
@@ -79,7 +55,7 @@ final class ShapeBoundaries {
     boolean[] global = new boolean[g.nodeCount()];
     for (int r = 0; r < n; r++) {
       String type = g.node(topo[r]).type();
-      valuePorts[r] = VALUE_PORTS.getOrDefault(type, 0);
+      valuePorts[r] = OpShapes.valueInputs(type);
       shapeOf[r] = type.equals("ShapeOf");
     }
     // In the file's own order: positions put the nodes OpenVINO's reader merges away last.

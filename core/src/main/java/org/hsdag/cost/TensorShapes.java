@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hsdag.ir.Edge;
 import org.hsdag.ir.OpGraph;
-import org.hsdag.ir.DataSizedShapes;
 import org.hsdag.ir.OpNode;
 import org.hsdag.ir.OpShapes;
 import org.hsdag.ir.Port;
@@ -22,30 +21,14 @@ public final class TensorShapes {
   private final OpGraph g;
   private final ShapeAssumption shapes;
   private final long[][][] out;
-  private final int[][] src;
-  private final int[][] srcPort;
   private final List<String> assumed = new ArrayList<>();
   /** Derived once, on the first data-sized op with a dynamic output. */
-  private DataSizedShapes.Values values;
+  private OpShapes.Values values;
 
   private TensorShapes(OpGraph g, ShapeAssumption shapes) {
     this.g = g;
     this.shapes = shapes;
-    int n = g.nodeCount();
-    out = new long[n][][];
-    src = new int[n][];
-    srcPort = new int[n][];
-    for (int v = 0; v < n; v++) {
-      src[v] = new int[g.node(v).inputs().size()];
-      srcPort[v] = new int[src[v].length];
-      java.util.Arrays.fill(src[v], -1);
-    }
-    for (Edge e : g.edges()) {
-      if (e.targetInput() < src[e.target()].length) {
-        src[e.target()][e.targetInput()] = e.source();
-        srcPort[e.target()][e.targetInput()] = e.sourceOutput();
-      }
-    }
+    out = new long[g.nodeCount()][][];
   }
 
   /** The shapes of {@code g}'s tensors with its dynamic inputs at {@code shapes}. */
@@ -71,7 +54,7 @@ public final class TensorShapes {
       long[] known = node.isParameter() ? given(node, ir) : null;
       if (known == null && !node.isParameter()) {
         in = in != null ? in : inputs(v);
-        known = DataSizedShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
+        known = OpShapes.isDataSized(node) ? dataSized(v, in) : OpShapes.concrete(node, p, in, ir);
       }
       out[v][p] = fill(ir, known, node, p);
     }
@@ -80,10 +63,12 @@ public final class TensorShapes {
   /** A Range, Broadcast or Tile sized by the values of its shape inputs under the concrete input sizes. */
   private long[] dataSized(int v, long[][] in) {
     if (values == null) {
-      values = DataSizedShapes.Values.of(g);
+      values = OpShapes.values(g);
     }
-    return DataSizedShapes.dataSized(g.node(v), in, k -> src[v][k] < 0 || srcPort[v][k] != 0 ? null
-        : values.value(src[v][k], shapeOf -> input(shapeOf, 0)));
+    return OpShapes.dataSized(g.node(v), in, k -> {
+      int e = g.inputEdge(v, k);
+      return e < 0 || g.edge(e).sourceOutput() != 0 ? null : values.value(g.edge(e).source(), s -> input(s, 0));
+    });
   }
 
   /** The size given for Parameter {@code node} by its friendly name or a tensor name, when it has {@code ir}'s rank. */
@@ -127,7 +112,7 @@ public final class TensorShapes {
   }
 
   private long[][] inputs(int v) {
-    long[][] in = new long[src[v].length][];
+    long[][] in = new long[g.node(v).inputs().size()][];
     for (int k = 0; k < in.length; k++) {
       in[k] = input(v, k);
     }
@@ -141,9 +126,10 @@ public final class TensorShapes {
 
   /** The shape of the tensor on input {@code k} of {@code node} (its producer's output; the IR port under the assumption when unconnected). */
   public long[] input(int node, int k) {
-    int s = src[node][k];
-    if (s >= 0 && out[s] != null && srcPort[node][k] < out[s].length) {
-      return out[s][srcPort[node][k]].clone();
+    int e = g.inputEdge(node, k);
+    long[][] produced = e < 0 ? null : out[g.edge(e).source()];
+    if (produced != null && g.edge(e).sourceOutput() < produced.length) {
+      return produced[g.edge(e).sourceOutput()].clone();
     }
     long[] ir = g.node(node).inputs().get(k).dims();
     for (int a = 0; a < ir.length; a++) {

@@ -23,9 +23,9 @@ public final class AttentionPartners {
   private static final Set<String> SCORE_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
       "Minimum", "Convert");
 
-  /** Ops a mask is built through, followed back from the scores to the mask's input. */
-  private static final Set<String> MASK_OPS = Set.of("Convert", "Unsqueeze", "Reshape", "Squeeze", "Add",
-      "Subtract", "Multiply", "Divide", "Select", "Maximum", "Minimum", "Broadcast", "Tile");
+  /** Ops a mask is built through (besides those that keep their input's values), followed back to its input. */
+  private static final Set<String> MASK_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
+      "Minimum", "Broadcast", "Tile");
 
   /** Ops followed between the input and its attention, and the most hops followed anywhere. */
   private static final int HOPS = 8;
@@ -146,13 +146,12 @@ public final class AttentionPartners {
         }
         continue;
       }
-      if (!MASK_OPS.contains(n.type())) {
+      if (!MASK_OPS.contains(n.type()) && !OpRule.of(n.type()).keepsValues()) {
         continue;
       }
       for (int j = 0; j < g.inDegree(v); j++) {
         Edge e = g.edge(g.inEdge(v, j));
-        boolean dataInput = (!n.type().equals("Reshape") && !n.type().equals("Unsqueeze")) || e.targetInput() == 0;
-        if (dataInput && !g.node(e.source()).isConstant()) {
+        if (!OpShapes.isValueInput(n.type(), e.targetInput()) && !g.node(e.source()).isConstant()) {
           queue.add(new int[] {e.source(), at[1] + 1});
         }
       }
@@ -162,13 +161,8 @@ public final class AttentionPartners {
 
   /** The node feeding input {@code k} of {@code v}, or -1. */
   private static int producer(OpGraph g, int v, int k) {
-    for (int j = 0; j < g.inDegree(v); j++) {
-      Edge e = g.edge(g.inEdge(v, j));
-      if (e.targetInput() == k) {
-        return e.source();
-      }
-    }
-    return -1;
+    int e = g.inputEdge(v, k);
+    return e < 0 ? -1 : g.edge(e).source();
   }
 
   private static boolean isSoftmax(String type) {

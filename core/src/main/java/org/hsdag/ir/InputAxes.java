@@ -25,12 +25,6 @@ import java.util.Set;
 public final class InputAxes {
   private InputAxes() {}
 
-  /** Ops whose output has the shape of input 0: the shape inference's own list. */
-  private static final Set<String> SAME_SHAPE = IrDimRules.SAME_SHAPE;
-
-  /** Element-wise ops with numpy broadcasting over all their inputs: the shape inference's own list. */
-  private static final Set<String> BROADCASTING = IrDimRules.BROADCASTING;
-
   /** Most tensors visited while following one axis (a bound, not a limit real models reach). */
   private static final int MAX_VISITS = 100_000;
 
@@ -80,13 +74,13 @@ public final class InputAxes {
       return Optional.empty();
     }
     String type = n.type();
-    if (SAME_SHAPE.contains(type)) {
+    if (ElementShapes.SAME_SHAPE.contains(type)) {
       if (k == 0) {
         queue.add(new At(c, 0, axis));
       }
       return Optional.empty();
     }
-    if (BROADCASTING.contains(type)) {
+    if (ElementShapes.BROADCASTING.contains(type)) {
       return broadcasting(n, c, k, axis, queue);
     }
     return switch (type) {

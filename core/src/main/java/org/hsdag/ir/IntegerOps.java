@@ -18,10 +18,10 @@ final class IntegerOps {
 
   static long[] apply(OpNode n, long[][] in) {
     String t = n.type();
+    if (OpRule.of(t).keepsValues()) {
+      return in[0];
+    }
     switch (t) {
-      case "Convert", "Squeeze", "Unsqueeze", "Reshape" -> {
-        return in[0];
-      }
       case "Concat" -> {
         return Arrays.stream(in).flatMapToLong(Arrays::stream).toArray();
       }
@@ -90,40 +90,26 @@ final class IntegerOps {
         out[i] = DYN;
         continue;
       }
-      switch (n.type()) {
-        case "Add" -> out[i] = a + b;
-        case "Subtract" -> out[i] = a - b;
-        case "Multiply" -> out[i] = a * b;
-        case "Divide" -> {
-          if (b == 0) {
-            return null;
-          }
-          out[i] = pythonDiv ? Math.floorDiv(a, b) : a / b;
-        }
-        case "Mod" -> {
-          if (b == 0) {
-            return null;
-          }
-          out[i] = a % b;
-        }
-        case "FloorMod" -> {
-          if (b == 0) {
-            return null;
-          }
-          out[i] = Math.floorMod(a, b);
-        }
-        case "Greater" -> out[i] = a > b ? 1 : 0;
-        case "GreaterEqual" -> out[i] = a >= b ? 1 : 0;
-        case "Less" -> out[i] = a < b ? 1 : 0;
-        case "LessEqual" -> out[i] = a <= b ? 1 : 0;
-        case "Equal" -> out[i] = a == b ? 1 : 0;
-        case "NotEqual" -> out[i] = a != b ? 1 : 0;
-        case "Maximum" -> out[i] = Math.max(a, b);
-        case "Minimum" -> out[i] = Math.min(a, b);
-        default -> {
-          return null;
-        }
+      if (b == 0 && (n.type().equals("Divide") || n.type().endsWith("Mod"))) {
+        return null;
       }
+      out[i] = switch (n.type()) {
+        case "Add" -> a + b;
+        case "Subtract" -> a - b;
+        case "Multiply" -> a * b;
+        case "Divide" -> pythonDiv ? Math.floorDiv(a, b) : a / b;
+        case "Mod" -> a % b;
+        case "FloorMod" -> Math.floorMod(a, b);
+        case "Greater" -> a > b ? 1 : 0;
+        case "GreaterEqual" -> a >= b ? 1 : 0;
+        case "Less" -> a < b ? 1 : 0;
+        case "LessEqual" -> a <= b ? 1 : 0;
+        case "Equal" -> a == b ? 1 : 0;
+        case "NotEqual" -> a != b ? 1 : 0;
+        case "Maximum" -> Math.max(a, b);
+        case "Minimum" -> Math.min(a, b);
+        default -> throw new IllegalStateException("not an element-wise op: " + n.type());
+      };
     }
     return out;
   }
@@ -139,8 +125,8 @@ final class IntegerOps {
       return null;
     }
     boolean ss = "StridedSlice".equals(n.type());
-    long b = ss && ShapeRules.mask(n, "begin_mask", 1)[0] != 0 ? 0 : in[1][0];
-    long e = ss && ShapeRules.mask(n, "end_mask", 1)[0] != 0 ? len : in[2][0];
+    long b = ss && ShapeNeeds.mask(n, "begin_mask", 1)[0] != 0 ? 0 : in[1][0];
+    long e = ss && ShapeNeeds.mask(n, "end_mask", 1)[0] != 0 ? len : in[2][0];
     b = Math.max(0, Math.min(len, b < 0 ? b + len : b));
     e = Math.max(0, Math.min(len, e < 0 ? e + len : e));
     return e <= b ? new long[0] : Arrays.copyOfRange(in[0], (int) b, (int) e);

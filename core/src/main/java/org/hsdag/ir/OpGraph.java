@@ -202,6 +202,16 @@ public final class OpGraph {
     return predEdge[predStart[v] + j];
   }
 
+  /** Edge index into input port {@code k} of v, or -1 when the port is unconnected. */
+  public int inputEdge(int v, int k) {
+    for (int j = predStart[v]; j < predStart[v + 1]; j++) {
+      if (edges[predEdge[j]].targetInput() == k) {
+        return predEdge[j];
+      }
+    }
+    return -1;
+  }
+
   public int[] successors(int v) {
     return Arrays.copyOfRange(succ, succStart[v], succStart[v + 1]);
   }

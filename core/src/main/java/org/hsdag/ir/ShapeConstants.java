@@ -25,8 +25,6 @@ final class ShapeConstants {
   /** Values tried for the free constants of a subgraph that cannot be inverted. */
   private static final long[] TRIALS = {1, 2, 0, 3, 4, -1, 8, 16};
   static final int MAX_ALTERNATIVES = 64;
-  static final Set<String> REDUCE = Set.of("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-      "ReduceL1", "ReduceL2", "ReduceLogicalAnd", "ReduceLogicalOr");
 
   /**
    * One consumer's requirement on a Const: acceptable values, best first.
@@ -47,8 +45,6 @@ final class ShapeConstants {
       List<SyntheticWeights.Note> notes) {}
 
   private final OpGraph g;
-  private final int[][] src;
-  private final int[][] srcPort;
   private final Map<Integer, List<Requirement>> reqs = new HashMap<>();
   private final Map<Integer, double[]> floats = new HashMap<>();
   private final List<SyntheticWeights.Note> notes = new ArrayList<>();
@@ -57,28 +53,29 @@ final class ShapeConstants {
 
   private ShapeConstants(OpGraph g) {
     this.g = g;
-    int n = g.nodeCount();
-    src = new int[n][];
-    srcPort = new int[n][];
-    for (int v = 0; v < n; v++) {
-      src[v] = new int[g.node(v).inputs().size()];
-      srcPort[v] = new int[src[v].length];
-      Arrays.fill(src[v], -1);
-      OpNode node = g.node(v);
+    for (OpNode node : g.nodes()) {
       if (node.isConstant()) {
-        byRegion.computeIfAbsent(List.of(node.constOffset(), node.constSize()), k -> new ArrayList<>()).add(v);
+        byRegion.computeIfAbsent(List.of(node.constOffset(), node.constSize()), k -> new ArrayList<>())
+            .add(node.index());
       }
     }
-    for (Edge e : g.edges()) {
-      src[e.target()][e.targetInput()] = e.source();
-      srcPort[e.target()][e.targetInput()] = e.sourceOutput();
-    }
+  }
+
+  /** The node feeding input {@code k} of {@code node}, or -1. */
+  int src(int node, int k) {
+    int e = g.inputEdge(node, k);
+    return e < 0 ? -1 : g.edge(e).source();
+  }
+
+  /** The output port of {@link #src}'s node that feeds input {@code k}. */
+  int port(int node, int k) {
+    int e = g.inputEdge(node, k);
+    return e < 0 ? 0 : g.edge(e).sourceOutput();
   }
 
   /** Derives what can be derived for {@code graph}. */
   static Result derive(OpGraph graph) {
-    ShapeConstants s = new ShapeConstants(graph);
-    s.run();
+    ShapeConstants s = derived(graph);
     return new Result(Map.copyOf(s.reqs), Map.copyOf(s.floats), List.copyOf(s.notes));
   }
 
@@ -95,16 +92,16 @@ final class ShapeConstants {
 
   private void run() {
     int[] order = g.topologicalOrder();
-    ShapeRules shapeRules = new ShapeRules(this, g, src, srcPort);
-    List<List<ShapeRules.Rule>> rules = new ArrayList<>();
+    ShapeNeeds shapeRules = new ShapeNeeds(this, g);
+    List<List<ShapeNeeds.Rule>> rules = new ArrayList<>();
     for (int v = 0; v < g.nodeCount(); v++) {
       rules.add(null);
     }
     // 1. Inputs fed by a Const, derived from the consumer's own port dims.
     for (int v : order) {
       rules.set(v, shapeRules.rules(v));
-      for (ShapeRules.Rule r : rules.get(v)) {
-        int p = src[v][r.input()];
+      for (ShapeNeeds.Rule r : rules.get(v)) {
+        int p = src(v, r.input());
         if (p >= 0 && g.node(p).isConstant()) {
           addRequirement(p, r.alternatives(), r.why());
         }
@@ -113,10 +110,10 @@ final class ShapeConstants {
     // 2. Inputs fed by a computed subgraph: requirements flow backwards, so consumers go last-first.
     for (int i = order.length - 1; i >= 0; i--) {
       int v = order[i];
-      for (ShapeRules.Rule r : rules.get(v)) {
-        int p = src[v][r.input()];
-        if (p >= 0 && !g.node(p).isConstant() && !satisfiedByAny(p, srcPort[v][r.input()], r.needs())
-            && !requireAny(p, srcPort[v][r.input()], r.needs())) {
+      for (ShapeNeeds.Rule r : rules.get(v)) {
+        int p = src(v, r.input());
+        if (p >= 0 && !g.node(p).isConstant() && !satisfiedByAny(p, port(v, r.input()), r.needs())
+            && !requireAny(p, port(v, r.input()), r.needs())) {
           note(g.node(v), r.input(), "not derivable through a " + g.node(p).type() + "; left to the defaults");
         }
       }
@@ -143,7 +140,7 @@ final class ShapeConstants {
     notes.add(new SyntheticWeights.Note(n.type() + " input " + input, n.name(), message));
   }
 
-  ElementType constType(OpNode n) {
+  static ElementType constType(OpNode n) {
     String t = n.attribute("element_type");
     return t == null ? ElementType.UNDEFINED : ElementType.parse(t);
   }
@@ -243,22 +240,23 @@ final class ShapeConstants {
       return true;
     }
     long len = need.length();
-    switch (n.type()) {
-      case "Convert", "Squeeze", "Unsqueeze", "Reshape" -> {
-        if (Shapes.elementCount(n.inputs().get(0).dims()) == len && src[node][0] >= 0) {
-          return require(src[node][0], srcPort[node][0], need, depth + 1);
-        }
+    if (OpRule.of(n.type()).keepsValues()) {
+      if (Shapes.elementCount(n.inputs().get(0).dims()) == len && src(node, 0) >= 0) {
+        return require(src(node, 0), port(node, 0), need, depth + 1);
       }
+      return search(node, port, need);
+    }
+    switch (n.type()) {
       case "Concat" -> {
         int at = 0;
         for (int i = 0; i < n.inputs().size(); i++) {
           int k = (int) Shapes.elementCount(n.inputs().get(i).dims());
-          if (at + k > len || src[node][i] < 0) {
+          if (at + k > len || src(node, i) < 0) {
             return false;
           }
           ValueNeed piece = need.slice(at, at + k);
-          if (!matchesNow(src[node][i], srcPort[node][i], piece)
-              && !require(src[node][i], srcPort[node][i], piece, depth + 1)) {
+          if (!matchesNow(src(node, i), port(node, i), piece)
+              && !require(src(node, i), port(node, i), piece, depth + 1)) {
             return false;
           }
           at += k;
@@ -288,10 +286,10 @@ final class ShapeConstants {
 
   /** Gather from a known shape vector: picks the indices whose dims give {@code need}. */
   private boolean gatherFromShape(int node, ValueNeed need) {
-    if (src[node].length < 3 || src[node][1] < 0 || !g.node(src[node][1]).isConstant()) {
+    if (g.node(node).inputs().size() < 3 || src(node, 1) < 0 || !g.node(src(node, 1)).isConstant()) {
       return false;
     }
-    long[] data = evaluate(src[node][0], srcPort[node][0], Map.of());
+    long[] data = evaluate(src(node, 0), port(node, 0), Map.of());
     if (data == null || g.node(node).inputs().get(0).rank() != 1) {
       return false;
     }
@@ -311,14 +309,14 @@ final class ShapeConstants {
       }
       idx[i] = k;
     }
-    int idxNode = src[node][1];
+    int idxNode = src(node, 1);
     if (!acceptable(idxNode, idx)) {
       // Another consumer fixed these indices; fine if they pick equal dims.
       long[] picked = evaluate(node, 0, Map.of());
       return picked != null && need.matches(picked);
     }
     addRequirement(idxNode, List.of(idx), "Gather '" + g.node(node).name() + "' indices into a shape");
-    int axisNode = src[node][2];
+    int axisNode = src(node, 2);
     if (axisNode >= 0 && g.node(axisNode).isConstant() && current(axisNode) == null) {
       addRequirement(axisNode, List.of(new long[] {0}), "Gather '" + g.node(node).name() + "' axis of a shape");
     }
@@ -327,7 +325,8 @@ final class ShapeConstants {
 
   /** ScatterUpdate writing computed dims into a constant vector: constant parts in data, dynamic parts updated. */
   private boolean scatterIntoShape(int node, ValueNeed need, int depth) {
-    int[] s = src[node];
+    int[] s = new int[g.node(node).inputs().size()];
+    Arrays.setAll(s, k -> src(node, k));
     if (s.length < 4 || s[0] < 0 || !g.node(s[0]).isConstant() || s[1] < 0 || !g.node(s[1]).isConstant()) {
       return false;
     }
@@ -361,7 +360,7 @@ final class ShapeConstants {
       fill[i] = need.fill(dyn.get(i));
       pos[i] = need.pos(dyn.get(i));
     }
-    return s[2] >= 0 && require(s[2], srcPort[node][2], new ValueNeed(want, fill, pos), depth + 1);
+    return s[2] >= 0 && require(s[2], port(node, 2), new ValueNeed(want, fill, pos), depth + 1);
   }
 
   /**
@@ -415,9 +414,9 @@ final class ShapeConstants {
     if ("ShapeOf".equals(n.type()) || (depth > 0 && IntegerOps.isTensor(n))) {
       return; // the search stays inside the shape computation
     }
-    for (int s : src[node]) {
-      if (s >= 0) {
-        collectFree(s, free, seen, depth + 1);
+    for (int k = 0; k < n.inputs().size(); k++) {
+      if (src(node, k) >= 0) {
+        collectFree(src(node, k), free, seen, depth + 1);
       }
     }
   }
@@ -473,14 +472,14 @@ final class ShapeConstants {
       return null;
     }
     // Value-preserving ops read only their data input (a Squeeze's axes may not be known yet).
-    boolean dataOnly = Set.of("Convert", "Squeeze", "Unsqueeze", "Reshape").contains(n.type());
-    long[][] in = new long[dataOnly ? 1 : src[node].length][];
+    boolean dataOnly = OpRule.of(n.type()).keepsValues();
+    long[][] in = new long[dataOnly ? 1 : n.inputs().size()][];
     for (int i = 0; i < in.length; i++) {
-      if (src[node][i] < 0) {
+      if (src(node, i) < 0) {
         return null;
       }
       // Only the inputs an op reads as values; a Gather's data and a ShapeOf's input are handled above.
-      in[i] = evaluate(src[node][i], srcPort[node][i], trial, shapes, depth + 1);
+      in[i] = evaluate(src(node, i), port(node, i), trial, shapes, depth + 1);
       if (in[i] == null) {
         return null;
       }

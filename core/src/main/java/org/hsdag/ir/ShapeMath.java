@@ -3,7 +3,7 @@ package org.hsdag.ir;
 import java.util.Arrays;
 
 /**
- * The per-op dim arithmetic {@link OpShapes} and {@link IrDimRules} share, so the builders' shapes
+ * The dim arithmetic the op types' forward rules ({@link OpRule}) share, so the builders' shapes
  * and the cost model's sizes come from one rule per op. A dim of -1 is dynamic; {@code null} means
  * the shapes do not fit the op (each caller decides whether that is an error or "no rule").
  */
@@ -43,9 +43,8 @@ final class ShapeMath {
     if (a.length == 0 || b.length == 0) {
       return null;
     }
-    long ka = a.length > 1 ? (ta ? a[a.length - 2] : a[a.length - 1]) : a[0];
-    long kb = b.length > 1 ? (tb ? b[b.length - 1] : b[b.length - 2]) : b[0];
-    if (!lenient && ka >= 0 && kb >= 0 && ka != kb) {
+    long[] inner = inner(a, b, ta, tb);
+    if (!lenient && inner[0] >= 0 && inner[1] >= 0 && inner[0] != inner[1]) {
       return null;
     }
     long[] batchA = a.length > 2 ? Arrays.copyOf(a, a.length - 2) : new long[0];
@@ -66,7 +65,7 @@ final class ShapeMath {
     return out;
   }
 
-  /** The inner dims MatMul multiplies over, {@code {ka, kb}}, for a refusal message. */
+  /** The inner dims MatMul multiplies over, {@code {ka, kb}}. */
   static long[] inner(long[] a, long[] b, boolean ta, boolean tb) {
     long ka = a.length > 1 ? (ta ? a[a.length - 2] : a[a.length - 1]) : a[0];
     long kb = b.length > 1 ? (tb ? b[b.length - 1] : b[b.length - 2]) : b[0];
@@ -111,5 +110,26 @@ final class ShapeMath {
       out[k++] = data[a];
     }
     return out;
+  }
+
+  /** {@code ir} with its dynamic axes filled from {@code in}'s, those dynamic in {@code inIr}, in order. */
+  static long[] inOrder(long[] in, long[] inIr, long[] ir) {
+    if (in.length != inIr.length) {
+      return null;
+    }
+    int[] dynamicIn = dynamicAxes(inIr);
+    int[] dynamicOut = dynamicAxes(ir);
+    if (dynamicIn.length != dynamicOut.length) {
+      return null;
+    }
+    long[] out = ir.clone();
+    for (int k = 0; k < dynamicOut.length; k++) {
+      out[dynamicOut[k]] = in[dynamicIn[k]];
+    }
+    return out;
+  }
+
+  private static int[] dynamicAxes(long[] dims) {
+    return java.util.stream.IntStream.range(0, dims.length).filter(a -> dims[a] < 0).toArray();
   }
 }

@@ -188,7 +188,7 @@ public final class SyntheticWeights {
           fixed = Arrays.copyOf(fixed, Math.toIntExact(first.constSize()));
         }
       }
-      ElementType type = elementType(users.get(0));
+      ElementType type = ShapeConstants.constType(users.get(0));
       FloatRole role = isFloat(type) ? role(graph, users.get(0)) : null;
       regions.add(new Region(first.constOffset(), first.constSize(), type, fixed, role));
     }
@@ -321,11 +321,6 @@ public final class SyntheticWeights {
     return t == ElementType.F32 || t == ElementType.F16 || t == ElementType.BF16 || t == ElementType.F64;
   }
 
-  private static ElementType elementType(OpNode n) {
-    String t = n.attribute("element_type");
-    return t == null ? ElementType.UNDEFINED : ElementType.parse(t);
-  }
-
   private static FloatRole role(OpGraph g, OpNode n) {
     for (int j = 0; j < g.outDegree(n.index()); j++) {
       Edge e = g.edge(g.outEdge(n.index(), j));
@@ -351,7 +346,7 @@ public final class SyntheticWeights {
       for (ShapeConstants.Requirement req : derived.integers().getOrDefault(u.index(), List.of())) {
         List<byte[]> alts = new ArrayList<>();
         for (long[] a : req.alternatives()) {
-          alts.add(encode(elementType(u), a));
+          alts.add(encode(ShapeConstants.constType(u), a));
         }
         accepted.add(alts);
         whys.add(req.why() + " wants " + Arrays.toString(req.alternatives().get(0)) + " in '" + u.name() + "'");
@@ -361,7 +356,7 @@ public final class SyntheticWeights {
       for (OpNode u : users) {
         double[] f = derived.floats().get(u.index());
         if (f != null) {
-          return encodeFloats(elementType(u), f);
+          return encodeFloats(ShapeConstants.constType(u), f);
         }
       }
       return null;

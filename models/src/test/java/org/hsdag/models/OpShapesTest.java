@@ -22,7 +22,7 @@ class OpShapesTest {
   /** Op types with a dedicated case below; the catalog may use only these. */
   static final Set<String> COVERED = Set.of("Parameter", "Const", "Convert", "Convolution", "Add", "Multiply",
       "Subtract", "Divide", "ReLU", "Gelu", "Tanh", "SoftMax", "MVN", "MaxPool", "AvgPool", "ReduceMean", "Reshape",
-      "MatMul", "Concat", "Gather", "Transpose", "Unsqueeze", "Result");
+      "MatMul", "Concat", "Gather", "Transpose", "Unsqueeze", "Result", "Range", "Broadcast", "Tile");
 
   private static OpShapes.Input f32(long... dims) {
     return new OpShapes.Input(ElementType.F32, dims, null);
@@ -168,6 +168,25 @@ class OpShapesTest {
         () -> shape("Transpose", Map.of(), f32(1, 128, 12, 64), ints(new long[] {4}, 0, 2, 2, 3)));
     assertArrayEquals(new long[] {1, 1, 128}, shape("Unsqueeze", Map.of(), f32(1, 128), ints(new long[0], 1)));
     assertArrayEquals(new long[] {1, 1, 1, 128}, shape("Unsqueeze", Map.of(), f32(1, 1, 128), ints(new long[0], 2)));
+  }
+
+  @Test
+  void dataSizedOpsAreSizedByTheirShapeValues() {
+    // Range(0, 7, 2) = [0, 2, 4, 6]; Range(5, 1, 1) is empty; a zero step is refused
+    assertArrayEquals(new long[] {4},
+        shape("Range", Map.of(), ints(new long[0], 0), ints(new long[0], 7), ints(new long[0], 2)));
+    assertArrayEquals(new long[] {0},
+        shape("Range", Map.of(), ints(new long[0], 5), ints(new long[0], 1), ints(new long[0], 1)));
+    assertThrows(IrException.class,
+        () -> shape("Range", Map.of(), ints(new long[0], 0), ints(new long[0], 7), ints(new long[0], 0)));
+    // Broadcast: the target (numpy), the two shapes broadcast together (bidirectional)
+    assertArrayEquals(new long[] {2, 3, 4}, shape("Broadcast", Map.of(), f32(3, 1), ints(new long[] {3}, 2, 3, 4)));
+    assertArrayEquals(new long[] {2, 3, 4}, shape("Broadcast", IrBuilder.attrs("mode", "bidirectional"), f32(3, 4),
+        ints(new long[] {3}, 2, 1, 1)));
+    // Tile [2, 3] by [2, 1, 2]: the data gains a leading 1, then each axis times its repeats
+    assertArrayEquals(new long[] {2, 2, 6}, shape("Tile", Map.of(), f32(2, 3), ints(new long[] {3}, 2, 1, 2)));
+    assertThrows(IrException.class, () -> shape("Tile", Map.of(), f32(2, 3),
+        new OpShapes.Input(ElementType.I64, new long[] {2}, null)));
   }
 
   @Test
