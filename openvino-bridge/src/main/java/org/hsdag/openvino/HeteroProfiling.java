@@ -57,24 +57,39 @@ public final class HeteroProfiling {
    */
   public static double[][] kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
       List<String> devices, long seed, Path cacheDir, int runs) {
+    boolean[] all = new boolean[devices.size()];
+    Arrays.fill(all, true);
+    return kernels(m, graph, skeleton, devices, seed, cacheDir, runs, all);
+  }
+
+  /**
+   * As {@link #kernels(OpenVinoRuntime.Model, OpGraph, HeteroCostModel, List, long, Path, int)}, profiling only the
+   * devices {@code d} with {@code which[d]} (the other rows stay zero: their times are known).
+   */
+  static double[][] kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
+      List<String> devices, long seed, Path cacheDir, int runs, boolean[] which) {
     Set<String> opNames = new HashSet<>(m.opNames());
     List<Profiled> open = new ArrayList<>();
+    List<Integer> rows = new ArrayList<>();
     try {
       for (int d = 0; d < devices.size(); d++) {
-        open.add(compiled(m, graph, skeleton, devices, d, seed, cacheDir, runs, opNames));
+        if (which[d]) {
+          open.add(compiled(m, graph, skeleton, devices, d, seed, cacheDir, runs, opNames));
+          rows.add(d);
+        }
       }
       List<List<OpCostTable>> tables = new ArrayList<>();
       open.forEach(x -> tables.add(new ArrayList<>()));
       for (int round = 0; round < PROFILING_ROUNDS; round++) {
-        for (int d = 0; d < open.size(); d++) {
-          tables.get(d).add(open.get(d).once());
+        for (int i = 0; i < open.size(); i++) {
+          tables.get(i).add(open.get(i).once());
         }
       }
       double[][] micros = new double[devices.size()][graph.nodeCount()];
-      for (int d = 0; d < devices.size(); d++) {
-        OpCostTable table = OpCostTable.median(tables.get(d));
+      for (int i = 0; i < rows.size(); i++) {
+        OpCostTable table = OpCostTable.median(tables.get(i));
         for (int v = 0; v < graph.nodeCount(); v++) {
-          micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+          micros[rows.get(i)][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
         }
       }
       return micros;
@@ -82,6 +97,29 @@ public final class HeteroProfiling {
       open.forEach(x -> x.compiled().close());
       m.clearAffinities();
     }
+  }
+
+  /** Device {@code d}'s profiling placement among {@code deviceCount} devices: all on it, the last op elsewhere. */
+  private static Placement profilingPlacement(OpGraph graph, HeteroCostModel skeleton, int deviceCount, int d) {
+    String[] names = new String[deviceCount];
+    for (int e = 0; e < deviceCount; e++) {
+      names[e] = skeleton.devices().get(e).name();
+    }
+    return placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d), DeviceSet.of(names));
+  }
+
+  /** The nodes another device runs in device {@code d}'s profiling compile (none with one device): not profiled. */
+  static Set<Integer> foreign(OpGraph graph, HeteroCostModel skeleton, int deviceCount, int d) {
+    Set<Integer> out = new HashSet<>();
+    if (deviceCount > 1) {
+      Placement p = profilingPlacement(graph, skeleton, deviceCount, d);
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        if (p.deviceOf(v) != d) {
+          out.add(v);
+        }
+      }
+    }
+    return out;
   }
 
   /** Device {@code d}'s profiling compile, inputs filled and warmed up. */
@@ -92,13 +130,10 @@ public final class HeteroProfiling {
     if (devices.size() == 1) {
       m.clearAffinities();
     } else {
-      Placement p = placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d),
-          DeviceSet.of(devices.toArray(String[]::new)));
+      Placement p = profilingPlacement(graph, skeleton, devices.size(), d);
       applyAffinities(m, graph, p);
-      for (int v = 0; v < graph.nodeCount(); v++) {
-        if (p.deviceOf(v) != d) {
-          foreign.add(graph.node(v).name());
-        }
+      for (int v : foreign(graph, skeleton, devices.size(), d)) {
+        foreign.add(graph.node(v).name());
       }
       // The profiled device first: HETERO's priorities do not matter with every affinity set, the name says what ran.
       List<String> order = new ArrayList<>(devices);

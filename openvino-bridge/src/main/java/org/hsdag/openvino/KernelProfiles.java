@@ -51,6 +51,15 @@ final class KernelProfiles {
   /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
   static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
       ShapeAssumption shapes, OpenVinoOptions options) {
+    return profile(m, graph, devices, shapes, options, null);
+  }
+
+  /**
+   * As above, the kernel times of devices the profile database holds for every op read from {@code records} (null:
+   * none) instead of profiled, and those profiled saved to it.
+   */
+  static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
+      ShapeAssumption shapes, OpenVinoOptions options, KernelRecords records) {
     Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
     int n = graph.nodeCount();
     List<String> names = devices.stream().map(DeviceInfo::name).toList();
@@ -62,11 +71,31 @@ final class KernelProfiles {
         supported[d][v] = r == null || ok[r];
       }
     }
-    double[][] micros;
+    HeteroCostModel skeleton = kernelModel(graph, new double[devices.size()][n], supported, devices, shapes);
+    double[][] micros = new double[devices.size()][n];
+    String[] signatures = records == null ? null : OpSignature.of(graph);
+    boolean[] todo = new boolean[devices.size()];
+    java.util.Arrays.fill(todo, true);
+    if (records != null) {
+      todo = records.fill(graph, skeleton, signatures, micros);
+    }
     try {
-      micros = HeteroProfiling.kernels(m, graph,
-          kernelModel(graph, new double[devices.size()][n], supported, devices, shapes), names, options.seed(),
-          options.cacheDir(), PROFILING_RUNS);
+      boolean any = false;
+      for (boolean t : todo) {
+        any |= t;
+      }
+      if (any) {
+        double[][] measured = HeteroProfiling.kernels(m, graph, skeleton, names, options.seed(), options.cacheDir(),
+            PROFILING_RUNS, todo);
+        for (int d = 0; d < devices.size(); d++) {
+          if (todo[d]) {
+            micros[d] = measured[d];
+          }
+        }
+        if (records != null) {
+          records.profiled(graph, skeleton, signatures, micros, todo);
+        }
+      }
     } catch (OpenVinoException e) {
       throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
           + e.getMessage(), e);

@@ -64,7 +64,8 @@ public final class OpenVinoBackend
       CompileCaching,
       ThroughputMeasurement,
       CallTiming.Timeable,
-      MeasureTimeout {
+      MeasureTimeout,
+      ProfileDatabaseUser {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -81,6 +82,11 @@ public final class OpenVinoBackend
   private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
+  private ProfileDatabase profileDatabase;
+  private boolean freshProfile;
+  private java.util.function.Consumer<String> profileNotices = s -> {};
+  private final Map<OpGraph, KernelRecords> profileRecords = new HashMap<>();
+  private final Map<OpGraph, ProfileReuse> wholeReuse = new HashMap<>();
   private long generation;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -394,10 +400,46 @@ public final class OpenVinoBackend
   @Override
   public synchronized HeteroCostModel costModel(OpGraph graph) {
     // A refusal while fitting leaves one design out of the fit: no failed measurement of the run.
-    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options),
+    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options,
+        kernelRecords(graph)),
         p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
             () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),
         () -> boundaryOracle(graph));
+  }
+
+  /** This build's use of the profile database, if one is set. */
+  private KernelRecords kernelRecords(OpGraph graph) {
+    if (profileDatabase == null) {
+      return null;
+    }
+    List<ProfileContext> contexts = new java.util.ArrayList<>();
+    String processor = ProfileContext.processor();
+    for (int d = 0; d < devices.size(); d++) {
+      contexts.add(ProfileContext.of(runtime.version(), devices, d, options.testDevices(), options.inputShapes(),
+          processor));
+    }
+    KernelRecords records = new KernelRecords(profileDatabase, freshProfile, contexts, profileNotices);
+    profileRecords.put(graph, records);
+    return records;
+  }
+
+  @Override
+  public synchronized void useProfileDatabase(ProfileDatabase db, boolean fresh,
+      java.util.function.Consumer<String> notices) {
+    this.profileDatabase = db;
+    this.freshProfile = fresh;
+    this.profileNotices = notices;
+  }
+
+  @Override
+  public synchronized Optional<ProfileReuse> profileReuse(OpGraph graph) {
+    KernelRecords r = profileRecords.get(graph);
+    return r != null ? Optional.of(r.reuse()) : Optional.ofNullable(wholeReuse.get(graph));
+  }
+
+  @Override
+  public synchronized void reusedWhole(OpGraph graph, String database) {
+    wholeReuse.put(graph, new ProfileReuse(graph.nodeCount() * devices.size(), 0, false, database));
   }
 
   @Override
