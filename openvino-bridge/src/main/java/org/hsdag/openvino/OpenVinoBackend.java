@@ -64,8 +64,7 @@ public final class OpenVinoBackend
       CompileCaching,
       ThroughputMeasurement,
       CallTiming.Timeable,
-      MeasureTimeout,
-      ProfileDatabaseUser {
+      MeasureTimeout {
   /** The backend name used in measurements, logs and {@code --backend}. */
   public static final String NAME = "openvino";
 
@@ -82,11 +81,6 @@ public final class OpenVinoBackend
   private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
-  private ProfileDatabase profileDatabase;
-  private boolean freshProfile;
-  private java.util.function.Consumer<String> profileNotices = s -> {};
-  private final Map<OpGraph, KernelRecords> profileRecords = new HashMap<>();
-  private final Map<OpGraph, ProfileReuse> wholeReuse = new HashMap<>();
   private long generation;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -386,14 +380,11 @@ public final class OpenVinoBackend
   }
 
   /**
-   * The cost model of {@code graph} on every device of this machine, built once per graph: per-op kernel times
-   * profiled on each device as HETERO runs it inside a split ({@link HeteroProfiling}), device support from {@code
-   * query_model}; then per-device kernel scale, sub-model start, boundary-copy and request costs fitted ({@link
-   * HeteroFit}) to the designed placements of {@link HeteroSplitDesign}, measured here. With one device nothing is
-   * split: those costs come from the built-in {@value KernelProfiles#LINK_PROFILE} profile. Dynamic dimensions are
-   * sized as the backend was opened with (as announced). Each part measured goes to {@link #costModelProgress}'s
-   * sink at once, and saved measurements ({@link #reuseCostModelMeasurements}) are continued ({@link
-   * ProfiledCostModels}).
+   * The cost model of {@code graph} on every device, built once per graph: per-op kernel times profiled inside a
+   * HETERO split ({@link HeteroProfiling}) or read from the profile database, support from {@code query_model}; then
+   * costs fitted ({@link HeteroFit}) to the designed placements of {@link HeteroSplitDesign} (one device: the {@value
+   * KernelProfiles#LINK_PROFILE} profile's). Dynamic dimensions sized as opened. Each part measured goes to {@link
+   * #costModelProgress}'s sink; saved measurements ({@link #reuseCostModelMeasurements}) are continued.
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
@@ -401,45 +392,16 @@ public final class OpenVinoBackend
   public synchronized HeteroCostModel costModel(OpGraph graph) {
     // A refusal while fitting leaves one design out of the fit: no failed measurement of the run.
     return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options,
-        kernelRecords(graph)),
+        costModels.database().records(graph, runtime.version(), devices, options)),
         p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
             () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),
         () -> boundaryOracle(graph));
   }
 
-  /** This build's use of the profile database, if one is set. */
-  private KernelRecords kernelRecords(OpGraph graph) {
-    if (profileDatabase == null) {
-      return null;
-    }
-    List<ProfileContext> contexts = new java.util.ArrayList<>();
-    String processor = ProfileContext.processor();
-    for (int d = 0; d < devices.size(); d++) {
-      contexts.add(ProfileContext.of(runtime.version(), devices, d, options.testDevices(), options.inputShapes(),
-          processor));
-    }
-    KernelRecords records = new KernelRecords(profileDatabase, freshProfile, contexts, profileNotices);
-    profileRecords.put(graph, records);
-    return records;
-  }
-
   @Override
-  public synchronized void useProfileDatabase(ProfileDatabase db, boolean fresh,
-      java.util.function.Consumer<String> notices) {
-    this.profileDatabase = db;
-    this.freshProfile = fresh;
-    this.profileNotices = notices;
-  }
-
-  @Override
-  public synchronized Optional<ProfileReuse> profileReuse(OpGraph graph) {
-    KernelRecords r = profileRecords.get(graph);
-    return r != null ? Optional.of(r.reuse()) : Optional.ofNullable(wholeReuse.get(graph));
-  }
-
-  @Override
-  public synchronized void reusedWhole(OpGraph graph, String database) {
-    wholeReuse.put(graph, new ProfileReuse(graph.nodeCount() * devices.size(), 0, false, database));
+  public <T> Optional<T> capability(Class<T> type) {
+    return type == ProfileDatabaseUser.class ? Optional.of(type.cast(costModels.database()))
+        : LatencyBackend.super.capability(type);
   }
 
   @Override

@@ -44,10 +44,11 @@ class ProfileDatabaseBackendTest {
     ScriptedRuntime rt = runtime(conv1Micros);
     List<String> notices = new ArrayList<>();
     try (OpenVinoBackend b = new OpenVinoBackend(rt, options).bind(graph, Path.of("selftest.xml"))) {
-      b.useProfileDatabase(db, fresh, notices::add);
+      ProfileDatabaseUser user = b.capability(ProfileDatabaseUser.class).orElseThrow();
+      user.useProfileDatabase(db, fresh, notices::add);
       b.costModel(graph);
       double[][] micros = ProfiledKernels.fromJson(b.costModelMeasurements(graph).orElseThrow()).micros();
-      return new Built(micros, b.profileReuse(graph).orElseThrow(), List.copyOf(rt.calls), notices);
+      return new Built(micros, user.profileReuse(graph).orElseThrow(), List.copyOf(rt.calls), notices);
     }
   }
 
