@@ -10,6 +10,8 @@ import org.hsdag.backend.LoadProbe;
 import org.hsdag.backend.LoadSample;
 import org.hsdag.backend.MeasurementLoad;
 import org.hsdag.ir.OpGraph;
+import org.hsdag.openvino.ProfileDatabaseUser;
+import org.hsdag.openvino.ProfileReuse;
 
 /**
  * plan's and tune's cost model on a real backend: reused from the {@link CostModelStore} when the same
@@ -48,6 +50,8 @@ final class CostModelReuse {
     if (source.isEmpty()) {
       return;
     }
+    backend.capability(ProfileDatabaseUser.class).ifPresent(u -> u.useProfileDatabase(store.database(), fresh,
+        notices));
     try {
       // The runtime's version and the devices' full names are in the backend's profile.
       key = CostModelStore.Key.of(xml, backend.devices().stream().map(d -> d.name()).toList(), request.testDevices(),
@@ -64,6 +68,7 @@ final class CostModelReuse {
           source.get().reuseCostModelMeasurements(graph, env.measurements());
           reusedFrom = store.where(key);
           reused = env;
+          backend.capability(ProfileDatabaseUser.class).ifPresent(u -> u.reusedWhole(graph, reusedFrom));
           load = Optional.ofNullable(env.load());
           return;
         }
@@ -94,6 +99,14 @@ final class CostModelReuse {
         notices.accept("the cost model could not be saved for reuse (" + e.getMessage() + ")");
       }
     }
+  }
+
+  /**
+   * The summary's line of what the profile database gave and what was profiled ({@code profile database: 412 of 605
+   * op records reused, 193 profiled}); empty when the backend built no cost model with it.
+   */
+  static Optional<String> databaseLine(LatencyBackend backend, OpGraph graph) {
+    return backend.capability(ProfileDatabaseUser.class).flatMap(u -> u.profileReuse(graph)).map(ProfileReuse::line);
   }
 
   /** Where the measurements were reused from; empty when they were measured now. */

@@ -9,13 +9,13 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import org.hsdag.io.AtomicFiles;
+import org.hsdag.openvino.ProfileDatabase;
 
 /**
  * Where {@code plan} keeps the measurements a real backend built a cost model from, so that the same
  * call again plans on the same numbers instead of profiling again (minutes on a large model, and other
- * numbers each time on a busy machine). One file per {@link Key}; a per-machine profile database
- * can take its place behind this interface.
+ * numbers each time on a busy machine). One entry per {@link Key} in the per-machine profile database, whose op
+ * records (kernel times by op signature) a build of another model reuses; the fit to designed splits is per model.
  */
 interface CostModelStore {
   /** The saved measurements for {@code key}, if any. */
@@ -57,34 +57,42 @@ interface CostModelStore {
     }
   }
 
-  /** One JSON file per key in a folder (by default {@code ~/.cache/hsdag/cost-models}). */
-  record Folder(Path dir) implements CostModelStore {
+  /** The per-machine profile database that holds these measurements and the op records they were built on. */
+  ProfileDatabase database();
+
+  /**
+   * The {@link ProfileDatabase} {@code profiles.db} in a folder (by default {@code ~/.cache/hsdag/cost-models}): one
+   * row per key beside the op records, so two tunes at once and a kill at any point leave it whole.
+   */
+  record Database(Path dir) implements CostModelStore {
+    /** The database file's name in its folder. */
+    static final String FILE = "profiles.db";
+
     /** {@code -Dhsdag.costModelCache=DIR} moves it (the test suite keeps its own, so runs never share one). */
-    static Folder defaultFolder() {
+    static Database defaultFolder() {
       String dir = System.getProperty("hsdag.costModelCache");
-      return new Folder(dir != null && !dir.isBlank() ? Path.of(dir)
+      return new Database(dir != null && !dir.isBlank() ? Path.of(dir)
           : Path.of(System.getProperty("user.home"), ".cache", "hsdag", "cost-models"));
     }
 
-    private Path file(Key key) {
-      return dir.resolve(key.digest() + ".json");
+    @Override
+    public ProfileDatabase database() {
+      return ProfileDatabase.at(dir.resolve(FILE));
     }
 
     @Override
     public Optional<String> load(Key key) throws IOException {
-      Path f = file(key);
-      return Files.isRegularFile(f) ? Optional.of(Files.readString(f)) : Optional.empty();
+      return database().modelFit(key.digest());
     }
 
     @Override
     public void save(Key key, String measurements) throws IOException {
-      Files.createDirectories(dir);
-      AtomicFiles.writeString(file(key), measurements);
+      database().saveModelFit(key.digest(), measurements);
     }
 
     @Override
     public String where(Key key) {
-      return file(key).toString();
+      return dir.resolve(FILE) + " (model " + key.digest().substring(0, 12) + ")";
     }
   }
 }

@@ -24,10 +24,11 @@ import org.hsdag.ir.OpGraph;
  * @param profiled whether the cost model was measured (a real backend) rather than computed
  * @param load what else loaded the machine while it was profiled, if known
  * @param error the cost model's error on its measured runs, if it was fitted to any
+ * @param profiles what the per-machine profile database gave and what was profiled, if one was used
  */
 record PlanTiming(double startupSeconds, double costModelSeconds, double planSeconds, Optional<String> reusedFrom,
     Optional<String> provenance, boolean profiled,
-    Optional<org.hsdag.backend.MeasurementLoad> load, Optional<FitError> error) {
+    Optional<org.hsdag.backend.MeasurementLoad> load, Optional<FitError> error, Optional<String> profiles) {
 
   static PlanTiming of(double startup, long start, long planStart, long planEnd, CostModelReuse reuse,
       LatencyBackend backend,
@@ -37,7 +38,7 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     return new PlanTiming(startup, (planStart - start) / 1e9, (planEnd - planStart) / 1e9,
         reuse == null ? Optional.empty() : reuse.reusedFrom(),
         reuse == null ? Optional.empty() : reuse.provenance(), profiled && reuse != null,
-        reuse == null ? Optional.empty() : reuse.load(), error);
+        reuse == null ? Optional.empty() : reuse.load(), error, CostModelReuse.databaseLine(backend, graph));
   }
 
   /** Since the process started. */
@@ -62,6 +63,7 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     l.add(String.format(Locale.ROOT, "wall %.2f s: start-up %.2f s, %s, planning %.2f s", wallSeconds(),
         startupSeconds, costModel, planSeconds));
     load.ifPresent(x -> l.add("profiled under " + CostModelReuse.loadText(x)));
+    profiles.ifPresent(l::add);
     error.ifPresent(e -> l.add(String.format(Locale.ROOT,
         "the cost model's own error on its %d measured runs: median %.1f %%, max %.1f %%", e.runs(),
         100 * e.medianAbs(), 100 * e.maxAbs())));
@@ -78,6 +80,7 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
     provenance.ifPresent(p -> m.put("cost_model_provenance", p));
     load.ifPresent(x -> m.put("profiled_under_load", x));
     error.ifPresent(e -> m.put("cost_model_error", e));
+    profiles.ifPresent(p -> m.put("profile_database", p));
     return m;
   }
 }

@@ -28,8 +28,8 @@ final class RunNotesLines {
    * it did) and how far to trust it, by {@code runProxy}'s cost model corrected on the run's search
    * measurements (the model of the early stop), the time shares and the foreign load.
    */
-  static RunNotes of(LatencyBackend backend, Proxies.Resolved runProxy, TuneResult result, Path dir)
-      throws IOException {
+  static RunNotes of(LatencyBackend backend, Proxies.Resolved runProxy, TuneResult result, Path dir,
+      org.hsdag.ir.OpGraph graph) throws IOException {
     CostModelNotes model = CostModelNotes.NONE;
     if (runProxy != null) {
       // When no split ran, the failures are the reason (said on their own line), not the cost model.
@@ -43,7 +43,8 @@ final class RunNotesLines {
     String policy = t.measured() == 0 ? null
         : backend.capability(LoadWatch.class).map(w -> w.policy().describe()).orElse(null);
     String compiles = backend.capability(CompileCaching.class).map(c -> c.compileStats().describe()).orElse(null);
-    return new RunNotes(model.why(), time, t.describe(), policy, compiles, model.trust());
+    return new RunNotes(model.why(), time, t.describe(), policy, compiles, model.trust(),
+        CostModelReuse.databaseLine(backend, graph).orElse(null));
   }
 
   /** The summary's lines of the notes kept in {@code dir}. */
@@ -63,6 +64,9 @@ final class RunNotesLines {
     }
     if (n.compiles() != null) {
       out.println("compiles: " + n.compiles());
+    }
+    if (n.profiles() != null) {
+      out.println(n.profiles());
     }
   }
 
@@ -84,6 +88,9 @@ final class RunNotesLines {
     }
     if (n.compiles() != null) {
       m.put("compiles", n.compiles());
+    }
+    if (n.profiles() != null) {
+      m.put("profile_database", n.profiles());
     }
     return m;
   }

@@ -276,6 +276,7 @@ public final class TuneCommand implements Callable<Integer> {
       kept = true;
       if (reuse != null) {
         reuse.line().ifPresent(this::notice);
+        CostModelReuse.databaseLine(session.backend(), graph).ifPresent(this::notice);
       }
       TuneStart.Prepared p = prepared.get();
       Proxies.Resolved runProxy = session.proxy();

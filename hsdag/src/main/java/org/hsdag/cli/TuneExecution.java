@@ -168,7 +168,7 @@ final class TuneExecution {
       if (result.status() == RunStatus.COMPLETED) {
         objective = objective.withFigures(backend, graph, result.candidates(), result.best());
         objective.write(dir);
-        RunNotesLines.of(backend, runProxy, result, dir).write(dir);
+        RunNotesLines.of(backend, runProxy, result, dir, graph).write(dir);
       }
       ReportWriter.Written report = null;
       String reportProblem = null;

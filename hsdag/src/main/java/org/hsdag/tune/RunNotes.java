@@ -22,12 +22,15 @@ import org.hsdag.io.AtomicFiles;
  * @param compiles the real backend's compiles, reuses and evictions ({@link org.hsdag.backend.CompileStats}), or null
  * @param trust how well the run's corrected cost model predicted the run's own measurements
  *     ({@link org.hsdag.plan.CorrectedRun.Trust}), naming that model, or null (no cost model)
+ * @param profiles how many of the cost model's op records the per-machine profile database gave and how many were
+ *     profiled, or null (no such database: the simulator, a resumed build)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record RunNotes(String why, String time, String load, String loadPolicy, String compiles, String trust) {
+public record RunNotes(String why, String time, String load, String loadPolicy, String compiles, String trust,
+    String profiles) {
   public static final String FILE = "notes.json";
-  public static final RunNotes NONE = new RunNotes(null, null, null, null, null, null);
+  public static final RunNotes NONE = new RunNotes(null, null, null, null, null, null, null);
   private static final ObjectMapper JSON = org.hsdag.io.JsonFiles.mapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public void write(Path dir) throws IOException {

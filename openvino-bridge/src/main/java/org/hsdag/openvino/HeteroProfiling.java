@@ -69,20 +69,37 @@ public final class HeteroProfiling {
    */
   public static Kernels kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
       List<String> devices, int[] quantizers, long seed, Path cacheDir, int runs) {
+    boolean[] all = new boolean[devices.size()];
+    Arrays.fill(all, true);
+    return kernels(m, graph, skeleton, devices, quantizers, seed, cacheDir, runs, all);
+  }
+
+  /**
+   * As {@link #kernels(OpenVinoRuntime.Model, OpGraph, HeteroCostModel, List, int[], long, Path, int)}, profiling
+   * only the devices {@code d} with {@code which[d]} (the other rows stay zero: their times are known).
+   */
+  static Kernels kernels(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton, List<String> devices,
+      int[] quantizers, long seed, Path cacheDir, int runs, boolean[] which) {
     Set<String> opNames = new HashSet<>(m.opNames());
     boolean apart = quantizers.length > 0 && devices.size() > 1;
     List<Profiled> open = new ArrayList<>();
+    List<Integer> rows = new ArrayList<>();
     try {
       for (int d = 0; d < devices.size(); d++) {
-        int[] alone = HeteroSplitDesign.withTail(skeleton, d);
-        open.add(compiled(m, graph, skeleton, devices, d, alone, seed, cacheDir, runs, opNames));
+        if (which[d]) {
+          int[] alone = HeteroSplitDesign.withTail(skeleton, d);
+          open.add(compiled(m, graph, skeleton, devices, d, alone, seed, cacheDir, runs, opNames));
+          rows.add(d);
+        }
       }
       for (int d = 0; apart && d < devices.size(); d++) {
-        int[] withoutQuantizers = HeteroSplitDesign.withTail(skeleton, d);
-        for (int q : quantizers) {
-          withoutQuantizers[q] = elsewhere(skeleton, q, d);
+        if (which[d]) {
+          int[] withoutQuantizers = HeteroSplitDesign.withTail(skeleton, d);
+          for (int q : quantizers) {
+            withoutQuantizers[q] = elsewhere(skeleton, q, d);
+          }
+          open.add(compiled(m, graph, skeleton, devices, d, withoutQuantizers, seed, cacheDir, runs, opNames));
         }
-        open.add(compiled(m, graph, skeleton, devices, d, withoutQuantizers, seed, cacheDir, runs, opNames));
       }
       List<List<OpCostTable>> tables = new ArrayList<>();
       open.forEach(x -> tables.add(new ArrayList<>()));
@@ -91,8 +108,9 @@ public final class HeteroProfiling {
           tables.get(k).add(open.get(k).once());
         }
       }
-      int n = devices.size();
-      return new Kernels(medians(graph, tables.subList(0, n)), apart ? medians(graph, tables.subList(n, 2 * n)) : null);
+      int n = rows.size();
+      return new Kernels(medians(graph, devices.size(), rows, tables.subList(0, n)),
+          apart ? medians(graph, devices.size(), rows, tables.subList(n, 2 * n)) : null);
     } finally {
       open.forEach(x -> x.compiled().close());
       m.clearAffinities();
@@ -109,15 +127,40 @@ public final class HeteroProfiling {
     return d;
   }
 
-  private static double[][] medians(OpGraph graph, List<List<OpCostTable>> tablesPerDevice) {
-    double[][] micros = new double[tablesPerDevice.size()][graph.nodeCount()];
-    for (int d = 0; d < micros.length; d++) {
-      OpCostTable table = OpCostTable.median(tablesPerDevice.get(d));
+  /** Per-op medians of each profiled device's tables, in its row ({@code rows}); rows not profiled stay zero. */
+  private static double[][] medians(OpGraph graph, int deviceCount, List<Integer> rows,
+      List<List<OpCostTable>> tablesPerRow) {
+    double[][] micros = new double[deviceCount][graph.nodeCount()];
+    for (int i = 0; i < rows.size(); i++) {
+      OpCostTable table = OpCostTable.median(tablesPerRow.get(i));
       for (int v = 0; v < graph.nodeCount(); v++) {
-        micros[d][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
+        micros[rows.get(i)][v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
       }
     }
     return micros;
+  }
+
+  /** Device {@code d}'s profiling placement among {@code deviceCount} devices: all on it, the last op elsewhere. */
+  private static Placement profilingPlacement(OpGraph graph, HeteroCostModel skeleton, int deviceCount, int d) {
+    String[] names = new String[deviceCount];
+    for (int e = 0; e < deviceCount; e++) {
+      names[e] = skeleton.devices().get(e).name();
+    }
+    return placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d), DeviceSet.of(names));
+  }
+
+  /** The nodes another device runs in device {@code d}'s profiling compile (none with one device): not profiled. */
+  static Set<Integer> foreign(OpGraph graph, HeteroCostModel skeleton, int deviceCount, int d) {
+    Set<Integer> out = new HashSet<>();
+    if (deviceCount > 1) {
+      Placement p = profilingPlacement(graph, skeleton, deviceCount, d);
+      for (int v = 0; v < graph.nodeCount(); v++) {
+        if (p.deviceOf(v) != d) {
+          out.add(v);
+        }
+      }
+    }
+    return out;
   }
 
   /** Device {@code d}'s profiling compile, inputs filled and warmed up. */

@@ -89,6 +89,15 @@ final class KernelProfiles {
   /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
   static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
       ShapeAssumption shapes, OpenVinoOptions options) {
+    return profile(m, graph, devices, shapes, options, null);
+  }
+
+  /**
+   * As above, the kernel times of devices the profile database holds for every op read from {@code records} (null:
+   * none) instead of profiled, and those profiled saved to it.
+   */
+  static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
+      ShapeAssumption shapes, OpenVinoOptions options, KernelRecords records) {
     Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
     int n = graph.nodeCount();
     List<String> names = devices.stream().map(DeviceInfo::name).toList();
@@ -100,19 +109,45 @@ final class KernelProfiles {
         supported[d][v] = r == null || ok[r];
       }
     }
-    HeteroProfiling.Kernels micros;
+    HeteroCostModel skeleton = kernelModel(graph, new double[devices.size()][n], supported, devices, shapes);
+    int[] quantizers = quantizerOps(graph, skeleton, shapes);
+    // The database keeps one time per op signature: an int8 model's times apart from their FakeQuantize are not
+    // per-signature facts, so such a model is profiled whole every time.
+    KernelRecords usable = quantizers.length == 0 ? records : null;
+    double[][] micros = new double[devices.size()][n];
+    double[][] apart = null;
+    String[] signatures = usable == null ? null : OpSignature.of(graph);
+    boolean[] todo = new boolean[devices.size()];
+    java.util.Arrays.fill(todo, true);
+    if (usable != null) {
+      todo = usable.fill(graph, skeleton, signatures, micros);
+    }
     try {
-      HeteroCostModel skeleton = kernelModel(graph, new double[devices.size()][n], supported, devices, shapes);
-      micros = HeteroProfiling.kernels(m, graph, skeleton, names, quantizerOps(graph, skeleton, shapes),
-          options.seed(), options.cacheDir(), PROFILING_RUNS);
+      boolean any = false;
+      for (boolean t : todo) {
+        any |= t;
+      }
+      if (any) {
+        HeteroProfiling.Kernels measured = HeteroProfiling.kernels(m, graph, skeleton, names, quantizers,
+            options.seed(), options.cacheDir(), PROFILING_RUNS, todo);
+        for (int d = 0; d < devices.size(); d++) {
+          if (todo[d]) {
+            micros[d] = measured.micros()[d];
+          }
+        }
+        apart = measured.apart();
+        if (usable != null) {
+          usable.profiled(graph, skeleton, signatures, micros, todo);
+        }
+      }
     } catch (OpenVinoException e) {
       throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
           + e.getMessage(), e);
     } finally {
       clearAffinities(m);
     }
-    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros.micros(), supported)
-        .withApart(micros.apart());
+    return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported)
+        .withApart(apart);
   }
 
   private static void clearAffinities(OpenVinoRuntime.Model m) {

@@ -380,24 +380,28 @@ public final class OpenVinoBackend
   }
 
   /**
-   * The cost model of {@code graph} on every device of this machine, built once per graph: per-op kernel times
-   * profiled on each device as HETERO runs it inside a split ({@link HeteroProfiling}), device support from {@code
-   * query_model}; then per-device kernel scale, sub-model start, boundary-copy and request costs fitted ({@link
-   * HeteroFit}) to the designed placements of {@link HeteroSplitDesign}, measured here. With one device nothing is
-   * split: those costs come from the built-in {@value KernelProfiles#LINK_PROFILE} profile. Dynamic dimensions are
-   * sized as the backend was opened with (as announced). Each part measured goes to {@link #costModelProgress}'s
-   * sink at once, and saved measurements ({@link #reuseCostModelMeasurements}) are continued ({@link
-   * ProfiledCostModels}).
+   * The cost model of {@code graph} on every device, built once per graph: per-op kernel times profiled inside a
+   * HETERO split ({@link HeteroProfiling}) or read from the profile database, support from {@code query_model}; then
+   * costs fitted ({@link HeteroFit}) to the designed placements of {@link HeteroSplitDesign} (one device: the {@value
+   * KernelProfiles#LINK_PROFILE} profile's). Dynamic dimensions sized as opened. Each part measured goes to {@link
+   * #costModelProgress}'s sink; saved measurements ({@link #reuseCostModelMeasurements}) are continued.
    *
    * @throws IllegalStateException when a device cannot compile or profile the model
    */
   @Override
   public synchronized HeteroCostModel costModel(OpGraph graph) {
     // A refusal while fitting leaves one design out of the fit: no failed measurement of the run.
-    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options),
+    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options,
+        costModels.database().records(graph, runtime.version(), devices, options)),
         p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
             () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),
         () -> boundaryOracle(graph));
+  }
+
+  @Override
+  public <T> Optional<T> capability(Class<T> type) {
+    return type == ProfileDatabaseUser.class ? Optional.of(type.cast(costModels.database()))
+        : LatencyBackend.super.capability(type);
   }
 
   @Override

@@ -31,10 +31,17 @@ final class ProfiledCostModels {
   private final Map<OpGraph, HeteroCostModel> models = new HashMap<>();
   private final Map<OpGraph, ProfiledKernels> kernels = new HashMap<>();
   private final Map<OpGraph, Consumer<String>> sinks = new HashMap<>();
+  private final ProfileDatabaseUse database;
 
   ProfiledCostModels(List<DeviceInfo> devices, ShapeAssumption shapes) {
     this.devices = List.copyOf(devices);
     this.shapes = shapes;
+    this.database = new ProfileDatabaseUse(devices.size());
+  }
+
+  /** The per-machine profile database these models' kernels are read from and saved to, when one is set. */
+  ProfileDatabaseUse database() {
+    return database;
   }
 
   /**

@@ -28,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.hsdag.cli.CostModelStoreOptions;
 
 /**
  * {@code hsdag bench fidelity MODEL… --devices A,B [--proxy-profile FILE] [--out FILE | --json]}: how far the
@@ -54,6 +55,10 @@ public final class FidelityCommand implements Callable<Integer> {
 
   @Mixin
   InputShapeOptions inputShapeOptions = new InputShapeOptions();
+
+  // Op records come from (and go to) the profile database; the fit to designed splits is rebuilt every run.
+  @Mixin
+  CostModelStoreOptions costModelStore = new CostModelStoreOptions();
 
   @Option(names = "--proxy-profile", paramLabel = "NAME|FILE",
       description = "Judge the cost model of this simulator profile (e.g. from 'hsdag calibrate') instead of the "
@@ -133,8 +138,10 @@ public final class FidelityCommand implements Callable<Integer> {
               + "round (the rounds' median in its own columns), error = predicted / real - 1; load = 1-minute load average at start and end%n",
               pair.heteroString(), placements, rounds, settings.protocol().describe());
         }
+        costModelStore.useProfileDatabase(backend, notice -> out.println("# " + notice));
         FidelityJson.Model m = measure(out, backend, models.get(i), files.get(i), graphs.get(i), shapes.get(i), pair,
             settings);
+        CostModelStoreOptions.databaseLine(backend, graphs.get(i)).ifPresent(l -> out.println("# " + l));
         results.add(m.result());
         jsonModels.add(m);
       }

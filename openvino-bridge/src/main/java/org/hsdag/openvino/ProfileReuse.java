@@ -1,0 +1,20 @@
+package org.hsdag.openvino;
+
+import java.util.Locale;
+
+/**
+ * What one cost-model build took from the {@link ProfileDatabase} and what it profiled, counted in op records (one
+ * op's kernel time on one device).
+ *
+ * @param reused records read from the database
+ * @param profiled records profiled now (and saved to it)
+ * @param fresh whether the database was ignored ({@code --fresh-profile}) and refreshed
+ * @param database where it is
+ */
+public record ProfileReuse(int reused, int profiled, boolean fresh, String database) {
+  /** The summary's line: {@code profile database: 412 of 605 op records reused, 193 profiled}. */
+  public String line() {
+    return String.format(Locale.ROOT, "profile database: %d of %d op records reused, %d profiled%s", reused,
+        reused + profiled, profiled, fresh ? " (--fresh-profile: none read, all refreshed)" : "");
+  }
+}
