@@ -22,7 +22,16 @@ final class ResumeNotes {
 
   private ResumeNotes() {}
 
+  /**
+   * The options given again that the resumed run ignores; refuses {@code --fresh-profile}, which cannot be ignored
+   * quietly: a resume plans on the cost model the run was built on, so profiling again would change the run.
+   */
   static List<String> ignoredOptions(ParseResult parsed) {
+    if (parsed.hasMatchedOption("--fresh-profile")) {
+      throw new UserInputException("--fresh-profile cannot be used with --resume: a resumed run plans on the cost "
+          + "model it was built on (" + CostModelMeasurements.FILE + " in the run folder); start a new run to profile "
+          + "again");
+    }
     List<String> ignored = new ArrayList<>();
     for (String o : KEPT_BY_THE_RUN) {
       if (parsed.hasMatchedOption(o)) {

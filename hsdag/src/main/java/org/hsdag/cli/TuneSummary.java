@@ -167,9 +167,13 @@ final class TuneSummary {
    */
   static String searchLine(TuneResult r, TuneConfig c, RunFailures failures) {
     String notRun = failures.notRun() > 0 ? ", " + Words.count(failures.notRun(), "proposal") + " not run" : "";
-    return String.format(Locale.ROOT, "search: %s (%d failed), %s%s in %.1f s, strategy %s, seed %d; %s",
+    // The wall: line's figure and start, so the two never disagree.
+    double seconds = r.time() != null ? r.time().totalSeconds() : r.elapsedSeconds();
+    boolean earlier = r.time() != null && r.time().earlierSeconds() > 0;
+    return String.format(Locale.ROOT, "search: %s (%d failed), %s%s in %.1f s %s, strategy %s, seed %d; %s",
         Words.count(r.measurements(), "measurement"), r.failures(), Words.count(r.cacheHits(), "cache hit"), notRun,
-        r.elapsedSeconds(), c.strategy(), c.seed(), r.stopReason());
+        seconds, earlier ? "of wall, earlier sessions included" : "since the command started", c.strategy(), c.seed(),
+        r.stopReason());
   }
 
   /** The run's failures by reason; none when its log cannot be read (the summary never fails for that). */

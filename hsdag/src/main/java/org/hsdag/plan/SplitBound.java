@@ -157,6 +157,12 @@ public record SplitBound(String device, double singleMicros, String fastest, dou
     return gainMicros <= 0;
   }
 
+  /** {@code 2.86}, or two significant digits below 0.01 ({@code 0.0012}): a positive ratio never prints as 0.00. */
+  static String ratioText(double ratio) {
+    return ratio >= 0.01 ? String.format(Locale.ROOT, "%.2f", ratio)
+        : new java.math.BigDecimal(ratio).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
+  }
+
   /**
    * {@code CPU is faster than CPU2 on every op class (Convolution 2.9x, MatMul 1.8x, ...); under the
    * additive cost model no split can beat CPU alone}, or the bound when some op is faster elsewhere.
@@ -174,7 +180,7 @@ public record SplitBound(String device, double singleMicros, String fastest, dou
     for (Map.Entry<String, double[]> e : heavy) {
       double ratio = otherFastest(e.getValue(), d) / e.getValue()[d];
       if (ratios.size() < 4 && Double.isFinite(ratio) && ratio > 0) {
-        ratios.add(String.format(Locale.ROOT, "%s %.2fx", e.getKey(), ratio));
+        ratios.add(e.getKey() + " " + ratioText(ratio) + "x");
       }
     }
     String vs = String.join(", ", others);

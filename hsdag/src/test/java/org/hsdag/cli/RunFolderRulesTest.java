@@ -105,6 +105,20 @@ class RunFolderRulesTest {
   }
 
   @Test
+  void freshProfileOnAResumeIsRefusedInOneLineAndTheRunIsLeftAsItWas() throws IOException {
+    Path out = tmp.resolve("run");
+    assertEquals(ExitCodes.OK, tune(out, "--budget", "6").exitCode());
+    String manifest = Files.readString(out.resolve(RunManifest.FILE));
+    String log = Files.readString(out.resolve("log.jsonl"));
+    CliRun fresh = tune(out, "--resume", "--budget", "12", "--fresh-profile");
+    assertEquals(ExitCodes.BAD_INPUT, fresh.exitCode(), fresh.out() + fresh.err());
+    assertEquals(1, fresh.err().lines().count(), fresh.err());
+    assertTrue(fresh.err().contains("--fresh-profile cannot be used with --resume"), fresh.err());
+    assertEquals(manifest, Files.readString(out.resolve(RunManifest.FILE)), "a refused resume rewrites nothing");
+    assertEquals(log, Files.readString(out.resolve("log.jsonl")));
+  }
+
+  @Test
   void aFolderHeldByAnotherRunRefusesNewRunsAndResumesWithoutWritingAnything() throws IOException {
     Path out = tmp.resolve("held");
     assertEquals(ExitCodes.OK, tune(out, "--budget", "6", "--seed", "1").exitCode());

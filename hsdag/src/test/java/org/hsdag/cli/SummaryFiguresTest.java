@@ -53,6 +53,34 @@ class SummaryFiguresTest {
     assertTrue(noSplit.contains("turned down before running"), noSplit);
   }
 
+  /** The search line's seconds are the wall: line's, counted from the same start, and each says which start. */
+  @Test
+  void theSearchLineAndTheWallLineCountTheSameSeconds() throws IOException {
+    Path model = resnet();
+    Path out = tmp.resolve("wall");
+    CliRun r = CliRun.of("tune", model.toString(), "--backend", "sim", "--devices", "CPU,GPU.1", "--budget", "4",
+        "--final-rounds", "1", "--out", out.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    assertEquals(wallSeconds(r), searchSeconds(r, "since the command started"), r.out());
+
+    CliRun resumed = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "8");
+    assertEquals(0, resumed.exitCode(), resumed.err());
+    assertTrue(line(resumed, "wall: ").contains("earlier sessions "), resumed.out());
+    assertEquals(wallSeconds(resumed), searchSeconds(resumed, "of wall, earlier sessions included"), resumed.out());
+  }
+
+  private static String wallSeconds(CliRun r) {
+    Matcher m = Pattern.compile("^wall: ([0-9.]+) s since the command started").matcher(line(r, "wall: "));
+    assertTrue(m.find(), r.out());
+    return m.group(1);
+  }
+
+  private static String searchSeconds(CliRun r, String start) {
+    Matcher m = Pattern.compile(" in ([0-9.]+) s " + start + ", strategy ").matcher(line(r, "search: "));
+    assertTrue(m.find(), r.out());
+    return m.group(1);
+  }
+
   /** With --time alone progress counts seconds of the time limit, never "of 1000000 measurements". */
   @Test
   void aTimeLimitedRunShowsItsTimeBudget() throws IOException {

@@ -88,6 +88,18 @@ class SplitBoundTest {
     assertFalse(why.contains("NaN") || why.contains("0.00x") || why.contains("Infinity"), why);
   }
 
+  /** A class far faster on the other device (a Gather the test device runs in a fraction) keeps its digits. */
+  @Test
+  void aTinyRatioPrintsItsSignificantDigitsNotZero() {
+    java.util.Map<String, double[]> classes = new java.util.LinkedHashMap<>();
+    classes.put("MatMul", new double[] {100, 77});
+    classes.put("Gather", new double[] {50, 0.06});
+    SplitBound b = new SplitBound("CPU", 200, "CPU", 200, 5, 1, classes, java.util.List.of("CPU", "CPU2"));
+    String why = b.explain();
+    assertTrue(why.contains("MatMul 0.77x") && why.contains("Gather 0.0012x"), why);
+    assertFalse(why.contains("0.00x"), why);
+  }
+
   /** A bound that only input/output copies make positive does not say "0 ops are faster elsewhere" beside a gain. */
   @Test
   void aGainWithoutAFasterOpSaysWhereItComesFrom() {
