@@ -410,7 +410,7 @@ public final class ApplyCommand implements Callable<Integer> {
     Map<String, long[]> byTensor = PythonSnippet.byTensorName(modelGraph, dynamicInputs);
     int requests = org.hsdag.throughput.ThroughputMeasuring.requestsFor(usageObjective.requested(), ds);
     // A converted model's code reads the user's file: the op names are the ones the runtime gives it.
-    var source = org.hsdag.openvino.ModelConversion.sourceOf(model);
+    var source = org.hsdag.ir.ModelSource.of(model);
     boolean converted = source.isPresent() && !asGiven.equals(model);
     return new PythonSnippet(converted ? CommandName.here(source.get().path()) : xml, json, hetero, tests,
         byTensor != null ? byTensor : PythonSnippet.byFriendlyName(dynamicInputs), byTensor != null,

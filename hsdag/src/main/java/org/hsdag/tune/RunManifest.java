@@ -11,9 +11,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import org.hsdag.ir.ModelSource;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.io.AtomicFiles;
-import org.hsdag.openvino.ModelConversion;
 
 /**
  * {@code manifest.json}: what a run is — model (path, name, size, SHA-256 of the XML and of the
@@ -73,7 +73,7 @@ public record RunManifest(
     long pastLength,
     TuneConfig config,
     List<String> commandLine,
-    ModelConversion.Source source) {
+    ModelSource source) {
 
   public static final String FILE = "manifest.json";
   public static final int FORMAT = 1;

@@ -10,11 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.hsdag.ir.ModelSource;
 import org.hsdag.backend.BackendRequest;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.ir.IrReader;
-import org.hsdag.openvino.ModelConversion;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 
@@ -60,7 +60,7 @@ public final class RunStart {
         profile,
         backend.simulated(), deviceInfos(backend, config.devices()), shapes.given(), shapes.inputs(),
         shapes.assumed(), shapes.sequenceLength(), shapes.pastLength(), config, software.commandLine(),
-        ModelConversion.sourceOf(model).orElse(null));
+        ModelSource.of(model).orElse(null));
     manifest.write(folder.dir());
     return manifest;
   }

@@ -45,7 +45,11 @@ class LayerRulesTest {
       "org.hsdag.cli.DevicesCommand", "prints where the native runtime was found (OpenVinoAvailability)",
       "org.hsdag.cli.HsdagCli", "turns the native reader's refusal into a one-line error, exit 2",
       "org.hsdag.cli.ModelValidation", "the same refusal while validating a model",
-      "org.hsdag.cli.InputShapeOptions", "parses --input-shape with the native backend's syntax");
+      "org.hsdag.cli.InputShapeOptions", "parses --input-shape with the native backend's syntax",
+      "org.hsdag.cli.ModelSources", "converts ONNX, TensorFlow Lite and PaddlePaddle files with the native reader",
+      "org.hsdag.cli.CostModelStore", "keeps cost models in the native backend's profile database",
+      "org.hsdag.cli.CostModelStoreOptions", "opens that profile database for a command",
+      "org.hsdag.cli.CostModelReuse", "asks the native backend what it reused from that database");
 
   /** Nothing in the module's packages under {@code root} names the simulator's package. */
   static ArchRule noSimulator(String root) {

@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.hsdag.io.AtomicFiles;
 import org.hsdag.ir.IrException;
+import org.hsdag.ir.ModelSource;
 import org.hsdag.ir.IrReader;
 
 /**
@@ -38,22 +39,13 @@ public final class ModelConversion {
   public static final String DIR_PROPERTY = "hsdag.converted.dir";
 
   /** What each converted model's folder says of its source. */
-  public static final String SOURCE_FILE = "source.json";
+  public static final String SOURCE_FILE = ModelSource.FILE;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TEMP_PREFIX = ".converting-";
 
   private ModelConversion() {}
 
-  /**
-   * What an IR was converted from.
-   *
-   * @param path the source's absolute path when it was converted
-   * @param format what it is, e.g. {@code ONNX}
-   * @param sha256 SHA-256 of its content (with a PaddlePaddle model's {@code .pdiparams})
-   * @param runtime the OpenVINO version that converted it
-   */
-  public record Source(String path, String format, String sha256, String runtime) {}
 
   /**
    * An IR of a source.
@@ -62,7 +54,7 @@ public final class ModelConversion {
    * @param source what it was converted from
    * @param reused whether an earlier conversion was found rather than made now
    */
-  public record Converted(Path xml, Source source, boolean reused) {
+  public record Converted(Path xml, ModelSource source, boolean reused) {
     /** The one line a command says about it. */
     public String line() {
       String what = source.path() + " (" + source.format() + ", SHA-256 " + source.sha256().substring(0, 12) + "…)";
@@ -98,8 +90,8 @@ public final class ModelConversion {
     String stem = stem(source);
     Path folder = dir.resolve(stem + "-" + sha256(sha + "\n" + runtimeVersion).substring(0, 16));
     Path xml = folder.resolve(stem + ".xml");
-    Source wanted = new Source(source.toAbsolutePath().normalize().toString(), format, sha, version);
-    Optional<Source> known = sourceOf(xml);
+    ModelSource wanted = new ModelSource(source.toAbsolutePath().normalize().toString(), format, sha, version);
+    Optional<ModelSource> known = sourceOf(xml);
     if (known.isPresent() && known.get().sha256().equals(sha) && Files.isRegularFile(IrReader.defaultBinPath(xml))) {
       if (!known.get().equals(wanted)) {
         // The same content given under another path: the record names the latest, which a run then names.
@@ -120,22 +112,12 @@ public final class ModelConversion {
   }
 
   /** What {@code xml} was converted from, when it lies in a folder this class made. */
-  public static Optional<Source> sourceOf(Path xml) {
-    Path parent = xml.toAbsolutePath().getParent();
-    Path record = parent == null ? null : parent.resolve(SOURCE_FILE);
-    if (record == null || !Files.isRegularFile(record) || !Files.isRegularFile(xml)) {
-      return Optional.empty();
-    }
-    try {
-      Source s = JSON.readValue(record.toFile(), Source.class);
-      return s.sha256() == null || s.path() == null ? Optional.empty() : Optional.of(s);
-    } catch (IOException e) {
-      return Optional.empty(); // a damaged record: converted again
-    }
+  public static Optional<ModelSource> sourceOf(Path xml) {
+    return ModelSource.of(xml);
   }
 
   /** Reads {@code source} in a fresh runtime and writes its IR to {@code xml} with the record beside it. */
-  private static void write(Path source, Source record, Path xml, Supplier<OpenVinoRuntime> fresh) throws IOException {
+  private static void write(Path source, ModelSource record, Path xml, Supplier<OpenVinoRuntime> fresh) throws IOException {
     try (OpenVinoRuntime rt = fresh.get(); OpenVinoRuntime.Model m = rt.readModel(source.toAbsolutePath())) {
       m.save(xml);
     } catch (OpenVinoReadException e) {

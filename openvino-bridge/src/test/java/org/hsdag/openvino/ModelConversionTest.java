@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.hsdag.ir.ModelSource;
 import org.hsdag.ir.IrException;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
@@ -53,7 +54,7 @@ class ModelConversionTest {
     assertEquals(graph.nodeCount(), new IrReader().read(first.xml(), null).nodeCount());
     assertTrue(first.line().startsWith("converted " + onnx.toAbsolutePath() + " (ONNX, SHA-256 039058c6f2c0…) with "
         + "OpenVINO 2026.4.1"), first.line());
-    ModelConversion.Source s = ModelConversion.sourceOf(first.xml()).orElseThrow();
+    ModelSource s = ModelSource.of(first.xml()).orElseThrow();
     assertEquals(ModelConversion.sha256(onnx), s.sha256());
     assertEquals("2026.4.1", s.runtime());
 
@@ -97,7 +98,7 @@ class ModelConversionTest {
     Path xml = convert(onnx).xml();
     Files.copy(onnx, moved);
     assertTrue(convert(moved).reused());
-    assertEquals(moved.toAbsolutePath().toString(), ModelConversion.sourceOf(xml).orElseThrow().path());
+    assertEquals(moved.toAbsolutePath().toString(), ModelSource.of(xml).orElseThrow().path());
   }
 
   @Test
