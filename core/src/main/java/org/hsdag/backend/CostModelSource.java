@@ -74,16 +74,28 @@ public interface CostModelSource {
    * @param runs how many measured runs
    * @param medianAbs the median |predicted / measured - 1|
    * @param maxAbs the largest
+   * @param noise how far the repeats of one run differ: the median, over the runs repeated, of half their spread
+   *     relative to their median (NaN: unknown)
    */
-  record FitError(int runs, double medianAbs, double maxAbs) {
+  record FitError(int runs, double medianAbs, double maxAbs, double noise) {
+    /** Without a known noise. */
+    public FitError(int runs, double medianAbs, double maxAbs) {
+      this(runs, medianAbs, maxAbs, Double.NaN);
+    }
+
     /** From the relative errors of the runs; empty when there is none. */
     public static Optional<FitError> of(java.util.List<Double> errors) {
+      return of(errors, Double.NaN);
+    }
+
+    /** From the relative errors of the runs and the noise of their repeats; empty when there is no error. */
+    public static Optional<FitError> of(java.util.List<Double> errors, double noise) {
       if (errors.isEmpty()) {
         return Optional.empty();
       }
       double[] e = errors.stream().mapToDouble(x -> Math.abs(x)).sorted().toArray();
       double median = e.length % 2 == 1 ? e[e.length / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
-      return Optional.of(new FitError(e.length, median, e[e.length - 1]));
+      return Optional.of(new FitError(e.length, median, e[e.length - 1], noise));
     }
   }
 }

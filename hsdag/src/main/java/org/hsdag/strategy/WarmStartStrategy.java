@@ -86,8 +86,11 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   private SplitStop splitStop;
   private Measurement[] pendingResults;
 
-  /** One measurement told: the placement's device per node and its latency (null: failed). */
-  record Observed(List<Integer> placement, Double ms) {
+  /**
+   * One measurement told: the placement's device per node, its latency (null: failed) and the relative
+   * half-width of its 95 % interval (null: unknown, e.g. a checkpoint from before it was kept).
+   */
+  record Observed(List<Integer> placement, Double ms, Double halfWidth) {
     Observed {
       placement = List.copyOf(placement);
     }
@@ -237,7 +240,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   public void tell(List<Placement> batch, List<Measurement> results) {
     for (int k = 0; k < batch.size(); k++) {
       Measurement m = results.get(k);
-      observe(batch.get(k).deviceOf(), m.ok() ? m.latencyMillis() : null);
+      observe(batch.get(k).deviceOf(), m.ok() ? m.latencyMillis() : null, m.ok() ? halfWidth(m) : null);
     }
     // A batch comes from one phase: the planner's while it still proposes, then the learned strategy's.
     if (inPlannerPhase()) {
@@ -257,16 +260,22 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
     }
   }
 
-  private void observe(int[] deviceOf, Double ms) {
+  /** The relative half-width of {@code m}'s 95 % interval; null when it has none. */
+  private static Double halfWidth(Measurement m) {
+    double w = (m.ciHighMillis() - m.ciLowMillis()) / 2 / m.latencyMillis();
+    return Double.isFinite(w) && w >= 0 ? w : null;
+  }
+
+  private void observe(int[] deviceOf, Double ms, Double halfWidth) {
     if (!warm) {
       return;
     }
     Placement p = new Placement(devices, deviceOf);
-    observed.add(new Observed(Arrays.stream(deviceOf).boxed().toList(), ms));
+    observed.add(new Observed(Arrays.stream(deviceOf).boxed().toList(), ms, halfWidth));
     measured.putIfAbsent(p, ms);
     if (ms != null) {
       correction.observe(p, ms);
-      splitStop.observe(p, ms);
+      splitStop.observe(p, ms, halfWidth == null ? Double.NaN : halfWidth);
       bestMs = Math.min(bestMs, ms);
       corrected = null;
     }
@@ -278,8 +287,8 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
   }
 
   /**
-   * Whether the corrected cost model shows no split can pay more than its own error, in a run that
-   * may stop early. Asked in the planner's phase too: on a machine where one device wins every op
+   * Whether the corrected cost model shows no split can pay more than its own error or the
+   * measurements' noise ({@link SplitStop}), in a run that may stop early. Asked in the planner's phase too: on a machine where one device wins every op
    * the planner would otherwise measure moves around it until its patience ran out (real resnet50
    * on CPU + CPU2: 20-29 search measurements where the bound holds after 7-11).
    */
@@ -339,7 +348,7 @@ public final class WarmStartStrategy implements SearchStrategy, Checkpointable, 
       }
       VetoState v = JSON.readValue(Files.readAllBytes(vetoFile), VetoState.class);
       for (Observed o : v.observed()) {
-        observe(o.placement().stream().mapToInt(Integer::intValue).toArray(), o.ms());
+        observe(o.placement().stream().mapToInt(Integer::intValue).toArray(), o.ms(), o.halfWidth());
       }
       idle = v.idle();
       vetoed = v.vetoed();

@@ -25,7 +25,8 @@ class PlanChoiceTest {
     PlanChoice c = PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.3, 0.1)));
     assertEquals(CPU, c.chosen());
     String note = c.note().orElseThrow();
-    assertTrue(note.startsWith("no split beats CPU within the cost model's error (±30.0 %)"), note);
+    assertTrue(note.startsWith("no split beats CPU within the cost model's error and the profile's noise (±30.0 %)"),
+        note);
     assertTrue(note.contains("20.0 % faster on the model") && note.contains("its 3 measured runs"), note);
   }
 
@@ -34,6 +35,16 @@ class PlanChoiceTest {
     PlanChoice c = PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.1)));
     assertEquals(SPLIT, c.chosen());
     assertTrue(c.note().isEmpty());
+  }
+
+  @Test
+  void aSplitWithinTheProfilesNoiseGivesWayEvenWhereTheFitIsClose() {
+    // The fit is off by 10 % at most, but the repeats of one run differ by ±25 %: a 20 % gain is within that noise.
+    PlanChoice c = PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.1), 0.25));
+    assertEquals(CPU, c.chosen());
+    String note = c.note().orElseThrow();
+    assertTrue(note.contains("(±25.0 %)") && note.contains("the measurements' noise ±25.0 %"), note);
+    assertEquals(SPLIT, PlanChoice.of(PLAN, FitError.of(List.of(0.05, -0.1), 0.02)).chosen());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.hsdag.strategy;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,5 +110,86 @@ class SplitStopTest {
     assertNotNull(reason, "bound " + bound.gainShare() + ", optimum " + truth.latencyMicros(optimum) + " of "
         + bound.singleMicros());
     assertTrue(reason.startsWith("no other split can pay"), reason);
+  }
+
+  /** CPU, GPU.1, then {@code splits} placements each moving {@code moved} random ops to GPU.1, as the planner's moves. */
+  private static Placement[] nearCpuSplits(PlacementProxy truth, OpGraph g, int splits, int moved, long seed) {
+    java.util.Random r = new java.util.Random(seed);
+    Placement[] out = new Placement[2 + splits];
+    out[0] = Placement.allOn(DEVICES, g.nodeCount(), "CPU");
+    out[1] = Placement.allOn(DEVICES, g.nodeCount(), "GPU.1");
+    for (int s = 0; s < splits; s++) {
+      int[] d = new int[truth.model().opCount()];
+      for (int k = 0; k < moved; k++) {
+        d[r.nextInt(d.length)] = 1;
+      }
+      out[2 + s] = truth.placement(d);
+    }
+    return out;
+  }
+
+  /** Measures {@code ps} in order with ±{@code noise} multiplicative noise; the count when the stop first holds, or -1. */
+  private static int measuredUntilStop(SplitStop stop, PlacementProxy truth, Placement[] ps, double noise, long seed) {
+    java.util.Random r = new java.util.Random(seed);
+    for (int i = 0; i < ps.length; i++) {
+      double factor = 1 + noise * (2 * r.nextDouble() - 1);
+      stop.observe(ps[i], factor * truth.latencyMicros(ps[i]) / 1000, noise);
+      if (stop.reason() != null) {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  void noisyMeasurementsWhereNoSplitCanPayStopWithinTenMeasurementsOnEverySeed() {
+    OpGraph g = TinyGraphs.randomDag(120, 6, 11);
+    // GPU.1 2.2 times slower on every kernel, as CPU2 on a detector: the bound is 0 from the first measurement.
+    PlacementProxy truth = gpuKernelsTimes(paper(g), 2.2);
+    for (long seed = 1; seed <= 10; seed++) {
+      SplitStop stop = new SplitStop(truth);
+      int count = measuredUntilStop(stop, truth, nearCpuSplits(truth, g, 14, 3, seed), 0.04, seed);
+      assertTrue(count > 0 && count <= 10, "seed " + seed + ": stopped after " + count);
+      String reason = stop.reason();
+      assertTrue(reason.startsWith("no split can pay: by the cost model corrected on " + count + " measurements ("
+          + "its own error ") && reason.contains("split") && reason.contains(
+              "measured, each left out; the "
+                  + "measurements' noise ±4.0 %)"),
+          reason);
+    }
+  }
+
+  @Test
+  void noisyMeasurementsWhereASplitPaysDoNotStop() {
+    OpGraph g = TinyGraphs.randomDag(90, 6, 3);
+    PlacementProxy truth = gpuFastOnAShare(paper(g), 0.5, 0.01, 1);
+    for (long seed = 1; seed <= 5; seed++) {
+      SplitStop stop = new SplitStop(truth);
+      assertEquals(-1, measuredUntilStop(stop, truth, nearCpuSplits(truth, g, 14, 3, seed), 0.04, seed),
+          "seed " + seed + ": " + stop.reason());
+    }
+  }
+
+  @Test
+  void aGainWithinTheMeasurementsNoiseStopsButNotOnceTheNoiseIsSmaller() {
+    OpGraph g = TinyGraphs.randomDag(60, 5, 7);
+    // GPU.1 twice as fast on a tenth of the ops, a hundred times slower on the rest: a small gain is possible.
+    PlacementProxy truth = gpuFastOnAShare(paper(g), 0.1, 0.5, 0.01);
+    double gain = SplitBound.of(truth).gainShare();
+    assertTrue(gain > 0.005 && gain < 0.2, "bound " + gain);
+    Placement[] ps = nearCpuSplits(truth, g, 3, 2, 5);
+    SplitStop quiet = new SplitStop(truth);
+    SplitStop noisy = new SplitStop(truth);
+    for (Placement p : ps) {
+      quiet.observe(p, truth.latencyMicros(p) / 1000, gain / 4);
+      noisy.observe(p, truth.latencyMicros(p) / 1000, Math.min(0.2, gain * 1.5));
+    }
+    assertNull(quiet.reason());
+    assertNotNull(noisy.reason());
+    SplitStop tooNoisy = new SplitStop(truth);
+    for (Placement p : ps) {
+      tooNoisy.observe(p, truth.latencyMicros(p) / 1000, 0.4);
+    }
+    assertNull(tooNoisy.reason(), "measurements noisier than 25 % prove nothing");
   }
 }

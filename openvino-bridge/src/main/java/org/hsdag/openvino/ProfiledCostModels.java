@@ -98,7 +98,28 @@ final class ProfiledCostModels {
 
   Optional<FitError> error(OpGraph graph) {
     ProfiledKernels k = kernels.get(graph);
-    return k == null ? Optional.empty() : FitError.of(k.fitErrors());
+    return k == null ? Optional.empty() : FitError.of(k.fitErrors(), repeatNoise(k.design()));
+  }
+
+  /**
+   * How far the repeats of one designed run differ: the median over the runs repeated of half their
+   * spread relative to their median; NaN when no run was repeated. A planned gain within it is one the
+   * profile cannot tell from noise.
+   */
+  static double repeatNoise(DesignSamples design) {
+    java.util.List<Double> spreads = new java.util.ArrayList<>();
+    for (DesignSamples.Sampled s : design.placements()) {
+      double[] m = s.micros().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      if (m.length >= 2 && m[0] > 0) {
+        double median = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
+        spreads.add((m[m.length - 1] - m[0]) / 2 / median);
+      }
+    }
+    if (spreads.isEmpty()) {
+      return Double.NaN;
+    }
+    double[] w = spreads.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return w.length % 2 == 1 ? w[w.length / 2] : (w[w.length / 2 - 1] + w[w.length / 2]) / 2;
   }
 
   /**

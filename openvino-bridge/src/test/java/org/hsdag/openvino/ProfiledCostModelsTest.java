@@ -86,4 +86,18 @@ class ProfiledCostModelsTest {
       assertEquals(0, count(third.calls, PROFILING_INFER) + count(third.calls, DESIGN_INFER), third.calls.toString());
     }
   }
+
+  @Test
+  void theNoiseOfTheDesignedRunsIsTheMedianHalfSpreadOfTheirRepeats() {
+    int[] ops = {0, 1};
+    DesignSamples design = new DesignSamples(3, List.of(
+        new DesignSamples.Sampled("a", ops, List.of(100.0, 102.0, 98.0), null),
+        new DesignSamples.Sampled("b", ops, List.of(100.0, 110.0, 90.0), null),
+        new DesignSamples.Sampled("c", ops, List.of(200.0, 300.0, 100.0), null),
+        new DesignSamples.Sampled("once", ops, List.of(50.0), null),
+        new DesignSamples.Sampled("refused", ops, List.of(), "refused")));
+    // Half-spreads 2 %, 10 % and 50 %; a run measured once or refused has none.
+    assertEquals(0.10, ProfiledCostModels.repeatNoise(design), 1e-12);
+    assertTrue(Double.isNaN(ProfiledCostModels.repeatNoise(DesignSamples.NONE)));
+  }
 }
