@@ -29,6 +29,7 @@ import org.hsdag.bench.plan.WarmStartExperiment;
 import org.hsdag.bench.real.FidelityCommand;
 import org.hsdag.bench.real.RealRuntimeFigures;
 import org.hsdag.bench.real.RefusalAgreement;
+import org.hsdag.bench.real.SoakCommand;
 import org.hsdag.bench.report.BenchReport;
 import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.report.SeedSpread;
@@ -77,7 +78,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     subcommands = {PlannerFigures.class, WarmStartExperiment.class, PlannerBenchmark.class, RealRuntimeFigures.class,
-        FidelityCommand.class, RefusalAgreement.class,
+        FidelityCommand.class, RefusalAgreement.class, SoakCommand.class,
         MemoryCapExperiment.class, ThroughputExperiment.class, ClusterFigures.class},
     description = {"Compare placement methods (paper Tables 2 and 3) at equal measurement budgets.",
         "Models are IR .xml files or catalog names (default: resnet50, inception_v3, bert_base)."})

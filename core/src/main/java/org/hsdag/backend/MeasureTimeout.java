@@ -12,4 +12,10 @@ public interface MeasureTimeout {
 
   /** The deadline rule in force, for the run's notes (e.g. {@code max(30 s, 10 × the slowest measurement …)}). */
   String measureTimeoutRule();
+
+  /**
+   * {@code sink} is told, in one sentence, each time the backend ended or lost its runtime (a crash, or no
+   * answer by a deadline) and what that cost, as it happens: a measurement then fails, a build goes on without it.
+   */
+  default void onRuntimeLost(java.util.function.Consumer<String> sink) {}
 }

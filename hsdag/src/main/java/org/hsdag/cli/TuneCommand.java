@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -191,27 +190,18 @@ public final class TuneCommand implements Callable<Integer> {
 
   private final LatencyBackend injectedBackend;
   private long startNanos = System.nanoTime();
+  private TuneTurn turn;
 
   public TuneCommand() {
     this(null);
   }
 
   /**
-   * A command that measures with {@code backend} instead of opening one (tests, embedding: the
-   * real-runtime figures time a default tune through a decorator). A real backend must already be
-   * bound to the model file.
+   * A command that measures with {@code backend} instead of opening one (tests, embedding: the real-runtime figures
+   * time a default tune through a decorator). A real backend must already be bound to the model file.
    */
   public TuneCommand(LatencyBackend backend) {
     this.injectedBackend = backend;
-  }
-
-  /** Strategy names for the help text. */
-  static final class StrategyNames extends ArrayList<String> {
-    private static final long serialVersionUID = 1L;
-
-    StrategyNames() {
-      super(Strategies.names());
-    }
   }
 
   @Override
@@ -220,7 +210,10 @@ public final class TuneCommand implements Callable<Integer> {
     if (json && quiet) {
       throw new UserInputException("--json and --quiet cannot be combined");
     }
-    try (AutoCloseable view = viewOptions) {
+    TuneTurn t = new TuneTurn(MachineTurn.of(shareMachine, noWait), clusterOptions.enabled(),
+        spec.commandLine().getErr(), this::notice);
+    turn = t;
+    try (AutoCloseable view = viewOptions; t) {
       return resume ? resumeRun() : newRun();
     }
   }
@@ -263,6 +256,7 @@ public final class TuneCommand implements Callable<Integer> {
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
         .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
         .costModelReuse(reuse).beforeCostModel((backend, ds) -> {
+          turn.take(backend); // profiling measures: the machine's turn first, before the run folder is begun
           // The manifest before the cost model is built: a tune killed while it profiles resumes and keeps that.
           TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
               proxyChoice);
@@ -390,6 +384,7 @@ public final class TuneCommand implements Callable<Integer> {
       ProxyChoice choice = mf.config().proxy();
       try (Session session = session(Session.of(r.graph(), request), RunObjective.read(folder.dir()), choice)
           .devices(mf.config().devices()).memory(memoryOptions).buildStopLine(CostModelBuild.interruptedRun(out))
+          .beforeCostModel((b, ds) -> turn.take(b)) // profiling measures: the machine's turn first
           .beforeModel(backend -> {
             if (!backend.profile().equals(mf.profile())) {
               throw new UserInputException("this run was measured with profile " + mf.profile() + " but backend "
@@ -418,9 +413,8 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   /**
-   * What every tune session shares: the objective measured, the cost model (a named profile must load;
-   * auto on a backend without one searches cold), the notices, and the backend timed and load-watched
-   * (or the injected one as it is).
+   * What every tune session shares: the objective measured, the cost model (a named profile must load; auto on a
+   * backend without one searches cold), the notices, and the backend timed and load-watched (or the injected one).
    */
   private Session.Setup session(Session.Setup setup, RunObjective objective, ProxyChoice choice) {
     return setup.objective(objective, true).proxy(choice, false, "--proxy-profile: ").notices(this::notice)
@@ -436,7 +430,7 @@ public final class TuneCommand implements Callable<Integer> {
 
   private TuneExecution execution() {
     return new TuneExecution(spec, json, quiet, noReport, injectedBackend != null, clusterOptions, memoryOptions,
-        this::notice, MachineTurn.of(shareMachine, noWait), startNanos);
+        this::notice, startNanos);
   }
 
   private void notice(String line) {

@@ -9,13 +9,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.backend.LatencyBackend;
 import org.hsdag.backend.LoadWatch;
+import org.hsdag.backend.MeasureTimeout;
 import org.hsdag.io.IoErrors;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.plan.Proxies;
 import org.hsdag.report.ReportWriter;
 import org.hsdag.search.ResumeMismatchException;
 import org.hsdag.search.SearchStrategy;
-import org.hsdag.tune.MachineLock;
 import org.hsdag.tune.RunFolder;
 import org.hsdag.tune.RunClock;
 import org.hsdag.tune.RunManifest;
@@ -43,14 +43,11 @@ final class TuneExecution {
   private final ClusterOptions clusterOptions;
   private final MemoryOptions memoryOptions;
   private final Consumer<String> notice;
-  private final MachineTurn turn;
   /** When the command started ({@link System#nanoTime}): --time covers everything since, the cost model's build too. */
   private final long startNanos;
 
   TuneExecution(CommandSpec spec, boolean json, boolean quiet, boolean noReport, boolean injectedBackend,
-      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, MachineTurn turn,
-      long startNanos) {
-    this.turn = turn;
+      ClusterOptions clusterOptions, MemoryOptions memoryOptions, Consumer<String> notice, long startNanos) {
     this.startNanos = startNanos;
     this.spec = spec;
     this.json = json;
@@ -82,16 +79,9 @@ final class TuneExecution {
       }
       throw e;
     }
-    MachineLock lock;
+    // The machine's turn was taken before the cost model's build (TuneTurn); lost runtimes are said by the progress now.
+    backend.capability(MeasureTimeout.class).ifPresent(t -> t.onRuntimeLost(printer::note));
     try {
-      lock = turn.take(backend, measuring, MachineLock.defaultDir(), spec.commandLine().getErr());
-    } catch (UserInputException e) {
-      if (!isResume) {
-        unstart(folder.dir()); // refused (--no-wait): nothing ran, the same command can be retried
-      }
-      throw e; // (a fleet takes no lock: nothing of it to close here)
-    }
-    try (lock) {
       return execute(folder, mf, graph, measuring, isResume, strategyImpl, runProxy, printer, mode);
     } finally {
       if (measuring != backend) {

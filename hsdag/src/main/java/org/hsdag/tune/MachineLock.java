@@ -87,8 +87,8 @@ public final class MachineLock implements AutoCloseable {
       long waited = seconds(start);
       if (reported < 0 || waited - reported >= reportEverySeconds) {
         reported = waited;
-        progress.accept(busy(pid[0]) + "; waiting for it (" + waited + " s so far; --share-machine measures"
-            + " alongside it, each counting the other as load)");
+        progress.accept(busy(pid[0]) + "; waiting for it before measuring anything, the cost model's profiling too ("
+            + waited + " s so far; --share-machine measures alongside it, each counting the other as load)");
       }
       Thread.sleep(500);
     }

@@ -18,8 +18,9 @@ import org.hsdag.backend.TestDevice;
  * RuntimeLostException}) every handle of it is dead ({@link #generation()} moves on) and the next
  * call starts a fresh child, replaying the test devices and properties set so far.
  *
- * <p>Calls wait without limit, except inside {@link #deadline}: a measurement's calls must all be
- * answered by the deadline set before it. Not thread-safe beyond the backend's own serialisation.
+ * <p>Inside a {@link #deadline}, a measurement's calls must all be answered by the deadline set before it;
+ * outside one, each call by the limit {@link #watch} gives (none by default). Not thread-safe beyond the
+ * backend's own serialisation.
  */
 final class IsolatedRuntime implements OpenVinoRuntime {
   private final Function<Path, List<String>> command;
@@ -30,6 +31,8 @@ final class IsolatedRuntime implements OpenVinoRuntime {
   private long generation;
   private long deadlineNanos = Long.MAX_VALUE;
   private String onTimeout = "";
+  private java.util.function.Supplier<Duration> callLimit = () -> null;
+  private java.util.function.BiConsumer<String, String> lost = (reason, op) -> {};
   private String version;
 
   /** A runtime whose children {@code command} starts (given the socket path); the first starts at once. */
@@ -65,6 +68,13 @@ final class IsolatedRuntime implements OpenVinoRuntime {
       deadlineNanos = System.nanoTime() + limit.toNanos();
       onTimeout = "no answer in " + MeasurementLimit.describe(limit) + " (the runtime was ended)";
     }
+  }
+
+  @Override
+  public synchronized void watch(java.util.function.Supplier<Duration> limit,
+      java.util.function.BiConsumer<String, String> lost) {
+    this.callLimit = limit;
+    this.lost = lost;
   }
 
   @Override
@@ -111,12 +121,21 @@ final class IsolatedRuntime implements OpenVinoRuntime {
       throw new RuntimeLostException("the runtime was restarted since this model was read");
     }
     RuntimeChild c = child();
+    long deadline = deadlineNanos;
+    String reason = onTimeout;
+    Duration perCall = deadline == Long.MAX_VALUE ? callLimit.get() : null;
+    if (perCall != null) {
+      // Outside a measurement: this call alone must be answered in time (a profiling compile, a boundary check).
+      deadline = System.nanoTime() + perCall.toNanos();
+      reason = "no answer in " + MeasurementLimit.describe(perCall) + " to " + op + " (the runtime was ended)";
+    }
     try {
-      return c.call(deadlineNanos, onTimeout, op, handle, args);
+      return c.call(deadline, reason, op, handle, args);
     } catch (RuntimeLostException e) {
       child = null;
       pid = 0;
       generation++;
+      lost.accept(e.getMessage(), op);
       throw e;
     }
   }

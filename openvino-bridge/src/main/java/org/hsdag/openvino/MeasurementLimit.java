@@ -19,7 +19,7 @@ final class MeasurementLimit {
   private long slowestNanos;
 
   /** A fixed deadline for every measurement, or null for the default rule. */
-  void fixed(Duration limit) {
+  synchronized void fixed(Duration limit) {
     if (limit != null && (limit.isNegative() || limit.isZero())) {
       throw new IllegalArgumentException("a measurement deadline must be positive (got " + limit + ")");
     }
@@ -27,12 +27,12 @@ final class MeasurementLimit {
   }
 
   /** A measurement succeeded after {@code wallNanos} (compile included). */
-  void succeeded(long wallNanos) {
+  synchronized void succeeded(long wallNanos) {
     slowestNanos = Math.max(slowestNanos, wallNanos);
   }
 
   /** The deadline of the next measurement. */
-  Duration next() {
+  synchronized Duration next() {
     if (fixed != null) {
       return fixed;
     }

@@ -44,9 +44,9 @@ import org.hsdag.cost.ShapeAssumption;
  * inferences, and reduce the samples by the protocol. A compile or run error becomes a failed
  * {@link Measurement} carrying OpenVINO's message; with a timeout set, so does a measurement that
  * takes too long, latency or throughput, with the stage it reached ({@link MeasurementDeadline}: the native call
- * cannot be interrupted and finishes in the background, and the
- * next measurement waits for it). The compiled model (with its infer request and inputs) is kept for
- * the next measurement of the same placement ({@link CompiledModels}, under a memory budget).
+ * cannot be interrupted and finishes in the background, and the next measurement waits for it). The compiled model
+ * (with its infer request and inputs) is kept for the next measurement of the same placement ({@link
+ * CompiledModels}, under a memory budget).
  *
  * <p>The SPI passes graphs, but OpenVINO needs the model file: a graph read by {@code IrReader}
  * knows its file ({@link OpGraph#source()}); {@link #bind(OpGraph, Path)} names another (a graph
@@ -81,6 +81,7 @@ public final class OpenVinoBackend
   private final CompiledModels compiled;
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
+  private final RuntimeLoss loss = new RuntimeLoss();
   private long generation;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -96,6 +97,7 @@ public final class OpenVinoBackend
     this.compiled = new CompiledModels(runtime::residentBytes);
     this.deadline = new MeasurementDeadline(runtime.isolated() ? null : options.timeout());
     limit.fixed(options.timeout());
+    runtime.watch(limit::next, loss::lost); // every call bounded, the cost model's profiling too
     options.testDevices().forEach(runtime::registerTestDevice);
     this.devices = List.copyOf(runtime.devices());
     this.profile = OpenVinoNames.describeMachine(runtime.version(), devices);
@@ -135,11 +137,7 @@ public final class OpenVinoBackend
     return OpenVinoAvailability.probe();
   }
 
-  /**
-   * Opens the real backend.
-   *
-   * @throws OpenVinoUnavailableException with the reason and the fix when the native library is unavailable
-   */
+  /** Opens the real backend; {@link OpenVinoUnavailableException} with the reason and the fix where it cannot run. */
   public static OpenVinoBackend open(OpenVinoOptions options) {
     return open(options, ShapeAssumption.DEFAULT);
   }
@@ -158,9 +156,8 @@ public final class OpenVinoBackend
   }
 
   /**
-   * Opens the real backend with the native runtime in this JVM rather than in a child: no deadline can stop a
-   * native call and a native crash ends the JVM. For figures that compare the two ({@code bench
-   * isolation-overhead}) and tools that need no isolation.
+   * Opens the real backend with the native runtime in this JVM, not a child: no deadline can stop a native call and a
+   * native crash ends the JVM. For figures that compare the two ({@code bench isolation-overhead}).
    */
   public static OpenVinoBackend openInProcess(OpenVinoOptions options, ShapeAssumption shapes) {
     return new OpenVinoBackend(availability().openRuntime(), options, shapes);
@@ -179,6 +176,11 @@ public final class OpenVinoBackend
   @Override
   public synchronized String measureTimeoutRule() {
     return runtime.isolated() ? limit.rule() : "none (the runtime runs in this process)";
+  }
+
+  @Override
+  public void onRuntimeLost(java.util.function.Consumer<String> sink) {
+    loss.sink(sink);
   }
 
   /**
@@ -278,7 +280,7 @@ public final class OpenVinoBackend
    * RuntimeLostException}); its models and compiled models are forgotten and the next call starts a fresh child.
    */
   private synchronized MeasurementCost bounded(java.util.function.Supplier<MeasurementCost> measurement) {
-    MeasurementCost c = runtime.isolated() ? limit.bounded(runtime, measurement) : measurement.get();
+    MeasurementCost c = runtime.isolated() ? loss.during(() -> limit.bounded(runtime, measurement)) : measurement.get();
     forgetLostRuntime();
     return c;
   }

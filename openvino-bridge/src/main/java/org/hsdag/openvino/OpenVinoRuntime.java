@@ -78,6 +78,16 @@ public interface OpenVinoRuntime extends AutoCloseable {
     // a native call in this JVM cannot be stopped
   }
 
+  /**
+   * Outside a {@link #deadline}, each call must be answered within what {@code limit} gives then (null: no limit), so
+   * a hang while profiling or judging boundaries is ended too; {@code lost} is told the reason and the call's name
+   * whenever the runtime is lost. Only an {@linkplain #isolated isolated} runtime can keep it.
+   */
+  default void watch(java.util.function.Supplier<java.time.Duration> limit,
+      java.util.function.BiConsumer<String, String> lost) {
+    // a native call in this JVM cannot be stopped
+  }
+
   /** Counts the runtimes lost so far: when it changes, every model and compiled model obtained before is dead. */
   default long generation() {
     return 0;
