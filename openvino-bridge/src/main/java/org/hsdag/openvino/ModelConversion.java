@@ -46,7 +46,6 @@ public final class ModelConversion {
 
   private ModelConversion() {}
 
-
   /**
    * An IR of a source.
    *
@@ -117,7 +116,8 @@ public final class ModelConversion {
   }
 
   /** Reads {@code source} in a fresh runtime and writes its IR to {@code xml} with the record beside it. */
-  private static void write(Path source, ModelSource record, Path xml, Supplier<OpenVinoRuntime> fresh) throws IOException {
+  private static void write(Path source, ModelSource record, Path xml, Supplier<OpenVinoRuntime> fresh)
+      throws IOException {
     try (OpenVinoRuntime rt = fresh.get(); OpenVinoRuntime.Model m = rt.readModel(source.toAbsolutePath())) {
       m.save(xml);
     } catch (OpenVinoReadException e) {
