@@ -32,6 +32,12 @@ final class IsolatedRuntime implements OpenVinoRuntime {
   private long deadlineNanos = Long.MAX_VALUE;
   private String onTimeout = "";
   private java.util.function.Supplier<Duration> callLimit = () -> null;
+  /**
+   * A call outside a measurement gets at least this long, whatever the measurement limit: opening the runtime,
+   * reading the model and a whole-model profiling compile are not what a short limit is set for, and a hang there
+   * is still ended.
+   */
+  static final Duration OUTSIDE_MEASUREMENT_FLOOR = Duration.ofSeconds(30);
   private java.util.function.BiConsumer<String, String> lost = (reason, op) -> {};
   private String version;
 
@@ -125,6 +131,7 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     String reason = onTimeout;
     Duration perCall = deadline == Long.MAX_VALUE ? callLimit.get() : null;
     if (perCall != null) {
+      perCall = perCall.compareTo(OUTSIDE_MEASUREMENT_FLOOR) < 0 ? OUTSIDE_MEASUREMENT_FLOOR : perCall;
       // Outside a measurement: this call alone must be answered in time (a profiling compile, a boundary check).
       deadline = System.nanoTime() + perCall.toNanos();
       reason = "no answer in " + MeasurementLimit.describe(perCall) + " to " + op + " (the runtime was ended)";
