@@ -184,10 +184,8 @@ public final class OpenVinoBackend
   }
 
   /**
-   * {@link #bind} and read the model at once, so a file OpenVINO cannot read is reported before any
-   * measurement.
-   *
-   * @throws OpenVinoReadException when OpenVINO cannot read it
+   * {@link #bind} and read the model at once: a file OpenVINO cannot read ({@link OpenVinoReadException}) is
+   * reported before any measurement.
    */
   @Override
   public synchronized void bindModelFile(OpGraph graph, Path xml) {
