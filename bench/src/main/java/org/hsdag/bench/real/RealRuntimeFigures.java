@@ -57,7 +57,7 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(name = "real-runtime-figures", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Print the real-runtime figures of docs/real-hardware.md, measured with the openvino backend on this machine.")
+    description = "Real-runtime figures (docs/real-hardware.md), measured with the openvino backend on this machine.")
 public final class RealRuntimeFigures implements Callable<Integer> {
   static final List<String> SECTIONS = List.of("cpu", "sim", "cost-model", "measure-cost", "isolation", "tune",
       "split");
