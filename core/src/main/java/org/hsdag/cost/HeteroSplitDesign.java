@@ -46,14 +46,23 @@ public final class HeteroSplitDesign {
     int[] dc = new int[nc];
     Arrays.fill(dc, d);
     for (int i = nc - 1; i >= 0; i--) {
-      for (int e = 0; e < model.deviceCount(); e++) {
-        if (e != d && model.supported(i, e)) {
-          dc[i] = e;
-          return dc;
-        }
+      int e = otherDevice(model, i, d);
+      if (e >= 0) {
+        dc[i] = e;
+        return dc;
       }
     }
     return dc;
+  }
+
+  /** The first device other than {@code d} that runs {@code op}, or -1 when none does. */
+  public static int otherDevice(HeteroCostModel model, int op, int d) {
+    for (int e = 0; e < model.deviceCount(); e++) {
+      if (e != d && model.supported(op, e)) {
+        return e;
+      }
+    }
+    return -1;
   }
 
   /** The designed placements of {@code model}, those with an op its device cannot run left out. */

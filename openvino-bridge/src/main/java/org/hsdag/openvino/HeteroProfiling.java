@@ -96,7 +96,8 @@ public final class HeteroProfiling {
         if (which[d]) {
           int[] withoutQuantizers = HeteroSplitDesign.withTail(skeleton, d);
           for (int q : quantizers) {
-            withoutQuantizers[q] = elsewhere(skeleton, q, d);
+            int other = HeteroSplitDesign.otherDevice(skeleton, q, d);
+            withoutQuantizers[q] = other >= 0 ? other : d;
           }
           open.add(compiled(m, graph, skeleton, devices, d, withoutQuantizers, seed, cacheDir, runs, opNames));
         }
@@ -115,16 +116,6 @@ public final class HeteroProfiling {
       open.forEach(x -> x.compiled().close());
       m.clearAffinities();
     }
-  }
-
-  /** A device other than {@code d} that runs op {@code op}, or {@code d} when none does. */
-  private static int elsewhere(HeteroCostModel skeleton, int op, int d) {
-    for (int e = 0; e < skeleton.deviceCount(); e++) {
-      if (e != d && skeleton.supported(op, e)) {
-        return e;
-      }
-    }
-    return d;
   }
 
   /** Per-op medians of each profiled device's tables, in its row ({@code rows}); rows not profiled stay zero. */

@@ -27,7 +27,7 @@ import org.hsdag.ir.IrReader;
 /**
  * A model another framework wrote (ONNX, TensorFlow Lite, PaddlePaddle), read by the runtime's own frontend
  * ({@code read_model}) and written back by its serialiser ({@code ov::serialize}, no weight compression), kept as IR
- * in a folder per source content and runtime version with {@value #SOURCE_FILE}: the source's path, format and
+ * in a folder per source content and runtime version with {@value ModelSource#FILE}: the source's path, format and
  * SHA-256. Every command given the same file then works on the same IR, converted once.
  *
  * <p>The conversion runs in a fresh runtime child: OpenVINO names the ops a file leaves unnamed ({@code
@@ -37,9 +37,6 @@ import org.hsdag.ir.IrReader;
 public final class ModelConversion {
   /** System property naming the folder of converted models (tests point it into {@code target/}). */
   public static final String DIR_PROPERTY = "hsdag.converted.dir";
-
-  /** What each converted model's folder says of its source. */
-  public static final String SOURCE_FILE = ModelSource.FILE;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TEMP_PREFIX = ".converting-";
@@ -90,11 +87,11 @@ public final class ModelConversion {
     Path folder = dir.resolve(stem + "-" + sha256(sha + "\n" + runtimeVersion).substring(0, 16));
     Path xml = folder.resolve(stem + ".xml");
     ModelSource wanted = new ModelSource(source.toAbsolutePath().normalize().toString(), format, sha, version);
-    Optional<ModelSource> known = sourceOf(xml);
+    Optional<ModelSource> known = ModelSource.of(xml);
     if (known.isPresent() && known.get().sha256().equals(sha) && Files.isRegularFile(IrReader.defaultBinPath(xml))) {
       if (!known.get().equals(wanted)) {
         // The same content given under another path: the record names the latest, which a run then names.
-        AtomicFiles.writeString(folder.resolve(SOURCE_FILE), JSON.writeValueAsString(wanted) + "\n");
+        AtomicFiles.writeString(folder.resolve(ModelSource.FILE), JSON.writeValueAsString(wanted) + "\n");
       }
       return new Converted(xml, wanted, true);
     }
@@ -110,11 +107,6 @@ public final class ModelConversion {
     return new Converted(xml, wanted, false);
   }
 
-  /** What {@code xml} was converted from, when it lies in a folder this class made. */
-  public static Optional<ModelSource> sourceOf(Path xml) {
-    return ModelSource.of(xml);
-  }
-
   /** Reads {@code source} in a fresh runtime and writes its IR to {@code xml} with the record beside it. */
   private static void write(Path source, ModelSource record, Path xml, Supplier<OpenVinoRuntime> fresh)
       throws IOException {
@@ -127,7 +119,7 @@ public final class ModelConversion {
       throw new IrException(source + ": OpenVINO " + record.runtime() + "'s reader ended while reading this "
           + record.format() + " model (" + e.getMessage() + ")");
     }
-    AtomicFiles.writeString(xml.resolveSibling(SOURCE_FILE), JSON.writeValueAsString(record) + "\n");
+    AtomicFiles.writeString(xml.resolveSibling(ModelSource.FILE), JSON.writeValueAsString(record) + "\n");
   }
 
   /** Moves the finished {@code temp} to {@code folder}; a folder another process finished first is kept. */
