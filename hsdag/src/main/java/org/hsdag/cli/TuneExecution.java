@@ -22,6 +22,7 @@ import org.hsdag.tune.RunManifest;
 import org.hsdag.tune.RunObjective;
 import org.hsdag.tune.RunStatus;
 import org.hsdag.tune.TuneConfig;
+import org.hsdag.tune.TuneJob;
 import org.hsdag.tune.TuneResult;
 import org.hsdag.tune.Tuner;
 import java.util.function.Consumer;
@@ -124,9 +125,9 @@ final class TuneExecution {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     TuneConfig config = mf.config();
-    Tuner tuner = new Tuner(backend, graph, config, strategyImpl, dir, printer,
-        runProxy == null ? null : runProxy.proxy(),
-        memoryOptions.check(backend, graph, config.devices())).clock(new RunClock(System::nanoTime, startNanos));
+    Tuner tuner = new Tuner(new TuneJob(backend, graph, config, strategyImpl, dir, printer,
+        runProxy == null ? null : runProxy.proxy(), memoryOptions.check(backend, graph, config.devices())))
+        .clock(new RunClock(System::nanoTime, startNanos));
     if (mode != TuneProgressPrinter.Mode.NONE) {
       err.println(
           "hsdag: tuning " + TuneSummary.label(mf) + " on " + String.join(",", config.devices().names())

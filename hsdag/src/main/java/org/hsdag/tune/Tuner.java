@@ -89,34 +89,16 @@ public final class Tuner {
   private final String referenceDevice;
   private int lastCheckpoint;
 
-  public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
-      TuneListener listener) {
-    this(backend, graph, config, strategy, runDir, listener, null);
-  }
-
-  /**
-   * A tuner whose strategies may plan with {@code proxy}, the run's cost model (null: none; see
-   * {@link TuneConfig#proxy()}).
-   */
-  public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
-      TuneListener listener, PlacementProxy proxy) {
-    this(backend, graph, config, strategy, runDir, listener, proxy, null);
-  }
-
-  /**
-   * A tuner that never measures a placement {@code memory} rejects (null: the proxy's check, if any)
-   * and reports the best placement's memory per device in {@code result.json}.
-   */
-  public Tuner(LatencyBackend backend, OpGraph graph, TuneConfig config, SearchStrategy strategy, Path runDir,
-      TuneListener listener, PlacementProxy proxy, MemoryCheck memory) {
-    this.memory = memory != null ? memory : proxy == null ? null : proxy.memory().orElse(null);
-    this.proxy = proxy;
-    this.backend = backend;
-    this.graph = graph;
-    this.config = config;
-    this.strategy = strategy;
-    this.runDir = runDir;
-    this.listener = listener == null ? TuneListener.NONE : listener;
+  /** A tuner for {@code job}; {@link #run} runs it. */
+  public Tuner(TuneJob job) {
+    this.backend = job.backend();
+    this.graph = job.graph();
+    this.config = job.config();
+    this.strategy = job.strategy();
+    this.runDir = job.runDir();
+    this.listener = job.listener();
+    this.proxy = job.proxy();
+    this.memory = job.memory();
     this.devices = config.devices();
     this.referenceDevice = DeviceKind.reference(devices, DeviceKinds.of(backend, devices));
   }

@@ -99,7 +99,8 @@ class HsdagResumeTest {
 
     Path refDir = tmp.resolve("ref");
     SearchStrategy strategy = c.newStrategy();
-    TuneResult reference = new Tuner(FakeBackend.cpuGpu(), graph, c, strategy, refDir, null, proxy).run(false);
+    TuneResult reference = new Tuner(new TuneJob(FakeBackend.cpuGpu(), graph, c, strategy, refDir, null, proxy, null))
+        .run(false);
     close(strategy);
     assertTrue(reference.steps() > stopAt, "the run goes past the interruption: " + reference.stopReason());
     if (patience > 0) {
@@ -110,26 +111,26 @@ class HsdagResumeTest {
     Path dir = tmp.resolve("resumed");
     AtomicReference<Tuner> ref = new AtomicReference<>();
     SearchStrategy first = c.newStrategy();
-    Tuner t = new Tuner(FakeBackend.cpuGpu(), graph, c, first, dir, new TuneListener() {
+    Tuner t = new Tuner(new TuneJob(FakeBackend.cpuGpu(), graph, c, first, dir, new TuneListener() {
       @Override
       public void searchStep(TuneProgress p) {
         if (p.step() == stopAt) {
           ref.get().requestStop();
         }
       }
-    }, proxy);
+    }, proxy, null));
     ref.set(t);
     assertEquals(RunStatus.INTERRUPTED, t.run(false).status());
     close(first);
 
     damage.apply(dir);
     SearchStrategy second = c.newStrategy();
-    TuneResult resumed = new Tuner(FakeBackend.cpuGpu(), graph, c, second, dir, new TuneListener() {
+    TuneResult resumed = new Tuner(new TuneJob(FakeBackend.cpuGpu(), graph, c, second, dir, new TuneListener() {
       @Override
       public void note(String message) {
         resumeNotes.add(message);
       }
-    }, proxy).run(true);
+    }, proxy, null)).run(true);
     close(second);
     TunerTest.assertSameOutcome(reference, resumed, refDir, dir);
   }

@@ -46,7 +46,8 @@ class RunFailuresTest {
         6, 0, 1,
         MeasurementProtocol.PAPER, 1, 1, 100, 0);
     Path dir = tmp.resolve("run");
-    TuneResult r = new Tuner(refusesSplits, graph, c, new RandomSearchStrategy(), dir, null).run(false);
+    TuneResult r = new Tuner(new TuneJob(refusesSplits, graph, c, new RandomSearchStrategy(), dir, null, null, null))
+        .run(false);
     assertTrue(r.best().baseline());
     RunFailures f = RunFailures.read(dir);
     assertTrue(f.noSplitRan());

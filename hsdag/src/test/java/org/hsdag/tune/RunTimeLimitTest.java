@@ -65,7 +65,8 @@ class RunTimeLimitTest {
     TuneConfig config = new TuneConfig(DEVICES, "random", new StrategyConfig.Random(), TuneProgress.UNLIMITED_BUDGET,
         limitSeconds, 1, MeasurementProtocol.PAPER, 3, 3, 25, 0);
     LatencyBackend backend = new OneSecondEach(new SimBackend(DeviceProfile.load("paper"), SimOptions.DEFAULT), clock);
-    return new Tuner(backend, graph, config, config.newStrategy(), tmp.resolve("run-" + buildSeconds), null)
+    Path dir = tmp.resolve("run-" + buildSeconds);
+    return new Tuner(new TuneJob(backend, graph, config, config.newStrategy(), dir, null, null, null))
         .clock(new RunClock(clock::get, start)).run(false);
   }
 

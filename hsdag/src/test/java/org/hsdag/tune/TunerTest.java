@@ -58,7 +58,12 @@ class TunerTest {
 
   private TuneResult run(FakeBackend backend, TuneConfig c, SearchStrategy s, Path dir, boolean resume, TuneListener l)
       throws IOException {
-    return new Tuner(backend, graph, c, s, dir, l).run(resume);
+    return new Tuner(new TuneJob(backend, graph, c, s, dir, l, null, null)).run(resume);
+  }
+
+  /** A tuner searching at random, without a cost model or memory limits. */
+  private Tuner randomTuner(LatencyBackend backend, TuneConfig c, Path dir, TuneListener l) {
+    return new Tuner(new TuneJob(backend, graph, c, new RandomSearchStrategy(), dir, l, null, null));
   }
 
   /** Placement with nodes whose index is in {@code gpu} on GPU.1, the rest on CPU. */
@@ -276,7 +281,7 @@ class TunerTest {
       }
     });
     assertThrows(ProcessEnded.class,
-        () -> new Tuner(crashing, graph, c, new RandomSearchStrategy(), dir, null).run(false));
+        () -> randomTuner(crashing, c, dir, null).run(false));
     Placement victim = measured.get(5);
     // One end proves nothing (a kill -9 lands on some step): the first resume measures it once more, and it ends again.
     List<Placement> retried = new ArrayList<>();
@@ -287,10 +292,10 @@ class TunerTest {
       }
     });
     assertThrows(ProcessEnded.class,
-        () -> new Tuner(crashesOnVictim, graph, c, new RandomSearchStrategy(), dir, null).run(true));
+        () -> randomTuner(crashesOnVictim, c, dir, null).run(true));
     assertTrue(retried.contains(victim), "a placement one session ended on is measured once more");
     List<Placement> again = new ArrayList<>();
-    new Tuner(watched(FakeBackend.cpuGpu(), again::add), graph, c, new RandomSearchStrategy(), dir, null).run(true);
+    randomTuner(watched(FakeBackend.cpuGpu(), again::add), c, dir, null).run(true);
     assertFalse(again.contains(victim), "the placement that ended the process twice is not measured again");
     LogRecord logged = search(dir).stream().filter(r -> LogRecord.encode(victim).equals(r.assignment()))
         .filter(LogRecord::hasMeasurement).findFirst().orElseThrow();
@@ -298,7 +303,7 @@ class TunerTest {
     assertEquals(UnfinishedMeasurements.REASON, logged.reason());
     // And a further resume answers it the same way, from the log.
     List<Placement> third = new ArrayList<>();
-    new Tuner(watched(FakeBackend.cpuGpu(), third::add), graph, c, new RandomSearchStrategy(), dir, null).run(true);
+    randomTuner(watched(FakeBackend.cpuGpu(), third::add), c, dir, null).run(true);
     assertFalse(third.contains(victim));
   }
 
@@ -349,7 +354,7 @@ class TunerTest {
         }
       }
     };
-    Tuner t = new Tuner(FakeBackend.cpuGpu(), graph, c, new RandomSearchStrategy(), dir, stopper);
+    Tuner t = randomTuner(FakeBackend.cpuGpu(), c, dir, stopper);
     ref.set(t);
     TuneResult r = t.run(false);
     assertEquals(steps, r.steps());
