@@ -179,11 +179,6 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     return c.get();
   }
 
-  /** Measurements per worker so far. */
-  Map<String, Integer> measurementsByWorker() {
-    return tally.snapshot();
-  }
-
   /** Reports each worker's share (and writes it to the request's file), then leaves the cluster; the local backend stays open. */
   @Override
   public void close() {

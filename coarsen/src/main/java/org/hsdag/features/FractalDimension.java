@@ -41,14 +41,6 @@ public final class FractalDimension {
     return new FractalDimension(DEFAULT_MAX_RADIUS, DEFAULT_EDGE_BUDGET);
   }
 
-  public int maxRadius() {
-    return maxRadius;
-  }
-
-  public int edgeBudget() {
-    return edgeBudget;
-  }
-
   /** D(v) for every node of g, over the undirected version of g. */
   public double[] compute(IntGraph g) {
     int n = g.nodeCount();

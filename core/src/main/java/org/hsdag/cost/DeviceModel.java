@@ -201,11 +201,6 @@ public record DeviceModel(
     return name + " cannot run ops with dynamic shapes";
   }
 
-  /** Microseconds of one boundary copy of {@code bytes} between this device and host memory. */
-  public double linkMicros(double bytes) {
-    return linkBandwidthGBs == 0 ? linkLatencyUs : linkLatencyUs + bytes / (linkBandwidthGBs * 1e3);
-  }
-
   private static void requirePositive(String dev, String field, double v) {
     if (!(v > 0) || Double.isInfinite(v)) {
       throw new IllegalArgumentException("device " + dev + ": " + field + " must be > 0 (got " + v + ")");

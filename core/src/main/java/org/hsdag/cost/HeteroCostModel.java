@@ -549,11 +549,6 @@ public final class HeteroCostModel {
       Evaluation e = evaluate(deviceOfOp);
       return e.ok() ? e.micros() : Double.POSITIVE_INFINITY;
     }
-
-    /** The sub-model roots of the last successful {@link #evaluate} (read-only view; valid until the next call). */
-    public int rootOf(int op) {
-      return parent[op];
-    }
   }
 
   /**

@@ -143,11 +143,6 @@ public final class TensorShapes {
     return product(out[node][port]);
   }
 
-  /** Elements of the tensor on input {@code k} of {@code node}. */
-  public long inputElements(int node, int k) {
-    return product(input(node, k));
-  }
-
   /** Elements of the tensor edge {@code k} carries. */
   public long edgeElements(int k) {
     Edge e = g.edge(k);

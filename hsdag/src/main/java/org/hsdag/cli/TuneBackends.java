@@ -31,24 +31,6 @@ public final class TuneBackends {
   }
 
   /**
-   * {@link #open(BackendRequest, Consumer)}, then {@link #bind(LatencyBackend, OpGraph)}: the backend
-   * of a command that measures or models {@code graph}, ready for it (closed again when the model's
-   * file cannot serve it).
-   *
-   * @throws UserInputException when the backend compiles the model and its file or weights are missing
-   */
-  public static LatencyBackend openFor(BackendRequest request, OpGraph graph, Consumer<String> notices) {
-    LatencyBackend backend = open(request, notices);
-    try {
-      bind(backend, graph);
-    } catch (RuntimeException e) {
-      backend.close();
-      throw e;
-    }
-    return backend;
-  }
-
-  /**
    * Readies {@code backend} for {@code graph}, read from its {@linkplain OpGraph#source() file}: a
    * backend that compiles the model file ({@link ModelFileBinding}) needs it, weights included.
    *

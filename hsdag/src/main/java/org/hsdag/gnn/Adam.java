@@ -83,13 +83,6 @@ public final class Adam implements AutoCloseable {
     return norm;
   }
 
-  /** Zeroes accumulated gradients without updating (e.g. when a batch is discarded). */
-  public static void zeroGradients(ParameterStore store) {
-    for (NDArray p : store.all().values()) {
-      JniUtils.zeroGrad((PtNDArray) p);
-    }
-  }
-
   /** First-moment estimate of a parameter (zeros before the first update). */
   public float[] mean(String name, long size) {
     NDArray m = mean.get(name);

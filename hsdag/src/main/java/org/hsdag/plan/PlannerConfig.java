@@ -47,8 +47,4 @@ public record PlannerConfig(List<Double> subModelWeights, int maxCandidates, lon
   public PlannerConfig withLocalSearch(boolean on) {
     return new PlannerConfig(subModelWeights, maxCandidates, evaluationWork, on);
   }
-
-  public PlannerConfig withMaxCandidates(int k) {
-    return new PlannerConfig(subModelWeights, k, evaluationWork, localSearch);
-  }
 }

@@ -33,7 +33,6 @@ public final class LocalSearchStrategy implements SequentialStrategy {
   private int movePos;
   private int sinceImprovement;
   private int[] pending;
-  private int restarts;
 
   public LocalSearchStrategy(Grouping grouping) {
     this.grouping = grouping;
@@ -68,12 +67,6 @@ public final class LocalSearchStrategy implements SequentialStrategy {
         moves[k++] = u * space.deviceCount() + space.choice(u, c);
       }
     }
-    restarts = 0;
-  }
-
-  /** How many random restarts happened so far. */
-  public int restarts() {
-    return restarts;
   }
 
   @Override
@@ -96,7 +89,6 @@ public final class LocalSearchStrategy implements SequentialStrategy {
         }
         case SCAN -> {
           if (sinceImprovement >= moves.length) {
-            restarts++;
             current = space.randomAssignment(rng);
             currentCost = Double.POSITIVE_INFINITY;
             phase = Phase.RESTART;

@@ -235,15 +235,6 @@ public final class Strategies {
     }
   }
 
-  /** The option keys of a strategy, kebab case, sorted ({@code coarsen} for the co-location mode). */
-  public static List<String> optionKeys(String name) {
-    Entry e = get(name);
-    if (e.defaults() instanceof StrategyConfig.Hsdag) {
-      return List.copyOf(HSDAG_OPTIONS);
-    }
-    return optionKeys(JSON.valueToTree(e.defaults()));
-  }
-
   private static List<String> optionKeys(JsonNode tree) {
     Set<String> out = new TreeSet<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext();) {

@@ -28,10 +28,6 @@ public record SimOptions(long seed, NoiseModel noise, ShapeAssumption shapes) {
     return new SimOptions(newSeed, noise, shapes);
   }
 
-  public SimOptions withNoise(NoiseModel newNoise) {
-    return new SimOptions(seed, newNoise, shapes);
-  }
-
   public SimOptions withShapes(ShapeAssumption newShapes) {
     return new SimOptions(seed, noise, newShapes);
   }

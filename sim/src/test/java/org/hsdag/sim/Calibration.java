@@ -9,13 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.hsdag.cost.CostModel;
 import org.hsdag.cost.DeviceModel;
 import org.hsdag.cost.DeviceProfile;
-import org.hsdag.cost.OpClass;
-import org.hsdag.cost.OpCost;
 import org.hsdag.cost.ShapeAssumption;
-import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.Placement;
@@ -30,7 +26,8 @@ import org.hsdag.placement.Placement;
  * 1x3x299x299, Inception-V3 at 1x3x299x299, BERT-base at 8 tokens: the paper's inputs); this
  * class's own command line checks or fits a profile on IR files, by default the
  * {@code ../shared/ir-samples/} stand-ins (dynamic inputs costed at {@link ShapeAssumption#DEFAULT}).
- * See {@link #fit} for what is fitted and how.
+ * See {@link #fit} for what is fitted and how. A tool for profile authors and the tests, so it lives
+ * with the tests (the models module reads it from this module's test jar).
  *
  * <pre>
  * java -cp ... org.hsdag.sim.Calibration [--samples DIR] [--profile paper|FILE]
@@ -286,21 +283,5 @@ public final class Calibration {
         System.out.println("wrote " + write);
       }
     }
-  }
-
-  /** Per-class FLOP totals of a graph (diagnostics for profile authors). */
-  public static Map<OpClass, double[]> classTotals(OpGraph g) {
-    SimGraph sg = SimGraph.build(g, DeviceProfile.load("paper"), new CostModel(ShapeAssumption.DEFAULT));
-    Map<OpClass, double[]> m = new java.util.EnumMap<>(OpClass.class);
-    for (int v = 0; v < g.nodeCount(); v++) {
-      if (sg.isCompute(v)) {
-        OpCost c = sg.cost(v);
-        double[] a = m.computeIfAbsent(c.opClass(), k -> new double[3]);
-        a[0]++;
-        a[1] += c.flops();
-        a[2] += c.bytes();
-      }
-    }
-    return m;
   }
 }
