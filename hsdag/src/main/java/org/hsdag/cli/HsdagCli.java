@@ -33,7 +33,7 @@ import picocli.CommandLine.Command;
         ExportCommand.class,
         ModelsCommand.class,
         CalibrateCommand.class,
-        SelfTestCommand.class,
+        CheckRuntimeCommand.class,
     // further subcommands are added by their modules' issues; keep one per line
     },
     exitCodeListHeading = "%nExit codes:%n",

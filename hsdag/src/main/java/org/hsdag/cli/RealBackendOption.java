@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --backend} of the commands that only ever run the real runtime ({@code calibrate},
- * {@code selftest}): accepted as {@code openvino} (or {@code auto}), so that the options of a
+ * {@code check-runtime}): accepted as {@code openvino} (or {@code auto}), so that the options of a
  * real tune work there too; any other backend is bad input that says why.
  */
 public final class RealBackendOption {

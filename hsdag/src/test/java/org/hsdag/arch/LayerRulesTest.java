@@ -41,7 +41,7 @@ class LayerRulesTest {
    */
   static final Map<String, String> NATIVE_EXEMPT = Map.of(
       "org.hsdag.cli.CalibrateCommand", "fits a profile from native measurements (CalibrationRun, CalibrationFit)",
-      "org.hsdag.cli.SelfTestCommand", "runs the native backend's end-to-end check on every device and on HETERO",
+      "org.hsdag.cli.CheckRuntimeCommand", "runs the native backend's end-to-end check on every device and on HETERO",
       "org.hsdag.cli.DevicesCommand", "prints where the native runtime was found (OpenVinoAvailability)",
       "org.hsdag.cli.HsdagCli", "turns the native reader's refusal into a one-line error, exit 2",
       "org.hsdag.cli.ModelValidation", "the same refusal while validating a model",

@@ -60,8 +60,8 @@ class BackendProviderCliTest {
   void theNativeCommandsBackendNameIsARegisteredRealBackend() {
     BackendProvider p = Backends.provider(RealBackendOption.NATIVE).orElseThrow();
     assertFalse(p.simulated(), p.summary());
-    CliRun r = CliRun.of("selftest", "--backend", "sim");
+    CliRun r = CliRun.of("check-runtime", "--backend", "sim");
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
-    assertTrue(r.err().contains("selftest runs the real OpenVINO runtime only (--backend openvino)"), r.err());
+    assertTrue(r.err().contains("check-runtime runs the real OpenVINO runtime only (--backend openvino)"), r.err());
   }
 }

@@ -22,7 +22,7 @@ import org.hsdag.throughput.ThroughputMeasuring;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hsdag calibrate} and {@code hsdag selftest} on a machine without OpenVINO. */
+/** {@code hsdag calibrate} and {@code hsdag check-runtime} on a machine without OpenVINO. */
 class OpenVinoCommandsTest {
   private static void assumeNoOpenVino() {
     assumeFalse(OpenVinoBackend.availability().available(),
@@ -35,9 +35,9 @@ class OpenVinoCommandsTest {
   }
 
   @Test
-  void selftestFailsCleanlyWithTheAvailabilityReason() {
+  void checkRuntimeFailsCleanlyWithTheAvailabilityReason() {
     assumeNoOpenVino();
-    CliRun r = CliRun.of("selftest");
+    CliRun r = CliRun.of("check-runtime");
     assertEquals(ExitCodes.FAILURE, r.exitCode());
     assertEquals(1, r.err().strip().lines().count(), r.err());
     assertTrue(r.err().startsWith("hsdag: openvino backend unavailable: "), r.err());

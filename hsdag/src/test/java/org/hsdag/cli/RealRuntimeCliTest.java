@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands a user runs on real hardware, run for real on this CPU with CPU2 (the CPU plugin
- * registered again) as the second device: selftest, calibrate, apply (and the Python it prints,
+ * registered again) as the second device: check-runtime, calibrate, apply (and the Python it prints,
  * run with the wheel's own Python), and tune killed with -9 then resumed.
  */
 @Tag("openvino")
@@ -48,8 +48,8 @@ class RealRuntimeCliTest {
   }
 
   @Test
-  void selftestSplitsBetweenCpuAndTheTestDevice() {
-    CliRun r = CliRun.of("selftest", "--test-device", "CPU2", "--runs", "3");
+  void checkRuntimeSplitsBetweenCpuAndTheTestDevice() {
+    CliRun r = CliRun.of("check-runtime", "--test-device", "CPU2", "--runs", "3");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("HETERO:CPU2,CPU") && r.out().contains("[ran on CPU,CPU2]"), r.out());
     assertTrue(r.out().contains("test device: the CPU plugin registered again, 1 thread"), r.out());

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every command on {@code --backend openvino} with the f32 test device CPU2 beside CPU, on tiny
  * models and the smallest budgets (bench has its own test in the bench module): plan, tune then
- * report and export on its run folder, calibrate, selftest, and a model with dynamic inputs
+ * report and export on its run folder, calibrate, check-runtime, and a model with dynamic inputs
  * measured at the sizes hsdag announces, alone on CPU and split across CPU and CPU2.
  */
 @Tag("openvino")
@@ -94,8 +94,8 @@ class RealRuntimeCommandsTest {
   }
 
   @Test
-  void selftestSplitsOntoTheF32TestDevice() {
-    CliRun r = real("selftest", "--runs", "2");
+  void checkRuntimeSplitsOntoTheF32TestDevice() {
+    CliRun r = real("check-runtime", "--runs", "2");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("[ran on CPU,CPU2]") && r.out().contains("precision f32"), r.out());
   }

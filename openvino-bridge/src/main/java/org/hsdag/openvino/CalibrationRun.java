@@ -207,7 +207,7 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
   private double medianLatency(OpenVinoRuntime.Model model, String device) {
     try (OpenVinoRuntime.Compiled c = model.compile(device, null, false)) {
       c.fillInputs(seed);
-      return SelfTest.median(c.inferTimed(3, runs));
+      return RuntimeCheck.median(c.inferTimed(3, runs));
     }
   }
 

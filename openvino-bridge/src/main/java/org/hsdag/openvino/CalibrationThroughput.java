@@ -53,7 +53,7 @@ public final class CalibrationThroughput {
       }
       List<Double> out = new ArrayList<>();
       for (List<Double> s : samples) {
-        out.add(SelfTest.median(s.stream().mapToDouble(Double::doubleValue).toArray()));
+        out.add(RuntimeCheck.median(s.stream().mapToDouble(Double::doubleValue).toArray()));
       }
       return List.copyOf(out);
     } finally {

@@ -23,7 +23,7 @@ import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 
 /**
- * The small model {@code hsdag selftest} compiles everywhere: a 32x32 RGB image through two 3x3
+ * The small model {@code hsdag check-runtime} compiles everywhere: a 32x32 RGB image through two 3x3
  * convolutions (the first with FP16 weights and a {@code decompression} Convert, as FP16 IRs
  * have), global average pooling, a fully connected layer and SoftMax — 18 IR layers, 4 KB of
  * weights, valid IR v11 with its {@code .bin}. It exercises exactly what a placement touches:

@@ -73,9 +73,9 @@ class OpenVinoNativeTest {
   }
 
   @Test
-  void selfTestPassesOnEveryDevice(@TempDir Path dir) throws Exception {
+  void runtimeCheckPassesOnEveryDevice(@TempDir Path dir) throws Exception {
     try (OpenVinoRuntime rt = availability.openRuntime()) {
-      SelfTest.Report report = SelfTest.run(rt, dir, 5, 1e-2, 1);
+      RuntimeCheck.Report report = RuntimeCheck.run(rt, dir, 5, 1e-2, 1);
       assertTrue(report.passed(), report.toString());
     }
   }

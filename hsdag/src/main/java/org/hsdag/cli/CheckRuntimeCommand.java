@@ -11,23 +11,23 @@ import java.util.stream.Stream;
 import org.hsdag.backend.DeviceInfo;
 import org.hsdag.openvino.OpenVinoAvailability;
 import org.hsdag.openvino.OpenVinoRuntime;
-import org.hsdag.openvino.SelfTest;
+import org.hsdag.openvino.RuntimeCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hsdag selftest}: proves the native OpenVINO backend works on this machine — compiles a
+ * {@code hsdag check-runtime}: proves the native OpenVINO backend works on this machine — compiles a
  * bundled model on every device and on HETERO with a mixed placement, checks the outputs match
  * CPU within a tolerance, and prints the timings (real hardware, backend openvino).
  */
-@Command(name = "selftest", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "check-runtime", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
         "Check the native openvino backend on this machine's devices.",
         "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "
             + "and prints the timings. Exit 0 when everything matches."})
-public final class SelfTestCommand implements Callable<Integer> {
+public final class CheckRuntimeCommand implements Callable<Integer> {
   @Mixin
   RealBackendOption realBackend = new RealBackendOption();
 
@@ -57,7 +57,7 @@ public final class SelfTestCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    realBackend.require("selftest");
+    realBackend.require("check-runtime");
     if (runs < 1 || !(tolerance >= 0)) {
       throw new UserInputException("--runs must be >= 1 and --tolerance >= 0");
     }
@@ -67,22 +67,22 @@ public final class SelfTestCommand implements Callable<Integer> {
       err.flush();
       return ExitCodes.FAILURE;
     }
-    Path dir = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("hsdag-selftest");
-    SelfTest.Report report;
+    Path dir = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("hsdag-check-runtime");
+    RuntimeCheck.Report report;
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       testDeviceOptions.testDevices().forEach(rt::registerTestDevice);
-      report = SelfTest.run(rt, dir, runs, tolerance, seed);
+      report = RuntimeCheck.run(rt, dir, runs, tolerance, seed);
     } finally {
       if (keep == null) {
         deleteTree(dir);
       }
     }
-    out.println("hsdag selftest — backend openvino, OpenVINO " + report.version() + " (real hardware)");
+    out.println("hsdag check-runtime — backend openvino, OpenVINO " + report.version() + " (real hardware)");
     for (DeviceInfo d : report.devices()) {
       out.println("  device " + d.name() + ": " + d.fullName());
     }
     out.printf("  %-22s %-6s %12s %12s %5s  %s%n", "target", "result", "median ms", "max |diff|", "subm", "placement");
-    for (SelfTest.TargetResult r : report.results()) {
+    for (RuntimeCheck.TargetResult r : report.results()) {
       out.printf(Locale.ROOT, "  %-22s %-6s %12.4f %12.2e %5d  %s%s%n", r.target(), r.ok() ? "ok" : "FAIL",
           r.medianMillis(),
           r.maxAbsDiff(), r.subModels(), r.placement(),
@@ -92,8 +92,9 @@ public final class SelfTestCommand implements Callable<Integer> {
     for (String note : report.notes()) {
       out.println("  note: " + note);
     }
-    out.println(report.passed() ? "selftest passed (" + runs + " timed runs per target, tolerance " + tolerance + ")"
-        : "selftest FAILED");
+    out.println(
+        report.passed() ? "runtime check passed (" + runs + " timed runs per target, tolerance " + tolerance + ")"
+            : "runtime check FAILED");
     out.flush();
     return report.passed() ? ExitCodes.OK : ExitCodes.FAILURE;
   }

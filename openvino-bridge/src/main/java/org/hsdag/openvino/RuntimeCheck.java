@@ -12,12 +12,13 @@ import org.hsdag.placement.HeteroAffinity;
 import org.hsdag.placement.Placement;
 
 /**
- * The native backend's end-to-end check ({@code hsdag selftest}): writes {@link SelfTestModel},
- * compiles it on every available device and on HETERO with a two-device placement, runs it on the
- * same seeded inputs, compares every output with CPU's within a tolerance, and times it.
+ * The native backend's end-to-end check on this machine ({@code hsdag check-runtime}): writes
+ * {@link SelfTestModel}, compiles it on every available device and on HETERO with a two-device
+ * placement, runs it on the same seeded inputs, compares every output with CPU's within a
+ * tolerance, and times it.
  */
-public final class SelfTest {
-  private SelfTest() {}
+public final class RuntimeCheck {
+  private RuntimeCheck() {}
 
   /**
    * One compiled target.
@@ -36,7 +37,7 @@ public final class SelfTest {
       String executionDevices, String error) {}
 
   /**
-   * The whole self-test.
+   * The whole check.
    *
    * @param version OpenVINO build string
    * @param devices devices found
@@ -50,7 +51,7 @@ public final class SelfTest {
   }
 
   /**
-   * Runs the self-test in {@code workDir} (model files are written there).
+   * Runs the check in {@code workDir} (model files are written there).
    *
    * @param runs timed inferences per target (after 3 warm-up runs)
    * @param tolerance largest allowed absolute difference from CPU's outputs (GPUs run f16)
