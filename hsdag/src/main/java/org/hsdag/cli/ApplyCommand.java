@@ -115,12 +115,7 @@ public final class ApplyCommand implements Callable<Integer> {
     OptionRules.requireAtLeast("--rounds", rounds, 1);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    java.util.function.Consumer<String> notices = notice -> {
-      if (!json) {
-        err.println("hsdag: " + notice);
-        err.flush();
-      }
-    };
+    java.util.function.Consumer<String> notices = ModelNotes.toStderr(err, json);
     asGiven = model;
     model = ModelArgument.resolve(model, notices);
     long seed = seedOptions.seed();

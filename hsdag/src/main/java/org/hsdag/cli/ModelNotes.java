@@ -1,5 +1,6 @@
 package org.hsdag.cli;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,16 @@ import org.hsdag.cost.CostModel;
  */
 public final class ModelNotes {
   private ModelNotes() {}
+
+  /** A command's notices as {@code hsdag: …} lines on {@code err}; none with {@code --json} (stdout is the JSON). */
+  static Consumer<String> toStderr(PrintWriter err, boolean json) {
+    return notice -> {
+      if (!json) {
+        err.println("hsdag: " + notice);
+        err.flush();
+      }
+    };
+  }
 
   /** Says what is worth knowing about {@code graph} as {@code backend} (null: no backend) will see it. */
   public static void announce(OpGraph graph, LatencyBackend backend, Consumer<String> notices) {

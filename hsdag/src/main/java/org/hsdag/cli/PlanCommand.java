@@ -89,12 +89,7 @@ public final class PlanCommand implements Callable<Integer> {
     double startup = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    java.util.function.Consumer<String> notices = notice -> {
-      if (!json) {
-        err.println("hsdag: " + notice);
-        err.flush();
-      }
-    };
+    java.util.function.Consumer<String> notices = ModelNotes.toStderr(err, json);
     asGiven = model;
     model = ModelArgument.resolve(model, notices);
     OpGraph graph = ModelArgument.read(model);
