@@ -40,6 +40,8 @@ final class IsolatedRuntime implements OpenVinoRuntime {
   static final Duration OUTSIDE_MEASUREMENT_FLOOR = Duration.ofSeconds(30);
   private java.util.function.BiConsumer<String, String> lost = (reason, op) -> {};
   private String version;
+  /** Wall time waiting on the child by call name; read by the tune's timing from any thread. */
+  private final Map<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A runtime whose children {@code command} starts (given the socket path); the first starts at once. */
   IsolatedRuntime(Function<Path, List<String>> command) {
@@ -136,6 +138,7 @@ final class IsolatedRuntime implements OpenVinoRuntime {
       deadline = System.nanoTime() + perCall.toNanos();
       reason = "no answer in " + MeasurementLimit.describe(perCall) + " to " + op + " (the runtime was ended)";
     }
+    long start = System.nanoTime();
     try {
       return c.call(deadline, reason, op, handle, args);
     } catch (RuntimeLostException e) {
@@ -144,7 +147,14 @@ final class IsolatedRuntime implements OpenVinoRuntime {
       generation++;
       lost.accept(e.getMessage(), op);
       throw e;
+    } finally {
+      busy.merge(op, System.nanoTime() - start, Long::sum);
     }
+  }
+
+  @Override
+  public Map<String, Long> busyNanos() {
+    return Map.copyOf(busy);
   }
 
   /** Closes a handle; nothing to do when its child is gone. */

@@ -39,23 +39,27 @@ final class KernelProfiles {
   /** The graph's model with these per-node kernel times, and the {@value #LINK_PROFILE} profile's other costs. */
   static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, boolean[][] supported, List<DeviceInfo> devices,
       ShapeAssumption shapes) {
-    return kernelModel(graph, micros, null, supported, devices, shapes);
+    return kernelModel(graph, opCosts(graph, shapes), micros, null, supported, devices, shapes);
+  }
+
+  /** {@link CostModel#costs} of {@code graph} under {@code shapes}: computed once per cost-model build, then passed. */
+  static OpCost[] opCosts(OpGraph graph, ShapeAssumption shapes) {
+    return new CostModel(shapes).costs(graph);
   }
 
   /**
-   * The same with {@code apart} ({@link ProfiledKernels#apart}, may be null): a kernel an int8 model quantizes costs
-   * its profiled (int8) time while its FakeQuantize shares its sub-model, the larger of the two otherwise.
+   * The same with the graph's {@code opCosts} ({@link #opCosts}) and {@code apart} ({@link ProfiledKernels#apart},
+   * may be null): a kernel an int8 model quantizes costs its profiled (int8) time while its FakeQuantize shares its
+   * sub-model, the larger of the two otherwise.
    */
-  static HeteroCostModel kernelModel(OpGraph graph, double[][] micros, double[][] apart, boolean[][] supported,
-      List<DeviceInfo> devices, ShapeAssumption shapes) {
+  static HeteroCostModel kernelModel(OpGraph graph, OpCost[] opCosts, double[][] micros, double[][] apart,
+      boolean[][] supported, List<DeviceInfo> devices, ShapeAssumption shapes) {
     DeviceProfile links = DeviceProfile.load(LINK_PROFILE);
     List<HeteroDevice> hetero = new ArrayList<>();
     for (DeviceInfo d : devices) {
       DeviceModel known = links.devices().stream().filter(x -> x.name().equals(d.name())).findFirst().orElse(null);
       hetero.add(known == null ? new HeteroDevice(d.name(), 0, 0, 0) : HeteroDevice.of(known));
     }
-    CostModel costs = new CostModel(shapes);
-    OpCost[] opCosts = costs.costs(graph);
     double[][] alone = micros;
     if (apart != null) {
       int[] quantizer = QuantizedInputs.quantizerOf(graph, opCosts);
@@ -69,13 +73,13 @@ final class KernelProfiles {
         }
       }
     }
-    return HeteroCostModel.forGraph(graph, opCosts, costs.shapes(), hetero, links.requestOverheadUs(),
+    return HeteroCostModel.forGraph(graph, opCosts, shapes, hetero, links.requestOverheadUs(),
         KernelTimes.byNode(alone, apart == null ? null : micros, supported));
   }
 
   /** The ops of {@code skeleton} that quantize another op's input ({@link QuantizedInputs}). */
-  static int[] quantizerOps(OpGraph graph, HeteroCostModel skeleton, ShapeAssumption shapes) {
-    int[] quantizer = QuantizedInputs.quantizerOf(graph, new CostModel(shapes).costs(graph));
+  static int[] quantizerOps(OpGraph graph, HeteroCostModel skeleton, OpCost[] opCosts) {
+    int[] quantizer = QuantizedInputs.quantizerOf(graph, opCosts);
     java.util.Set<Integer> nodes = new java.util.HashSet<>();
     for (int q : quantizer) {
       if (q >= 0) {
@@ -89,14 +93,14 @@ final class KernelProfiles {
   /** Per-node kernel times and support on every device, profiled inside HETERO ({@link HeteroProfiling#kernels}). */
   static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
       ShapeAssumption shapes, OpenVinoOptions options) {
-    return profile(m, graph, devices, shapes, options, null);
+    return profile(m, graph, opCosts(graph, shapes), devices, shapes, options, null);
   }
 
   /**
-   * As above, the kernel times of devices the profile database holds for every op read from {@code records} (null:
-   * none) instead of profiled, and those profiled saved to it.
+   * As above with the graph's {@code opCosts} ({@link #opCosts}), the kernel times of devices the profile database
+   * holds for every op read from {@code records} (null: none) instead of profiled, and those profiled saved to it.
    */
-  static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, List<DeviceInfo> devices,
+  static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, OpCost[] opCosts, List<DeviceInfo> devices,
       ShapeAssumption shapes, OpenVinoOptions options, KernelRecords records) {
     Map<String, Integer> runtimeIndex = OpenVinoNames.indexByName(m.opNames());
     int n = graph.nodeCount();
@@ -109,8 +113,9 @@ final class KernelProfiles {
         supported[d][v] = r == null || ok[r];
       }
     }
-    HeteroCostModel skeleton = kernelModel(graph, new double[devices.size()][n], supported, devices, shapes);
-    int[] quantizers = quantizerOps(graph, skeleton, shapes);
+    HeteroCostModel skeleton = kernelModel(graph, opCosts, new double[devices.size()][n], null, supported, devices,
+        shapes);
+    int[] quantizers = quantizerOps(graph, skeleton, opCosts);
     // The database keeps one time per op signature: an int8 model's times apart from their FakeQuantize are not
     // per-signature facts, so such a model is profiled whole every time.
     KernelRecords usable = quantizers.length == 0 ? records : null;

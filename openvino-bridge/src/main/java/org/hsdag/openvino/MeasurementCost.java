@@ -14,6 +14,11 @@ public record MeasurementCost(Measurement measurement, double prepareMillis, dou
   /** A stage's start time when the measurement never reached it. */
   static final long NOT_REACHED = Long.MIN_VALUE;
 
+  /** The cost of a measurement started at {@code start} that ended before compiling. */
+  static MeasurementCost beforeCompile(Measurement m, long start) {
+    return since(m, start, NOT_REACHED, NOT_REACHED);
+  }
+
   /** The cost of a measurement started at {@code start} whose compile and inference started as given ({@link #NOT_REACHED}: never). */
   static MeasurementCost since(Measurement m, long start, long compiling, long inferring) {
     long end = System.nanoTime();

@@ -31,7 +31,6 @@ import org.hsdag.placement.Placement;
 import org.hsdag.cost.BoundaryOracle;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroFit;
-import org.hsdag.cost.HeteroSplitDesign;
 import org.hsdag.cost.ShapeAssumption;
 
 /**
@@ -168,6 +167,11 @@ public final class OpenVinoBackend
     return runtime.childPid();
   }
 
+  /** {@link OpenVinoRuntime#busyNanos}: not synchronized, the timing reads it while a call waits. */
+  Map<String, Long> runtimeBusyNanos() {
+    return runtime.busyNanos();
+  }
+
   @Override
   public synchronized void measureTimeout(java.time.Duration timeout) {
     limit.fixed(timeout != null ? timeout : options.timeout());
@@ -300,16 +304,13 @@ public final class OpenVinoBackend
     try {
       affinities = new HeteroAffinity(graph).nameMap(placement);
     } catch (InvalidPlacementException e) {
-      return MeasurementCost.since(failed(e.getMessage()), t0, MeasurementCost.NOT_REACHED,
-          MeasurementCost.NOT_REACHED);
+      return MeasurementCost.beforeCompile(failed(e.getMessage()), t0);
     }
     Set<String> available = devices.stream().map(DeviceInfo::name).collect(Collectors.toCollection(LinkedHashSet::new));
     for (String used : new LinkedHashSet<>(affinities.values())) {
       if (!available.contains(used)) {
-        return MeasurementCost.since(
-            failed("device " + used + " is not available on this machine (available: " + String.join(",", available)
-                + ")"),
-            t0, MeasurementCost.NOT_REACHED, MeasurementCost.NOT_REACHED);
+        return MeasurementCost.beforeCompile(failed("device " + used + " is not available on this machine (available: "
+            + String.join(",", available) + ")"), t0);
       }
     }
     long compiling = MeasurementCost.NOT_REACHED;
@@ -318,8 +319,7 @@ public final class OpenVinoBackend
       OpenVinoRuntime.Model m = model(graph);
       HeteroAffinity.ModelFit fit = HeteroAffinity.fitToModel(affinities, m.opNames());
       if (!fit.problems().isEmpty()) {
-        return MeasurementCost.since(failed(String.join("; ", fit.problems())), t0, MeasurementCost.NOT_REACHED,
-            MeasurementCost.NOT_REACHED);
+        return MeasurementCost.beforeCompile(failed(String.join("; ", fit.problems())), t0);
       }
       CompiledModels.Key key = new CompiledModels.Key(fileOf(graph), placement.devices().heteroString(),
           fit.affinities());
@@ -382,7 +382,7 @@ public final class OpenVinoBackend
   /**
    * The cost model of {@code graph} on every device, built once per graph: per-op kernel times profiled inside a
    * HETERO split ({@link HeteroProfiling}) or read from the profile database, support from {@code query_model}; then
-   * costs fitted ({@link HeteroFit}) to the designed placements of {@link HeteroSplitDesign} (one device: the {@value
+   * costs fitted ({@link HeteroFit}) to the designed placements of {@code HeteroSplitDesign} (one device: the {@value
    * KernelProfiles#LINK_PROFILE} profile's). Dynamic dimensions sized as opened. Each part measured goes to {@link
    * #costModelProgress}'s sink; saved measurements ({@link #reuseCostModelMeasurements}) are continued.
    *
@@ -391,7 +391,7 @@ public final class OpenVinoBackend
   @Override
   public synchronized HeteroCostModel costModel(OpGraph graph) {
     // A refusal while fitting leaves one design out of the fit: no failed measurement of the run.
-    return costModels.get(graph, () -> KernelProfiles.profile(model(graph), graph, devices, shapes, options,
+    return costModels.get(graph, costs -> KernelProfiles.profile(model(graph), graph, costs, devices, shapes, options,
         costModels.database().records(graph, runtime.version(), devices, options)),
         p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
             () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),

@@ -98,6 +98,15 @@ public interface OpenVinoRuntime extends AutoCloseable {
     return OptionalLong.empty();
   }
 
+  /**
+   * Wall time spent waiting on this runtime's calls so far, by call name (e.g. {@code readModel}, {@code compile},
+   * {@code boundaryShapes}), in nanoseconds; empty where it is not counted (a runtime in this JVM). What a tune counts
+   * as OpenVINO's time rather than hsdag's ({@link TimedBackend}).
+   */
+  default Map<String, Long> busyNanos() {
+    return Map.of();
+  }
+
   /** Resident memory of the process the native calls run in, in bytes (0 where it cannot be read). */
   default long residentBytes() {
     return CompileBudget.residentBytes();

@@ -13,6 +13,7 @@ import org.hsdag.backend.Measurement;
 import org.hsdag.cost.BoundaryOracle;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroFit;
+import org.hsdag.cost.OpCost;
 import org.hsdag.cost.ShapeAssumption;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
@@ -45,20 +46,23 @@ final class ProfiledCostModels {
   }
 
   /**
-   * {@code graph}'s cost model, built once: {@code profile} profiles the kernels unless they are known, {@code
+   * {@code graph}'s cost model, built once: {@code profile} profiles the kernels (given the graph's op costs, computed
+   * once) unless they are known, {@code
    * measure} times the designed splits not yet measured, {@code oracle} judges HETERO's boundaries.
    */
-  HeteroCostModel get(OpGraph graph, Supplier<ProfiledKernels> profile, Function<Placement, Measurement> measure,
-      Supplier<BoundaryOracle> oracle) {
+  HeteroCostModel get(OpGraph graph, Function<OpCost[], ProfiledKernels> profile,
+      Function<Placement, Measurement> measure, Supplier<BoundaryOracle> oracle) {
     HeteroCostModel cached = models.get(graph);
     if (cached != null) {
       return cached;
     }
+    OpCost[] opCosts = KernelProfiles.opCosts(graph, shapes);
     ProfiledKernels k = kernels.get(graph);
     if (k == null) {
-      k = keep(graph, profile.get());
+      k = keep(graph, profile.apply(opCosts));
     }
-    HeteroCostModel base = KernelProfiles.kernelModel(graph, k.micros(), k.apart(), k.supported(), devices, shapes);
+    HeteroCostModel base = KernelProfiles.kernelModel(graph, opCosts, k.micros(), k.apart(), k.supported(), devices,
+        shapes);
     if (!k.fitted() && devices.size() > 1) {
       DeviceSet all = DeviceSet.of(devices.stream().map(DeviceInfo::name).toArray(String[]::new));
       ProfiledKernels profiled = k;

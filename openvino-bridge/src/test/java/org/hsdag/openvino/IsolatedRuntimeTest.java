@@ -108,6 +108,29 @@ class IsolatedRuntimeTest {
     }
   }
 
+  /**
+   * Every call to the child is the runtime's time, whatever phase it falls in: reading the model when it is bound
+   * (before any measure call) too, so the timed backend leaves it out of hsdag's own time.
+   */
+  @Test
+  void theTimedBackendCountsEveryCallToTheChildAsTheRuntimes() {
+    Placement cpu = Placement.allOn(DeviceSet.of("CPU", "GPU.1"), graph.nodeCount(), "CPU");
+    try (OpenVinoBackend b = new OpenVinoBackend(fake("none"), OpenVinoOptions.DEFAULT)) {
+      TimedBackend timed = new TimedBackend(b);
+      b.bindModelFile(graph, xml);
+      assertTrue(timed.measure(graph, cpu, MeasurementProtocol.PAPER).ok());
+      Map<String, Long> busy = b.runtimeBusyNanos();
+      assertTrue(busy.containsKey("readModel") && busy.containsKey("compile") && busy.containsKey("inferTimed"),
+          busy::toString);
+      TimedBackend.Totals t = timed.totals();
+      double calls = (busy.get("readModel") + busy.get("compile") + busy.get("inferTimed")) / 1e6;
+      assertTrue(t.runtimeMs() >= calls, t + " " + busy);
+      assertTrue(t.openVinoMs() >= t.runtimeMs() && t.otherRuntimeMs() >= 0, t::toString);
+      assertTrue(timed.shares().contains("reading the model, boundary shape inference and affinities"),
+          timed.shares());
+    }
+  }
+
   @Test
   void aHangingChildIsEndedAtTheDeadlineAndTheBackendGoesOnWithAFreshOne() {
     Placement cpu = Placement.allOn(DeviceSet.of("CPU", "GPU.1"), graph.nodeCount(), "CPU");
