@@ -15,8 +15,9 @@ import org.hsdag.placement.Placement;
  * <p>The value is {@code KIND:N}; the kinds name what the backend is asked to measure, which in a {@code tune} is its
  * phase: {@code baseline:N} the Nth placement on one device measured for the first time (a single-device baseline;
  * the search answers those from its cache), {@code search:N} the Nth split placement measured for the first time,
- * {@code final:N} the Nth measurement of a placement measured before (the final race's re-measurements). The cost
- * model's designed splits are not counted. Mutable, owned by one backend.
+ * {@code final:N} the Nth measurement of a placement measured before but not just before (the final race's
+ * re-measurements; a re-take of a loaded measurement follows its first take). The cost model's designed splits are
+ * not counted. Mutable, owned by one backend.
  */
 final class RuntimeFaultInjector {
   /** The system property that turns the injector on. Its name says what it is, so nobody sets it by accident. */
@@ -30,6 +31,7 @@ final class RuntimeFaultInjector {
   private final Kind kind;
   private final int ordinal;
   private final Set<Placement> measured = new HashSet<>();
+  private Placement last;
   private int count;
 
   private RuntimeFaultInjector(Kind kind, int ordinal) {
@@ -74,7 +76,10 @@ final class RuntimeFaultInjector {
     if (kind == null) {
       return false;
     }
-    Kind k = !measured.add(p) ? Kind.FINAL : p.isSingleDevice() ? Kind.BASELINE : Kind.SEARCH;
+    // The same placement right after itself is a re-take of a loaded measurement, not another measurement of it.
+    boolean first = measured.add(p);
+    Kind k = !first ? (p.equals(last) ? null : Kind.FINAL) : p.isSingleDevice() ? Kind.BASELINE : Kind.SEARCH;
+    last = p;
     return k == kind && ++count == ordinal;
   }
 
