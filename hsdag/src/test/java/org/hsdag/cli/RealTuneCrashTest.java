@@ -34,64 +34,64 @@ class RealTuneCrashTest {
   @Test
   void aCrashInASearchMeasurementFailsThatPlacementOnlyAndTheTuneGoesOnExitsZeroAndResumesWithoutIt()
       throws Exception {
-    Path out = tmp.resolve("run");
-    CliRun r = tuneCrashingAt("search:1", out);
-    assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
-    assertTrue(r.err().contains(NOTE), r.err());
-    assertTrue((r.out() + r.err()).contains("failed measurements by reason (search and final rounds): " + CRASHED),
-        r.out() + r.err());
-    List<LogRecord> first = fresh(out.resolve("log.jsonl"));
-    int crash = failedWith(first, CRASHED);
-    assertEquals(LogRecord.PHASE_SEARCH, first.get(crash).phase(), first.get(crash).toString());
-    assertTrue(first.subList(crash + 1, first.size()).stream().anyMatch(LogRecord::succeeded),
-        "measured on a fresh child after the crash: " + first);
-    assertEquals(0, measuredAfter(first, crash), "the crashed placement never measured again: " + first);
-    assertTrue(Files.exists(out.resolve("best.json")), "the run completed");
-    assertResumeNeverMeasuresIt(out, first, crash);
+    Crashed c = crashedAt("search:1", LogRecord.PHASE_SEARCH);
+    assertTrue(c.run().out().contains("failed measurements by reason (search and final rounds): " + CRASHED),
+        c.run().out());
+    assertResumeNeverMeasuresIt(c);
   }
 
   @Test
   void aCrashInABaselineFailsThatDeviceAloneAndTheTuneGoesOnWithTheOtherExitsZeroAndResumesWithoutIt()
       throws Exception {
-    Path out = tmp.resolve("run");
-    CliRun r = tuneCrashingAt("baseline:1", out);
-    assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
-    assertTrue(r.err().contains(NOTE), r.err());
-    List<LogRecord> first = fresh(out.resolve("log.jsonl"));
-    int crash = failedWith(first, CRASHED);
-    assertEquals(LogRecord.PHASE_BASELINE, first.get(crash).phase(), first.get(crash).toString());
-    assertEquals("CPU-only", first.get(crash).candidate(), "the first baseline crashed");
-    assertEquals(0, measuredAfter(first, crash), "the crashed baseline never measured again: " + first);
-    assertTrue(first.stream().anyMatch(x -> LogRecord.PHASE_SEARCH.equals(x.phase()) && x.succeeded()),
-        "the search went on: " + first);
-    assertTrue(Files.exists(out.resolve("best.json")), "the run completed");
-    assertResumeNeverMeasuresIt(out, first, crash);
+    Crashed c = crashedAt("baseline:1", LogRecord.PHASE_BASELINE);
+    assertEquals("CPU-only", c.record().candidate(), "the first baseline crashed");
+    assertTrue(c.records().stream().anyMatch(x -> LogRecord.PHASE_SEARCH.equals(x.phase()) && x.succeeded()),
+        "the search went on: " + c.records());
+    assertTrue(c.run().out().contains(CRASHED + " while"), "the summary's table says why: " + c.run().out());
+    assertResumeNeverMeasuresIt(c);
   }
 
   @Test
   void aCrashInTheFinalRaceEndsThatFinalistsRoundsAndTheTuneStillPicksExitsZeroAndResumesWithoutIt()
       throws Exception {
+    Crashed c = crashedAt("final:1", LogRecord.PHASE_FINAL);
+    assertTrue(c.run().out().contains("failed in final round 0: " + CRASHED), c.run().out());
+    assertResumeNeverMeasuresIt(c);
+  }
+
+  /**
+   * A tune whose child crashed in the measurement {@code crashAt} names: exit 0, the note said, that measurement
+   * failed as crashed in {@code phase}, measurements on a fresh child after it, never its placement, and a pick.
+   */
+  private Crashed crashedAt(String crashAt, String phase) throws Exception {
     Path out = tmp.resolve("run");
-    CliRun r = tuneCrashingAt("final:1", out);
+    CliRun r = tuneCrashingAt(crashAt, out);
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     assertTrue(r.err().contains(NOTE), r.err());
     List<LogRecord> first = fresh(out.resolve("log.jsonl"));
     int crash = failedWith(first, CRASHED);
-    assertEquals(LogRecord.PHASE_FINAL, first.get(crash).phase(), first.get(crash).toString());
-    assertEquals(0, measuredAfter(first, crash), "the crashed finalist never measured again: " + first);
+    assertEquals(phase, first.get(crash).phase(), first.get(crash).toString());
+    assertEquals(0, measuredAfter(first, crash), "the crashed placement never measured again: " + first);
     assertTrue(first.subList(crash + 1, first.size()).stream().anyMatch(LogRecord::succeeded),
-        "the race went on on a fresh child: " + first);
-    assertTrue(Files.exists(out.resolve("best.json")), "the race picked a placement");
-    assertResumeNeverMeasuresIt(out, first, crash);
+        "measured on a fresh child after the crash: " + first);
+    assertTrue(Files.exists(out.resolve("best.json")), "the run completed with a pick");
+    return new Crashed(r, out, first, crash);
+  }
+
+  /** A crashed run: its output, folder, the measurements it took, and which of them crashed. */
+  private record Crashed(CliRun run, Path out, List<LogRecord> records, int at) {
+    LogRecord record() {
+      return records.get(at);
+    }
   }
 
   /** A resume with a larger budget (no fault injected) measures more, never the crashed placement. */
-  private static void assertResumeNeverMeasuresIt(Path out, List<LogRecord> first, int crash) {
-    CliRun resumed = CliRun.of("tune", "--resume", "--out", out.toString(), "--budget", "8", "--no-report");
+  private static void assertResumeNeverMeasuresIt(Crashed c) {
+    CliRun resumed = CliRun.of("tune", "--resume", "--out", c.out().toString(), "--budget", "8", "--no-report");
     assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.out() + resumed.err());
-    List<LogRecord> all = fresh(out.resolve("log.jsonl"));
-    assertTrue(all.size() > first.size(), "the resume measured more: " + all);
-    assertEquals(0, measuredAfter(all, crash), "never measured again on resume: " + all);
+    List<LogRecord> all = fresh(c.out().resolve("log.jsonl"));
+    assertTrue(all.size() > c.records().size(), "the resume measured more: " + all);
+    assertEquals(0, measuredAfter(all, c.at()), "never measured again on resume: " + all);
   }
 
   /** A real tune on CPU,CPU2 whose child crashes in the measurement {@code crashAt} names. */
