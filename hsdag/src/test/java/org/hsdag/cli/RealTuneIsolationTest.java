@@ -3,6 +3,10 @@ package org.hsdag.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hsdag.cli.RealTuneLog.failedWith;
+import static org.hsdag.cli.RealTuneLog.fresh;
+import static org.hsdag.cli.RealTuneLog.measuredAfter;
+import static org.hsdag.cli.RealTuneLog.reason;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.hsdag.tune.LogRecord;
-import org.hsdag.tune.RunLog;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,38 +68,6 @@ class RealTuneIsolationTest {
     List<LogRecord> all = fresh(log);
     assertTrue(all.size() > first.size(), "the resume measured more");
     assertEquals(0, measuredAfter(all, hung), "never measured again on resume: " + all);
-  }
-
-  /** The log's measurements taken (not answered from the cache), an empty list while it is unreadable. */
-  private static List<LogRecord> fresh(Path log) {
-    try {
-      return RunLog.read(log).records().stream().filter(LogRecord::hasMeasurement)
-          .filter(r -> !Boolean.TRUE.equals(r.cached())).toList();
-    } catch (Exception e) {
-      return List.of(); // not written yet, or a line half written: look again
-    }
-  }
-
-  private static String reason(LogRecord r) {
-    return r.reason() == null ? "" : r.reason();
-  }
-
-  /** The index of the one failed measurement whose reason starts with {@code reason}. */
-  private static int failedWith(List<LogRecord> records, String reason) {
-    List<Integer> at = new java.util.ArrayList<>();
-    for (int i = 0; i < records.size(); i++) {
-      if (reason(records.get(i)).startsWith(reason)) {
-        at.add(i);
-      }
-    }
-    assertEquals(1, at.size(), "one measurement failed with " + reason + ": " + records);
-    return at.get(0);
-  }
-
-  /** Measurements taken after record {@code failed} of its placement. */
-  private static long measuredAfter(List<LogRecord> records, int failed) {
-    String placement = records.get(failed).assignment();
-    return records.subList(failed + 1, records.size()).stream().filter(r -> placement.equals(r.assignment())).count();
   }
 
   /** The newest runtime child of this JVM alive. */

@@ -39,6 +39,11 @@ final class IsolatedRuntime implements OpenVinoRuntime {
    */
   static final Duration OUTSIDE_MEASUREMENT_FLOOR = Duration.ofSeconds(30);
   private java.util.function.BiConsumer<String, String> lost = (reason, op) -> {};
+  /** Calls at which an armed test fault injector makes the child crash: a measurement's compile or inference. */
+  private static final java.util.Set<String> CRASH_AT = java.util.Set.of("compile", "compileAutomatic",
+      "compileForThroughput", "inferTimed", "inferThroughput");
+  /** Set by a test's fault injector ({@link RuntimeFaultInjector}) only; cleared when the measurement ends. */
+  private boolean crashArmed;
   private String version;
   /** Wall time waiting on the child by call name; read by the tune's timing from any thread. */
   private final Map<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
@@ -72,6 +77,7 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     }
     if (limit == null) {
       deadlineNanos = Long.MAX_VALUE;
+      crashArmed = false;
     } else {
       deadlineNanos = System.nanoTime() + limit.toNanos();
       onTimeout = "no answer in " + MeasurementLimit.describe(limit) + " (the runtime was ended)";
@@ -123,6 +129,14 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     return child;
   }
 
+  /**
+   * For a test's fault injector only ({@link RuntimeFaultInjector}): the child crashes itself at the next
+   * measurement's first compile or inference, as a native crash there would.
+   */
+  synchronized void crashInNextMeasurement() {
+    crashArmed = true;
+  }
+
   /** One call to the child on {@code handle} made in {@code gen}; a lost child is ended and forgotten. */
   synchronized List<Object> call(long gen, long handle, String op, Object... args) {
     if (gen != generation) {
@@ -140,6 +154,10 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     }
     long start = System.nanoTime();
     try {
+      if (crashArmed && deadlineNanos != Long.MAX_VALUE && CRASH_AT.contains(op)) {
+        crashArmed = false;
+        c.call(deadline, reason, RuntimeServer.TEST_CRASH, 0); // the child dies in it, or refuses when off
+      }
       return c.call(deadline, reason, op, handle, args);
     } catch (RuntimeLostException e) {
       child = null;

@@ -81,6 +81,7 @@ public final class OpenVinoBackend
   private final MeasurementDeadline deadline;
   private final MeasurementLimit limit = new MeasurementLimit();
   private final RuntimeLoss loss = new RuntimeLoss();
+  private final RuntimeFaultInjector faults = RuntimeFaultInjector.fromSystemProperty(); // tests only
   private long generation;
 
   /** Uses {@code runtime} (the real one from {@link OpenVinoAvailability#openRuntime()}, or a test double). */
@@ -268,20 +269,20 @@ public final class OpenVinoBackend
         stage -> measureWithCost(graph, placement, protocol, stage).measurement(), this::failed);
   }
 
-  /**
-   * {@link #measure} without a timeout, also saying where its time went: the figures of what a real
-   * measurement costs ({@code bench}) use the same path as every tuning measurement.
-   */
+  /** {@link #measure}, also saying where its time went: {@code bench}'s figures take the tuning measurements' path. */
   public MeasurementCost measureWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol) {
-    return bounded(() -> measureWithCost(graph, placement, protocol, new MeasurementDeadline.Stage()));
+    return bounded(placement, () -> measureWithCost(graph, placement, protocol, new MeasurementDeadline.Stage()));
   }
 
   /**
    * Runs one measurement within its deadline ({@link MeasurementLimit}) when the runtime is a child: a child that
    * crashes or does not answer in time is ended and the measurement fails with the reason ({@link
    * RuntimeLostException}); its models and compiled models are forgotten and the next call starts a fresh child.
+   * {@code counted}: the placement a test's fault injector counts, null for the cost model's designed splits.
    */
-  private synchronized MeasurementCost bounded(java.util.function.Supplier<MeasurementCost> measurement) {
+  private synchronized MeasurementCost bounded(Placement counted,
+      java.util.function.Supplier<MeasurementCost> measurement) {
+    faults.before(counted, runtime);
     MeasurementCost c = runtime.isolated() ? loss.during(() -> limit.bounded(runtime, measurement)) : measurement.get();
     forgetLostRuntime();
     return c;
@@ -353,10 +354,7 @@ public final class OpenVinoBackend
     }
   }
 
-  /**
-   * {@link OpenVinoThroughput}: N asynchronous requests in flight on a throughput-hinted compile;
-   * past the options' timeout, a failed measurement naming the stage it reached.
-   */
+  /** {@link OpenVinoThroughput}: N requests in flight on a throughput-hinted compile; past the deadline, failed. */
   @Override
   public Measurement measureThroughput(OpGraph graph, Placement placement, MeasurementProtocol protocol, int requests) {
     if (runtime.isolated()) {
@@ -369,7 +367,7 @@ public final class OpenVinoBackend
   /** {@link #measureThroughput} without a timeout, also saying where its time went, as {@link #measureWithCost} does. */
   public MeasurementCost measureThroughputWithCost(OpGraph graph, Placement placement, MeasurementProtocol protocol,
       int requests) {
-    return bounded(() -> measureThroughputWithCost(graph, placement, protocol, requests,
+    return bounded(placement, () -> measureThroughputWithCost(graph, placement, protocol, requests,
         new MeasurementDeadline.Stage()));
   }
 
@@ -394,7 +392,8 @@ public final class OpenVinoBackend
     return costModels.get(graph, costs -> KernelProfiles.profile(model(graph), graph, costs, devices, shapes, options,
         costModels.database().records(graph, runtime.version(), devices, options)),
         p -> compiled.during(CompiledModels.DESIGNED_SPLITS,
-            () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL).measurement()),
+            () -> bounded(null, () -> measureWithCost(graph, p, KernelProfiles.DESIGN_PROTOCOL,
+                new MeasurementDeadline.Stage())).measurement()),
         () -> boundaryOracle(graph));
   }
 

@@ -89,7 +89,8 @@ final class RuntimeChild implements AutoCloseable {
         Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.add("-XX:+UseSerialGC");
     System.getProperties().stringPropertyNames().stream()
-        .filter(k -> k.equals("java.library.path") || k.startsWith("org.bytedeco."))
+        .filter(k -> k.equals("java.library.path") || k.startsWith("org.bytedeco.")
+            || k.equals(RuntimeFaultInjector.PROPERTY)) // a test's fault injector: the child must obey it
         .sorted().forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
     // Absolute: the child runs in its own folder, where a relative class path entry would name nothing.
     String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator, -1))

@@ -47,7 +47,7 @@ public final class RuntimeChildMain {
       }
       try (runtime) {
         Wire.write(out, List.of(pid, "ok"));
-        new RuntimeServer(runtime).serve(in, out);
+        new RuntimeServer(runtime, RuntimeFaultInjector.fromSystemProperty().enabled()).serve(in, out);
       }
     }
   }

@@ -20,12 +20,22 @@ import org.hsdag.backend.TestDevice;
  * message]} with the kind of exception, so the tune raises the same one.
  */
 final class RuntimeServer {
+  /** The request that makes the child crash itself ({@link RuntimeFaultInjector}; refused unless it is on). */
+  static final String TEST_CRASH = "testFaultInjectorCrash";
+
   private final OpenVinoRuntime runtime;
+  private final boolean faultInjection;
   private final Map<Long, Object> handles = new HashMap<>();
   private long next = 1;
 
   RuntimeServer(OpenVinoRuntime runtime) {
+    this(runtime, false);
+  }
+
+  /** A server that also obeys {@link #TEST_CRASH} when {@code faultInjection} (a test's fault injector is on). */
+  RuntimeServer(OpenVinoRuntime runtime, boolean faultInjection) {
     this.runtime = runtime;
+    this.faultInjection = faultInjection;
   }
 
   /** Answers requests until the stream ends or an {@code exit} request. */
@@ -98,6 +108,13 @@ final class RuntimeServer {
         yield v.isPresent() ? List.of(v.getAsLong()) : List.of();
       }
       case "readModel" -> List.of(keep(runtime.readModel(Path.of((String) a.get(0)))));
+      case TEST_CRASH -> {
+        if (!faultInjection) {
+          throw new IllegalArgumentException("unknown call '" + op + "' (the test fault injector is off)");
+        }
+        RuntimeFaultInjector.crashThisThread();
+        yield List.of();
+      }
       default -> throw new IllegalArgumentException("unknown call '" + op + "'");
     };
   }

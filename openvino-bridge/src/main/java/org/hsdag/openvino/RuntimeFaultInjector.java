@@ -1,0 +1,108 @@
+package org.hsdag.openvino;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import org.hsdag.placement.Placement;
+
+/**
+ * A test fault injector, not a feature: only tests set its system property {@value #PROPERTY}. With it, the runtime
+ * child raises SIGSEGV on itself (in the thread that makes the native calls) as one chosen measurement starts its
+ * compile or inference, so a test knows the crash lands inside that measurement and not in a compile, a profiling
+ * run or between steps. Without it (always, for a user) nothing is counted, kept or sent, and the child refuses the
+ * crash request.
+ *
+ * <p>The value is {@code KIND:N}; the kinds name what the backend is asked to measure, which in a {@code tune} is its
+ * phase: {@code baseline:N} the Nth placement on one device measured for the first time (a single-device baseline;
+ * the search answers those from its cache), {@code search:N} the Nth split placement measured for the first time,
+ * {@code final:N} the Nth measurement of a placement measured before but not just before (the final race's
+ * re-measurements; a re-take of a loaded measurement follows its first take). The cost model's designed splits are
+ * not counted. Mutable, owned by one backend.
+ */
+final class RuntimeFaultInjector {
+  /** The system property that turns the injector on. Its name says what it is, so nobody sets it by accident. */
+  static final String PROPERTY = "hsdag.testFaultInjector.crashRuntimeAt";
+
+  /** What a chosen measurement is. */
+  enum Kind {
+    BASELINE, SEARCH, FINAL
+  }
+
+  private final Kind kind;
+  private final int ordinal;
+  private final Set<Placement> measured = new HashSet<>();
+  private Placement last;
+  private int count;
+
+  private RuntimeFaultInjector(Kind kind, int ordinal) {
+    this.kind = kind;
+    this.ordinal = ordinal;
+  }
+
+  /** The injector {@link #PROPERTY} asks for; one that never fires when it is not set. */
+  static RuntimeFaultInjector fromSystemProperty() {
+    return parse(System.getProperty(PROPERTY));
+  }
+
+  /**
+   * The injector for {@code value} ({@code search:1}); one that never fires for null.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static RuntimeFaultInjector parse(String value) {
+    if (value == null) {
+      return new RuntimeFaultInjector(null, 0);
+    }
+    String[] parts = value.split(":", -1);
+    try {
+      int n = Integer.parseInt(parts[parts.length - 1]);
+      if (parts.length != 2 || n < 1) {
+        throw new NumberFormatException();
+      }
+      return new RuntimeFaultInjector(Kind.valueOf(parts[0].toUpperCase(Locale.ROOT)), n);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(PROPERTY + " (a test fault injector) is baseline:N, search:N or final:N, "
+          + "N >= 1; got '" + value + "'", e);
+    }
+  }
+
+  /** Whether it is on: the property was set. */
+  boolean enabled() {
+    return kind != null;
+  }
+
+  /** Counts the measurement of {@code p} about to start; true when it is the chosen one. */
+  synchronized boolean crashes(Placement p) {
+    if (kind == null) {
+      return false;
+    }
+    // The same placement right after itself is a re-take of a loaded measurement, not another measurement of it.
+    boolean first = measured.add(p);
+    Kind k = !first ? (p.equals(last) ? null : Kind.FINAL) : p.isSingleDevice() ? Kind.BASELINE : Kind.SEARCH;
+    last = p;
+    return k == kind && ++count == ordinal;
+  }
+
+  /** Counts the measurement of {@code p} (null: one not counted) and arms {@code runtime}'s child when chosen. */
+  void before(Placement p, OpenVinoRuntime runtime) {
+    if (p != null && crashes(p) && runtime instanceof IsolatedRuntime isolated) {
+      isolated.crashInNextMeasurement();
+    }
+  }
+
+  /**
+   * Raises SIGSEGV in the calling thread by writing to address 0, as a native bug would: the JVM's fatal error
+   * handler reports it and the process ends (the child's, when the injector asked it to).
+   */
+  static void crashThisThread() {
+    try {
+      Class<?> unsafe = Class.forName("sun.misc.Unsafe");
+      java.lang.reflect.Field f = unsafe.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      unsafe.getMethod("putAddress", long.class, long.class).invoke(f.get(null), 0L, 0L);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("the test fault injector cannot crash this process: " + e, e);
+    }
+    throw new IllegalStateException("the test fault injector wrote to address 0 and the process went on");
+  }
+}
