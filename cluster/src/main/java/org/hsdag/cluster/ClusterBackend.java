@@ -163,10 +163,10 @@ final class ClusterBackend extends ForwardingBackend implements KeyedMeasurement
     if (local.isEmpty()) {
       return super.capability(type);
     }
-    CallTiming timing = elsewhere -> {
+    CallTiming timing = (elsewhere, wallSeconds) -> {
       synchronized (this) {
         return local.get().shares(new CallTiming.Elsewhere("cluster workers",
-            elsewhere.millis() + waitedNanos / 1e6, elsewhere.measurements() + remoteMeasurements));
+            elsewhere.millis() + waitedNanos / 1e6, elsewhere.measurements() + remoteMeasurements), wallSeconds);
       }
     };
     return Optional.of(type.cast(timing));

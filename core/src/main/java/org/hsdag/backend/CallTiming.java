@@ -7,13 +7,17 @@ package org.hsdag.backend;
  * not. Callers ask {@link LatencyBackend#capability} for it and never name the timed backend.
  */
 public interface CallTiming {
-  /** One line: the wall time since the backend opened and the share of each kind of call in it. */
-  default String shares() {
-    return shares(Elsewhere.NONE);
+  /**
+   * One line: the share of each kind of call in {@code wallSeconds}, this session's wall time as
+   * the caller counts it (a tune: since the command started, as its {@code wall:} line), so the two
+   * figures agree; hsdag's own time is the rest.
+   */
+  default String shares(double wallSeconds) {
+    return shares(Elsewhere.NONE, wallSeconds);
   }
 
-  /** As {@link #shares()}, with the wall spent waiting for measurements made {@code elsewhere}: not hsdag's own. */
-  String shares(Elsewhere elsewhere);
+  /** As {@link #shares(double)}, with the wall spent waiting for measurements made {@code elsewhere}: not hsdag's own. */
+  String shares(Elsewhere elsewhere, double wallSeconds);
 
   /**
    * Wall time spent waiting for measurements another machine made (e.g. cluster workers).

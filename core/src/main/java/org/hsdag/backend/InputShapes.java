@@ -65,7 +65,8 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
    *
    * @param given the sizes the user gave, by input name
    * @param shapes what the simulator substitutes for dynamic dimensions
-   * @param inputs each dynamic input as {@code name=1x8}, in model order (empty for a static model)
+   * @param inputs each dynamic input as {@code name=1x8} by {@link #inputName} (what {@code --input-shape} and
+   *     OpenVINO take back), in model order (empty for a static model)
    * @param assumed true when a dynamic input's size came from the default, not from the user or the model
    * @param note a caveat to print (e.g. two sequence lengths where the simulator has one), or null
    * @param sizes the static shape of every dynamic input as announced in {@code inputs}, by its
@@ -209,7 +210,7 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
       List<OpNode> matched = matching(e.getKey(), byName);
       if (matched.isEmpty()) {
         throw new IllegalArgumentException("--input-shape: the model has no input '" + e.getKey() + "' (inputs: "
-            + summary(parameters.stream().map(OpNode::name).toList()) + ")");
+            + summary(parameters.stream().map(InputShapes::inputName).toList()) + ")");
       }
       for (OpNode p : matched) {
         if (!chosen.containsKey(p) || !e.getKey().contains("*")) {
@@ -247,6 +248,16 @@ public record InputShapes(Map<String, long[]> given, long sequence, long past) {
       }
     }
     return want;
+  }
+
+  /**
+   * The name an input is announced by: its first tensor name, the name OpenVINO's {@code
+   * Model.reshape} and inference requests take (and {@code --input-shape} too), else its op's
+   * friendly name when its tensor has none.
+   */
+  public static String inputName(OpNode parameter) {
+    Set<String> tensors = tensorNames(parameter);
+    return tensors.isEmpty() ? parameter.name() : tensors.iterator().next();
   }
 
   static Set<String> tensorNames(OpNode parameter) {

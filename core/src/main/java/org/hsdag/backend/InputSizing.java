@@ -60,7 +60,7 @@ final class InputSizing {
         var derived = InputAxes.derive(graph, p.index(), a);
         if (derived.isPresent()) {
           resolved[a] = derived.get().size();
-          derivedNotes.add(p.name() + " axis " + a + " from " + derived.get().why());
+          derivedNotes.add(InputShapes.inputName(p) + " axis " + a + " from " + derived.get().why());
         } else if (a > 0 && concatenatedAlong(p, a)) {
           resolved[a] = past;
           cache = true;
@@ -81,7 +81,8 @@ final class InputSizing {
     }
     cacheInputs += cache ? 1 : 0;
     crossInputs += cross ? 1 : 0;
-    inputs.add(p.name() + "=" + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
+    inputs.add(InputShapes.inputName(p) + "="
+        + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     sizes.put(p.name(), resolved);
     for (String t : tensorNames) {
       sizes.putIfAbsent(t, resolved);
@@ -118,7 +119,7 @@ final class InputSizing {
     if (m >= 0) {
       OpNode mask = graph.node(m);
       int last = mask.outputs().get(0).rank() - 1;
-      from = "'" + mask.name() + "'";
+      from = "'" + InputShapes.inputName(mask) + "'";
       if (chosen.containsKey(mask)) {
         length = chosen.get(mask)[last];
       }
@@ -138,23 +139,26 @@ final class InputSizing {
     OpNode first = unsized.get(0);
     long[] dims = first.outputs().get(0).dims();
     if (unsized.size() == 1) {
-      throw new IllegalArgumentException("--input-shape: input '" + first.name() + "' is [" + shape(dims, "?")
-          + "] and nothing in the model fixes the size of its axis " + unsizedAxis.get(0) + " (not a batch or "
-          + "sequence axis); give it: --input-shape " + first.name() + "=" + shape(dims, "N"));
+      throw new IllegalArgumentException("--input-shape: input '" + InputShapes.inputName(first) + "' is ["
+          + shape(dims, "?") + "] and nothing in the model fixes the size of its axis " + unsizedAxis.get(0)
+          + " (not a batch or sequence axis); give it: --input-shape " + InputShapes.inputName(first) + "="
+          + shape(dims, "N"));
     }
-    String prefix = first.name();
+    String prefix = InputShapes.inputName(first);
     for (OpNode p : unsized) {
+      String name = InputShapes.inputName(p);
       int k = 0;
-      while (k < prefix.length() && k < p.name().length() && prefix.charAt(k) == p.name().charAt(k)) {
+      while (k < prefix.length() && k < name.length() && prefix.charAt(k) == name.charAt(k)) {
         k++;
       }
       prefix = prefix.substring(0, k);
     }
-    List<String> named = unsized.stream().map(p -> "'" + p.name() + "' [" + shape(p.outputs().get(0).dims(), "?")
-        + "]").toList();
+    List<String> named = unsized.stream().map(p -> "'" + InputShapes.inputName(p) + "' ["
+        + shape(p.outputs().get(0).dims(), "?") + "]").toList();
     throw new IllegalArgumentException("--input-shape: " + unsized.size() + " inputs have an axis nothing in the model "
         + "fixes (not a batch, sequence or KV-cache axis): " + InputShapes.summary(named) + "; give them at once: "
-        + "--input-shape '" + (prefix.isEmpty() ? first.name() : prefix + "*") + "=" + shape(dims, "N") + "'");
+        + "--input-shape '" + (prefix.isEmpty() ? InputShapes.inputName(first) : prefix + "*") + "=" + shape(dims, "N")
+        + "'");
   }
 
   private static String shape(long[] dims, String dynamic) {

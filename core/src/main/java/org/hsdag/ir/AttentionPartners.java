@@ -23,12 +23,18 @@ public final class AttentionPartners {
   private static final Set<String> SCORE_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
       "Minimum", "Convert");
 
-  /** Ops a mask is built through (besides those that keep their input's values), followed back to its input. */
+  /**
+   * Ops a mask is built through (besides those that keep their input's values), followed back to its
+   * input: a T5 export scales, inverts, slices and broadcasts its [batch, length] mask to the scores.
+   */
   private static final Set<String> MASK_OPS = Set.of("Add", "Subtract", "Multiply", "Divide", "Select", "Maximum",
-      "Minimum", "Broadcast", "Tile");
+      "Minimum", "Broadcast", "Tile", "Slice", "StridedSlice");
 
-  /** Ops followed between the input and its attention, and the most hops followed anywhere. */
+  /** Ops followed between the scores and their Softmax, and the most hops followed anywhere. */
   private static final int HOPS = 8;
+
+  /** Ops followed back from the scores to their mask (a T5 export's mask is 9 ops away). */
+  private static final int MASK_HOPS = 16;
 
   /**
    * The attention an input feeds as keys or values.
@@ -136,7 +142,7 @@ public final class AttentionPartners {
       int[] at = queue.poll();
       int v = at[0];
       OpNode n = g.node(v);
-      if (!seen.add(v) || at[1] > HOPS) {
+      if (!seen.add(v) || at[1] > MASK_HOPS) {
         continue;
       }
       if (n.isParameter()) {

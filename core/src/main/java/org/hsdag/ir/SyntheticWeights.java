@@ -342,6 +342,7 @@ public final class SyntheticWeights {
   private static byte[] fixedBytes(List<OpNode> users, ShapeConstants.Result derived, List<Note> notes) {
     List<List<byte[]>> accepted = new ArrayList<>();
     List<String> whys = new ArrayList<>();
+    String firstWanted = null;
     for (OpNode u : users) {
       for (ShapeConstants.Requirement req : derived.integers().getOrDefault(u.index(), List.of())) {
         List<byte[]> alts = new ArrayList<>();
@@ -349,6 +350,7 @@ public final class SyntheticWeights {
           alts.add(encode(ShapeConstants.constType(u), a));
         }
         accepted.add(alts);
+        firstWanted = firstWanted == null ? Arrays.toString(req.alternatives().get(0)) : firstWanted;
         whys.add(req.why() + " wants " + Arrays.toString(req.alternatives().get(0)) + " in '" + u.name() + "'");
       }
     }
@@ -369,7 +371,8 @@ public final class SyntheticWeights {
       }
     }
     notes.add(new Note("shared Const region", "offset " + users.get(0).constOffset(),
-        "its users need different values: " + String.join("; ", whys) + "; wrote the first"));
+        "its users need different values: " + String.join("; ", whys) + "; wrote " + firstWanted
+            + ", what the first of them wants"));
     return accepted.get(0).get(0);
   }
 

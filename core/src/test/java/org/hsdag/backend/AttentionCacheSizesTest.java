@@ -71,6 +71,33 @@ class AttentionCacheSizesTest {
         "Parameter_4=1x4x3x8", "Parameter_5=1x4x16x8"), r.inputs());
   }
 
+  /**
+   * An optimum-intel T5 export: the encoder's mask reaches the cross-attention's scores 9 ops away
+   * (inverted, scaled, sliced, broadcast), and its inputs' tensor names are not their ops' names.
+   * The cross cache takes the mask's length, and every input is announced by the tensor name that
+   * OpenVINO and {@code --input-shape} take, so the announced sizes paste back as they are.
+   */
+  @Test
+  void aT5ExportsCrossCacheTakesTheMasksLengthAndInputsAreNamedAsOpenVinoNamesThem() {
+    OpGraph g = DynamicIrs.write(tmp, "t5_kv_cache", DynamicIrs.t5KvCache());
+    assertEquals(g.indexOf("attention_mask"), AttentionPartners.of(g, g.indexOf("Parameter_2")).orElseThrow().mask());
+    InputShapes.Resolution r = new InputShapes(Map.of("encoder_attention_mask", new long[] {1, 5})).withLengths(6, 16)
+        .resolve(g);
+    assertEquals(List.of("encoder_attention_mask=1x5", "query=1x4x1x8", "past_key_values.0.encoder.key=1x4x5x8",
+        "past_key_values.0.encoder.value=1x4x5x8", "past_key_values.0.decoder.key=1x4x16x8",
+        "past_key_values.0.decoder.value=1x4x16x8"), r.inputs());
+    assertTrue(r.notice().contains("2 cross-attention caches took the encoder's length 5 ('encoder_attention_mask')"),
+        r.notice());
+    Map<String, long[]> pasted = new LinkedHashMap<>();
+    for (String input : r.inputs()) {
+      String[] nameDims = input.split("=", -1);
+      pasted.put(nameDims[0], java.util.Arrays.stream(nameDims[1].split("x", -1)).mapToLong(Long::parseLong).toArray());
+    }
+    InputShapes.Resolution again = new InputShapes(pasted).resolve(g);
+    assertEquals(r.inputs(), again.inputs());
+    assertTrue(again.notice().startsWith("dynamic inputs measured as encoder_attention_mask=1x5"), again.notice());
+  }
+
   /** The 2^36-element bound is the simulator's: a resolution keeps the sizes, and only the simulator's check refuses them. */
   @Test
   void sizesBeyondTheSimulatorsBoundResolveAndOnlyItsCheckRefusesThem() {

@@ -30,7 +30,7 @@ class CallTimingTest {
     LatencyBackend wrapped = CallTiming.wrap(timeable);
     assertSame(timedView, wrapped);
     assertEquals(1, timedCalls.get());
-    assertEquals("wall 1.0 s", wrapped.capability(CallTiming.class).orElseThrow().shares());
+    assertEquals("wall 1.0 s", wrapped.capability(CallTiming.class).orElseThrow().shares(1.0));
 
     ForwardingBackend decorated = new ForwardingBackend(timeable) {};
     assertSame(decorated, CallTiming.wrap(decorated));
@@ -59,8 +59,8 @@ class CallTimingTest {
     }
 
     @Override
-    public String shares(Elsewhere elsewhere) {
-      return "wall 1.0 s";
+    public String shares(Elsewhere elsewhere, double wallSeconds) {
+      return String.format(java.util.Locale.ROOT, "wall %.1f s", wallSeconds);
     }
   }
 }

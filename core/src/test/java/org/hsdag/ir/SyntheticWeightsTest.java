@@ -266,6 +266,9 @@ class SyntheticWeightsTest {
     SyntheticWeights.Note note = w.plan().notes().get(0);
     assertEquals("shared Const region", note.what());
     assertTrue(note.message().contains("[2, 3]") && note.message().contains("[3, 2]"), note.message());
+    // A whole sentence: what was written, and what follows from it.
+    assertTrue(note.message().endsWith("; wrote [2, 3], what the first of them wants"),
+        note.message());
     // Checked forwards by the one shape inference: the op that gets the other user's value is named.
     SyntheticWeights.Note wrong = w.plan().notes().get(1);
     assertEquals("Reshape shape input", wrong.what());

@@ -28,11 +28,17 @@ public final class DynamicIrs {
     private final java.util.Map<Integer, String> precisions = new java.util.HashMap<>();
 
     int parameter(String name, String type, long... dims) {
+      return parameter(name, null, type, dims);
+    }
+
+    /** A Parameter whose tensor is named {@code tensor} (null: as the op). */
+    int parameter(String name, String tensor, String type, long... dims) {
       String prec = type.equals("i64") ? "I64" : "FP32";
       precisions.put(id, prec);
       xml.append("<layer id=\"").append(id).append("\" name=\"").append(name)
           .append("\" type=\"Parameter\" version=\"opset1\"><data shape=\"").append(shape(dims))
-          .append("\" element_type=\"").append(type).append("\"/><output>").append(port(0, prec, dims, name))
+          .append("\" element_type=\"").append(type).append("\"/><output>")
+          .append(port(0, prec, dims, tensor == null ? name : tensor))
           .append("</output></layer>\n");
       return id++;
     }
@@ -189,25 +195,37 @@ public final class DynamicIrs {
    * with the query along axis 2.
    */
   public static String renamedKvCache() {
+    return kvCache(false);
+  }
+
+  /**
+   * {@link #renamedKvCache} with the names and the mask of an optimum-intel T5 export: each input
+   * has a tensor name apart from its op's ({@code attention_mask} is tensor {@code
+   * encoder_attention_mask}, {@code Parameter_2} is {@code past_key_values.0.encoder.key}, ...), and
+   * the mask reaches the cross-attention's scores 8 ops away, inverted, scaled, sliced and
+   * broadcast as {@code T5Attention} builds it.
+   */
+  public static String t5KvCache() {
+    return kvCache(true);
+  }
+
+  private static String kvCache(boolean t5) {
     Layers l = new Layers();
     long[] kv = {D, 4, D, 8};
     long[] scores = {D, 4, 1, D};
-    int mask = l.parameter("Parameter_0", "i64", D, D);
-    int q = l.parameter("Parameter_1", "f32", D, 4, 1, 8);
-    int ck = l.parameter("Parameter_2", "f32", kv);
-    int cv = l.parameter("Parameter_3", "f32", kv);
-    int pk = l.parameter("Parameter_4", "f32", kv);
-    int pv = l.parameter("Parameter_5", "f32", kv);
-    int axes = l.constant("axes", "i64", 2);
-    int unsq = l.op("mask_4d", "Unsqueeze", "opset1", null, new long[][] {{D, D}, {2}}, new int[] {mask, axes}, "I64",
-        D, 1, 1, D);
-    int maskF = l.op("mask_f32", "Convert", "opset1", "destination_type=\"f32\"", new long[][] {{D, 1, 1, D}},
-        new int[] {unsq}, "FP32", D, 1, 1, D);
+    int mask = l.parameter(t5 ? "attention_mask" : "Parameter_0", t5 ? "encoder_attention_mask" : null, "i64", D, D);
+    int q = l.parameter("Parameter_1", t5 ? "query" : null, "f32", D, 4, 1, 8);
+    int ck = l.parameter("Parameter_2", t5 ? "past_key_values.0.encoder.key" : null, "f32", kv);
+    int cv = l.parameter("Parameter_3", t5 ? "past_key_values.0.encoder.value" : null, "f32", kv);
+    int pk = l.parameter("Parameter_4", t5 ? "past_key_values.0.decoder.key" : null, "f32", kv);
+    int pv = l.parameter("Parameter_5", t5 ? "past_key_values.0.decoder.value" : null, "f32", kv);
+    int maskF = t5 ? t5Mask(l, mask) : shortMask(l, mask);
     String qk = "transpose_a=\"false\" transpose_b=\"true\"";
     String pv2 = "transpose_a=\"false\" transpose_b=\"false\"";
     int s1 = l.op("cross_qk", "MatMul", "opset1", qk, new long[][] {{D, 4, 1, 8}, kv}, new int[] {q, ck}, "FP32",
         scores);
-    int s1m = l.op("cross_masked", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {scores, {D, 1, 1, D}},
+    long[] maskDims = t5 ? new long[] {D, 4, 1, D} : new long[] {D, 1, 1, D};
+    int s1m = l.op("cross_masked", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {scores, maskDims},
         new int[] {s1, maskF}, "FP32", scores);
     int p1 = l.op("cross_softmax", "SoftMax", "opset1", "axis=\"3\"", new long[][] {scores}, new int[] {s1m}, "FP32",
         scores);
@@ -226,7 +244,47 @@ public final class DynamicIrs {
     int sum = l.op("sum", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {{D, 4, 1, 8}, {D, 4, 1, 8}},
         new int[] {o1, o2}, "FP32", D, 4, 1, 8);
     l.op("out", "Result", "opset1", null, new long[][] {{D, 4, 1, 8}}, new int[] {sum}, "FP32");
-    return l.net("renamed_kv_cache");
+    return l.net(t5 ? "t5_kv_cache" : "renamed_kv_cache");
+  }
+
+  /** The mask [?,?] as [?,1,1,?] f32, two ops away from the scores. */
+  private static int shortMask(Layers l, int mask) {
+    int axes = l.constant("axes", "i64", 2);
+    int unsq = l.op("mask_4d", "Unsqueeze", "opset1", null, new long[][] {{D, D}, {2}}, new int[] {mask, axes}, "I64",
+        D, 1, 1, D);
+    return l.op("mask_f32", "Convert", "opset1", "destination_type=\"f32\"", new long[][] {{D, 1, 1, D}},
+        new int[] {unsq}, "FP32", D, 1, 1, D);
+  }
+
+  /** The mask as T5 builds it: (1 - mask) * min, unsqueezed twice, sliced to the keys' length, broadcast. */
+  private static int t5Mask(Layers l, int mask) {
+    long[] m4 = {D, 1, 1, D};
+    String numpy = "auto_broadcast=\"numpy\"";
+    int axis1 = l.constant("axis_1", "i64");
+    int u1 = l.op("unsqueeze_4", "Unsqueeze", "opset1", null, new long[][] {{D, D}, {}}, new int[] {mask, axis1},
+        "I64", D, 1, D);
+    int axis2 = l.constant("axis_2", "i64");
+    int u2 = l.op("unsqueeze_5", "Unsqueeze", "opset1", null, new long[][] {{D, 1, D}, {}}, new int[] {u1, axis2},
+        "I64", m4);
+    int f = l.op("to_f32", "Convert", "opset1", "destination_type=\"f32\"", new long[][] {m4}, new int[] {u2}, "FP32",
+        m4);
+    int one = l.constant("one", "f32", 1, 1, 1, 1);
+    int scaled = l.op("rsub_mul", "Multiply", "opset1", numpy, new long[][] {m4, {1, 1, 1, 1}}, new int[] {f, one},
+        "FP32", m4);
+    int inverted = l.op("rsub", "Subtract", "opset1", numpy, new long[][] {{1, 1, 1, 1}, m4}, new int[] {one, scaled},
+        "FP32", m4);
+    int min = l.constant("min", "f32", 1, 1, 1, 1);
+    int bias = l.op("mul", "Multiply", "opset1", numpy, new long[][] {m4, {1, 1, 1, 1}}, new int[] {inverted, min},
+        "FP32", m4);
+    int start = l.constant("start", "i64", 1);
+    int stop = l.constant("stop", "i64", 1);
+    int step = l.constant("step", "i64", 1);
+    int axes = l.constant("slice_axes", "i64", 1);
+    int sliced = l.op("slice_3", "Slice", "opset8", null, new long[][] {m4, {1}, {1}, {1}, {1}},
+        new int[] {bias, start, stop, step, axes}, "FP32", m4);
+    int target = l.constant("target", "i64", 4);
+    return l.op("bias_add", "Broadcast", "opset3", "mode=\"bidirectional\"", new long[][] {m4, {4}},
+        new int[] {sliced, target}, "FP32", D, 4, 1, D);
   }
 
   /** Writes {@code xml} to {@code dir/name.xml} with stand-in weights beside it, and reads it back. */

@@ -82,6 +82,12 @@ public final class FakeBackend implements LatencyBackend {
         cost, 0.3, runs, p -> false, true, blockAtCall);
   }
 
+  /** {@link #cpuGpu()} where every placement that splits the model fails to run ("fake failure"). */
+  public static FakeBackend cpuGpuWhereSplitsFail() {
+    FakeBackend b = cpuGpu();
+    return new FakeBackend(b.devices, b.profile, b.cost, b.cutMs, b.support, p -> !p.isSingleDevice(), true, -1);
+  }
+
   /**
    * Devices CPU and GPU (profile "fake"): each op costs {@code costMs.get(type)[device]};
    * placements matching {@code fails} (may be null) fail; {@code support} (null: everything) is

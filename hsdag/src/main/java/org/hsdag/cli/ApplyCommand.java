@@ -386,7 +386,7 @@ public final class ApplyCommand implements Callable<Integer> {
    * The verdict in apply's words: apply keeps nothing, it tells whether the split is worth using
    * over the fastest single device.
    */
-  private static String verdictText(FinalResult fin) {
+  static String verdictText(FinalResult fin) {
     Verdict v = fin.verdict();
     Candidate best = v.winner();
     String device = best.placement().deviceName(0);
@@ -408,7 +408,7 @@ public final class ApplyCommand implements Callable<Integer> {
     var source = org.hsdag.ir.ModelSource.of(model);
     boolean converted = source.isPresent() && !asGiven.equals(model);
     return new PythonSnippet(converted ? CommandName.here(source.get().path()) : xml, json, hetero, tests,
-        byTensor != null ? byTensor : PythonSnippet.byFriendlyName(dynamicInputs), byTensor != null,
+        byTensor != null ? byTensor : PythonSnippet.byFriendlyName(modelGraph, dynamicInputs), byTensor != null,
         usageObjective.objective(), requests, converted);
   }
 

@@ -40,13 +40,15 @@ record PythonSnippet(String xml, String placementFile, String hetero, List<TestD
 
   /**
    * The reshape keys of {@code graph}'s dynamic inputs {@code announced} ({@code name=1x8}, a
-   * Parameter's friendly name): the Parameter's first tensor name, as OpenVINO's {@code
-   * Model.reshape} looks a string up among tensor names only; {@code null} when one of them has none.
+   * Parameter's tensor name, else its friendly name): the Parameter's first tensor name, as
+   * OpenVINO's {@code Model.reshape} looks a string up among tensor names only; {@code null} when
+   * one of them has none.
    */
   static Map<String, long[]> byTensorName(OpGraph graph, List<String> announced) {
     Map<String, long[]> out = new LinkedHashMap<>();
     for (String input : announced) {
-      String tensor = tensorName(graph, input.substring(0, input.lastIndexOf('=')));
+      OpNode p = parameter(graph, input.substring(0, input.lastIndexOf('=')));
+      String tensor = p == null ? null : firstTensorName(p);
       if (tensor == null) {
         return null;
       }
@@ -56,10 +58,12 @@ record PythonSnippet(String xml, String placementFile, String hetero, List<TestD
   }
 
   /** {@link #byTensorName}'s inputs keyed by the Parameter's friendly name (for a model whose inputs lack tensor names). */
-  static Map<String, long[]> byFriendlyName(List<String> announced) {
+  static Map<String, long[]> byFriendlyName(OpGraph graph, List<String> announced) {
     Map<String, long[]> out = new LinkedHashMap<>();
     for (String input : announced) {
-      out.put(input.substring(0, input.lastIndexOf('=')), dims(input));
+      String name = input.substring(0, input.lastIndexOf('='));
+      OpNode p = parameter(graph, name);
+      out.put(p == null ? name : p.name(), dims(input));
     }
     return out;
   }
@@ -74,26 +78,33 @@ record PythonSnippet(String xml, String placementFile, String hetero, List<TestD
     return shape;
   }
 
-  /** The first tensor name of the Parameter named {@code name} (or having it as a tensor name), or null. */
-  private static String tensorName(OpGraph graph, String name) {
+  /** The Parameter named {@code name} (its friendly name or one of its tensor names), or null. */
+  private static OpNode parameter(OpGraph graph, String name) {
     for (OpNode n : graph.nodes()) {
-      if (!n.isParameter() || n.outputs().isEmpty()) {
-        continue;
-      }
-      List<String> tensors = new ArrayList<>();
-      String all = n.outputs().get(0).names();
-      if (all != null) {
-        for (String t : all.split(",", -1)) {
-          if (!t.isBlank()) {
-            tensors.add(t.trim());
-          }
-        }
-      }
-      if (n.name().equals(name) || tensors.contains(name)) {
-        return tensors.contains(name) ? name : tensors.isEmpty() ? null : tensors.get(0);
+      if (n.isParameter() && !n.outputs().isEmpty() && (n.name().equals(name) || tensorNames(n).contains(name))) {
+        return n;
       }
     }
     return null;
+  }
+
+  /** The first tensor name of Parameter {@code p}, or null when it has none. */
+  private static String firstTensorName(OpNode p) {
+    List<String> tensors = tensorNames(p);
+    return tensors.isEmpty() ? null : tensors.get(0);
+  }
+
+  private static List<String> tensorNames(OpNode p) {
+    List<String> tensors = new ArrayList<>();
+    String all = p.outputs().get(0).names();
+    if (all != null) {
+      for (String t : all.split(",", -1)) {
+        if (!t.isBlank()) {
+          tensors.add(t.trim());
+        }
+      }
+    }
+    return tensors;
   }
 
   /** The snippet, one line each, indented by {@link #INDENT}. */

@@ -38,7 +38,10 @@ final class RunNotesLines {
       model = CostModelNotes.of(runProxy.proxy(), runProxy.source(), RunLog.read(dir.resolve(Tuner.LOG_FILE))
           .records(), runProxy.proxy().devices(), winner);
     }
-    String time = backend.capability(CallTiming.class).map(CallTiming::shares).orElse(null);
+    // The wall: line's seconds for this session, so the two lines count the same time.
+    double session = result.time() != null ? result.time().totalSeconds() - result.time().earlierSeconds()
+        : result.elapsedSeconds();
+    String time = backend.capability(CallTiming.class).map(c -> c.shares(session)).orElse(null);
     LoadTally t = RunLoad.tally(dir);
     String policy = t.measured() == 0 ? null
         : backend.capability(LoadWatch.class).map(w -> w.policy().describe()).orElse(null);

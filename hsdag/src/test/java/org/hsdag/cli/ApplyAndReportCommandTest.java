@@ -71,6 +71,39 @@ class ApplyAndReportCommandTest {
     assertFalse(r.out().contains("kept"), "apply keeps nothing: " + r.out());
   }
 
+  /** A placement that failed to run gets no usage code: nothing tells the user to use it with OpenVINO. */
+  @Test
+  void aPlacementThatFailedPrintsNoUsageCode() throws IOException {
+    Path p = placement("half.json", halfAndHalf());
+    CliRun r = CliRun.of("apply", model.toString(), p.toString(), "--backend", "fake-splits-fail", "--rounds", "2");
+    assertEquals(ExitCodes.FAILURE, r.exitCode(), r.out() + r.err());
+    assertTrue(
+        r.out().lines()
+            .anyMatch(l -> l.startsWith("  placement") && l.contains("failed") && l.contains("fake failure")),
+        r.out());
+    assertTrue(r.out().contains("no usage code: the placement did not run here"), r.out());
+    assertFalse(r.out().contains("Use it with OpenVINO") || r.out().contains("compile_model("), r.out());
+    assertTrue(r.err().contains("the placement failed to run: ") && r.err().contains("fake failure"), r.err());
+  }
+
+  /** A split within the noise of a single device: apply keeps nothing, so its verdict says which to use, not "kept". */
+  @Test
+  void aSplitWithinTheNoiseIsNotSaidToBeKept() {
+    org.hsdag.placement.DeviceSet ds = org.hsdag.placement.DeviceSet.of("CPU", "GPU.1");
+    org.hsdag.search.Candidate cpu = new org.hsdag.search.Candidate("CPU-only", true,
+        org.hsdag.placement.Placement.allOn(ds, 3, "CPU"), -1, 10.0, 10.0, 9.5, 10.5, java.util.List.of(10.0, 10.0),
+        20, 1, null);
+    org.hsdag.search.Candidate split = new org.hsdag.search.Candidate("placement", false,
+        new org.hsdag.placement.Placement(ds, new int[] {0, 1, 1}), 0, 9.9, 9.9, 9.4, 10.4,
+        java.util.List.of(9.9, 9.9), 20, 2, null);
+    java.util.List<org.hsdag.search.Candidate> both = java.util.List.of(split, cpu);
+    org.hsdag.search.Verdict v = org.hsdag.search.Verdict.of(both);
+    assertEquals(org.hsdag.search.Decision.SPLIT_WITHIN_NOISE, v.decision());
+    String said = ApplyCommand.verdictText(new org.hsdag.search.FinalResult(both, v, false));
+    assertFalse(said.contains("kept"), said);
+    assertTrue(said.contains("not shown to be faster than CPU-only") && said.contains("CPU alone does as well"), said);
+  }
+
   /** Throughput: inferences/s, the THROUGHPUT hint and an async queue, and the option kept in the command again. */
   @Test
   void underThroughputApplyPrintsInferencesPerSecondAndTheSnippetQueuesRequests() throws IOException {

@@ -8,6 +8,19 @@ import org.hsdag.testkit.RealOpenVino;
 import org.junit.jupiter.api.Test;
 
 class DevicesCommandTest {
+  /** A backend that states no device kinds (as OpenVINO's test device CPU2) still fills KIND, from the name. */
+  @Test
+  void theKindColumnIsNeverEmpty() {
+    CliRun r = CliRun.of("devices", "--backend", "fake");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    java.util.List<String> rows = r.out().lines().filter(l -> l.startsWith("CPU ") || l.startsWith("GPU.1 ")).toList();
+    assertEquals(2, rows.size(), r.out());
+    for (String row : rows) {
+      String kind = row.substring(8, 14).strip();
+      assertTrue(kind.equals(row.startsWith("CPU") ? "CPU" : "dGPU"), "KIND of " + row + " in\n" + r.out());
+    }
+  }
+
   @Test
   void simPaperListsDevicesWithFullNamesAndSaysBackendAndProfile() {
     CliRun r = CliRun.of("devices", "--backend", "sim", "--profile", "paper");

@@ -55,6 +55,20 @@ class RealRuntimeCliTest {
     assertTrue(r.out().contains("test device: the CPU plugin registered again, 1 thread"), r.out());
   }
 
+  /** The time: line shares out the seconds the wall: line counts, from the command's start, not from the backend's. */
+  @Test
+  void theTimeLineCountsTheSecondsOfTheWallLine() {
+    CliRun r = CliRun.of("tune", model.toString(), "--devices", "CPU,CPU2", "--backend", "openvino", "--test-device",
+        "CPU2:precision=f32", "--budget", "2", "--final-rounds", "1", "--fresh-profile", "--out",
+        tmp.resolve("run").toString());
+    assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
+    Matcher wall = Pattern.compile("(?m)^wall: ([0-9.]+) s since the command started").matcher(r.out());
+    Matcher time = Pattern.compile("(?m)^time: wall ([0-9.]+) s \\(this session, since the command started\\)")
+        .matcher(r.out());
+    assertTrue(wall.find() && time.find(), r.out());
+    assertEquals(wall.group(1), time.group(1), r.out());
+  }
+
   @Test
   void calibrateWritesAProfileTheSimulatorRuns() throws IOException {
     Path profile = tmp.resolve("this-cpu.json");

@@ -13,15 +13,30 @@ import org.hsdag.testkit.FakeBackend;
  * adding a backend takes (this class and one service line), usable by name from the CLI
  * ({@code --backend fake}). Never picked by auto.
  */
-public final class FakeBackendProvider implements BackendProvider {
+public class FakeBackendProvider implements BackendProvider {
+  private final String name;
+  private final String summary;
+  private final java.util.function.Supplier<FakeBackend> backend;
+
+  public FakeBackendProvider() {
+    this("fake", "deterministic test backend", FakeBackend::cpuGpu);
+  }
+
+  /** Another fake backend by {@code name}, e.g. one whose splits fail. */
+  protected FakeBackendProvider(String name, String summary, java.util.function.Supplier<FakeBackend> backend) {
+    this.name = name;
+    this.summary = summary;
+    this.backend = backend;
+  }
+
   @Override
   public String name() {
-    return "fake";
+    return name;
   }
 
   @Override
   public String summary() {
-    return "deterministic test backend";
+    return summary;
   }
 
   @Override
@@ -41,6 +56,6 @@ public final class FakeBackendProvider implements BackendProvider {
 
   @Override
   public LatencyBackend open(BackendRequest request, Consumer<String> notices) {
-    return FakeBackend.cpuGpu();
+    return backend.get();
   }
 }

@@ -35,7 +35,6 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
   private long firstCallNs = Long.MIN_VALUE;
   private long lastReturnNs = Long.MIN_VALUE;
   private final boolean owns;
-  private final long createdNs = System.nanoTime();
   /** The runtime's busy time before this backend opened (starting it, registering the test devices): not counted. */
   private final long busyAtOpenNs;
 
@@ -212,7 +211,7 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
   }
 
   /**
-   * Where the wall time since this backend was created went: {@code wall 190.2 s: OpenVINO compile 95.0 s (50 %),
+   * Where {@code wallSeconds} went: {@code wall 190.2 s (...): OpenVINO compile 95.0 s (50 %),
    * inference 56.0 s (29 %), ...; hsdag's own 25.5 s (13.4 %)}. hsdag's own time is the wall less every OpenVINO call
    * (compile, inference, releasing compiled models, the cost model's profiling, query_model, and where the runtime
    * counts its calls every other one: reading the model, its shape inference on a split's boundaries, setting
@@ -220,14 +219,14 @@ public final class TimedBackend extends ForwardingBackend implements ThroughputM
    * real-runtime-figures --sections tune} counts it.
    */
   @Override
-  public String shares(Elsewhere elsewhere) {
+  public String shares(Elsewhere elsewhere, double wallSeconds) {
     Totals t = totals();
-    double wall = (System.nanoTime() - createdNs) / 1e6;
+    double wall = wallSeconds * 1e3;
     double own = wall - t.openVinoMs() - elsewhere.millis();
     String away = elsewhere.measurements() == 0 && elsewhere.millis() == 0 ? ""
         : String.format(Locale.ROOT, "waiting for %s %.1f s (%.0f %%) for %d measurements; ", elsewhere.where(),
             elsewhere.millis() / 1e3, 100 * elsewhere.millis() / wall, elsewhere.measurements());
-    return String.format(Locale.ROOT, "wall %.1f s (this session, from opening the backend): OpenVINO compile %.1f s "
+    return String.format(Locale.ROOT, "wall %.1f s (this session, since the command started): OpenVINO compile %.1f s "
         + "(%.0f %%), inference %.1f s (%.0f %%), releasing compiled models %.1f s, cost-model profiling %.1f s (%.0f %%), "
         + "query_model %.1f s, reading the model, boundary shape inference and affinities %.1f s; %shsdag's own %.1f s "
         + "(%.1f %%) over %d measure calls", wall / 1e3,
