@@ -944,3 +944,65 @@ int hsdag_ov_model_save(hsdag_ov_model* model, const char* xml_path, const char*
     return HSDAG_OV_OK;
   });
 }
+
+// ---- part of a model as a model of its own, for profiling only the ops a profile database lacks ----
+
+hsdag_ov_model* hsdag_ov_model_extract(hsdag_ov_model* model, int n, const int32_t* op_indices) {
+  if (!model || n < 0 || (n > 0 && !op_indices)) {
+    last_error = "null model or op indices";
+    return nullptr;
+  }
+  return guarded_ptr<hsdag_ov_model>([&]() -> hsdag_ov_model* {
+    auto clone = model->model->clone();
+    auto cops = clone->get_ordered_ops();
+    if (cops.size() != model->ops.size()) throw std::runtime_error("the model's clone lists other ops");
+    std::set<const ov::Node*> kept;
+    for (int k = 0; k < n; k++) {
+      if (!in_range(op_indices[k], cops.size())) throw std::runtime_error("op index out of range");
+      const auto& op = cops[op_indices[k]];
+      if (cops[op_indices[k]]->get_friendly_name() != model->names[op_indices[k]]) {
+        throw std::runtime_error("the model's clone orders its ops otherwise at " + model->names[op_indices[k]]);
+      }
+      if (ov::op::util::is_constant(op.get()) || ov::is_type<ov::op::v0::Parameter>(op) ||
+          ov::is_type<ov::op::v0::Result>(op)) {
+        continue;
+      }
+      kept.insert(op.get());
+    }
+    if (kept.empty()) throw std::runtime_error("no op to extract");
+    ov::ParameterVector params;
+    ov::ResultVector results;
+    for (const auto& op : cops) {
+      if (!kept.count(op.get())) continue;
+      // Outputs first: a Result must read the op's output before any input is rewired.
+      for (const auto& out : op->outputs()) {
+        bool leaves = false;
+        for (const auto& target : out.get_target_inputs()) {
+          leaves |= !kept.count(target.get_node());
+        }
+        if (leaves) results.push_back(std::make_shared<ov::op::v0::Result>(out));
+      }
+    }
+    std::map<std::pair<const ov::Node*, size_t>, std::shared_ptr<ov::op::v0::Parameter>> made;
+    for (const auto& op : cops) {
+      if (!kept.count(op.get())) continue;
+      for (auto& in : op->inputs()) {
+        auto src = in.get_source_output();
+        if (kept.count(src.get_node()) || ov::op::util::is_constant(src.get_node())) continue;
+        auto key = std::make_pair(static_cast<const ov::Node*>(src.get_node()), src.get_index());
+        auto it = made.find(key);
+        if (it == made.end()) {
+          auto param = std::make_shared<ov::op::v0::Parameter>(src.get_element_type(), src.get_partial_shape());
+          it = made.emplace(key, param).first;
+          params.push_back(param);
+        }
+        in.replace_source_output(it->second->output(0));
+      }
+    }
+    auto m = std::make_unique<hsdag_ov_model>();
+    m->model = std::make_shared<ov::Model>(results, params, clone->get_friendly_name() + "_part");
+    m->model->validate_nodes_and_infer_types();
+    refresh_ops(m.get());
+    return m.release();
+  });
+}

@@ -288,6 +288,16 @@ extern "C" {
  */
 int hsdag_ov_model_save(hsdag_ov_model* model, const char* xml_path, const char* bin_path);
 
+/*
+ * A new model of the ops op_indices[0..n) name (indices as hsdag_ov_model_op_name counts them) on a copy of model,
+ * for profiling part of it: a kept op's input from a Constant keeps the Constant, one from any other op outside the
+ * set becomes a new Parameter with that output's element type and shape (static once the model was reshaped), and
+ * a kept op's output read outside the set (or by the model's Results) becomes a new Result. Parameters, Results and
+ * Constants named in op_indices are ignored. Friendly names stay, so per-layer records name the same layers. The
+ * model itself is unchanged; free the answer with hsdag_ov_model_free. Null on error (hsdag_ov_last_error).
+ */
+hsdag_ov_model* hsdag_ov_model_extract(hsdag_ov_model* model, int n, const int32_t* op_indices);
+
 #ifdef __cplusplus
 }
 #endif

@@ -194,7 +194,7 @@ public final class HeteroProfiling {
   }
 
   /** One device's open profiling compile; records of nodes in {@code foreign} (another device's) are dropped. */
-  private record Profiled(String device, OpenVinoRuntime.Compiled compiled, List<ExecutedNode> executed,
+  record Profiled(String device, OpenVinoRuntime.Compiled compiled, List<ExecutedNode> executed,
       Set<String> foreign, Set<String> opNames) {
     /** One warm-up and one profiled inference (other devices ran since): its per-op table. */
     OpCostTable once() {

@@ -109,6 +109,11 @@ final class IsolatedModel implements OpenVinoRuntime.Model {
   }
 
   @Override
+  public OpenVinoRuntime.Model extract(int[] opIndices) {
+    return new IsolatedModel(runtime, gen, IsolatedRuntime.value(call("extract", longs(opIndices)), Long.class));
+  }
+
+  @Override
   public OpenVinoRuntime.Compiled compile(String device, Path cacheDir, boolean profiling) {
     return runtime.compiled(gen, call("compile", device, pathText(cacheDir), profiling));
   }

@@ -97,8 +97,9 @@ final class KernelProfiles {
   }
 
   /**
-   * As above with the graph's {@code opCosts} ({@link #opCosts}), the kernel times of devices the profile database
-   * holds for every op read from {@code records} (null: none) instead of profiled, and those profiled saved to it.
+   * As above with the graph's {@code opCosts} ({@link #opCosts}), the kernel times the profile database holds read
+   * from {@code records} (null: none) instead of profiled: a device lacking a few ops profiles only a part of the
+   * model around them ({@link SubModelSelection}), one lacking most is profiled whole; what was profiled is saved to it.
    */
   static ProfiledKernels profile(OpenVinoRuntime.Model m, OpGraph graph, OpCost[] opCosts, List<DeviceInfo> devices,
       ShapeAssumption shapes, OpenVinoOptions options, KernelRecords records) {
@@ -122,28 +123,51 @@ final class KernelProfiles {
     double[][] micros = new double[devices.size()][n];
     double[][] apart = null;
     String[] signatures = usable == null ? null : OpSignature.of(graph);
-    boolean[] todo = new boolean[devices.size()];
-    java.util.Arrays.fill(todo, true);
+    boolean[] whole = new boolean[devices.size()];
+    java.util.Arrays.fill(whole, true);
+    List<java.util.Optional<SubModelSelection>> parts = new ArrayList<>();
+    List<java.util.Set<Integer>> lacking = List.of();
     if (usable != null) {
-      todo = usable.fill(graph, skeleton, signatures, micros);
+      lacking = usable.fill(graph, skeleton, signatures, micros);
+      for (int d = 0; d < devices.size(); d++) {
+        boolean anyOp = lacking.get(d).stream().anyMatch(v -> SubModelSelection.isOp(graph.node(v)));
+        java.util.Optional<SubModelSelection> part = anyOp ? SubModelSelection.of(graph, lacking.get(d))
+            : java.util.Optional.empty();
+        whole[d] = anyOp && part.isEmpty();
+        parts.add(part);
+      }
     }
     try {
       boolean any = false;
-      for (boolean t : todo) {
+      for (boolean t : whole) {
         any |= t;
       }
       if (any) {
         HeteroProfiling.Kernels measured = HeteroProfiling.kernels(m, graph, skeleton, names, quantizers,
-            options.seed(), options.cacheDir(), PROFILING_RUNS, todo);
+            options.seed(), options.cacheDir(), PROFILING_RUNS, whole);
         for (int d = 0; d < devices.size(); d++) {
-          if (todo[d]) {
+          if (whole[d]) {
             micros[d] = measured.micros()[d];
           }
         }
         apart = measured.apart();
         if (usable != null) {
-          usable.profiled(graph, skeleton, signatures, micros, todo);
+          usable.profiled(graph, skeleton, signatures, micros, whole);
         }
+      }
+      for (int d = 0; usable != null && d < devices.size(); d++) {
+        SubModelSelection part = parts.get(d).orElse(null);
+        if (part != null) {
+          double[] row = partRow(m, graph, skeleton, part, names, d, supported, options);
+          for (int v : part.lacking()) {
+            micros[d][v] = row[v];
+          }
+        }
+        if (!whole[d] && !lacking.get(d).isEmpty()) {
+          // Constants and Parameters run no kernel (nil, as the whole profile has them): saved so they lack no more.
+          usable.save(graph, signatures, d, micros[d], lacking.get(d));
+        }
+        usable.counted(names.get(d), n, whole[d] ? n : part == null ? 0 : part.lacking().size());
       }
     } catch (OpenVinoException e) {
       throw new IllegalStateException("cannot profile " + graph.name() + " on " + String.join(",", names) + ": "
@@ -153,6 +177,20 @@ final class KernelProfiles {
     }
     return new ProfiledKernels(names, graph.nodes().stream().map(OpNode::name).toList(), micros, supported)
         .withApart(apart);
+  }
+
+  /** Device {@code d}'s times of {@code part}'s lacking ops; the whole model's where the runtime extracts no part. */
+  private static double[] partRow(OpenVinoRuntime.Model m, OpGraph graph, HeteroCostModel skeleton,
+      SubModelSelection part, List<String> names, int d, boolean[][] supported, OpenVinoOptions options) {
+    try {
+      return SubModelProfiling.kernels(m, graph, part, names, d, supported, options.seed(), options.cacheDir(),
+          PROFILING_RUNS);
+    } catch (UnsupportedOperationException e) {
+      boolean[] one = new boolean[names.size()];
+      one[d] = true;
+      return HeteroProfiling.kernels(m, graph, skeleton, names, new int[0], options.seed(), options.cacheDir(),
+          PROFILING_RUNS, one).micros()[d];
+    }
   }
 
   private static void clearAffinities(OpenVinoRuntime.Model m) {

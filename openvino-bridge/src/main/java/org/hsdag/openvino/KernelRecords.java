@@ -14,9 +14,10 @@ import org.hsdag.ir.OpGraph;
 
 /**
  * One cost-model build's use of the {@link ProfileDatabase}: which devices' kernel times it already holds for every op
- * of the graph, and what was profiled, saved back. A device is profiled inside one HETERO compile of the whole model
- * ({@link HeteroProfiling#kernels}), so it is profiled when any op it runs lacks a record; its fresh times then serve
- * the model (measured in this model's own fusions) and refresh the database. Records are per op signature; the fit
+ * of the graph, which ops each device lacks, and what was profiled, saved back: a device with every record is not
+ * profiled, one lacking a few profiles only a part of the model around them ({@link SubModelSelection}), one lacking
+ * most is profiled whole ({@link HeteroProfiling#kernels}) and its fresh times serve the model and refresh the
+ * database. Records are per op signature; the fit
  * to designed splits is the model's own and is not kept here.
  */
 final class KernelRecords {
@@ -27,6 +28,7 @@ final class KernelRecords {
   private int reused;
   private int profiled;
   private String problem;
+  private final List<String> deviceLines = new ArrayList<>();
 
   /**
    * @param db the database
@@ -42,14 +44,21 @@ final class KernelRecords {
   }
 
   /**
-   * Fills the rows of {@code micros} of the devices whose every op (but those another device runs in its profiling
-   * compile) has a record; returns which devices still need profiling.
+   * Fills {@code micros} with every record the database holds for the graph's ops on each device; returns per device
+   * the nodes (but those another device runs in its profiling compile) that lack one: every node when fresh or when
+   * the database cannot be read.
    */
-  boolean[] fill(OpGraph graph, HeteroCostModel skeleton, String[] signatures, double[][] micros) {
-    boolean[] todo = new boolean[contexts.size()];
-    Arrays.fill(todo, true);
+  List<Set<Integer>> fill(OpGraph graph, HeteroCostModel skeleton, String[] signatures, double[][] micros) {
+    List<Set<Integer>> lacking = new ArrayList<>();
+    Set<Integer> all = new java.util.TreeSet<>();
+    for (int v = 0; v < signatures.length; v++) {
+      all.add(v);
+    }
+    for (int d = 0; d < contexts.size(); d++) {
+      lacking.add(all);
+    }
     if (fresh) {
-      return todo;
+      return lacking;
     }
     for (int d = 0; d < contexts.size(); d++) {
       Map<String, Double> known;
@@ -57,47 +66,64 @@ final class KernelRecords {
         known = db.records(contexts.get(d).key(), new HashSet<>(Arrays.asList(signatures)));
       } catch (IOException e) {
         trouble(e);
-        return todo;
+        return lacking;
       }
       Set<Integer> foreign = HeteroProfiling.foreign(graph, skeleton, contexts.size(), d);
-      boolean all = true;
-      for (int v = 0; v < signatures.length && all; v++) {
-        all = foreign.contains(v) || known.containsKey(signatures[v]);
-      }
-      if (all) {
-        todo[d] = false;
-        for (int v = 0; v < signatures.length; v++) {
-          micros[d][v] = known.getOrDefault(signatures[v], 0.0);
+      Set<Integer> missing = new java.util.TreeSet<>();
+      for (int v = 0; v < signatures.length; v++) {
+        Double t = known.get(signatures[v]);
+        if (t != null) {
+          micros[d][v] = t;
+        } else if (!foreign.contains(v)) {
+          missing.add(v);
         }
-        reused += signatures.length;
       }
+      lacking.set(d, missing);
     }
-    return todo;
+    return lacking;
   }
 
-  /** Saves the profiled rows ({@code rows[d]}) of {@code micros}: per signature, the median of its ops' times. */
+  /**
+   * Counts device {@code device}'s row: {@code profiledNodes} of the graph's {@code nodes} profiled now, the others read
+   * from the database.
+   */
+  void counted(String device, int nodes, int profiledNodes) {
+    reused += nodes - profiledNodes;
+    profiled += profiledNodes;
+    deviceLines.add(String.format(java.util.Locale.ROOT, "profiled %d of %d ops on %s (%d reused from the profile "
+        + "database)", profiledNodes, nodes, device, nodes - profiledNodes));
+  }
+
+  /** Saves the wholly profiled rows ({@code rows[d]}) of {@code micros}: per signature, the median of its ops' times. */
   void profiled(OpGraph graph, HeteroCostModel skeleton, String[] signatures, double[][] micros, boolean[] rows) {
     for (int d = 0; d < contexts.size(); d++) {
-      if (!rows[d]) {
-        continue;
-      }
-      Set<Integer> foreign = HeteroProfiling.foreign(graph, skeleton, contexts.size(), d);
-      Map<String, List<Double>> bySignature = new LinkedHashMap<>();
-      Map<String, String> types = new LinkedHashMap<>();
-      for (int v = 0; v < signatures.length; v++) {
-        if (!foreign.contains(v)) {
-          bySignature.computeIfAbsent(signatures[v], s -> new ArrayList<>()).add(micros[d][v]);
-          types.putIfAbsent(signatures[v], graph.node(v).type());
+      if (rows[d]) {
+        Set<Integer> foreign = HeteroProfiling.foreign(graph, skeleton, contexts.size(), d);
+        Set<Integer> nodes = new java.util.TreeSet<>();
+        for (int v = 0; v < signatures.length; v++) {
+          if (!foreign.contains(v)) {
+            nodes.add(v);
+          }
         }
+        save(graph, signatures, d, micros[d], nodes);
       }
-      profiled += signatures.length;
-      List<ProfileDatabase.OpRecord> records = new ArrayList<>();
-      bySignature.forEach((s, times) -> records.add(new ProfileDatabase.OpRecord(s, types.get(s), median(times))));
-      try {
-        db.put(contexts.get(d).key(), contexts.get(d).description(), records, graph.name());
-      } catch (IOException e) {
-        trouble(e);
-      }
+    }
+  }
+
+  /** Saves the records of {@code nodes} of device {@code d}'s row {@code row} (per signature, the median). */
+  void save(OpGraph graph, String[] signatures, int d, double[] row, Set<Integer> nodes) {
+    Map<String, List<Double>> bySignature = new LinkedHashMap<>();
+    Map<String, String> types = new LinkedHashMap<>();
+    for (int v : nodes) {
+      bySignature.computeIfAbsent(signatures[v], s -> new ArrayList<>()).add(row[v]);
+      types.putIfAbsent(signatures[v], graph.node(v).type());
+    }
+    List<ProfileDatabase.OpRecord> records = new ArrayList<>();
+    bySignature.forEach((s, times) -> records.add(new ProfileDatabase.OpRecord(s, types.get(s), median(times))));
+    try {
+      db.put(contexts.get(d).key(), contexts.get(d).description(), records, graph.name());
+    } catch (IOException e) {
+      trouble(e);
     }
   }
 
@@ -115,6 +141,6 @@ final class KernelRecords {
 
   /** What this build took from the database and profiled. */
   ProfileReuse reuse() {
-    return new ProfileReuse(reused, profiled, fresh, db.file().toString());
+    return new ProfileReuse(reused, profiled, fresh, db.file().toString(), deviceLines);
   }
 }

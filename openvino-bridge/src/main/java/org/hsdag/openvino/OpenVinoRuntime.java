@@ -192,6 +192,18 @@ public interface OpenVinoRuntime extends AutoCloseable {
       throw new UnsupportedOperationException("this runtime cannot write models");
     }
 
+    /**
+     * A new model of the ops {@code opIndices} name (aligned with {@link #opNames()}), for profiling part of this
+     * one: Constants they read stay Constants, inputs from other ops become new Parameters of the producer's shape
+     * (static once this model was reshaped), outputs read outside the set become Results; names stay. This model is
+     * unchanged; the caller closes the answer.
+     *
+     * @throws OpenVinoException when the runtime cannot build it
+     */
+    default Model extract(int[] opIndices) {
+      throw new UnsupportedOperationException("this runtime cannot extract sub-models");
+    }
+
     @Override
     void close();
   }

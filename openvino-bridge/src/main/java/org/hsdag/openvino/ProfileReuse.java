@@ -1,5 +1,6 @@
 package org.hsdag.openvino;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -10,11 +11,23 @@ import java.util.Locale;
  * @param profiled records profiled now (and saved to it)
  * @param fresh whether the database was ignored ({@code --fresh-profile}) and refreshed
  * @param database where it is
+ * @param devices per device, what was profiled: {@code profiled 12 of 320 ops on CPU (308 reused from the profile
+ *     database)}
  */
-public record ProfileReuse(int reused, int profiled, boolean fresh, String database) {
+public record ProfileReuse(int reused, int profiled, boolean fresh, String database, List<String> devices) {
+  public ProfileReuse {
+    devices = List.copyOf(devices);
+  }
+
+  /** Without per-device lines (a cost model reused whole). */
+  public ProfileReuse(int reused, int profiled, boolean fresh, String database) {
+    this(reused, profiled, fresh, database, List.of());
+  }
+
   /** The summary's line: {@code profile database: 412 of 605 op records reused, 193 profiled}. */
   public String line() {
     return String.format(Locale.ROOT, "profile database: %d of %d op records reused, %d profiled%s", reused,
-        reused + profiled, profiled, fresh ? " (--fresh-profile: none read, all refreshed)" : "");
+        reused + profiled, profiled, fresh ? " (--fresh-profile: none read, all refreshed)" : "")
+        + (devices.isEmpty() ? "" : "; " + String.join("; ", devices));
   }
 }

@@ -152,6 +152,7 @@ final class RuntimeServer {
         m.save(Path.of((String) a.get(0)));
         yield List.of();
       }
+      case "extract" -> List.of(keep(m.extract(ints((long[]) a.get(0)))));
       case "compile" -> List.of(keep(m.compile((String) a.get(0), path(a.get(1)), (Boolean) a.get(2))));
       case "compileAutomatic" ->
         List.of(keep(m.compileAutomatic((String) a.get(0), path(a.get(1)), (Boolean) a.get(2))));

@@ -183,4 +183,7 @@ public final class OvShim {
   public static native @Cast("const char*") BytePointer hsdag_ov_model_boundary_shape(ModelHandle model, int k);
 
   public static native int hsdag_ov_model_save(ModelHandle model, String xmlPath, String binPath);
+
+  public static native ModelHandle hsdag_ov_model_extract(ModelHandle model, int n,
+      @Cast("const int32_t*") int[] opIndices);
 }

@@ -280,6 +280,15 @@ public final class ShimRuntime implements OpenVinoRuntime {
     }
 
     @Override
+    public Model extract(int[] opIndices) {
+      ModelHandle part = hsdag_ov_model_extract(live(), opIndices.length, opIndices.clone());
+      if (part == null || part.isNull()) {
+        throw new OpenVinoException("cannot extract a sub-model of " + opIndices.length + " ops: " + lastError());
+      }
+      return new ShimModel(part);
+    }
+
+    @Override
     public BoundaryShapes boundaryShapes(int[] consumers, int[] ports) {
       int[] isStatic = new int[consumers.length];
       int subModels = check(hsdag_ov_model_boundaries(live(), consumers.length, consumers.clone(), ports.clone(),
