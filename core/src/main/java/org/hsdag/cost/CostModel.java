@@ -56,6 +56,7 @@ public final class CostModel {
     e.put("Elu", 4.0);
     e.put("HSwish", 4.0);
     e.put("HSigmoid", 4.0);
+    e.put("HardSigmoid", 4.0); // max(0, min(1, alpha * x + beta)): HSigmoid with its own alpha and beta
     e.put("Sigmoid", 5.0);
     e.put("Swish", 6.0);
     e.put("Tanh", 6.0);

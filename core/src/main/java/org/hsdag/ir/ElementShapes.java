@@ -25,7 +25,8 @@ final class ElementShapes {
 
   /** Ops whose output 0 has the shape of input 0 (other inputs, if any, are scalars or axes). */
   static final Set<String> SAME_SHAPE = Set.of("Convert", "ConvertLike", "Relu", "ReLU", "Gelu", "Sigmoid",
-      "Tanh", "Exp", "Log", "Sqrt", "Erf", "Abs", "Negative", "Swish", "HSwish", "HSigmoid", "Mish", "SoftPlus",
+      "Tanh", "Exp", "Log", "Sqrt", "Erf", "Abs", "Negative", "Swish", "HSwish", "HSigmoid", "HardSigmoid", "Mish",
+      "SoftPlus",
       "Clamp", "Elu", "Floor", "Ceiling", "Round", "Sin", "Cos", "Sign", "MVN", "Softmax", "SoftMax", "LogSoftmax",
       "NormalizeL2", "FakeQuantize", "PRelu", "PReLU", "Selu", "SoftSign", "LogicalNot", "GRN", "LRN", "CumSum");
 

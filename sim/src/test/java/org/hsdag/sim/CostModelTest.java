@@ -91,6 +91,21 @@ class CostModelTest {
   }
 
   @Test
+  void hardSigmoidIsAnActivationNotACopy() {
+    // PaddlePaddle exports (PP-OCR, PP-PicoDet) use HardSigmoid with scalar alpha and beta inputs.
+    TinyGraphs.Builder b = TinyGraphs.builder("hs");
+    int x = b.parameter("x", 1, 8, 4, 4);
+    int alpha = b.constant("alpha", ElementType.F32);
+    int beta = b.constant("beta", ElementType.F32);
+    int hs = b.op("hs", "HardSigmoid", new long[] {1, 8, 4, 4}, x, alpha, beta);
+    OpCost c = model.cost(b.build().node(hs));
+    assertEquals(true, CostModel.knows("HardSigmoid"));
+    assertEquals(OpClass.ACTIVATION, c.opClass());
+    assertEquals(4.0 * 128, c.flops());
+    assertEquals(Set.of(), model.unknownTypesSeen());
+  }
+
+  @Test
   void transposeFlagsReadAsOpenVinoReadsThem() {
     // OpenVINO's reader takes "1" (and any case of "true") as true.
     for (String yes : new String[] {"true", "TRUE", "1"}) {
