@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  * bundled model on every device and on HETERO with a mixed placement, checks the outputs match
  * CPU within a tolerance, and prints the timings (real hardware, backend openvino).
  */
-@Command(name = "check-runtime", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "check-runtime", aliases = "selftest", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
         "Check the native openvino backend on this machine's devices.",
         "Compiles a bundled model on every device and on HETERO with a mixed placement, compares the outputs with CPU "

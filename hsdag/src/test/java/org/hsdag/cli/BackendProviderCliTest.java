@@ -64,4 +64,11 @@ class BackendProviderCliTest {
     assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
     assertTrue(r.err().contains("check-runtime runs the real OpenVINO runtime only (--backend openvino)"), r.err());
   }
+
+  @Test
+  void theOldSelftestNameStillRunsTheRuntimeCheck() {
+    CliRun r = CliRun.of("selftest", "--backend", "sim");
+    assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
+    assertTrue(r.err().contains("check-runtime runs the real OpenVINO runtime only (--backend openvino)"), r.err());
+  }
 }
