@@ -3,6 +3,7 @@ package org.hsdag.cost;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * The placements a calibration measures to separate HETERO's sub-model start and boundary-copy
@@ -57,8 +58,13 @@ public final class HeteroSplitDesign {
 
   /** The first device other than {@code d} that runs {@code op}, or -1 when none does. */
   public static int otherDevice(HeteroCostModel model, int op, int d) {
-    for (int e = 0; e < model.deviceCount(); e++) {
-      if (e != d && model.supported(op, e)) {
+    return otherDevice(model.deviceCount(), d, e -> model.supported(op, e));
+  }
+
+  /** The first of {@code deviceCount} devices other than {@code d} that {@code runs} the op, or -1. */
+  public static int otherDevice(int deviceCount, int d, IntPredicate runs) {
+    for (int e = 0; e < deviceCount; e++) {
+      if (e != d && runs.test(e)) {
         return e;
       }
     }

@@ -75,9 +75,9 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Timed runs per wall latency (default: ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--profiled-runs", paramLabel = "N", defaultValue = "5",
-      description = "Profiled inferences averaged per device (default: ${DEFAULT-VALUE}).")
-  int profiledRuns;
+  /** Kept so scripts that pass it still run: kernels are now profiled as a tune's cost model profiles them. */
+  @Option(names = "--profiled-runs", paramLabel = "N", hidden = true)
+  Integer profiledRuns;
 
   @Option(names = "--splits", paramLabel = "N", defaultValue = "0",
       description = "Extra CPU/device prefix split runs per non-CPU device (the designed HETERO runs that fit start and copy costs are always measured; default: ${DEFAULT-VALUE}).")
@@ -91,6 +91,10 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Mixin
   InputShapeOptions inputShapeOptions;
 
+  /** The per-machine profile database: kernel times it holds are not profiled again; those profiled feed it. */
+  @Mixin
+  CostModelStoreOptions costModelStore;
+
   /** The seed of the random input data, the one default every command shares. */
   @Mixin
   SeedOptions seedOptions;
@@ -103,8 +107,12 @@ public final class CalibrateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     realBackend.require("calibrate");
-    if (runs < 1 || profiledRuns < 1 || splits < 0 || requests < 0) {
-      throw new UserInputException("--runs and --profiled-runs must be >= 1, --splits and --requests >= 0");
+    if (runs < 1 || splits < 0 || requests < 0) {
+      throw new UserInputException("--runs must be >= 1, --splits and --requests >= 0");
+    }
+    if (profiledRuns != null) {
+      err.println("hsdag: note: --profiled-runs is no longer used: calibrate profiles each device as tune's cost "
+          + "model does (and through the profile database)");
     }
     DeviceSet deviceSet;
     try {
@@ -132,7 +140,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         throw new UserInputException(e.getMessage());
       }
     } else {
-      recs = measureRecords(err, graph, deviceSet, base, resolution);
+      recs = measureRecords(out, err, graph, deviceSet, base, resolution);
       if (recs == null) {
         return ExitCodes.FAILURE;
       }
@@ -174,7 +182,8 @@ public final class CalibrateCommand implements Callable<Integer> {
   }
 
   /** Runs the model on the real runtime and profiles it; null (after saying why on {@code err}) when it cannot. */
-  private CalibrationRecords measureRecords(PrintWriter err, OpGraph graph, DeviceSet deviceSet, DeviceProfile base,
+  private CalibrationRecords measureRecords(PrintWriter out, PrintWriter err, OpGraph graph, DeviceSet deviceSet,
+      DeviceProfile base,
       InputShapes.Resolution resolution) {
     OpenVinoAvailability availability = OpenVinoAvailability.probe();
     if (!availability.available()) {
@@ -185,13 +194,18 @@ public final class CalibrateCommand implements Callable<Integer> {
     TuneBackends.requireWeights(model, "calibration runs the model");
     CalibrationRun run;
     try {
-      run = new CalibrationRun(runs, profiledRuns, splits, seedOptions.seed(), resolution.sizes(), requests);
+      run = new CalibrationRun(runs, splits, seedOptions.seed(), resolution.sizes(), requests);
     } catch (IllegalArgumentException e) {
       throw new UserInputException("--input-shape: " + e.getMessage());
     }
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       testDeviceOptions.testDevices().forEach(rt::registerTestDevice);
-      return run.measure(rt, graph, model, deviceSet.names(), base, resolution.shapes());
+      CalibrationRun.ProfileStore store = new CalibrationRun.ProfileStore(costModelStore.store().database(),
+          costModelStore.freshProfile, testDeviceOptions.testDevices(), notice -> {
+            out.println("  " + notice);
+            out.flush();
+          });
+      return run.measure(rt, graph, model, deviceSet.names(), base, resolution.shapes(), store);
     } catch (org.hsdag.openvino.OpenVinoException e) {
       err.println("hsdag: calibration failed: " + e.getMessage());
       err.flush();

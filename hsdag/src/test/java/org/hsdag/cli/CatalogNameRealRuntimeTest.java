@@ -47,7 +47,7 @@ class CatalogNameRealRuntimeTest {
     assertFalse(Files.exists(bin));
     Path profile = home.resolve("this-cpu.json");
     CliRun r = CliRun.of("calibrate", "tiny_chain", "--devices", "CPU,CPU2", "--test-device", "CPU2:precision=f32",
-        "-o", profile.toString(), "--runs", "3", "--profiled-runs", "1");
+        "-o", profile.toString(), "--runs", "3");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     assertTrue(Files.isRegularFile(bin), "the stand-in weights were written beside the bundled XML");
     DeviceProfile p = DeviceProfile.load(profile.toString());

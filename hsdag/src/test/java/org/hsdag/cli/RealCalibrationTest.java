@@ -42,7 +42,7 @@ class RealCalibrationTest {
   void calibrateFitsStartAndCopyCostsFromDesignedSplitsIntoAProfileTheSimulatorRuns() throws IOException {
     Path profile = tmp.resolve("this-cpu.json");
     CliRun r = CliRun.of("calibrate", model.toString(), "--devices", "CPU,CPU2", "--test-device", "CPU2", "-o",
-        profile.toString(), "--runs", "3", "--profiled-runs", "2");
+        profile.toString(), "--runs", "3");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("designed HETERO runs: median"), r.out());
     DeviceProfile p = DeviceProfile.load(profile.toString());
@@ -64,6 +64,39 @@ class RealCalibrationTest {
           new MeasurementProtocol(0, 1, Statistic.MEDIAN, 1, 0));
       assertTrue(m.ok() && m.latencyMillis() > 0, String.valueOf(m.reason()));
     }
+  }
+
+  @Test
+  void calibrateReadsAndFeedsTheProfileDatabaseAsTuneDoes() {
+    Path db = tmp.resolve("db");
+    Path profile = tmp.resolve("p.json");
+    String[] args = {"calibrate", model.toString(), "--devices", "CPU,CPU2", "--test-device", "CPU2", "-o",
+        profile.toString(), "--runs", "2", "--requests", "0", "--cost-model-cache", db.toString()};
+    CliRun first = CliRun.of(concat(args, "--profiled-runs", "2"));
+    assertEquals(ExitCodes.OK, first.exitCode(), first.out() + first.err());
+    assertTrue(first.err().contains("--profiled-runs is no longer used"), first.err());
+    assertTrue(first.out().matches("(?s).*profile database: 0 of \\d+ op records reused, [1-9]\\d* profiled.*"),
+        first.out());
+    CliRun second = CliRun.of(args);
+    assertEquals(ExitCodes.OK, second.exitCode(), second.out() + second.err());
+    assertTrue(second.out().matches("(?s).*profile database: (\\d+) of \\1 op records reused, 0 profiled.*"),
+        "nothing profiled again: " + second.out());
+    // A tune of the model on the same machine and devices reads what calibrate profiled.
+    CliRun tune = CliRun.of("tune", model.toString(), "--backend", "openvino", "--devices", "CPU,CPU2",
+        "--test-device", "CPU2", "--budget", "2", "--out", tmp.resolve("run").toString(), "--cost-model-cache",
+        db.toString());
+    assertEquals(ExitCodes.OK, tune.exitCode(), tune.out() + tune.err());
+    assertTrue(tune.out().matches("(?s).*profile database: (\\d+) of \\1 op records reused, 0 profiled.*"),
+        tune.out());
+    CliRun fresh = CliRun.of(concat(args, "--fresh-profile"));
+    assertEquals(ExitCodes.OK, fresh.exitCode(), fresh.out() + fresh.err());
+    assertTrue(fresh.out().contains("--fresh-profile: none read, all refreshed"), fresh.out());
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] out = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, out, head.length, tail.length);
+    return out;
   }
 
   @Test

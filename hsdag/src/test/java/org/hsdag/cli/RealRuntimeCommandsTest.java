@@ -82,7 +82,7 @@ class RealRuntimeCommandsTest {
   void calibrateProfilesBothDevices() {
     Path profile = tmp.resolve("cpu-cpu2.json");
     CliRun r = real("calibrate", model.toString(), "--devices", "CPU,CPU2", "-o", profile.toString(), "--runs", "2",
-        "--profiled-runs", "1", "--splits", "1", "--requests", "2");
+        "--splits", "1", "--requests", "2");
     assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
     DeviceProfile p = DeviceProfile.load(profile.toString());
     assertEquals(List.of("CPU", "CPU2"), p.devices().stream().map(d -> d.name()).toList());

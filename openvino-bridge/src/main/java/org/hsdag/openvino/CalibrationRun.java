@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.hsdag.backend.DeviceInfo;
+import org.hsdag.backend.TestDevice;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.placement.DeviceSet;
 import org.hsdag.placement.Placement;
@@ -22,30 +23,52 @@ import org.hsdag.cost.SimGraph;
 
 /**
  * Measures {@link CalibrationRecords} on a real machine ({@code hsdag calibrate}): per device, the
- * median wall latency without profiling and per-layer records, the median over several profiled
- * inferences; then, per non-CPU device, a few HETERO runs splitting the model between CPU and
- * that device, for the link cost.
+ * median wall latency without profiling and per-op kernel times profiled as a tune's cost model profiles them
+ * ({@link KernelProfiles}, through the per-machine profile database when one is given); then the designed HETERO
+ * splits and, per non-CPU device, a few runs splitting the model between CPU and that device, for the link cost.
  *
  * @param runs timed inferences for each wall latency (after 3 warm-up runs)
- * @param profiledRuns profiled inferences per device (per layer, their median)
  * @param splits split points per non-CPU device (evenly spaced over the kernels)
  * @param seed input data seed
  * @param inputShapes static shapes for dynamic inputs, by input name
  * @param maxRequests each device alone is also measured with 1 … this many requests in flight under the
  *     throughput hint ({@link CalibrationThroughput}); 0: not
  */
-public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, Map<String, long[]> inputShapes,
-    int maxRequests) {
+public record CalibrationRun(int runs, int splits, long seed, Map<String, long[]> inputShapes, int maxRequests) {
   public CalibrationRun {
-    if (runs < 1 || profiledRuns < 1 || splits < 0 || maxRequests < 0) {
-      throw new IllegalArgumentException("Expected runs >= 1, profiledRuns >= 1, splits >= 0, maxRequests >= 0");
+    if (runs < 1 || splits < 0 || maxRequests < 0) {
+      throw new IllegalArgumentException("Expected runs >= 1, splits >= 0, maxRequests >= 0");
     }
     inputShapes = OpenVinoOptions.DEFAULT.withInputShapes(inputShapes).inputShapes();
   }
 
   /** A run that measures no throughput. */
-  public CalibrationRun(int runs, int profiledRuns, int splits, long seed, Map<String, long[]> inputShapes) {
-    this(runs, profiledRuns, splits, seed, inputShapes, 0);
+  public CalibrationRun(int runs, int splits, long seed, Map<String, long[]> inputShapes) {
+    this(runs, splits, seed, inputShapes, 0);
+  }
+
+  /**
+   * The per-machine profile database a calibration reads kernel times from and feeds, as a tune's cost model does.
+   *
+   * @param database the database, or null for none (every kernel is profiled, nothing is saved)
+   * @param fresh ignore what it holds and refresh it ({@code --fresh-profile})
+   * @param testDevices the test devices registered on the runtime (part of what makes a record valid)
+   * @param notices where a database that fails, and what was reused, are said
+   */
+  public record ProfileStore(ProfileDatabase database, boolean fresh, List<TestDevice> testDevices,
+      java.util.function.Consumer<String> notices) {
+    /** No database: profile everything. */
+    public static final ProfileStore NONE = new ProfileStore(null, false, List.of(), s -> {});
+
+    public ProfileStore {
+      testDevices = List.copyOf(testDevices);
+    }
+  }
+
+  /** As {@link #measure(OpenVinoRuntime, OpGraph, Path, List, DeviceProfile, ShapeAssumption, ProfileStore)} with no database. */
+  public CalibrationRecords measure(OpenVinoRuntime rt, OpGraph graph, Path xml, List<String> devices,
+      DeviceProfile base, ShapeAssumption shapes) {
+    return measure(rt, graph, xml, devices, base, shapes, ProfileStore.NONE);
   }
 
   /** Input shapes by name; the arrays are copies. */
@@ -54,10 +77,9 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
     return OpenVinoOptions.DEFAULT.withInputShapes(inputShapes).inputShapes();
   }
 
-  /** Measures {@code graph} (read from {@code xml}) on {@code devices}. */
+  /** Measures {@code graph} (read from {@code xml}) on {@code devices}, kernel times through {@code store}. */
   public CalibrationRecords measure(OpenVinoRuntime rt, OpGraph graph, Path xml, List<String> devices,
-      DeviceProfile base,
-      ShapeAssumption shapes) {
+      DeviceProfile base, ShapeAssumption shapes, ProfileStore store) {
     Map<String, String> fullNames = new LinkedHashMap<>();
     for (DeviceInfo d : rt.devices()) {
       fullNames.put(d.name(), d.fullName());
@@ -81,13 +103,14 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       }
       model.clearAffinities();
       HeteroCostModel skeleton = skeleton(model, graph, devices, shapes);
+      double[][] kernelMicros = kernels(rt, model, graph, devices, shapes, store);
       for (int k = 0; k < devices.size(); k++) {
         String d = devices.get(k);
         double latency = medianLatency(model, d);
         List<Double> periods = maxRequests == 0 ? List.of()
             : CalibrationThroughput.periods(model, d, maxRequests, runs, seed);
-        runsOut.add(new CalibrationRecords.DeviceRun(d, fullNames.get(d), latency,
-            profiledInHetero(model, graph, skeleton, devices, k), periods));
+        runsOut.add(new CalibrationRecords.DeviceRun(d, fullNames.get(d), latency, records(graph, kernelMicros[k]),
+            periods));
       }
       List<CalibrationRecords.DesignedRun> designed = devices.size() < 2 ? List.of()
           : designed(model, graph, skeleton, devices);
@@ -141,28 +164,45 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
   }
 
   /**
-   * Device {@code d}'s records as HETERO runs it in a split: the whole model on it but its last op on
-   * another device ({@link HeteroSplitDesign#withTail}); the other device's records dropped.
+   * Per device, each node's kernel time, µs, profiled inside HETERO as a tune's cost model profiles it ({@link
+   * KernelProfiles#profile}): the database's records where it holds them, the rest profiled and saved to it.
    */
-  private List<ProfilingRecord> profiledInHetero(OpenVinoRuntime.Model model, OpGraph graph, HeteroCostModel skeleton,
-      List<String> devices, int d) {
-    if (devices.size() < 2) {
-      return profiled(model, devices.get(d), Set.of());
+  private double[][] kernels(OpenVinoRuntime rt, OpenVinoRuntime.Model model, OpGraph graph, List<String> devices,
+      ShapeAssumption shapes, ProfileStore store) {
+    List<DeviceInfo> infos = new ArrayList<>();
+    for (String d : devices) {
+      infos.add(rt.devices().stream().filter(i -> i.name().equals(d)).findFirst().orElseThrow());
     }
-    DeviceSet set = DeviceSet.of(devices.toArray(String[]::new));
-    Placement p = HeteroProfiling.placement(graph, skeleton, HeteroSplitDesign.withTail(skeleton, d), set);
-    Set<String> foreign = new HashSet<>();
+    OpenVinoOptions options = OpenVinoOptions.DEFAULT.withSeed(seed).withInputShapes(inputShapes)
+        .withTestDevices(store.testDevices());
+    KernelRecords records = null;
+    if (store.database() != null) {
+      List<ProfileContext> contexts = new ArrayList<>();
+      String processor = ProfileContext.processor();
+      for (int d = 0; d < infos.size(); d++) {
+        contexts.add(ProfileContext.of(rt.version(), infos, d, store.testDevices(), inputShapes, processor));
+      }
+      records = new KernelRecords(store.database(), store.fresh(), contexts, store.notices());
+    }
+    ProfiledKernels profiled = KernelProfiles.profile(model, graph, KernelProfiles.opCosts(graph, shapes), infos,
+        shapes, options, records);
+    if (records != null) {
+      store.notices().accept(records.reuse().line());
+    }
+    return profiled.micros();
+  }
+
+  /** A device's per-node kernel times as the per-layer records the fit reads (nodes that ran no kernel left out). */
+  private static List<ProfilingRecord> records(OpGraph graph, double[] micros) {
+    List<ProfilingRecord> out = new ArrayList<>();
     for (int v = 0; v < graph.nodeCount(); v++) {
-      if (p.deviceOf(v) != d) {
-        foreign.add(graph.node(v).name());
+      if (micros[v] > 0) {
+        long us = Math.max(1, Math.round(micros[v]));
+        out.add(new ProfilingRecord(0, graph.node(v).name(), graph.node(v).type(), "profiled",
+            ProfilingRecord.Status.EXECUTED, us, us));
       }
     }
-    try {
-      HeteroProfiling.applyAffinities(model, graph, p);
-      return profiled(model, set.heteroString(), foreign);
-    } finally {
-      model.clearAffinities();
-    }
+    return out;
   }
 
   /**
@@ -209,43 +249,5 @@ public record CalibrationRun(int runs, int profiledRuns, int splits, long seed, 
       c.fillInputs(seed);
       return RuntimeCheck.median(c.inferTimed(3, runs));
     }
-  }
-
-  /** Per-layer records, the median over {@code profiledRuns} inferences, those of {@code foreign} nodes dropped. */
-  private List<ProfilingRecord> profiled(OpenVinoRuntime.Model model, String device, Set<String> foreign) {
-    try (OpenVinoRuntime.Compiled c = model.compile(device, null, true)) {
-      c.fillInputs(seed);
-      c.inferTimed(3, 0);
-      Map<String, List<long[]>> samples = new LinkedHashMap<>();
-      Map<String, ProfilingRecord> first = new LinkedHashMap<>();
-      for (int r = 0; r < profiledRuns; r++) {
-        c.inferTimed(0, 1);
-        for (ProfilingRecord rec : c.profile()) {
-          if (foreign.contains(rec.nodeName())) {
-            continue;
-          }
-          String key = rec.subgraph() + "\u0000" + rec.nodeName() + "\u0000" + rec.nodeType() + "\u0000"
-              + rec.execType();
-          first.putIfAbsent(key, rec);
-          samples.computeIfAbsent(key, x -> new ArrayList<>())
-              .add(new long[] {rec.realTimeMicros(), rec.cpuTimeMicros()});
-        }
-      }
-      // The median, not the mean: one inference a load burst slowed must not set a layer's time.
-      List<ProfilingRecord> out = new ArrayList<>();
-      for (Map.Entry<String, ProfilingRecord> e : first.entrySet()) {
-        ProfilingRecord f = e.getValue();
-        List<long[]> s = samples.get(e.getKey());
-        out.add(new ProfilingRecord(f.subgraph(), f.nodeName(), f.nodeType(), f.execType(), f.status(),
-            medianOf(s, 0), medianOf(s, 1)));
-      }
-      return out;
-    }
-  }
-
-  /** The median of column {@code col} of the samples, rounded to a whole µs. */
-  static long medianOf(List<long[]> samples, int col) {
-    long[] v = samples.stream().mapToLong(x -> x[col]).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : Math.round((v[v.length / 2 - 1] + v[v.length / 2]) / 2.0);
   }
 }

@@ -169,15 +169,29 @@ public final class HeteroProfiling {
           foreign.add(graph.node(v).name());
         }
       }
-      // The profiled device first: HETERO's priorities do not matter with every affinity set, the name says what ran.
-      List<String> order = new ArrayList<>(devices);
-      order.remove(d);
-      order.add(0, devices.get(d));
-      target = "HETERO:" + String.join(",", order);
+      target = profiledFirst(devices, d);
     }
+    Profiled opened = open(m, devices.get(d), target, foreign, opNames, seed, cacheDir, runs);
+    m.clearAffinities();
+    return opened;
+  }
+
+  /**
+   * The HETERO target of device {@code d}'s profiling compile: the profiled device first. HETERO's priorities do not
+   * matter with every affinity set; the name says what ran.
+   */
+  static String profiledFirst(List<String> devices, int d) {
+    List<String> order = new ArrayList<>(devices);
+    order.remove(d);
+    order.add(0, devices.get(d));
+    return "HETERO:" + String.join(",", order);
+  }
+
+  /** {@code m} compiled for {@code target} (affinities set), inputs filled, warmed up by {@code runs} inferences. */
+  static Profiled open(OpenVinoRuntime.Model m, String device, String target, Set<String> foreign,
+      Set<String> opNames, long seed, Path cacheDir, int runs) {
     OpenVinoRuntime.Compiled c = m.compile(target, cacheDir, true);
     try {
-      m.clearAffinities();
       c.fillInputs(seed);
       c.inferTimed(1, runs);
       List<ExecutedNode> executed;
@@ -186,7 +200,7 @@ public final class HeteroProfiling {
       } catch (OpenVinoException | UnsupportedOperationException e) {
         executed = List.of(); // each record then names its own kernel
       }
-      return new Profiled(devices.get(d), c, executed, foreign, opNames);
+      return new Profiled(device, c, executed, foreign, opNames);
     } catch (RuntimeException e) {
       c.close();
       throw e;
@@ -206,6 +220,15 @@ public final class HeteroProfiling {
         }
       }
       return OpCostTable.of(device, records, executed, opNames);
+    }
+
+    /** The per-op median of {@value #PROFILING_ROUNDS} rounds of {@link #once}. */
+    OpCostTable median() {
+      List<OpCostTable> tables = new ArrayList<>();
+      for (int round = 0; round < PROFILING_ROUNDS; round++) {
+        tables.add(once());
+      }
+      return OpCostTable.median(tables);
     }
   }
 

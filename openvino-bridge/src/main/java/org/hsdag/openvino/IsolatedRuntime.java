@@ -73,7 +73,7 @@ final class IsolatedRuntime implements OpenVinoRuntime {
       generation++;
     }
     if (limit != null) {
-      child(); // a fresh child starts before the deadline runs: its start is not the measurement's time
+      freshForMeasurement(); // before the deadline runs: a child's start is not the measurement's time
     }
     if (limit == null) {
       deadlineNanos = Long.MAX_VALUE;
@@ -107,6 +107,19 @@ final class IsolatedRuntime implements OpenVinoRuntime {
   public long residentBytes() {
     long p = pid;
     return p == 0 ? 0 : CompileBudget.residentBytes(Path.of("/proc", Long.toString(p), "statm"));
+  }
+
+  /**
+   * The child for the next measurement. One that dies while it starts is no placement's doing and would fail
+   * whichever comes next, so it is said and a second start is tried; a second failure goes to the caller.
+   */
+  private void freshForMeasurement() {
+    try {
+      child();
+    } catch (OpenVinoException first) {
+      lost.accept(first.getMessage(), RuntimeLoss.STARTING);
+      child();
+    }
   }
 
   private RuntimeChild child() {

@@ -120,6 +120,9 @@ final class KernelProfiles {
     // The database keeps one time per op signature: an int8 model's times apart from their FakeQuantize are not
     // per-signature facts, so such a model is profiled whole every time.
     KernelRecords usable = quantizers.length == 0 ? records : null;
+    if (records != null && usable == null) {
+      records.bypassed("an int8 model's kernel times depend on where its quantizers run, not on op signatures alone");
+    }
     double[][] micros = new double[devices.size()][n];
     double[][] apart = null;
     String[] signatures = usable == null ? null : OpSignature.of(graph);

@@ -28,6 +28,7 @@ final class KernelRecords {
   private int reused;
   private int profiled;
   private String problem;
+  private String bypassed = "";
   private final List<String> deviceLines = new ArrayList<>();
 
   /**
@@ -94,6 +95,11 @@ final class KernelRecords {
         + "database)", profiledNodes, nodes, device, nodes - profiledNodes));
   }
 
+  /** Nothing is read or saved for this graph, for {@code why}: the summary says so instead of counting nothing. */
+  void bypassed(String why) {
+    bypassed = why;
+  }
+
   /** Saves the wholly profiled rows ({@code rows[d]}) of {@code micros}: per signature, the median of its ops' times. */
   void profiled(OpGraph graph, HeteroCostModel skeleton, String[] signatures, double[][] micros, boolean[] rows) {
     for (int d = 0; d < contexts.size(); d++) {
@@ -141,6 +147,6 @@ final class KernelRecords {
 
   /** What this build took from the database and profiled. */
   ProfileReuse reuse() {
-    return new ProfileReuse(reused, profiled, fresh, db.file().toString(), deviceLines);
+    return new ProfileReuse(reused, profiled, fresh, db.file().toString(), deviceLines, bypassed);
   }
 }

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 final class RuntimeLoss {
   private volatile Consumer<String> sink = s -> {};
   private volatile boolean measuring;
+  /** The call name of a child's start, which no measurement is blamed for. */
+  static final String STARTING = "start";
 
   void sink(Consumer<String> s) {
     sink = s;
@@ -28,6 +30,10 @@ final class RuntimeLoss {
 
   /** The child was lost for {@code reason} during its call {@code call}. */
   void lost(String reason, String call) {
+    if (STARTING.equals(call)) {
+      sink.accept("a fresh runtime child failed while it started (" + reason + "); starting another");
+      return;
+    }
     sink.accept(measuring
         ? "the runtime child was lost during a measurement (" + reason + "): that placement is recorded as failed and "
             + "never measured again; going on with a fresh runtime"

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.hsdag.cost.HeteroSplitDesign;
 import org.hsdag.ir.OpGraph;
 
 /**
@@ -39,11 +40,7 @@ final class SubModelProfiling {
     double[] micros = new double[graph.nodeCount()];
     try (OpenVinoRuntime.Model sub = m.extract(indices.stream().mapToInt(Integer::intValue).toArray())) {
       Set<String> names = new HashSet<>(sub.opNames());
-      String tail = graph.node(part.tail()).name();
-      int other = -1;
-      for (int e = 0; e < devices.size() && other < 0; e++) {
-        other = e != d && supported[e][part.tail()] ? e : -1;
-      }
+      int other = HeteroSplitDesign.otherDevice(devices.size(), d, e -> supported[e][part.tail()]);
       String target = devices.get(d);
       Set<String> foreign = new HashSet<>();
       if (devices.size() > 1 && other >= 0) {
@@ -55,33 +52,18 @@ final class SubModelProfiling {
           }
         }
         sub.setAffinities(affinity);
-        foreign.add(tail);
-        List<String> order = new ArrayList<>(devices);
-        order.remove(d);
-        order.add(0, devices.get(d));
-        target = "HETERO:" + String.join(",", order);
+        foreign.add(graph.node(part.tail()).name());
+        target = HeteroProfiling.profiledFirst(devices, d);
       }
-      OpenVinoRuntime.Compiled c = sub.compile(target, cacheDir, true);
+      HeteroProfiling.Profiled p = HeteroProfiling.open(sub, devices.get(d), target, foreign, names, seed, cacheDir,
+          runs);
       try {
-        c.fillInputs(seed);
-        c.inferTimed(1, runs);
-        List<ExecutedNode> executed;
-        try {
-          executed = c.executedNodes();
-        } catch (OpenVinoException | UnsupportedOperationException e) {
-          executed = List.of();
-        }
-        HeteroProfiling.Profiled p = new HeteroProfiling.Profiled(devices.get(d), c, executed, foreign, names);
-        List<OpCostTable> tables = new ArrayList<>();
-        for (int round = 0; round < HeteroProfiling.PROFILING_ROUNDS; round++) {
-          tables.add(p.once());
-        }
-        OpCostTable table = OpCostTable.median(tables);
+        OpCostTable table = p.median();
         for (int v : part.lacking()) {
           micros[v] = 1000.0 * table.millisByOp().getOrDefault(graph.node(v).name(), 0.0);
         }
       } finally {
-        c.close();
+        p.compiled().close();
       }
     }
     return micros;

@@ -29,7 +29,7 @@ class CalibrationThroughputTest {
     OpGraph g = TinyGraphs.randomDag(6, 2, 1);
     ScriptedRuntime rt = new ScriptedRuntime(g, "CPU");
     rt.periodByRequests = new double[] {10, 5.5, 5};
-    CalibrationRecords recs = new CalibrationRun(10, 1, 0, 7, Map.of(), 3).measure(rt, g, Path.of("tiny.xml"),
+    CalibrationRecords recs = new CalibrationRun(10, 0, 7, Map.of(), 3).measure(rt, g, Path.of("tiny.xml"),
         List.of("CPU"), PAPER, ShapeAssumption.DEFAULT);
     assertEquals(List.of(10.0, 5.5, 5.0), recs.run("CPU").throughputPeriodsMillis());
     assertEquals(List.of("compile throughput CPU 1", "compile throughput CPU 2", "compile throughput CPU 3"),
@@ -48,7 +48,7 @@ class CalibrationThroughputTest {
     String folded = g.nodes().stream().filter(n -> n.type().equals("Const")).findFirst().orElseThrow().name();
     ScriptedRuntime rt = new ScriptedRuntime(g, "CPU", "CPU2");
     rt.foldedByReader = java.util.Set.of(folded);
-    CalibrationRecords recs = new CalibrationRun(3, 1, 0, 7, Map.of(), 0).measure(rt, g, Path.of("tiny.xml"),
+    CalibrationRecords recs = new CalibrationRun(3, 0, 7, Map.of(), 0).measure(rt, g, Path.of("tiny.xml"),
         List.of("CPU", "CPU2"), PAPER, ShapeAssumption.DEFAULT);
     assertTrue(rt.calls.stream().anyMatch(c -> c.startsWith("affinities ")), rt.calls.toString());
     assertTrue(!rt.lastAffinities.containsKey(folded), "the folded constant is left to the runtime");

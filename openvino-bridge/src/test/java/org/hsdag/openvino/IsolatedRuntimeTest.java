@@ -162,6 +162,21 @@ class IsolatedRuntimeTest {
   }
 
   @Test
+  void aChildThatDiesWhileItStartsIsSaidAndReplacedWithoutFailingTheNextMeasurement() {
+    Placement cpu = Placement.allOn(DeviceSet.of("CPU", "GPU.1"), graph.nodeCount(), "CPU");
+    List<String> notes = new ArrayList<>();
+    try (OpenVinoBackend b = new OpenVinoBackend(fake("crash", "exit", "none"), OpenVinoOptions.DEFAULT).bind(graph,
+        xml)) {
+      b.onRuntimeLost(notes::add);
+      assertFalse(b.measure(graph, cpu, MeasurementProtocol.PAPER).ok());
+      Measurement again = b.measure(graph, cpu, MeasurementProtocol.PAPER);
+      assertTrue(again.ok(), again.reason());
+      assertEquals(2, notes.size(), String.valueOf(notes));
+      assertTrue(notes.get(1).startsWith("a fresh runtime child failed while it started"), notes.get(1));
+    }
+  }
+
+  @Test
   void theCrashReasonNamesTheSignalFromTheJvmBannerOrTheExitStatus() {
     String banner = """
         #

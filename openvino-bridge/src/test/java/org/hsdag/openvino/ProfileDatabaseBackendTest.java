@@ -78,6 +78,13 @@ class ProfileDatabaseBackendTest {
   }
 
   @Test
+  void aModelTheDatabaseDoesNotServeIsSaidSoInsteadOfCountingNothing() {
+    KernelRecords r = new KernelRecords(ProfileDatabase.at(tmp.resolve("p.db")), false, List.of(), s -> {});
+    r.bypassed("int8");
+    assertEquals("profile database: not used for this model (int8)", r.reuse().line());
+  }
+
+  @Test
   void aChangedKeyIsProfiledAgainNeverTrustedStale() {
     ProfileDatabase db = ProfileDatabase.at(tmp.resolve("profiles.db"));
     build(db, false, 300, OpenVinoOptions.DEFAULT);

@@ -287,7 +287,7 @@ public final class RealRuntimeFigures implements Callable<Integer> {
     CalibrationRecords recs;
     long t0 = System.nanoTime();
     try (OpenVinoRuntime rt = OpenVinoAvailability.probe().openRuntime()) {
-      recs = new CalibrationRun(20, 5, 0, seed, Map.of()).measure(rt, base.graph(), base.xml(), List.of("CPU"),
+      recs = new CalibrationRun(20, 0, seed, Map.of()).measure(rt, base.graph(), base.xml(), List.of("CPU"),
           DeviceProfile.load("paper"), ShapeAssumption.DEFAULT);
     }
     CalibrationFit fit = new CalibrationFit(base.graph(), DeviceProfile.load("paper"), ShapeAssumption.DEFAULT);
