@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.hsdag.ir.ElementType;
-import org.hsdag.ir.OpGraph;
-import org.hsdag.testkit.TinyGraphs;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,44 +15,19 @@ import org.junit.jupiter.api.Test;
  * state moves every prediction alike, which no fit of those measurements can tell from a slower device.
  */
 class HeteroFitLevelTest {
-  /** A 1-thread twin: its kernels run 2.5x as long alone as inside a split, where its thread count does not hold. */
-  private static final List<HeteroDevice> TRUE_COSTS = List.of(new HeteroDevice("CPU", 20, 1e-4, 300),
-      new HeteroDevice("GPU.1", 40, 5e-4, 150, 2.5));
-  private static final double[] TRUE_SCALE = {1.3, 0.8};
+  /** {@link HeteroFitTest}'s: GPU.1 is like a 1-thread twin, its kernels 2.5x as long alone as inside a split. */
+  private static final List<HeteroDevice> TRUE_COSTS = HeteroFitTest.TRUE_COSTS;
 
-  /** Tensors that shrink along the ops (copies of different sizes), with residual joins. */
-  private static OpGraph chain() {
-    TinyGraphs.Builder b = TinyGraphs.builder("chain");
-    int last = b.parameter("input", 1, 65536);
-    int skip = last;
-    for (int i = 0; i < 48; i++) {
-      long[] dims = {1, 65536 >> (i / 10)};
-      if (i % 10 == 0) {
-        last = b.op("mm" + i, "MatMul", dims, last, b.constant("w" + i, ElementType.F32, 64, 64));
-        skip = last;
-      } else if (i % 5 == 4) {
-        last = b.op("add" + i, "Add", dims, last, skip);
-      } else {
-        last = b.op("relu" + i, "ReLU", dims, last);
-      }
-    }
-    b.result("output", last);
-    return b.build();
-  }
+  private static final double[] TRUE_SCALE = HeteroFitTest.TRUE_SCALE;
 
   private static HeteroCostModel base() {
-    return HeteroCostModel.forProfile(chain(), DeviceProfile.load("paper"), new CostModel(ShapeAssumption.DEFAULT))
-        .withDevices(List.of("CPU", "GPU.1"));
+    return HeteroCostModel.forProfile(HeteroFitTest.shrinking(), DeviceProfile.load("paper"),
+        new CostModel(ShapeAssumption.DEFAULT)).withDevices(List.of("CPU", "GPU.1"));
   }
 
-  private static List<HeteroFit.Observation> designed(HeteroCostModel truth, double noise, long seed) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    List<HeteroFit.Observation> obs = new ArrayList<>();
-    for (HeteroSplitDesign.Designed p : HeteroSplitDesign.placements(truth)) {
-      double t = truth.evaluate(p.deviceOfOp()).micros();
-      obs.add(new HeteroFit.Observation(p.label(), p.deviceOfOp(), t * (1 + noise * (2 * rnd.nextDouble() - 1))));
-    }
-    return obs;
+  /** The model the measurements come from: {@link HeteroFitTest}'s scales and costs, 50 us per request. */
+  private static HeteroCostModel truth(HeteroCostModel base) {
+    return HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, 50);
   }
 
   /** Random contiguous placements with 1 to 4 device changes, as {@code bench fidelity} draws them. */
@@ -95,11 +67,19 @@ class HeteroFitLevelTest {
     return out;
   }
 
+  /** Every random contiguous split (drawn from {@code seed}) predicted by {@code a} at {@code factor} x {@code b}'s. */
+  private static void assertEverySplitScaled(double factor, HeteroFit.Result a, HeteroFit.Result b, long seed,
+      String why) {
+    for (int[] dc : contiguousSplits(b.model().opCount(), seed)) {
+      assertEquals(factor, a.model().evaluate(dc).micros() / b.model().evaluate(dc).micros(), 1e-6, why);
+    }
+  }
+
   @Test
   void aGenuineAloneFactorIsFoundAndAnAloneRunNeverMovesTheSplits() {
     HeteroCostModel base = base();
-    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, 50);
-    List<HeteroFit.Observation> obs = designed(truth, 0.01, 2);
+    HeteroCostModel truth = truth(base);
+    List<HeteroFit.Observation> obs = HeteroFitTest.measured(truth, 0.01, 2);
     HeteroFit.Result fit = HeteroFit.fit(base, obs);
     // The factor is relative to the twin's fitted split scale, which its few split kernels leave within the noise.
     double twin = fit.costs().get(1).aloneScale();
@@ -113,19 +93,15 @@ class HeteroFitLevelTest {
     assertEquals(real, fit.model().evaluate(twinAlone).micros(), 0.02 * real, "the twin alone is predicted");
     // The twin's alone run taken in a burst, 30 % slow: only its alone prediction follows.
     HeteroFit.Result noisy = HeteroFit.fit(base, scaled(obs, "GPU.1 alone", 1.3));
-    List<int[]> splits = contiguousSplits(base.opCount(), 4);
-    for (int[] dc : splits) {
-      assertEquals(fit.model().evaluate(dc).micros(), noisy.model().evaluate(dc).micros(),
-          1e-9 * fit.model().evaluate(dc).micros(), "a split's prediction does not depend on the alone runs");
-    }
+    assertEverySplitScaled(1.0, noisy, fit, 4, "a split's prediction does not depend on the alone runs");
     assertEquals(1.3, noisy.model().evaluate(twinAlone).micros() / fit.model().evaluate(twinAlone).micros(), 0.02);
   }
 
   @Test
   void oneSlowDesignedSplitMovesTheLevelOfTheOthersWithinTheNoise() {
     HeteroCostModel base = base();
-    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, 50);
-    List<HeteroFit.Observation> obs = designed(truth, 0.01, 3);
+    HeteroCostModel truth = truth(base);
+    List<HeteroFit.Observation> obs = HeteroFitTest.measured(truth, 0.01, 3);
     List<int[]> splits = contiguousSplits(base.opCount(), 5);
     HeteroFit.Result clean = HeteroFit.fit(base, obs);
     for (HeteroFit.Observation o : obs) {
@@ -141,14 +117,11 @@ class HeteroFitLevelTest {
   @Test
   void aDesignMeasuredWhollyInASlowerStateMovesEverySplitAlike() {
     HeteroCostModel base = base();
-    HeteroCostModel truth = HeteroFit.apply(base, TRUE_SCALE, TRUE_COSTS, 50);
-    List<HeteroFit.Observation> obs = designed(truth, 0.01, 6);
+    HeteroCostModel truth = truth(base);
+    List<HeteroFit.Observation> obs = HeteroFitTest.measured(truth, 0.01, 6);
     HeteroFit.Result clean = HeteroFit.fit(base, obs);
     HeteroFit.Result slow = HeteroFit.fit(base, scaled(obs, null, 1.2));
-    for (int[] dc : contiguousSplits(base.opCount(), 7)) {
-      assertEquals(1.2, slow.model().evaluate(dc).micros() / clean.model().evaluate(dc).micros(), 1e-6,
-          "the fit is scale-equivariant: the design's level is the model's level");
-    }
+    assertEverySplitScaled(1.2, slow, clean, 7, "the fit is scale-equivariant: the design's level is the model's");
     assertEquals(clean.medianAbsError(), slow.medianAbsError(), 1e-9, "and its own error cannot show it");
   }
 }
