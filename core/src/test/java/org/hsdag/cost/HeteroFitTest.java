@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 
 /** Fitting HETERO's kernel scale, start, copy and request costs to measured placements. */
 class HeteroFitTest {
-  private static final List<HeteroDevice> TRUE_COSTS = List.of(new HeteroDevice("CPU", 20, 1e-4, 300),
+  static final List<HeteroDevice> TRUE_COSTS = List.of(new HeteroDevice("CPU", 20, 1e-4, 300),
       new HeteroDevice("GPU.1", 40, 5e-4, 150, 2.5));
-  private static final double[] TRUE_SCALE = {1.3, 0.8};
+  static final double[] TRUE_SCALE = {1.3, 0.8};
   private static final double TRUE_REQUEST = 50;
 
   /** A network whose tensors shrink along the ops (copies of different sizes), with residual joins. */
-  private static OpGraph shrinking() {
+  static OpGraph shrinking() {
     TinyGraphs.Builder b = TinyGraphs.builder("shrinking");
     int last = b.parameter("input", 1, 65536);
     int skip = last;
@@ -47,7 +47,7 @@ class HeteroFitTest {
         .withDevices(List.of("CPU", "GPU.1"));
   }
 
-  private static List<HeteroFit.Observation> measured(HeteroCostModel truth, double noise, long seed) {
+  static List<HeteroFit.Observation> measured(HeteroCostModel truth, double noise, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<HeteroFit.Observation> obs = new ArrayList<>();
     for (HeteroSplitDesign.Designed p : HeteroSplitDesign.placements(truth)) {

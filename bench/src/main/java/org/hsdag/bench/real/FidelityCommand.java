@@ -1,5 +1,6 @@
 package org.hsdag.bench.real;
 
+import org.hsdag.backend.CostModelSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -206,6 +207,8 @@ public final class FidelityCommand implements Callable<Integer> {
         name, r.rho(), r.noiseRho(), 100 * r.medianAbsError(), 100 * r.maxAbsError(), r.rows().size(),
         r.failures().size(), r.loadStart(), r.loadEnd());
     out.flush();
-    return new FidelityJson.Model(r, proxy.source());
+    String builtFrom = proxyProfile == null ? backend.capability(CostModelSource.class)
+        .flatMap(c -> c.costModelMeasurements(g)).orElse(null) : null;
+    return new FidelityJson.Model(r, proxy.source(), builtFrom);
   }
 }

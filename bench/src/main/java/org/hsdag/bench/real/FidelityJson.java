@@ -42,8 +42,14 @@ public final class FidelityJson {
    *
    * @param result the figures
    * @param costModel where the cost model came from (the backend's own or a profile)
+   * @param builtFrom the measurements the backend built it from (its kernel times, designed splits and fitted costs,
+   *     as JSON text), so a user can see what the fit saw; null when it was not measured (the simulator, a profile)
    */
-  public record Model(Fidelity.Result result, String costModel) {}
+  public record Model(Fidelity.Result result, String costModel, String builtFrom) {
+    public Model(Fidelity.Result result, String costModel) {
+      this(result, costModel, null);
+    }
+  }
 
   private FidelityJson() {}
 
@@ -120,7 +126,16 @@ public final class FidelityJson {
     }
     placements.sort(java.util.Comparator.comparingInt(p -> (Integer) p.get("id")));
     out.put("placements", placements);
+    out.put("cost_model_measurements", m.builtFrom() == null ? null : tree(m.builtFrom()));
     return out;
+  }
+
+  private static Object tree(String json) {
+    try {
+      return JsonFiles.mapper().readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the backend's cost-model measurements are not JSON", e);
+    }
   }
 
   private static Map<String, Object> placement(FidelityPlacement p) {

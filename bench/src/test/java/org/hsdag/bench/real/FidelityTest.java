@@ -171,6 +171,15 @@ class FidelityTest {
         assertTrue(p.get("predicted_ms").asDouble() > 0 && p.get("real_ms").isNull(), p.toString());
       }
       assertEquals(r.failures().size(), failed);
+      assertTrue(json.get("models").get(0).get("cost_model_measurements").isNull(), "the simulator measured none");
+      // A measured cost model's inputs (the real backend's designed splits and fit) go in as JSON, not as text.
+      JsonNode built = new ObjectMapper().valueToTree(FidelityJson.document(new FidelityJson.Run("openvino", "x",
+          false, List.of(), pair.names(), new Fidelity.Settings(4, 2, 1, 1)),
+          List.of(new FidelityJson.Model(r,
+              "test", "{\"kernelScale\": [0.9, 1.1], \"design\": {\"planned\": 3}}"))));
+      JsonNode m = built.get("models").get(0).get("cost_model_measurements");
+      assertEquals(1.1, m.get("kernelScale").get(1).asDouble(), 1e-12);
+      assertEquals(3, m.get("design").get("planned").asInt());
     }
   }
 

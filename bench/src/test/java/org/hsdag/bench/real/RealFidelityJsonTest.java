@@ -55,5 +55,11 @@ class RealFidelityJsonTest {
           1e-12);
     }
     assertEquals(3, ran);
+    // What the cost model was built from: the designed splits with their rounds, and the fitted scales.
+    JsonNode built = m.get("cost_model_measurements");
+    assertEquals(2, built.get("kernelScale").size(), built.toString());
+    JsonNode designed = built.get("design").get("placements");
+    assertTrue(designed.size() >= 2, built.toString());
+    assertTrue(designed.get(0).get("micros").get(0).asDouble() > 0, designed.toString());
   }
 }
