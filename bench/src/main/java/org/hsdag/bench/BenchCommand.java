@@ -35,17 +35,15 @@ import org.hsdag.bench.report.BenchResults;
 import org.hsdag.bench.report.SeedSpread;
 import org.hsdag.bench.run.BenchRunner;
 import org.hsdag.bench.throughput.ThroughputExperiment;
-import org.hsdag.cli.BackendOptions;
 import org.hsdag.cli.ClusterOptions;
-import org.hsdag.cli.DeviceOptions;
 import org.hsdag.cli.ExitCodes;
 import org.hsdag.cli.InputShapeOptions;
 import org.hsdag.cli.ModelArgument;
+import org.hsdag.cli.MeasuredRunOptions;
 import org.hsdag.cli.MemoryOptions;
 import org.hsdag.cli.ModelNotes;
 import org.hsdag.cli.ObjectiveOptions;
 import org.hsdag.cli.OptionRules;
-import org.hsdag.cli.ProtocolOptions;
 import org.hsdag.cli.ProxyOptions;
 import org.hsdag.cli.SeedOptions;
 import org.hsdag.cli.Session;
@@ -107,16 +105,7 @@ public final class BenchCommand implements Callable<Integer> {
   SeedOptions seedOptions;
 
   @Mixin
-  BackendOptions backendOptions;
-
-  @Mixin
-  DeviceOptions deviceOptions;
-
-  @Mixin
-  ProtocolOptions protocolOptions;
-
-  @Mixin
-  InputShapeOptions inputShapeOptions;
+  MeasuredRunOptions run;
 
   @Mixin
   ProxyOptions proxyOptions;
@@ -178,12 +167,12 @@ public final class BenchCommand implements Callable<Integer> {
       throw new UserInputException(dir + " already holds a bench; choose another --out (its results are kept)");
     }
     checkWritable(dir);
-    MeasurementProtocol protocol = protocolOptions.protocol();
+    MeasurementProtocol protocol = run.protocol.protocol();
     ProxyChoice proxyChoice = proxyChoice();
     // Each model's dynamic inputs are sized on their own, so each model gets its own backend.
     List<InputShapes.Resolution> shapes = new ArrayList<>();
     for (BenchRunner.NamedGraph g : graphs) {
-      shapes.add(inputShapeOptions.resolve(g.graph()));
+      shapes.add(run.inputShapes.resolve(g.graph()));
     }
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
@@ -211,8 +200,8 @@ public final class BenchCommand implements Callable<Integer> {
             referenceFactor);
         LatencyBackend measuring = clusterOptions.enabled() ? clusterOptions.attach(backend, model.graph(),
             RunManifest.sha256(clusterModelFile(paper ? List.of() : models, i)), seedOptions.seed(),
-            InputShapeOptions.explicit(inputShapeOptions.text(), inputShapeOptions.sequenceLength(),
-                inputShapeOptions.pastLength(), model.graph()),
+            InputShapeOptions.explicit(run.inputShapes.text(), run.inputShapes.sequenceLength(),
+                run.inputShapes.pastLength(), model.graph()),
             line -> progress.println(model.name() + ": " + line), null)
             : ObjectiveOptions.measuring(objective, backend);
         BenchRunner runner = new BenchRunner(measuring, line -> {
@@ -239,9 +228,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The session of one model; what the backend says goes to {@code notices} (null: nowhere, after the first model). */
   private Session openSession(BenchRunner.NamedGraph named, InputShapes.Resolution shapes, PrintWriter notices) {
-    BackendRequest request = backendOptions.request(seedOptions.seed(), shapes).requiring(deviceOptions.requested(), 2);
+    BackendRequest request = run.backend.request(seedOptions.seed(), shapes).requiring(run.devices.requested(), 2);
     return Session.of(named.graph(), request).announceModel(false)
-        .devices(deviceOptions, 2, "bench compares placements across devices").memory(memoryOptions)
+        .devices(run.devices, 2, "bench compares placements across devices").memory(memoryOptions)
         .decorate(compileCacheOptions::apply, UnaryOperator.identity())
         .binding((b, g) -> fileBacked(b, named).graph()).notices(notice -> {
           if (notices != null) {
@@ -265,7 +254,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** The cost model the strategies plan with; a named profile is loaded now, so a bad one fails before any run. */
   private ProxyChoice proxyChoice() {
     ProxyChoice proxyChoice = proxyOptions
-        .choice(backendOptions.request(seedOptions.seed(), InputShapes.Resolution.NONE));
+        .choice(run.backend.request(seedOptions.seed(), InputShapes.Resolution.NONE));
     if (proxyChoice instanceof ProxyChoice.Profile profile) {
       try {
         DeviceProfile.load(profile.nameOrPath());

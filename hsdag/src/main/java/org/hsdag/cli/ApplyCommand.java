@@ -65,16 +65,7 @@ public final class ApplyCommand implements Callable<Integer> {
   Path placementFile;
 
   @Mixin
-  BackendOptions backendOptions;
-
-  @Mixin
-  DeviceOptions deviceOptions;
-
-  @Mixin
-  ProtocolOptions protocolOptions;
-
-  @Mixin
-  InputShapeOptions inputShapeOptions;
+  MeasuredRunOptions run;
 
   @Option(names = "--rounds", paramLabel = "R", defaultValue = "5",
       description = "Interleaved measurement rounds. Default: ${DEFAULT-VALUE}.")
@@ -124,10 +115,10 @@ public final class ApplyCommand implements Callable<Integer> {
     List<String> placed = raw.values().stream().map(DeviceSet::canonical).distinct().toList();
     RunObjective objective = ObjectiveSummary.forPlacement(objectiveOptions,
         spec.commandLine().getParseResult().hasMatchedOption("--objective"), placementFile);
-    dynamicInputs = inputShapeOptions.resolve(graph).inputs();
+    dynamicInputs = run.inputShapes.resolve(graph).inputs();
     modelGraph = graph;
     usageObjective = objective;
-    try (Session session = Session.of(graph, backendOptions.request(seed, inputShapeOptions.resolve(graph))
+    try (Session session = Session.of(graph, run.backend.request(seed, run.inputShapes.resolve(graph))
         .requiring(placed, 1)).objective(objective, true).devices(b -> deviceSet(b, raw))
         .memoryBeyondDevices(memoryOptions).notices(notices)
         .decorate(compileCacheOptions::apply, UnaryOperator.identity()).open()) {
@@ -140,7 +131,7 @@ public final class ApplyCommand implements Callable<Integer> {
         throw new InvalidPlacementException(placementFile + ": " + e.getMessage());
       }
       MemoryCheck memory = session.memory();
-      SearchEngine engine = session.searchEngine().protocol(protocolOptions.protocol()).build();
+      SearchEngine engine = session.searchEngine().protocol(run.protocol.protocol()).build();
       requireSupported(engine.support(), graph, placement, backend);
       requireFits(memory, placement, backend);
       requireRuns(graph, placement, backend);
@@ -235,12 +226,12 @@ public final class ApplyCommand implements Callable<Integer> {
             + backend.name() + "/" + backend.profile() + " (devices: " + String.join(", ", available) + ")");
       }
     }
-    if (deviceOptions.given()) {
-      DeviceSet ds = deviceOptions.resolve(backend, 1, "apply");
+    if (run.devices.given()) {
+      DeviceSet ds = run.devices.resolve(backend, 1, "apply");
       for (String d : used) {
         if (!ds.contains(d)) {
           throw new UserInputException(
-              "the placement uses " + d + ", which --devices " + deviceOptions.text() + " leaves out");
+              "the placement uses " + d + ", which --devices " + run.devices.text() + " leaves out");
         }
       }
       return ds;
@@ -278,7 +269,7 @@ public final class ApplyCommand implements Callable<Integer> {
     m.put("rounds_ms", mine.roundsMs());
     m.put("samples", mine.samples());
     // Rounds may exceed --rounds: candidates within noise of the fastest get more.
-    m.put("statistic", "median of " + mine.rounds() + " rounds of " + protocolOptions.protocol().describe());
+    m.put("statistic", "median of " + mine.rounds() + " rounds of " + run.protocol.protocol().describe());
     m.put("sub_models", mine.subModels());
     Map<String, Integer> ops = new LinkedHashMap<>();
     int[] counts = p.countsPerDevice();
@@ -341,7 +332,7 @@ public final class ApplyCommand implements Callable<Integer> {
           + "file from a tune run (best.json) to get what was measured");
     }
     out.printf(Locale.ROOT, "%s of %s%s; latency = median of rounds (ms, %s)%n",
-        Words.count(rounds, "interleaved round"), protocolOptions.protocol().describe(),
+        Words.count(rounds, "interleaved round"), run.protocol.protocol().describe(),
         SearchEngine.racedRoundsNote(rounds), nums);
     for (Candidate r : results) {
       String interval = Double.isNaN(r.ciLowMs()) ? "(one round: no interval)"
@@ -416,7 +407,7 @@ public final class ApplyCommand implements Callable<Integer> {
   private void printUsage(PrintWriter out, DeviceSet ds, String xml, String json, String hetero) {
     out.println();
     out.println("Use it with OpenVINO:");
-    List<TestDevice> tests = backendOptions.testDevices().stream().filter(t -> ds.contains(t.name())).toList();
+    List<TestDevice> tests = run.backend.testDevices().stream().filter(t -> ds.contains(t.name())).toList();
     out.println("  Python (any OpenVINO with HETERO; every op needs an affinity):");
     pythonSnippet(ds, xml, json, hetero, tests).lines().forEach(out::println);
     out.println("  Java (hsdag's openvino backend, where the OpenVINO runtime is installed):");

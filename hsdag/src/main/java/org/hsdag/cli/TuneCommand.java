@@ -65,10 +65,7 @@ public final class TuneCommand implements Callable<Integer> {
   Path model;
 
   @Mixin
-  BackendOptions backendOptions;
-
-  @Mixin
-  DeviceOptions deviceOptions;
+  MeasuredRunOptions run;
 
   @Mixin
   ClusterOptions clusterOptions;
@@ -95,12 +92,6 @@ public final class TuneCommand implements Callable<Integer> {
 
   @Mixin
   SeedOptions seedOptions;
-
-  @Mixin
-  ProtocolOptions protocolOptions;
-
-  @Mixin
-  InputShapeOptions inputShapeOptions;
 
   @Mixin
   ProxyOptions proxyOptions;
@@ -237,8 +228,8 @@ public final class TuneCommand implements Callable<Integer> {
       throw new UserInputException("--out " + dir + " is a file, not a folder");
     }
     RunStart.checkNewRunFolder(dir);
-    InputShapes.Resolution shapes = inputShapeOptions.resolve(graph);
-    BackendRequest request = backendOptions.request(seed, shapes).requiring(deviceOptions.requested(),
+    InputShapes.Resolution shapes = run.inputShapes.resolve(graph);
+    BackendRequest request = run.backend.request(seed, shapes).requiring(run.devices.requested(),
         RunStart.MINIMUM_DEVICES);
     RunObjective objective = objectiveOptions.choice();
     clusterOptions.requireLatency(objective);
@@ -254,15 +245,15 @@ public final class TuneCommand implements Callable<Integer> {
     CostModelReuse reuse = ProxyChoice.AUTO.equals(proxyChoice) && injectedBackend == null
         ? costModelStore.reuse(modelPath, request, this::notice) : null;
     try (Session session = session(Session.of(graph, request), objective, proxyChoice)
-        .devices(deviceOptions, 2, "tuning splits a model across devices").memory(memoryOptions)
+        .devices(run.devices, 2, "tuning splits a model across devices").memory(memoryOptions)
         .costModelReuse(reuse).beforeCostModel((backend, ds) -> {
           turn.take(backend); // profiling measures: the machine's turn first, before the run folder is begun
           // The manifest before the cost model is built: a tune killed while it profiles resumes and keeps that.
           TuneStart.Prepared p = prepare(graph, backend, ds, entry, strategyConfig, effectiveBudget, seed,
               proxyChoice);
           prepared.set(p.begin(folder, modelPath, graph, backend, injectedBackend == null ? request : null,
-              new RunStart.InputShapeChoice(inputShapeOptions.text(), shapes.inputs(), shapes.assumed(),
-                  inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()),
+              new RunStart.InputShapeChoice(run.inputShapes.text(), shapes.inputs(), shapes.assumed(),
+                  run.inputShapes.sequenceLength(), run.inputShapes.pastLength()),
               new RunStart.Software(version(), spec.commandLine().getParseResult().originalArgs()), objective));
           CostModelMeasurements.track(folder, backend, graph, this::notice);
         }).buildStopLine(CostModelBuild.interruptedRun(dir))
@@ -308,7 +299,7 @@ public final class TuneCommand implements Callable<Integer> {
         : TuneConfig.defaultPatience(strategyConfig, !ProxyChoice.NONE.equals(proxyChoice));
     try {
       TuneConfig config = new TuneConfig(ds, entry.name(), strategyConfig, effectiveBudget,
-          time == null ? 0 : timeLimitSeconds(), seed, protocolOptions.protocol(), topK, finalRounds,
+          time == null ? 0 : timeLimitSeconds(), seed, run.protocol.protocol(), topK, finalRounds,
           checkpointEvery, effectivePatience, proxyChoice).withMemory(memoryOptions.text());
       return new TuneStart.Prepared(config, config.newStrategy(), null);
     } catch (IllegalArgumentException e) {
@@ -358,10 +349,10 @@ public final class TuneCommand implements Callable<Integer> {
       boolean nothingToDo = completed.isPresent() && (budget == null ? time == null : budget <= completed.getAsInt());
       RunStart.Resumption r = RunStart.resume(folder, new RunStart.ResumeRequest(
           model == null ? null : ModelArgument.resolve(model, this::notice),
-          parsed.hasMatchedOption("--backend") ? backendOptions.backend() : null,
-          parsed.hasMatchedOption("--profile") ? backendOptions.profile() : null,
+          parsed.hasMatchedOption("--backend") ? run.backend.backend() : null,
+          parsed.hasMatchedOption("--profile") ? run.backend.profile() : null,
           nothingToDo ? null : budget, nothingToDo || time == null ? null : timeLimitSeconds(),
-          inputShapeOptions.text(), inputShapeOptions.sequenceLength(), inputShapeOptions.pastLength()));
+          run.inputShapes.text(), run.inputShapes.sequenceLength(), run.inputShapes.pastLength()));
       if (nothingToDo) {
         // Nothing to continue: say so and leave every file as it is.
         ResumeNotes.nothingChanged(spec.commandLine().getOut(), json, out, ignored,
