@@ -29,18 +29,21 @@ final class CostModelMeasurements {
     if (source.isPresent()) {
       var saved = source.get().costModelMeasurements(graph);
       if (saved.isPresent()) {
-        AtomicFiles.writeString(folder.dir().resolve(FILE), saved.get());
+        // After the progress still queued, which would otherwise replace it with less.
+        folder.inOrder(() -> AtomicFiles.writeString(folder.dir().resolve(FILE), saved.get()));
       }
     }
   }
 
   /**
    * Has the backend hand each part of the cost model's measurements to the run folder as soon as it is measured
-   * (the file replaced atomically each time), so a kill during the build keeps what was profiled.
+   * (the file replaced atomically each time, by the folder's background writer: the profiling does not wait for a
+   * disk flush per part, and parts handed while one is written are written once, the newest), so a kill during the
+   * build keeps what was profiled but the part being written.
    */
   static void track(RunFolder folder, LatencyBackend backend, OpGraph graph, Consumer<String> notices) {
     backend.capability(CostModelSource.class)
-        .ifPresent(s -> s.costModelProgress(graph, new Saving(folder.dir().resolve(FILE), notices)));
+        .ifPresent(s -> s.costModelProgress(graph, new Saving(folder, folder.dir().resolve(FILE), notices)));
   }
 
   /** Whether the run folder holds measurements of a cost model (a run that profiled, in part or whole). */
@@ -71,24 +74,39 @@ final class CostModelMeasurements {
         + (source.get().costModelPending(graph) ? "; measuring the rest" : ""));
   }
 
-  /** Writes each text it is handed to {@code file}; a write that fails is said once and the build goes on. */
+  /**
+   * Writes the newest text it is handed to {@code file} in the background; a write that fails is said once and the
+   * build goes on.
+   */
   private static final class Saving implements Consumer<String> {
+    private final RunFolder folder;
     private final Path file;
     private final Consumer<String> notices;
-    private boolean failed;
+    private final java.util.concurrent.atomic.AtomicReference<String> newest = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    Saving(Path file, Consumer<String> notices) {
+    Saving(RunFolder folder, Path file, Consumer<String> notices) {
+      this.folder = folder;
       this.file = file;
       this.notices = notices;
     }
 
     @Override
     public void accept(String measurements) {
+      if (newest.getAndSet(measurements) == null) {
+        folder.inBackground(this::writeNewest);
+      }
+    }
+
+    private void writeNewest() {
+      String text = newest.getAndSet(null);
+      if (text == null) {
+        return;
+      }
       try {
-        AtomicFiles.writeString(file, measurements);
+        AtomicFiles.writeString(file, text);
       } catch (IOException e) {
-        if (!failed) {
-          failed = true;
+        if (!failed.getAndSet(true)) {
           notices.accept("the cost model's measurements could not be saved in the run folder (" + e.getMessage()
               + "); a resume would profile again");
         }

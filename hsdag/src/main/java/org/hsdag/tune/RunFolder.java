@@ -19,6 +19,13 @@ public final class RunFolder implements AutoCloseable {
   private final Path dir;
   private final FileChannel channel;
   private final FileLock lock;
+  private java.util.concurrent.ExecutorService writer;
+
+  /** A write to the folder that may run on its background writer. */
+  @FunctionalInterface
+  public interface Write {
+    void run() throws IOException;
+  }
 
   private RunFolder(Path dir, FileChannel channel, FileLock lock) {
     this.dir = dir;
@@ -61,8 +68,53 @@ public final class RunFolder implements AutoCloseable {
     return Files.exists(dir.resolve(RunManifest.FILE)) || Files.exists(dir.resolve(Tuner.LOG_FILE));
   }
 
+  /**
+   * Runs {@code write} on the folder's one background thread, after every write queued before it, so the caller does
+   * not wait for its disk flush; {@link #close} waits for it. A write that fails is the writer's to report.
+   */
+  public synchronized void inBackground(Write write) {
+    if (writer == null) {
+      writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "run-folder-writer");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    writer.execute(() -> {
+      try {
+        write.run();
+      } catch (IOException e) {
+        // the write's own handler reports it; nothing else waits on it
+      }
+    });
+  }
+
+  /** Runs {@code write} now on this thread, after every background write queued before it. */
+  public void inOrder(Write write) throws IOException {
+    drain();
+    write.run();
+  }
+
+  /** Waits for the background writes queued so far. */
+  public void drain() {
+    java.util.concurrent.ExecutorService w;
+    synchronized (this) {
+      w = writer;
+      writer = null;
+    }
+    if (w != null) {
+      w.shutdown();
+      try {
+        w.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   @Override
   public void close() throws IOException {
+    drain();
     try {
       lock.release();
     } finally {

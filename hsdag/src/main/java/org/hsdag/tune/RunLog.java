@@ -23,8 +23,11 @@ import java.util.regex.Pattern;
 import org.hsdag.io.IoErrors;
 
 /**
- * The append-only {@code log.jsonl} of a run: one JSON record per line, each line forced to disk
- * before the next measurement starts, so a crash loses at most the line being written.
+ * The append-only {@code log.jsonl} of a run: one JSON record per line, written before {@link #append}
+ * returns (so before the measurement is reported: a killed tune loses at most the line being
+ * written) and forced to disk by a background thread right after, so the tune does not wait a disk
+ * flush per record; an OS crash or power loss loses at most the lines written since the last flush
+ * (milliseconds). {@link #close} and {@link #sync} force at once.
  *
  * <p>{@link #read} tolerates a torn last line (a kill during a write) and reports it; a damaged
  * line anywhere else is an error, because later records would then replay against the wrong
@@ -48,11 +51,13 @@ public final class RunLog implements Closeable {
   private final FileChannel channel;
   private final Path file;
   private String chain;
+  private final RunLogSync sync;
 
   private RunLog(FileChannel channel, Path file, String chain) {
     this.channel = channel;
     this.file = file;
     this.chain = chain;
+    this.sync = new RunLogSync(channel, file);
   }
 
   /**
@@ -183,8 +188,9 @@ public final class RunLog implements Closeable {
     }
   }
 
-  /** Appends one record as one line, chained to the one before, and forces it to disk. */
+  /** Appends one record as one line, chained to the one before; a background thread forces it to disk. */
   public void append(LogRecord record) throws IOException {
+    sync.rethrow();
     String body = JSON.writeValueAsString(record);
     String next = chain(chain, body);
     byte[] line = (body.substring(0, body.length() - 1) + CHAIN_FIELD + next + "\"}\n")
@@ -194,8 +200,8 @@ public final class RunLog implements Closeable {
       while (buf.hasRemaining()) {
         channel.write(buf);
       }
-      channel.force(false);
       chain = next;
+      sync.request();
     } catch (IOException e) {
       // A channel's errors carry no path ("Operation not permitted"): name the log.
       throw IoErrors.naming(file, e);
@@ -213,8 +219,18 @@ public final class RunLog implements Closeable {
     channel.force(true);
   }
 
+  /** Forces every line appended so far to disk now. */
+  public void sync() throws IOException {
+    sync.now();
+  }
+
+  /** Forces what was appended, then closes the file. */
   @Override
   public void close() throws IOException {
-    channel.close();
+    try {
+      sync.close();
+    } finally {
+      channel.close();
+    }
   }
 }
