@@ -34,6 +34,8 @@ class DocsTest {
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
   private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.+?)\\s*#*\\s*$");
   private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
+  /** What git writes around both sides of a conflict it could not merge. */
+  private static final Pattern CONFLICT_MARKER = Pattern.compile("^(?:<{7}|>{7})(?: |$)");
   private static final Pattern LINK_TARGET = Pattern.compile("\\]\\([^)\\s]*\\)");
   /** What only a dated run carries, by kind: outside code, where commands and their sample output live. */
   private static final Map<String, Pattern> RUN_RECORDS = Map.of(
@@ -110,6 +112,21 @@ class DocsTest {
       found.addAll(runRecords(root.relativize(page).toString(), Files.readString(page)));
     }
     assertEquals(List.of(), found, "move dated runs, loads and commit ids to figures/; docs/ says how to reproduce");
+  }
+
+  @Test
+  void noPageKeepsAMergesConflictMarkers() throws IOException {
+    Path root = root();
+    List<String> found = new ArrayList<>();
+    for (Path page : pages(root)) {
+      List<String> lines = Files.readAllLines(page);
+      for (int i = 0; i < lines.size(); i++) {
+        if (CONFLICT_MARKER.matcher(lines.get(i)).find()) {
+          found.add(root.relativize(page) + ":" + (i + 1));
+        }
+      }
+    }
+    assertEquals(List.of(), found, "resolve the merge: both sides of a conflict are still in the text");
   }
 
   @Test
