@@ -38,6 +38,9 @@ class RealBenchTest {
         "--devices", "CPU,CPU2", "--methods", String.join(",", methods), "--budget", "3", "--seeds", "1",
         "--reference-factor", "0", "--final-rounds", "1", "--out", out.toString());
     assertEquals(0, r.exitCode(), r.out() + r.err());
+    String console = r.out() + r.err();
+    assertTrue(console.lines().anyMatch(l -> l.matches("tiny_transformer +load +[0-9.]+ at the start, [0-9.]+ at the "
+        + "end \\(1-minute load average\\)")), "the load the figures were measured under, on the console: " + console);
     for (String f : List.of("results.json", "report.md", "report.html")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }

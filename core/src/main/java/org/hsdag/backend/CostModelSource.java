@@ -71,16 +71,18 @@ public interface CostModelSource {
   /**
    * A cost model's own error on the runs it was fitted to.
    *
-   * @param runs how many measured runs
-   * @param medianAbs the median |predicted / measured - 1|
+   * @param runs how many measured runs it gives a latency for
+   * @param medianAbs the median |predicted / measured - 1| over them
    * @param maxAbs the largest
    * @param noise how far the repeats of one run differ: the median, over the runs repeated, of half their spread
    *     relative to their median (NaN: unknown)
+   * @param predictedRefused measured runs it predicts HETERO refuses, so gives no latency for, though they ran: not
+   *     an error of a size (a percentage of infinity says nothing), a count of its own
    */
-  record FitError(int runs, double medianAbs, double maxAbs, double noise) {
-    /** Without a known noise. */
+  record FitError(int runs, double medianAbs, double maxAbs, double noise, int predictedRefused) {
+    /** Without a known noise, every run predicted. */
     public FitError(int runs, double medianAbs, double maxAbs) {
-      this(runs, medianAbs, maxAbs, Double.NaN);
+      this(runs, medianAbs, maxAbs, Double.NaN, 0);
     }
 
     /** From the relative errors of the runs; empty when there is none. */
@@ -88,14 +90,32 @@ public interface CostModelSource {
       return of(errors, Double.NaN);
     }
 
-    /** From the relative errors of the runs and the noise of their repeats; empty when there is no error. */
+    /**
+     * From the relative errors of the runs (infinite for a run it predicts refused) and the noise of their
+     * repeats; empty when there is no error. When it predicts every run refused, its error is unbounded.
+     */
     public static Optional<FitError> of(java.util.List<Double> errors, double noise) {
       if (errors.isEmpty()) {
         return Optional.empty();
       }
-      double[] e = errors.stream().mapToDouble(x -> Math.abs(x)).sorted().toArray();
+      double[] e = errors.stream().filter(Double::isFinite).mapToDouble(x -> Math.abs(x)).sorted().toArray();
+      int refused = errors.size() - e.length;
+      if (e.length == 0) {
+        return Optional.of(new FitError(0, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, noise, refused));
+      }
       double median = e.length % 2 == 1 ? e[e.length / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
-      return Optional.of(new FitError(e.length, median, e[e.length - 1], noise));
+      return Optional.of(new FitError(e.length, median, e[e.length - 1], noise, refused));
+    }
+
+    /** How it reads, e.g. {@code on its 12 measured runs: median 4.1 %, max 18.5 %}. */
+    public String describe() {
+      String refused = predictedRefused == 0 ? "" : String.format(java.util.Locale.ROOT,
+          "; %d more measured run%s it predicts HETERO refuses", predictedRefused, predictedRefused == 1 ? "" : "s");
+      if (runs == 0) {
+        return "none of its " + predictedRefused + " measured runs predicted (it predicts HETERO refuses them all)";
+      }
+      return String.format(java.util.Locale.ROOT, "on its %d measured runs: median %.1f %%, max %.1f %%%s", runs,
+          100 * medianAbs, 100 * maxAbs, refused);
     }
   }
 }

@@ -16,8 +16,9 @@ import org.hsdag.ir.OpNode;
 
 /**
  * Sizes the dynamic inputs of one model one by one for {@link InputShapes#resolve}: what was given,
- * else per axis what the model fixes, the batch, a KV-cache axis's past length, a cross-attention
- * cache's encoder length (from its attention partner) or a sequence length. Inputs with an axis
+ * else per axis what the model fixes, the batch, a KV-cache axis's past length, the encoder's length
+ * of a cross-attention cache or of a decoder's encoder states (from their attention partner) or a
+ * sequence length. Inputs with an axis
  * none of these sizes are collected and refused together, in one line.
  */
 final class InputSizing {
@@ -34,6 +35,7 @@ final class InputSizing {
   private final List<Integer> unsizedAxis = new ArrayList<>();
   private int cacheInputs;
   private int crossInputs;
+  private int statesInputs;
   private final List<String> crossLengths = new ArrayList<>();
   private final Map<OpNode, java.util.Optional<AttentionPartners.Partner>> partners = new java.util.HashMap<>();
 
@@ -51,6 +53,7 @@ final class InputSizing {
     long[] resolved = new long[dims.length];
     boolean cache = false;
     boolean cross = false;
+    boolean states = false;
     for (int a = 0; a < dims.length; a++) {
       if (dims[a] >= 0) {
         resolved[a] = dims[a];
@@ -67,7 +70,8 @@ final class InputSizing {
           assumed = true;
         } else if (a > 0 && crossLength(p, a) > 0) {
           resolved[a] = crossLength(p, a);
-          cross = true;
+          cross = dims.length > 3;
+          states = !cross;
           assumed = true;
         } else if (assumable(p, a, dims)) {
           resolved[a] = a == 0 ? batch : sequence;
@@ -81,6 +85,7 @@ final class InputSizing {
     }
     cacheInputs += cache ? 1 : 0;
     crossInputs += cross ? 1 : 0;
+    statesInputs += states ? 1 : 0;
     inputs.add(InputShapes.inputName(p) + "="
         + Arrays.stream(resolved).mapToObj(Long::toString).collect(Collectors.joining("x")));
     sizes.put(p.name(), resolved);
@@ -95,10 +100,15 @@ final class InputSizing {
         + " took the past length " + past + " on their cache axis";
     String cross = crossInputs == 0 ? null : crossInputs + " cross-attention cache" + (crossInputs == 1 ? "" : "s")
         + " took the encoder's length " + String.join(", ", crossLengths) + " from their attention";
-    if (self == null && cross == null) {
+    String states = statesInputs == 0 ? null : statesInputs + " encoder state input" + (statesInputs == 1 ? "" : "s")
+        + " took the encoder's length " + String.join(", ", crossLengths) + " from the attention "
+        + (statesInputs == 1 ? "it feeds" : "they feed");
+    String said = java.util.stream.Stream.of(self, cross, states).filter(java.util.Objects::nonNull)
+        .collect(Collectors.joining(", "));
+    if (said.isEmpty()) {
       return null;
     }
-    return (self == null ? cross : cross == null ? self : self + ", " + cross)
+    return said
         + " (size them with --past-length N, --sequence-length N or --input-shape 'PATTERN*=D1,D2,...')";
   }
 

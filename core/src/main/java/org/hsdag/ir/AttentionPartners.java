@@ -69,6 +69,40 @@ public final class AttentionPartners {
       }
       frontier = next;
     }
+    return rank == 3 ? projected(g, parameter) : Optional.empty();
+  }
+
+  /** Ops an encoder's states pass through on their way to an attention's keys or values (a projection, heads). */
+  private static final Set<String> PROJECTION_OPS = Set.of("MatMul", "Add", "Multiply", "Convert", "Reshape",
+      "Transpose");
+
+  /**
+   * The attention a {@code [batch, length, hidden]} input reaches as keys or values once projected
+   * (MatMul by weights, split into heads by Reshape and Transpose): a decoder's encoder states, whose
+   * length axis 1 is then the encoder's, the length of that attention's mask.
+   */
+  private static Optional<Partner> projected(OpGraph g, int parameter) {
+    ArrayDeque<int[]> queue = new ArrayDeque<>();
+    queue.add(new int[] {parameter, 0});
+    Set<Integer> seen = new HashSet<>();
+    while (!queue.isEmpty()) {
+      int[] at = queue.poll();
+      if (!seen.add(at[0]) || at[1] >= HOPS) {
+        continue;
+      }
+      for (int j = 0; j < g.outDegree(at[0]); j++) {
+        Edge e = g.edge(g.outEdge(at[0], j));
+        if (at[1] > 0) {
+          Optional<Partner> found = attention(g, e.target(), e.targetInput(), 4, parameter);
+          if (found.isPresent()) {
+            return Optional.of(new Partner(1, found.get().attention(), found.get().mask()));
+          }
+        }
+        if (PROJECTION_OPS.contains(g.node(e.target()).type()) && e.targetInput() == 0) {
+          queue.add(new int[] {e.target(), at[1] + 1});
+        }
+      }
+    }
     return Optional.empty();
   }
 

@@ -98,6 +98,26 @@ class AttentionCacheSizesTest {
     assertTrue(again.notice().startsWith("dynamic inputs measured as encoder_attention_mask=1x5"), again.notice());
   }
 
+  /**
+   * A T5 decoder without a cache: the encoder's states reach the cross-attention only once
+   * projected, and take the encoder's length, the mask's; the token ids keep the decoder's.
+   */
+  @Test
+  void aDecodersEncoderStatesTakeTheMasksLengthAndItsTokenIdsTheSequenceLength() {
+    OpGraph g = DynamicIrs.write(tmp, "t5_decoder", DynamicIrs.t5Decoder());
+    AttentionPartners.Partner states = AttentionPartners.of(g, g.indexOf("Parameter_7")).orElseThrow();
+    assertEquals(new AttentionPartners.Partner(1, "MatMul 'cross_qk'", g.indexOf("attention_mask")), states);
+    InputShapes.Resolution byMask = new InputShapes(Map.of("encoder_attention_mask", new long[] {1, 12}))
+        .resolve(g);
+    assertEquals(List.of("encoder_attention_mask=1x12", "input_ids=1x8", "encoder_hidden_states=1x12x32"),
+        byMask.inputs());
+    assertTrue(byMask.notice().contains("1 encoder state input took the encoder's length 12 "
+        + "('encoder_attention_mask') from the attention it feeds"), byMask.notice());
+    InputShapes.Resolution byLength = InputShapes.NONE.withLengths(5, 0).resolve(g);
+    assertEquals(List.of("encoder_attention_mask=1x5", "input_ids=1x5", "encoder_hidden_states=1x5x32"),
+        byLength.inputs());
+  }
+
   /** The 2^36-element bound is the simulator's: a resolution keeps the sizes, and only the simulator's check refuses them. */
   @Test
   void sizesBeyondTheSimulatorsBoundResolveAndOnlyItsCheckRefusesThem() {

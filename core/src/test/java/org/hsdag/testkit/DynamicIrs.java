@@ -247,6 +247,53 @@ public final class DynamicIrs {
     return l.net(t5 ? "t5_kv_cache" : "renamed_kv_cache");
   }
 
+  /**
+   * A T5 export's decoder without a cache: {@code input_ids [?,?]} (i64) and {@code
+   * encoder_attention_mask [?,?]} (i64, op {@code attention_mask}) are the decoder's and the
+   * encoder's lengths, and {@code encoder_hidden_states [?,?,32]} (f32, op {@code Parameter_7})
+   * reaches the cross-attention's keys and values only once projected (MatMul, Reshape to heads,
+   * Transpose), so its axis 1 has the encoder's length, that of the mask on the same scores.
+   */
+  public static String t5Decoder() {
+    Layers l = new Layers();
+    long[] states = {D, D, 32};
+    long[] heads = {D, 4, D, 8};
+    long[] scores = {D, 4, D, D};
+    int mask = l.parameter("attention_mask", "encoder_attention_mask", "i64", D, D);
+    int ids = l.parameter("decoder_input_ids", "input_ids", "i64", D, D);
+    int enc = l.parameter("Parameter_7", "encoder_hidden_states", "f32", states);
+    int emb = l.constant("embedding", "f32", 50, 32);
+    int axis0 = l.constant("gather_axis", "i64");
+    int x = l.op("embed", "Gather", "opset8", "batch_dims=\"0\"", new long[][] {{50, 32}, {D, D}, {}},
+        new int[] {emb, ids, axis0}, "FP32", states);
+    int q = toHeads(l, "q", x);
+    int k = toHeads(l, "k", enc);
+    int v = toHeads(l, "v", enc);
+    int s = l.op("cross_qk", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"true\"",
+        new long[][] {heads, heads}, new int[] {q, k}, "FP32", scores);
+    int sm = l.op("cross_masked", "Add", "opset1", "auto_broadcast=\"numpy\"", new long[][] {scores, {D, 4, 1, D}},
+        new int[] {s, t5Mask(l, mask)}, "FP32", scores);
+    int p = l.op("cross_softmax", "SoftMax", "opset1", "axis=\"3\"", new long[][] {scores}, new int[] {sm}, "FP32",
+        scores);
+    int o = l.op("cross_out", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"false\"",
+        new long[][] {scores, heads}, new int[] {p, v}, "FP32", heads);
+    l.op("out", "Result", "opset1", null, new long[][] {heads}, new int[] {o}, "FP32");
+    return l.net("t5_decoder");
+  }
+
+  /** {@code x [?,?,32]} projected by a 32x32 weight and split into 4 heads of 8: {@code [?,4,?,8]}. */
+  private static int toHeads(Layers l, String name, int x) {
+    int w = l.constant(name + "_weight", "f32", 32, 32);
+    int mm = l.op(name + "_proj", "MatMul", "opset1", "transpose_a=\"false\" transpose_b=\"true\"",
+        new long[][] {{D, D, 32}, {32, 32}}, new int[] {x, w}, "FP32", D, D, 32);
+    int shape = l.constant(name + "_heads_shape", "i64", 4);
+    int r = l.op(name + "_heads", "Reshape", "opset1", "special_zero=\"true\"", new long[][] {{D, D, 32}, {4}},
+        new int[] {mm, shape}, "FP32", D, D, 4, 8);
+    int order = l.constant(name + "_order", "i64", 4);
+    return l.op(name + "_transpose", "Transpose", "opset1", null, new long[][] {{D, D, 4, 8}, {4}},
+        new int[] {r, order}, "FP32", D, 4, D, 8);
+  }
+
   /** The mask [?,?] as [?,1,1,?] f32, two ops away from the scores. */
   private static int shortMask(Layers l, int mask) {
     int axes = l.constant("axes", "i64", 2);

@@ -25,13 +25,17 @@ record PlanChoice(PlanCandidate chosen, Optional<String> note) {
       return new PlanChoice(best, Optional.empty());
     }
     FitError e = error.get();
+    String device = single.placement().deviceName(0);
+    if (e.runs() == 0) {
+      return new PlanChoice(single, Optional.of("the cost model predicts HETERO refuses every measured run, so it "
+          + "backs no split; " + device + " alone is proposed"));
+    }
     SplitMargin margin = new SplitMargin(e.maxAbs(), String.format(Locale.ROOT,
         "off by up to %.1f %% on its %d measured runs", 100 * e.maxAbs(), e.runs()), e.noise());
     double gain = 1 - best.proxyMillis() / single.proxyMillis();
     if (!margin.covers(gain)) {
       return new PlanChoice(best, Optional.empty());
     }
-    String device = single.placement().deviceName(0);
     return new PlanChoice(single, Optional.of(String.format(Locale.ROOT,
         "no split beats %s within the cost model's error and the profile's noise (±%.1f %%): the best split is %.1f "
             + "%% faster on the model, which is %s; %s alone is proposed",

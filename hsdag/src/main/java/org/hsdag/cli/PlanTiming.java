@@ -64,9 +64,7 @@ record PlanTiming(double startupSeconds, double costModelSeconds, double planSec
         startupSeconds, costModel, planSeconds));
     load.ifPresent(x -> l.add("profiled under " + CostModelReuse.loadText(x)));
     profiles.ifPresent(l::add);
-    error.ifPresent(e -> l.add(String.format(Locale.ROOT,
-        "the cost model's own error on its %d measured runs: median %.1f %%, max %.1f %%", e.runs(),
-        100 * e.medianAbs(), 100 * e.maxAbs())));
+    error.ifPresent(e -> l.add("the cost model's own error " + e.describe()));
     return l;
   }
 

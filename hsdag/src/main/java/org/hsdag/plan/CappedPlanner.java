@@ -144,10 +144,18 @@ final class CappedPlanner {
         }
       }
     }
+    // A priced cut knows nothing of the splits HETERO refuses: repaired as the uncapped planner repairs its starts,
+    // or every capped split of a model with shape chains (a T5) is dropped and nothing is said to fit.
+    FeasibleStarts starts = new FeasibleStarts();
     for (Seed sd : seeds.values()) {
-      int[] label = polish(sd.model, groups, sd.budget, sd.label, config, evaluations);
+      int[] from = starts.feasible(sd.model, sd.label, sd.origin);
+      if (from == null) {
+        continue;
+      }
+      int[] label = sd.budget.holds(from) ? polish(sd.model, groups, sd.budget, from, config, evaluations) : from;
       Planner.addUnlessRefused(pool, Planner.candidate(exact, sd.pair == null ? label : toFull(label, sd.pair),
-          sd.origin + (config.localSearch() ? " + local search" : ""), sd.family, pool.size(), evaluations));
+          sd.origin + (from != sd.label ? " (repaired)" : "") + (config.localSearch() ? " + local search" : ""),
+          sd.family, pool.size(), evaluations));
     }
     return pool;
   }
@@ -180,9 +188,12 @@ final class CappedPlanner {
             old.origin + ", " + dup.origin.substring(dup.origin.lastIndexOf(' ') + 1)));
   }
 
-  /** The labeling of {@code labels} the exact model rates fastest, or null when there is none. */
+  /**
+   * The labeling of {@code labels} the exact model rates fastest; the first when it refuses them all (the seed
+   * loop repairs it); null when there is none.
+   */
   private static int[] fastest(HeteroCostModel.Evaluator exact, List<int[]> labels) {
-    int[] best = null;
+    int[] best = labels.isEmpty() ? null : labels.get(0);
     double bestMicros = Double.POSITIVE_INFINITY;
     for (int[] l : labels) {
       double e = exact.micros(l);

@@ -56,6 +56,39 @@ class MemoryOptionsTest {
     assertTrue(r.out().contains("of 1.00 MiB"), r.out());
   }
 
+  /**
+   * Both devices capped, each at what the plan under one cap uses on it: that plan fits both caps, so
+   * planning under both finds a split that fits them, and never says nothing fits.
+   */
+  @Test
+  void capsOnBothDevicesAtWhatTheOneCapPlanUsesArePlanned() throws IOException {
+    JsonNode alone = planJson();
+    JsonNode cpuAlone = alone.get("best").get("memory_per_device").get("CPU");
+    long cpuCap = cpuAlone.get("total_bytes").asLong() - cpuAlone.get("weights_bytes").asLong() / 2;
+    JsonNode oneCap = planJson("--memory", "CPU=" + cpuCap);
+    assertTrue(oneCap.get("best").get("sub_models").asInt() > 1, "half the weights off CPU is a split: " + oneCap);
+    long gpuCap = oneCap.get("best").get("memory_per_device").get("GPU.1").get("total_bytes").asLong();
+    String both = "CPU=" + cpuCap + ",GPU.1=" + gpuCap;
+    JsonNode twoCaps = planJson("--memory", both);
+    JsonNode use = twoCaps.get("best").get("memory_per_device");
+    for (String d : new String[] {"CPU", "GPU.1"}) {
+      assertTrue(use.get(d).get("total_bytes").asLong() <= use.get(d).get("capacity_bytes").asLong(), d + ": " + use);
+    }
+    assertEquals(gpuCap, use.get("GPU.1").get("capacity_bytes").asLong(), use.toString());
+    CliRun text = CliRun.of("plan", MODEL, "--backend", "sim", "--devices", "CPU,GPU.1", "--memory", both);
+    assertEquals(ExitCodes.OK, text.exitCode(), text.err());
+    assertTrue(text.out().contains("--memory for CPU,GPU.1") && !text.err().contains("fits"), text.out() + text.err());
+  }
+
+  private static JsonNode planJson(String... more) throws IOException {
+    java.util.List<String> args = new java.util.ArrayList<>(
+        java.util.List.of("plan", MODEL, "--backend", "sim", "--devices", "CPU,GPU.1", "--json"));
+    args.addAll(java.util.List.of(more));
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    return new ObjectMapper().readTree(r.out());
+  }
+
   @Test
   void aResumedTuneKeepsTheCapacitiesItStartedWith() throws IOException {
     Path out = tmp.resolve("run");

@@ -1,6 +1,7 @@
 package org.hsdag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -51,5 +52,20 @@ class PlanChoiceTest {
   void withoutAMeasuredErrorThePlannersBestStands() {
     assertEquals(SPLIT, PlanChoice.of(PLAN, Optional.empty()).chosen());
     assertEquals(new FitError(3, 0.1, 0.3), FitError.of(List.of(0.1, -0.3, 0.05)).orElseThrow());
+  }
+
+  /** A measured run the model predicts refused has an infinite relative error: counted apart, never printed as one. */
+  @Test
+  void runsTheModelPredictsRefusedAreCountedApartNotAsAnInfiniteError() {
+    FitError e = FitError.of(List.of(0.1, Double.POSITIVE_INFINITY, -0.3, 0.05), 0.02).orElseThrow();
+    assertEquals(new FitError(3, 0.1, 0.3, 0.02, 1), e);
+    assertEquals("on its 3 measured runs: median 10.0 %, max 30.0 %; 1 more measured run it predicts HETERO refuses",
+        e.describe());
+    assertEquals(CPU, PlanChoice.of(PLAN, Optional.of(e)).chosen(), "the finite error still bounds the split's gain");
+    FitError none = FitError.of(List.of(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY)).orElseThrow();
+    assertFalse(none.describe().contains("Infinity") || none.describe().contains("NaN"), none.describe());
+    PlanChoice unbacked = PlanChoice.of(PLAN, Optional.of(none));
+    assertEquals(CPU, unbacked.chosen(), "a model that predicts nothing backs no split");
+    assertFalse(unbacked.note().orElseThrow().contains("Infinity"), unbacked.note().orElseThrow());
   }
 }

@@ -51,6 +51,8 @@ class RealPlanReuseTest {
     assertEquals(ExitCodes.OK, text.exitCode(), text.out() + text.err());
     assertTrue(text.out().contains("cost model reused from " + cache), text.out());
     assertTrue(text.out().contains("the cost model's own error on its "), text.out());
+    assertTrue(text.out().lines().anyMatch(l -> l.startsWith("  profiled under load ")), "the load, on the console: "
+        + text.out());
     assertFalse(text.out().contains(" in 0.") && text.out().contains("plan for tiny_transformer on CPU,CPU2, in"),
         text.out());
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.hsdag.ir.IrReader;
 import org.hsdag.ir.OpGraph;
@@ -21,6 +22,7 @@ import org.hsdag.placement.Placement;
 import org.hsdag.placement.PlacementFiles;
 import org.hsdag.testkit.RealOpenVino;
 import org.hsdag.testkit.Samples;
+import org.hsdag.testkit.TinyT5;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +70,31 @@ class RealSnippetTest {
     Files.copy(Samples.irSample("distilbert-base-uncased-sst2.xml"), xml);
     SyntheticWeights.write(new IrReader().read(xml), 1, IrReader.defaultBinPath(xml));
     runs(python, applySnippet(xml, halfSplit(xml)));
+  }
+
+  /**
+   * A T5 encoder planned on the real backend with a cap that keeps half its weights off CPU2: the plan
+   * is a split, and the runtime compiles and infers it, through {@code apply} and through the printed
+   * snippet (the planners never propose a split the runtime refuses).
+   */
+  @Test
+  void aT5EncodersPlanUnderACapIsASplitTheRuntimeCompilesAndInfers() throws Exception {
+    Path python = RealOpenVino.python();
+    TinyT5.write(tmp);
+    Path xml = tmp.resolve("encoder_model.xml");
+    Path plan = tmp.resolve("encoder.plan.json");
+    String cap = "CPU2=" + Files.size(IrReader.defaultBinPath(xml)) / 2;
+    CliRun p = CliRun.of("plan", xml.toString(), "--backend", "openvino", "--test-device", "CPU2:precision=f32",
+        "--devices", "CPU,CPU2", "--memory", cap, "-o", plan.toString());
+    assertEquals(ExitCodes.OK, p.exitCode(), p.out() + p.err());
+    int[] opsPerDevice = PlacementFiles.read(plan, new IrReader().read(xml), DeviceSet.of("CPU", "CPU2"))
+        .countsPerDevice();
+    assertTrue(opsPerDevice[0] > 0 && opsPerDevice[1] > 0, "a split: " + Arrays.toString(opsPerDevice) + p.out());
+    CliRun a = CliRun.of("apply", xml.toString(), plan.toString(), "--backend", "openvino", "--test-device",
+        "CPU2:precision=f32", "--devices", "CPU,CPU2", "--rounds", "1");
+    assertEquals(ExitCodes.OK, a.exitCode(), a.out() + a.err());
+    assertFalse(a.out().contains("failed") || a.out().contains("refused"), a.out());
+    runs(python, applySnippet(xml, plan));
   }
 
   /** The first half of the ops (in topological order) on CPU, the rest on CPU2, as HETERO places constants. */
