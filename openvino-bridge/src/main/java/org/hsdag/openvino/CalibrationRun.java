@@ -184,8 +184,16 @@ public record CalibrationRun(int runs, int splits, long seed, Map<String, long[]
       }
       records = new KernelRecords(store.database(), store.fresh(), contexts, store.notices());
     }
-    ProfiledKernels profiled = KernelProfiles.profile(model, graph, KernelProfiles.opCosts(graph, shapes), infos,
-        shapes, options, records);
+    ProfiledKernels profiled;
+    try {
+      profiled = KernelProfiles.profile(model, graph, KernelProfiles.opCosts(graph, shapes), infos, shapes, options,
+          records);
+    } catch (IllegalStateException e) {
+      if (e.getCause() instanceof OpenVinoException) {
+        throw new OpenVinoException(e.getMessage()); // the runtime's failure, said in calibrate's one line
+      }
+      throw e;
+    }
     if (records != null) {
       store.notices().accept(records.reuse().line());
     }

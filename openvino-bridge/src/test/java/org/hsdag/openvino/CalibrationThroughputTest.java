@@ -56,6 +56,17 @@ class CalibrationThroughputTest {
   }
 
   @Test
+  void aRuntimeThatCannotProfileFailsAsTheRuntimeNotAsAnInternalError() {
+    OpGraph g = TinyGraphs.randomDag(6, 2, 1);
+    ScriptedRuntime rt = new ScriptedRuntime(g, "CPU");
+    rt.compileError = "out of memory";
+    OpenVinoException e = org.junit.jupiter.api.Assertions.assertThrows(OpenVinoException.class,
+        () -> new CalibrationRun(3, 0, 7, Map.of(), 0).measure(rt, g, Path.of("tiny.xml"), List.of("CPU"), PAPER,
+            ShapeAssumption.DEFAULT));
+    assertTrue(e.getMessage().contains("out of memory"), e.getMessage());
+  }
+
+  @Test
   void recordsWithoutThroughputTimesKeepTheProfileAsItWas() throws Exception {
     CalibrationRecords old = new CalibrationRecords("m.xml", "synthetic: test",
         List.of(new CalibrationRecords.DeviceRun("CPU", "cpu", 1.0, List.of())), List.of());
