@@ -42,9 +42,9 @@ public final class CheckRuntimeCommand implements Callable<Integer> {
       description = "Largest allowed absolute output difference from CPU; GPUs run f16 (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "" + SeedOptions.DEFAULT,
-      description = "Seed of the input data (default: ${DEFAULT-VALUE}).")
-  long seed;
+  /** The seed of the random input data, the one default every command shares. */
+  @Mixin
+  SeedOptions seedOptions;
 
   @Option(names = "--keep", paramLabel = "DIR",
       description = "Write the bundled model to DIR and keep it (default: a temporary folder).")
@@ -71,7 +71,7 @@ public final class CheckRuntimeCommand implements Callable<Integer> {
     RuntimeCheck.Report report;
     try (OpenVinoRuntime rt = availability.openRuntime()) {
       testDeviceOptions.testDevices().forEach(rt::registerTestDevice);
-      report = RuntimeCheck.run(rt, dir, runs, tolerance, seed);
+      report = RuntimeCheck.run(rt, dir, runs, tolerance, seedOptions.seed());
     } finally {
       if (keep == null) {
         deleteTree(dir);
