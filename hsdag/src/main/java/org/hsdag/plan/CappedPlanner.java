@@ -23,7 +23,8 @@ import org.hsdag.memory.MemoryUse;
  * {@link LocalSearch} then fill what the relaxation left free. Every result is checked on the full
  * memory model (activation peaks included); when one misses, the reserve of that device grows by
  * the miss and the search repeats; when all fit, the reserves shrink to what they really need and the
- * search runs once more, so the weights fill the devices. Every candidate returned fits.
+ * search runs once more, so the weights fill the devices. When HETERO refuses every priced cut and no repair
+ * holds the budgets, contiguous {@link PrefixSplits stages} stand in. Every candidate returned fits.
  */
 final class CappedPlanner {
   private static final int ROUNDS = 4;
@@ -157,7 +158,32 @@ final class CappedPlanner {
           sd.origin + (from != sd.label ? " (repaired)" : "") + (config.localSearch() ? " + local search" : ""),
           sd.family, pool.size(), evaluations));
     }
+    if (pool.stream().noneMatch(c -> !c.family().equals("single") && ob.holds(c.label()))) {
+      addStages(pool, model, ob, order, groups, starts, exact, evaluations);
+    }
     return pool;
+  }
+
+  /** Per device pair, the fastest {@link PrefixSplits} stage split within budget, polished. */
+  private void addStages(List<Planner.OpCandidate> pool, HeteroCostModel model, OpBudget ob, int[] order,
+      int[][] groups, FeasibleStarts starts, HeteroCostModel.Evaluator exact, long[] evaluations) {
+    PlannerConfig config = planner.config();
+    for (int a = 0; a < model.deviceCount(); a++) {
+      for (int b = a + 1; b < model.deviceCount(); b++) {
+        if (ob.budget(a) <= 0 || ob.budget(b) <= 0) {
+          continue;
+        }
+        HeteroCostModel pm = model.withDevices(List.of(model.device(a).name(), model.device(b).name()));
+        OpBudget pb = new OpBudget(ob.bytes(), new long[] {ob.budget(a), ob.budget(b)});
+        String family = "capped stages " + model.device(a).name() + "+" + model.device(b).name();
+        int[] label = PrefixSplits.fastest(pm, pb, order, starts, family);
+        if (label != null) {
+          int[] polished = polish(pm, groups, pb, label, config, evaluations);
+          Planner.addUnlessRefused(pool, Planner.candidate(exact, toFull(polished, new int[] {a, b}),
+              family + (config.localSearch() ? " + local search" : ""), family, pool.size(), evaluations));
+        }
+      }
+    }
   }
 
   /** A labeling to polish: on a device pair ({@code pair} maps its devices) or on all devices ({@code pair} null). */

@@ -1,10 +1,13 @@
 package org.hsdag.plan;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.hsdag.cost.DeviceProfile;
+import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryLimits;
@@ -28,16 +31,7 @@ class BothCappedTest {
     for (long seed = 1; seed <= 4; seed++) {
       OpGraph g = TinyGraphs.randomDag(80, 256, seed);
       SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
-      MemoryCheck profile = sim.memoryCheck(g, DEVICES);
-      Map<String, Long> caps = new java.util.HashMap<>();
-      for (int d = 0; d < DEVICES.size(); d++) {
-        String name = DEVICES.name(d);
-        long need = profile.use(Placement.allOn(DEVICES, g.nodeCount(), name)).get(d).totalBytes();
-        long overhead = profile.overhead(d);
-        // Seven tenths of what the model needs beyond the runtime: neither alone, both together.
-        caps.put(name, overhead + (need - overhead) * 7 / 10);
-      }
-      SimBackend capped = sim.withMemoryLimits(new MemoryLimits(caps));
+      SimBackend capped = sim.withMemoryLimits(new MemoryLimits(caps(sim, g)));
       MemoryCheck check = capped.memoryCheck(g, DEVICES);
       assertFalse(check.fits(Placement.allOn(DEVICES, g.nodeCount(), "CPU")), "seed " + seed);
       assertFalse(check.fits(Placement.allOn(DEVICES, g.nodeCount(), "GPU.1")), "seed " + seed);
@@ -47,5 +41,74 @@ class BothCappedTest {
             "seed " + seed + ": " + c.origin() + " " + check.violation(c.placement()));
       }
     }
+  }
+
+  /**
+   * A model with shape chains under noisy cost models: when every priced cut falls on a split HETERO refuses and
+   * no repair holds the budgets, a contiguous stage still fits (it was "no placement fits" on a T5 encoder).
+   */
+  @Test
+  void aModelWithShapeChainsGetsASplitThatFitsWhenThePricedCutsAreRefused() {
+    OpGraph g = weightedDetector(16);
+    SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
+    SimBackend capped = sim.withMemoryLimits(new MemoryLimits(caps(sim, g)));
+    MemoryCheck check = capped.memoryCheck(g, DEVICES);
+    PlacementProxy base = PlacementProxy.ofSim(capped, g, DEVICES).withMemory(check);
+    java.util.List<String> failures = new java.util.ArrayList<>();
+    for (long seed = 1; seed <= 60; seed++) {
+      PlacementProxy proxy = base.withModel(PlannerFeasibleStartTest.noisy(base.model(), seed, 8));
+      try {
+        for (PlanCandidate c : new Planner().plan(proxy).candidates()) {
+          assertTrue(check.fits(c.placement()), "seed " + seed + ": " + c.origin());
+          assertNull(proxy.model().refusedBoundary(proxy.opDevices(c.placement())), "seed " + seed);
+        }
+      } catch (RuntimeException e) {
+        failures.add(seed + ": " + e.getMessage());
+      }
+    }
+    assertEquals(java.util.List.of(), failures);
+  }
+
+  /** Per device, seven tenths of what the model needs there beyond the runtime: neither alone, both together. */
+  private static Map<String, Long> caps(SimBackend sim, OpGraph g) {
+    MemoryCheck profile = sim.memoryCheck(g, DEVICES);
+    Map<String, Long> caps = new java.util.HashMap<>();
+    for (int d = 0; d < DEVICES.size(); d++) {
+      String name = DEVICES.name(d);
+      long need = profile.use(Placement.allOn(DEVICES, g.nodeCount(), name)).get(d).totalBytes();
+      long overhead = profile.overhead(d);
+      caps.put(name, overhead + (need - overhead) * 7 / 10);
+    }
+    return caps;
+  }
+
+  /** {@link HeteroRefusalsTest#detector}'s shape chains on a chain of MatMuls that carry the weights. */
+  private static OpGraph weightedDetector(int layers) {
+    TinyGraphs.Builder b = TinyGraphs.builder("weighted-detector");
+    long[] dims = {1, 8, 16, 16};
+    int h = b.parameter("x", dims);
+    int img = b.parameter("img", 1, 3, 64, 64);
+    int si = b.op("si", "ShapeOf", Map.of(), ElementType.I64, new long[] {4}, img);
+    int ssi = b.op("ssi", "StridedSlice", Map.of(), ElementType.I64, new long[] {2}, si,
+        b.constant("bi", ElementType.I64, 1), b.constant("ei", ElementType.I64, 1),
+        b.constant("sti", ElementType.I64, 1));
+    int[] priors = new int[layers / 2];
+    for (int i = 0; i < layers; i++) {
+      h = b.op("h" + i, "MatMul", dims, h, b.constant("w" + i, ElementType.F32, 128, 128));
+      if (i % 2 == 1) {
+        int s = b.op("s" + i, "ShapeOf", Map.of(), ElementType.I64, new long[] {4}, h);
+        int ss = b.op("ss" + i, "StridedSlice", Map.of(), ElementType.I64, new long[] {2}, s,
+            b.constant("b" + i, ElementType.I64, 1), b.constant("e" + i, ElementType.I64, 1),
+            b.constant("st" + i, ElementType.I64, 1));
+        int pb = b.op("pb" + i, "PriorBoxClustered", new long[] {2, 2048}, ss, ssi);
+        priors[i / 2] = b.op("u" + i, "Unsqueeze", new long[] {1, 2, 2048}, pb,
+            b.constant("ax" + i, ElementType.I64, 1));
+      }
+    }
+    int all = b.op("priors", "Concat", Map.of("axis", "2"), ElementType.F32, new long[] {1, 2, 2048L * priors.length},
+        priors);
+    int flat = b.op("flat", "Reshape", new long[] {1, 1, 2048}, h, b.constant("shape", ElementType.I64, 3));
+    b.result("out", b.op("out", "Add", new long[] {1, 2, 2048L * priors.length}, all, flat));
+    return b.build();
   }
 }
