@@ -109,12 +109,18 @@ public interface CostModelSource {
 
     /** How it reads, e.g. {@code on its 12 measured runs: median 4.1 %, max 18.5 %}. */
     public String describe() {
+      return describe("measured runs");
+    }
+
+    /** How it reads with the runs named, e.g. {@code on its 12 designed HETERO runs: median 4.1 %, max 18.5 %}. */
+    public String describe(String theRuns) {
       String refused = predictedRefused == 0 ? "" : String.format(java.util.Locale.ROOT,
-          "; %d more measured run%s it predicts HETERO refuses", predictedRefused, predictedRefused == 1 ? "" : "s");
+          "; %d more %s it predicts HETERO refuses", predictedRefused,
+          predictedRefused == 1 && theRuns.endsWith("s") ? theRuns.substring(0, theRuns.length() - 1) : theRuns);
       if (runs == 0) {
-        return "none of its " + predictedRefused + " measured runs predicted (it predicts HETERO refuses them all)";
+        return "none of its " + predictedRefused + " " + theRuns + " predicted (it predicts HETERO refuses them all)";
       }
-      return String.format(java.util.Locale.ROOT, "on its %d measured runs: median %.1f %%, max %.1f %%%s", runs,
+      return String.format(java.util.Locale.ROOT, "on its %d %s: median %.1f %%, max %.1f %%%s", runs, theRuns,
           100 * medianAbs, 100 * maxAbs, refused);
     }
   }

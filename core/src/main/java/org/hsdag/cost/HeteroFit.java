@@ -102,23 +102,6 @@ public final class HeteroFit {
       return m;
     }
 
-    /** One line per device and the fit's own error, e.g. for {@code calibrate}'s output. */
-    public List<String> describe() {
-      List<String> lines = new ArrayList<>();
-      for (int d = 0; d < costs.size(); d++) {
-        HeteroDevice c = costs.get(d);
-        double gbs = c.linkMicrosPerByte() > 0 ? 1.0 / (c.linkMicrosPerByte() * 1e3) : Double.POSITIVE_INFINITY;
-        lines.add(String.format(Locale.ROOT,
-            "%s: kernels x%.3f of the profiled per-op times (x%.3f more when alone), sub-model start %.1f us, "
-                + "boundary copy %.1f us + %s",
-            c.name(), kernelScale[d], c.aloneScale(), c.subModelOverheadUs(), c.linkLatencyUs(),
-            Double.isInfinite(gbs) ? "no per-byte cost" : String.format(Locale.ROOT, "%.2f GB/s", gbs)));
-      }
-      lines.add(String.format(Locale.ROOT,
-          "request overhead %.1f us; the fit's own error on its %d calibration measurements: median %.1f %%, max %.1f %%",
-          requestMicros, observations.size(), 100 * medianAbsError(), 100 * maxAbsError()));
-      return lines;
-    }
   }
 
   /**

@@ -112,7 +112,6 @@ class HeteroFitTest {
     }
     assertTrue(fit.costs().stream().anyMatch(c -> c.subModelOverheadUs() > 0), "splits cost time: starts not 0");
     assertTrue(fit.maxAbsError() <= 0.06, "within the noise: " + fit.maxAbsError());
-    assertTrue(fit.describe().get(2).contains("the fit's own error on its"), fit.describe().toString());
   }
 
   @Test

@@ -61,6 +61,8 @@ class PlanChoiceTest {
     assertEquals(new FitError(3, 0.1, 0.3, 0.02, 1), e);
     assertEquals("on its 3 measured runs: median 10.0 %, max 30.0 %; 1 more measured run it predicts HETERO refuses",
         e.describe());
+    assertEquals("on its 3 designed HETERO runs: median 10.0 %, max 30.0 %; 1 more designed HETERO run it predicts "
+        + "HETERO refuses", e.describe("designed HETERO runs"), "calibrate's line, counted the same way");
     assertEquals(CPU, PlanChoice.of(PLAN, Optional.of(e)).chosen(), "the finite error still bounds the split's gain");
     FitError none = FitError.of(List.of(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY)).orElseThrow();
     assertFalse(none.describe().contains("Infinity") || none.describe().contains("NaN"), none.describe());

@@ -1,7 +1,6 @@
 package org.hsdag.openvino;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +10,7 @@ import org.hsdag.cost.CostModel;
 import org.hsdag.cost.DeviceProfile;
 import org.hsdag.cost.HeteroCostModel;
 import org.hsdag.cost.HeteroDevice;
+import org.hsdag.backend.CostModelSource;
 import org.hsdag.cost.HeteroFit;
 import org.hsdag.cost.SimGraph;
 import org.hsdag.ir.OpGraph;
@@ -95,15 +95,12 @@ final class CalibrationHeteroFit {
       List<String> names, List<HeteroFit.Observation> obs) {
     DeviceProfile p = fit.toProfile("calibrated", "", List.of(), result);
     HeteroCostModel.Evaluator ev = SimGraph.build(graph, p, costModel).costModel().withDevices(names).evaluator();
-    double[] err = new double[obs.size()];
-    for (int k = 0; k < err.length; k++) {
-      err[k] = Math.abs(ev.micros(obs.get(k).deviceOfOp()) / obs.get(k).micros() - 1);
+    List<Double> errors = new ArrayList<>();
+    for (HeteroFit.Observation o : obs) {
+      errors.add(ev.micros(o.deviceOfOp()) / o.micros() - 1); // infinite where it predicts a refusal: counted apart
     }
-    Arrays.sort(err);
-    double median = err.length % 2 == 1 ? err[err.length / 2] : (err[err.length / 2 - 1] + err[err.length / 2]) / 2;
-    return String.format(Locale.ROOT,
-        "the calibrated profile's own error on its %d designed HETERO runs: median %.1f %%, max %.1f %%", err.length,
-        100 * median, 100 * err[err.length - 1]);
+    return "the calibrated profile's own error "
+        + CostModelSource.FitError.of(errors).orElseThrow().describe("designed HETERO runs");
   }
 
   private static List<String> dedup(List<String> notes) {
