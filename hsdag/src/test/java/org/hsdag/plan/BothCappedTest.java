@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.hsdag.cost.DeviceProfile;
-import org.hsdag.ir.ElementType;
 import org.hsdag.ir.OpGraph;
 import org.hsdag.memory.MemoryCheck;
 import org.hsdag.memory.MemoryLimits;
@@ -49,7 +48,7 @@ class BothCappedTest {
    */
   @Test
   void aModelWithShapeChainsGetsASplitThatFitsWhenThePricedCutsAreRefused() {
-    OpGraph g = weightedDetector(16);
+    OpGraph g = HeteroRefusalsTest.detector(16, true);
     SimBackend sim = new SimBackend(DeviceProfile.load("paper"), SimOptions.exact());
     SimBackend capped = sim.withMemoryLimits(new MemoryLimits(caps(sim, g)));
     MemoryCheck check = capped.memoryCheck(g, DEVICES);
@@ -80,35 +79,5 @@ class BothCappedTest {
       caps.put(name, overhead + (need - overhead) * 7 / 10);
     }
     return caps;
-  }
-
-  /** {@link HeteroRefusalsTest#detector}'s shape chains on a chain of MatMuls that carry the weights. */
-  private static OpGraph weightedDetector(int layers) {
-    TinyGraphs.Builder b = TinyGraphs.builder("weighted-detector");
-    long[] dims = {1, 8, 16, 16};
-    int h = b.parameter("x", dims);
-    int img = b.parameter("img", 1, 3, 64, 64);
-    int si = b.op("si", "ShapeOf", Map.of(), ElementType.I64, new long[] {4}, img);
-    int ssi = b.op("ssi", "StridedSlice", Map.of(), ElementType.I64, new long[] {2}, si,
-        b.constant("bi", ElementType.I64, 1), b.constant("ei", ElementType.I64, 1),
-        b.constant("sti", ElementType.I64, 1));
-    int[] priors = new int[layers / 2];
-    for (int i = 0; i < layers; i++) {
-      h = b.op("h" + i, "MatMul", dims, h, b.constant("w" + i, ElementType.F32, 128, 128));
-      if (i % 2 == 1) {
-        int s = b.op("s" + i, "ShapeOf", Map.of(), ElementType.I64, new long[] {4}, h);
-        int ss = b.op("ss" + i, "StridedSlice", Map.of(), ElementType.I64, new long[] {2}, s,
-            b.constant("b" + i, ElementType.I64, 1), b.constant("e" + i, ElementType.I64, 1),
-            b.constant("st" + i, ElementType.I64, 1));
-        int pb = b.op("pb" + i, "PriorBoxClustered", new long[] {2, 2048}, ss, ssi);
-        priors[i / 2] = b.op("u" + i, "Unsqueeze", new long[] {1, 2, 2048}, pb,
-            b.constant("ax" + i, ElementType.I64, 1));
-      }
-    }
-    int all = b.op("priors", "Concat", Map.of("axis", "2"), ElementType.F32, new long[] {1, 2, 2048L * priors.length},
-        priors);
-    int flat = b.op("flat", "Reshape", new long[] {1, 1, 2048}, h, b.constant("shape", ElementType.I64, 3));
-    b.result("out", b.op("out", "Add", new long[] {1, 2, 2048L * priors.length}, all, flat));
-    return b.build();
   }
 }

@@ -34,7 +34,12 @@ class HeteroRefusalsTest {
 
   /** A chain of ops; after every other one a ShapeOf → StridedSlice → PriorBoxClustered → Unsqueeze branch; all concatenated. */
   static OpGraph detector(int layers) {
-    TinyGraphs.Builder b = TinyGraphs.builder("detector");
+    return detector(layers, false);
+  }
+
+  /** {@link #detector(int)}, its chain made of MatMuls that carry 64 KiB of weights each when {@code weighted}. */
+  static OpGraph detector(int layers, boolean weighted) {
+    TinyGraphs.Builder b = TinyGraphs.builder(weighted ? "weighted-detector" : "detector");
     long[] dims = {1, 8, 16, 16};
     int x = b.parameter("x", dims);
     int img = b.parameter("img", 1, 3, 64, 64);
@@ -45,7 +50,8 @@ class HeteroRefusalsTest {
     int h = x;
     int[] priors = new int[layers / 2];
     for (int i = 0; i < layers; i++) {
-      h = b.op("h" + i, i % 2 == 0 ? "ReLU" : "Sigmoid", dims, h);
+      h = weighted ? b.op("h" + i, "MatMul", dims, h, b.constant("w" + i, ElementType.F32, 128, 128))
+          : b.op("h" + i, i % 2 == 0 ? "ReLU" : "Sigmoid", dims, h);
       if (i % 2 == 1) {
         int s = b.op("s" + i, "ShapeOf", Map.of(), ElementType.I64, new long[] {4}, h);
         int ss = b.op("ss" + i, "StridedSlice", Map.of(), ElementType.I64, new long[] {2}, s,
