@@ -1,4 +1,3 @@
-// size: one flat-array model; its accessors mirror the tables, and the evaluate hot path reads them all directly
 package org.hsdag.cost;
 
 import java.util.ArrayList;
@@ -8,8 +7,8 @@ import org.hsdag.ir.OpGraph;
 
 /**
  * The additive cost tables of one graph's HETERO execution, and the one evaluator that runs a
- * placement on them ({@link #evaluate}). Immutable; the simulator measures with it and the planner
- * uses it as its exact proxy.
+ * placement on them ({@link #evaluate}, run by {@link PlacementLatency}). Immutable; the simulator
+ * measures with it and the planner uses it as its exact proxy.
  *
  * <p>The tables cover the <em>ops</em>: the graph's kernels (compute nodes), in topological order,
  * op {@code i} being graph node {@link #node(int)}. Per op and device: the stand-alone kernel time,
@@ -47,12 +46,9 @@ public final class HeteroCostModel {
   private final int[] tensorConsumerStart;
   private final int[] tensorConsumer;
   private final int[] tensorResults;
-  private final double[] linkLatency;
-  private final double[] linkInvBandwidth;
-  private final double[] subModelOverhead;
-  /** Per device, the factor on its kernels when it runs the whole model alone ({@link HeteroDevice#aloneScale}). */
-  private final double[] aloneScale;
   private final double requestOverhead;
+  /** The evaluator, over these tables. */
+  private final PlacementLatency latency;
 
   /** Takes ownership of the arrays (callers pass fresh ones). */
   HeteroCostModel(List<HeteroDevice> devices, int nodeCount, int[] node, int[] predStart, int[] pred,
@@ -81,18 +77,6 @@ public final class HeteroCostModel {
     this.tensorConsumer = tensorConsumer;
     this.tensorResults = tensorResults;
     this.requestOverhead = requestOverhead;
-    int d = this.devices.size();
-    linkLatency = new double[d];
-    linkInvBandwidth = new double[d];
-    subModelOverhead = new double[d];
-    aloneScale = new double[d];
-    for (int k = 0; k < d; k++) {
-      HeteroDevice dev = this.devices.get(k);
-      aloneScale[k] = dev.aloneScale();
-      linkLatency[k] = dev.linkLatencyUs();
-      linkInvBandwidth[k] = dev.linkMicrosPerByte();
-      subModelOverhead[k] = dev.subModelOverheadUs();
-    }
     if (split.opCount() != nc) {
       throw new IllegalArgumentException("the split covers " + split.opCount() + " ops, the model " + nc);
     }
@@ -100,6 +84,8 @@ public final class HeteroCostModel {
     CostTableChecks.checkOps(nc, predStart, pred, fuseInto);
     CostTableChecks.checkTensors(nc, tensorProducer, tensorBytes, tensorConsumer);
     CostTableChecks.checkTimes(nc, this.devices, time, fusedTime);
+    latency = new PlacementLatency(this.devices, node, time, fusedTime, fuseInto, supported, tensorProducer,
+        tensorBytes, tensorConsumerStart, tensorConsumer, tensorResults, requestOverhead, split);
   }
 
   /**
@@ -143,9 +129,7 @@ public final class HeteroCostModel {
       System.arraycopy(fusedTime, map[k] * nc, f, k * nc, nc);
       System.arraycopy(supported, map[k] * nc, s, k * nc, nc);
     }
-    return new HeteroCostModel(sub, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
-        s, tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(), tensorConsumer.clone(),
-        tensorResults.clone(), requestOverhead, split);
+    return copy(sub, t, f, s, requestOverhead, split);
   }
 
   /**
@@ -171,10 +155,7 @@ public final class HeteroCostModel {
           .add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
               dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale(), dev.throughputGain()));
     }
-    return new HeteroCostModel(scaled, nodeCount, node.clone(), predStart.clone(), pred.clone(), t, f, fuseInto.clone(),
-        supported.clone(), tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(),
-        tensorConsumer.clone(),
-        tensorResults.clone(), requestOverhead, split);
+    return copy(scaled, t, f, supported.clone(), requestOverhead, split);
   }
 
   /**
@@ -190,27 +171,23 @@ public final class HeteroCostModel {
       HeteroDevice c = costs.get(k);
       kept.add(c.throughputGain().isEmpty() ? c.withThroughputGain(devices.get(k).throughputGain()) : c);
     }
-    return new HeteroCostModel(kept, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
-        fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
-        tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverheadUs, split);
+    return copy(kept, time.clone(), fusedTime.clone(), supported.clone(), requestOverheadUs, split);
+  }
+
+  /**
+   * This model's ops and tensors (fresh copies of their tables) with the given devices, per-device
+   * tables ({@code [device * opCount() + i]}, owned by the copy), request overhead and split.
+   */
+  private HeteroCostModel copy(List<HeteroDevice> onDevices, double[] kernelTimes, double[] fusedTimes,
+      boolean[] support, double requestOverheadUs, HeteroSplit subModelSplit) {
+    return new HeteroCostModel(onDevices, nodeCount, node.clone(), predStart.clone(), pred.clone(), kernelTimes,
+        fusedTimes, fuseInto.clone(), support, tensorProducer.clone(), tensorBytes.clone(), tensorConsumerStart.clone(),
+        tensorConsumer.clone(), tensorResults.clone(), requestOverheadUs, subModelSplit);
   }
 
   /** The {@link CostTerms} of a placement given as a model device per op (support is not checked). */
   public CostTerms terms(int[] dc) {
-    int[] parent = new int[nc];
-    int[] subs = new int[devices.size()];
-    split.split(dc, parent, subs);
-    double[] op = new double[nc];
-    int alone = CostTerms.onlyDevice(subs);
-    double factor = alone >= 0 ? aloneScale[alone] : 1.0;
-    for (int i = 0; i < nc; i++) {
-      int r = parent[i];
-      int f = fuseInto[i];
-      op[i] = factor * (f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i]);
-    }
-    double[] copies = new double[devices.size()];
-    transfers(dc, parent, new int[nc], copies);
-    return new CostTerms(op, copies, subs, requestOverhead);
+    return latency.terms(dc);
   }
 
   // ---- the tables ----
@@ -313,11 +290,11 @@ public final class HeteroCostModel {
 
   /** One boundary copy of {@code bytes} to or from {@code device}, µs. */
   public double copyMicros(int device, double bytes) {
-    return linkLatency[device] + bytes * linkInvBandwidth[device];
+    return latency.copyMicros(device, bytes);
   }
 
   public double subModelOverhead(int device) {
-    return subModelOverhead[device];
+    return latency.subModelOverhead(device);
   }
 
   public double requestOverhead() {
@@ -331,21 +308,8 @@ public final class HeteroCostModel {
    * Fails (not ok) on the first op its device cannot run.
    */
   public Evaluation evaluate(int[] deviceOfOp) {
-    Evaluation failure = unsupported(deviceOfOp);
-    return failure != null ? failure : evaluate(deviceOfOp, new int[nc], new int[devices.size()], null);
-  }
-
-  /** The failure of the first op its device cannot run, or null. */
-  private Evaluation unsupported(int[] dc) {
-    if (dc.length != nc) {
-      throw new IllegalArgumentException("placement has " + dc.length + " ops but the model has " + nc);
-    }
-    for (int i = 0; i < nc; i++) {
-      if (!supported[dc[i] * nc + i]) {
-        return Evaluation.failure(i, dc[i]);
-      }
-    }
-    return null;
+    Evaluation failure = latency.unsupported(deviceOfOp);
+    return failure != null ? failure : latency.evaluate(deviceOfOp, new int[nc], new int[devices.size()], null);
   }
 
   /**
@@ -353,14 +317,7 @@ public final class HeteroCostModel {
    * ({@code deviceMap[deviceOfNode[node]]} is the model device), mapping and checking support in one pass.
    */
   Evaluation evaluateNodes(int[] deviceOfNode, int[] deviceMap) {
-    int[] dc = new int[nc];
-    for (int i = 0; i < nc; i++) {
-      dc[i] = deviceMap[deviceOfNode[node[i]]];
-      if (!supported[dc[i] * nc + i]) {
-        return Evaluation.failure(i, dc[i]);
-      }
-    }
-    return evaluate(dc, new int[nc], new int[devices.size()], null);
+    return latency.ofNodes(deviceOfNode, deviceMap);
   }
 
   /** A reusable evaluator (work arrays kept between calls; not thread-safe), for search loops. */
@@ -368,31 +325,9 @@ public final class HeteroCostModel {
     return new Evaluator();
   }
 
-  /**
-   * The evaluator: split, kernels with fusion, overheads, copies ({@code subs}: zeroed per-device
-   * counts; {@code stamp}: zeroed work array, or null for a fresh one).
-   */
-  private Evaluation evaluate(int[] dc, int[] parent, int[] subs, int[] stamp) {
-    int subModels = split.splitUnlessRefused(dc, parent, subs);
-    if (subModels < 0) {
-      return Evaluation.refused();
-    }
-    double total = requestOverhead;
-    // Every sub-model pays its start, those without a kernel (a Result cut from its producer) included.
-    for (int d = 0; d < subs.length; d++) {
-      total += subs[d] * subModelOverhead[d];
-    }
-    double kernels = 0;
-    for (int i = 0; i < nc; i++) {
-      int r = parent[i];
-      int f = fuseInto[i];
-      kernels += f >= 0 && parent[f] == r ? fusedTime[dc[i] * nc + i] : time[dc[i] * nc + i];
-    }
-    int alone = CostTerms.onlyDevice(subs);
-    total += alone >= 0 ? kernels * aloneScale[alone] : kernels;
-    // A fresh stamp array is allocated only now: allocating it before the split measurably slows the simulator.
-    total += transfers(dc, parent, stamp != null ? stamp : new int[nc], null);
-    return new Evaluation(true, total, subModels, -1, -1);
+  /** Split lookups answered from the memo so far and those computed (shared by the models derived from this one). */
+  long[] splitMemoHitsAndMisses() {
+    return split.memoHitsAndMisses();
   }
 
   /**
@@ -401,57 +336,11 @@ public final class HeteroCostModel {
    *
    * @return the number of sub-models (those without a kernel included)
    */
-  /** Split lookups answered from the memo so far and those computed (shared by the models derived from this one). */
-  long[] splitMemoHitsAndMisses() {
-    return split.memoHitsAndMisses();
-  }
-
   public int subModels(int[] deviceOfOp, int[] root) {
     if (deviceOfOp.length != nc) {
       throw new IllegalArgumentException("placement has " + deviceOfOp.length + " ops but the model has " + nc);
     }
     return split.split(deviceOfOp, root, null);
-  }
-
-  /**
-   * Boundary copies through host memory: the producer's device copies a tensor out once if any
-   * consumer sits in another sub-model (or it is a model output); each other consumer sub-model
-   * copies it in once. Model inputs start in host memory. {@code byDevice}, when not null, gets
-   * each device's share.
-   */
-  private double transfers(int[] dc, int[] root, int[] stamp, double[] byDevice) {
-    // stamp[c] == t + 1 once tensor t has been copied into sub-model c (a fresh array is all zero).
-    double total = 0;
-    int tensors = tensorProducer.length;
-    for (int t = 0; t < tensors; t++) {
-      int p = tensorProducer[t];
-      int pc = p >= 0 ? root[p] : -1;
-      double bytes = tensorBytes[t];
-      boolean crossed = false;
-      for (int j = tensorConsumerStart[t]; j < tensorConsumerStart[t + 1]; j++) {
-        int c = tensorConsumer[j];
-        int cc = root[c];
-        if (cc != pc && stamp[cc] != t + 1) {
-          stamp[cc] = t + 1;
-          int d = dc[c];
-          double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
-          total += cost;
-          if (byDevice != null) {
-            byDevice[d] += cost;
-          }
-          crossed = true;
-        }
-      }
-      if (p >= 0 && (crossed || tensorResults[t] > 0)) {
-        int d = dc[p];
-        double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
-        total += cost;
-        if (byDevice != null) {
-          byDevice[d] += cost;
-        }
-      }
-    }
-    return total;
   }
 
   /**
@@ -487,10 +376,7 @@ public final class HeteroCostModel {
    * #refusedBoundary} then all ask it.
    */
   public HeteroCostModel withBoundaryOracle(BoundaryOracle oracle) {
-    return new HeteroCostModel(devices, nodeCount, node.clone(), predStart.clone(), pred.clone(), time.clone(),
-        fusedTime.clone(), fuseInto.clone(), supported.clone(), tensorProducer.clone(), tensorBytes.clone(),
-        tensorConsumerStart.clone(), tensorConsumer.clone(), tensorResults.clone(), requestOverhead,
-        split.withOracle(oracle));
+    return copy(devices, time.clone(), fusedTime.clone(), supported.clone(), requestOverhead, split.withOracle(oracle));
   }
 
   /** Who judges refusals: the runtime's shape inference, or {@link BoundaryOracle#RULES}. */
@@ -535,13 +421,13 @@ public final class HeteroCostModel {
 
     /** Same as {@link HeteroCostModel#evaluate(int[])}. */
     public Evaluation evaluate(int[] deviceOfOp) {
-      Evaluation failure = unsupported(deviceOfOp);
+      Evaluation failure = latency.unsupported(deviceOfOp);
       if (failure != null) {
         return failure;
       }
       Arrays.fill(subs, 0);
       Arrays.fill(stamp, 0);
-      return HeteroCostModel.this.evaluate(deviceOfOp, parent, subs, stamp);
+      return latency.evaluate(deviceOfOp, parent, subs, stamp);
     }
 
     /** Latency in µs, or +infinity when a device cannot run its op. */
