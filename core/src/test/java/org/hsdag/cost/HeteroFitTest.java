@@ -210,33 +210,6 @@ class HeteroFitTest {
     return worst;
   }
 
-  /** The design cuts once where the most bytes cross, in both directions, so a byte's copy cost is seen at scale. */
-  @Test
-  void theDesignCutsOnceWhereTheMostTensorBytesCross() {
-    HeteroCostModel base = profiled();
-    int wide = HeteroSplitDesign.widestCut(base);
-    for (int k = 1; k < base.opCount(); k++) {
-      assertTrue(crossingBytes(base, k) <= crossingBytes(base, wide), "cut " + k + " crosses more than " + wide);
-    }
-    assertTrue(crossingBytes(base, wide) > crossingBytes(base, base.opCount() / 4), "not one of the even cuts");
-    long designed = HeteroSplitDesign.placements(base).stream()
-        .filter(p -> p.label().contains("1 boundary where most bytes cross (before op " + wide + ")")).count();
-    assertEquals(2, designed, "one per direction");
-  }
-
-  private static double crossingBytes(HeteroCostModel m, int cut) {
-    double bytes = 0;
-    for (int t = 0; t < m.tensorCount(); t++) {
-      boolean after = false;
-      for (int k = 0; k < m.tensorConsumerCount(t); k++) {
-        after |= m.tensorConsumer(t, k) >= cut;
-      }
-      int p = m.tensorProducer(t);
-      bytes += p >= 0 && p < cut && after ? m.tensorBytes(t) : 0;
-    }
-    return bytes;
-  }
-
   @Test
   void theDesignMeasuresManySubModelsSoStartCostsExtrapolate() {
     HeteroCostModel base = profiled();
