@@ -153,8 +153,7 @@ public final class HeteroCostModel {
       HeteroDevice dev = devices.get(k);
       scaled
           .add(new HeteroDevice(dev.name(), dev.linkLatencyUs() * linkScale[k], dev.linkMicrosPerByte() * linkScale[k],
-              dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale(), dev.throughputGain(),
-              dev.linkInMicrosPerByte() * linkScale[k]));
+              dev.subModelOverheadUs() * subModelScale[k], dev.aloneScale(), dev.throughputGain()));
     }
     return copy(scaled, t, f, supported.clone(), requestOverhead, split);
   }
@@ -289,14 +288,9 @@ public final class HeteroCostModel {
     return tensorResults[t];
   }
 
-  /** One boundary copy of {@code bytes} out of {@code device}, µs. */
+  /** One boundary copy of {@code bytes} to or from {@code device}, µs. */
   public double copyMicros(int device, double bytes) {
     return latency.copyMicros(device, bytes);
-  }
-
-  /** One boundary copy of {@code bytes} into {@code device}, µs. */
-  public double copyInMicros(int device, double bytes) {
-    return latency.copyInMicros(device, bytes);
   }
 
   public double subModelOverhead(int device) {

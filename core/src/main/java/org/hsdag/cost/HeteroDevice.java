@@ -10,21 +10,16 @@ import java.util.Objects;
  *
  * @param name OpenVINO device name
  * @param linkLatencyUs fixed cost of one boundary-tensor copy to or from this device (µs)
- * @param linkMicrosPerByte inverse link bandwidth, µs per byte copied out of this device (0: no copy needed, host
- *     memory), and into it unless {@code linkInMicrosPerByte} says otherwise
+ * @param linkMicrosPerByte inverse link bandwidth, µs per byte (0: no copy needed, host memory)
  * @param subModelOverheadUs fixed cost of every HETERO sub-model on this device (µs)
  * @param aloneScale the factor on this device's kernels when it runs the whole model alone rather than
  *     inside a split (a CPU twin's thread count holds alone but not beside a CPU sub-model); 1 when
  *     alike, and 0 (absent in a saved file) reads as 1
  * @param throughputGain the device's measured gain from requests in flight when it runs the model alone
  *     ({@link ThroughputGain}, {@link DeviceModel#throughputGain}); empty when not measured
- * @param linkInMicrosPerByte µs per byte copied into this device from another sub-model or host memory; null (absent
- *     in a saved file) reads as {@code linkMicrosPerByte}. A boundary's price depends on its direction: the bf16 CPU
- *     plugin converting an f32 tensor it takes in pays far more per byte than the tensor's producer
- *     (docs/hetero-rules.md)
  */
 public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs,
-    double aloneScale, List<Double> throughputGain, Double linkInMicrosPerByte) {
+    double aloneScale, List<Double> throughputGain) {
   /** A device that runs alike alone and inside a split. */
   public HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs) {
     this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, 1.0);
@@ -36,14 +31,7 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
     this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, List.of());
   }
 
-  /** A device whose boundary bytes cost the same either way. */
-  public HeteroDevice(String name, double linkLatencyUs, double linkMicrosPerByte, double subModelOverheadUs,
-      double aloneScale, List<Double> throughputGain) {
-    this(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, throughputGain, null);
-  }
-
   public HeteroDevice {
-    linkInMicrosPerByte = linkInMicrosPerByte == null ? linkMicrosPerByte : linkInMicrosPerByte;
     throughputGain = ThroughputGain.checked(name, throughputGain);
     aloneScale = aloneScale == 0 ? 1.0 : aloneScale;
     if (!(aloneScale > 0) || Double.isInfinite(aloneScale)) {
@@ -52,7 +40,6 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
     Objects.requireNonNull(name, "device name");
     requireFinite(name, "linkLatencyUs", linkLatencyUs);
     requireFinite(name, "linkMicrosPerByte", linkMicrosPerByte);
-    requireFinite(name, "linkInMicrosPerByte", linkInMicrosPerByte);
     requireFinite(name, "subModelOverheadUs", subModelOverheadUs);
   }
 
@@ -65,8 +52,7 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
 
   /** The same costs with {@code gain} as the gain from requests in flight. */
   public HeteroDevice withThroughputGain(List<Double> gain) {
-    return new HeteroDevice(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, gain,
-        linkInMicrosPerByte);
+    return new HeteroDevice(name, linkLatencyUs, linkMicrosPerByte, subModelOverheadUs, aloneScale, gain);
   }
 
   /** Every device of {@code profile}, in profile order. */
@@ -78,14 +64,9 @@ public record HeteroDevice(String name, double linkLatencyUs, double linkMicrosP
     return out;
   }
 
-  /** Microseconds of one boundary copy of {@code bytes} out of this device to host memory. */
+  /** Microseconds of one boundary copy of {@code bytes} between this device and host memory. */
   public double copyMicros(double bytes) {
     return linkLatencyUs + bytes * linkMicrosPerByte;
-  }
-
-  /** Microseconds of one boundary copy of {@code bytes} from host memory into this device. */
-  public double copyInMicros(double bytes) {
-    return linkLatencyUs + bytes * linkInMicrosPerByte;
   }
 
   private static void requireFinite(String dev, String field, double v) {

@@ -111,26 +111,18 @@ public final class HeteroFit {
    * @throws IllegalArgumentException when there is no observation
    */
   public static Result fit(HeteroCostModel base, List<Observation> observations) {
-    return fit(base, observations, true);
-  }
-
-  /**
-   * {@link #fit(HeteroCostModel, List)}, with one price per byte a device copies in and one it copies out when {@code
-   * directional}, else one price for both (what a simulator profile keeps).
-   */
-  public static Result fit(HeteroCostModel base, List<Observation> observations, boolean directional) {
     if (observations.isEmpty()) {
       throw new IllegalArgumentException("no measurement to fit HETERO's costs to");
     }
     int dn = base.deviceCount();
     double[][] x = new double[observations.size()][];
     double[] y = new double[observations.size()];
-    Features features = new Features(base, directional);
+    Features features = new Features(base);
     for (int k = 0; k < x.length; k++) {
       x[k] = features.of(observations.get(k).deviceOfOp());
       y[k] = observations.get(k).micros();
     }
-    int p = 5 * dn + 1;
+    int p = 4 * dn + 1;
     // A device alone need not run as inside a split: the splits fit the costs, each alone run its own factor.
     List<Integer> split = new ArrayList<>();
     for (int k = 0; k < x.length; k++) {
@@ -150,8 +142,7 @@ public final class HeteroFit {
     double slowest = Arrays.stream(y).max().orElse(0);
     for (int d = 0; d < dn; d++) {
       String name = base.device(d).name();
-      HeteroDevice c = new HeteroDevice(name, theta[2 * dn + d], theta[3 * dn + d], theta[dn + d], alone[d], List.of(),
-          theta[(directional ? 4 : 3) * dn + d]);
+      HeteroDevice c = new HeteroDevice(name, theta[2 * dn + d], theta[3 * dn + d], theta[dn + d], alone[d]);
       costs.add(c);
       if (alone[d] > PLAUSIBLE_KERNEL_SCALE || alone[d] < 1 / PLAUSIBLE_KERNEL_SCALE) {
         notes.add(String.format(Locale.ROOT, "%s: alone it runs its kernels x%.2f as long as inside a split "
@@ -166,19 +157,18 @@ public final class HeteroFit {
             + "(%.0f us): implausible, check the measurements", name, c.subModelOverheadUs(), slowest));
       }
     }
-    HeteroCostModel fitted = apply(base, scale, costs, theta[5 * dn]);
+    HeteroCostModel fitted = apply(base, scale, costs, theta[4 * dn]);
     double[] predicted = new double[y.length];
     HeteroCostModel.Evaluator ev = fitted.evaluator();
     for (int k = 0; k < y.length; k++) {
       predicted[k] = ev.micros(observations.get(k).deviceOfOp());
     }
     if (hasSplit(x, dn) && costs.stream()
-        .allMatch(c -> c.subModelOverheadUs() == 0 && c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0
-            && c.linkInMicrosPerByte() == 0)) {
+        .allMatch(c -> c.subModelOverheadUs() == 0 && c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0)) {
       notes
           .add("the measurements include splits, yet the fit leaves every start and copy cost at 0 (splits look free)");
     }
-    return new Result(fitted, scale, costs, theta[5 * dn], observations, predicted, notes);
+    return new Result(fitted, scale, costs, theta[4 * dn], observations, predicted, notes);
   }
 
   /** {@code base} with kernels scaled per device and the given copy, start and request costs. */
@@ -253,54 +243,42 @@ public final class HeteroFit {
     return false;
   }
 
-  /**
-   * The linear features of a placement: per device kernel µs, sub-models, copies, bytes copied out, bytes copied in;
-   * then 1.
-   */
+  /** The linear features of a placement: per device kernel µs, sub-models, copies, copied bytes; then 1. */
   static final class Features {
     private final HeteroCostModel kernels;
     private final HeteroCostModel perCopyModel;
-    private final HeteroCostModel perByteOutModel;
-    private final HeteroCostModel perByteInModel;
+    private final HeteroCostModel perByteModel;
     private final int dn;
-    private final boolean directional;
 
-    Features(HeteroCostModel base, boolean directional) {
+    Features(HeteroCostModel base) {
       dn = base.deviceCount();
-      this.directional = directional;
       List<HeteroDevice> zero = new ArrayList<>();
       List<HeteroDevice> copy = new ArrayList<>();
-      List<HeteroDevice> byteOut = new ArrayList<>();
-      List<HeteroDevice> byteIn = new ArrayList<>();
+      List<HeteroDevice> byte1 = new ArrayList<>();
       for (HeteroDevice d : base.devices()) {
         zero.add(new HeteroDevice(d.name(), 0, 0, 0));
         copy.add(new HeteroDevice(d.name(), 1, 0, 0));
-        byteOut.add(new HeteroDevice(d.name(), 0, 1, 0, 1, List.of(), 0.0));
-        byteIn.add(new HeteroDevice(d.name(), 0, 0, 0, 1, List.of(), 1.0));
+        byte1.add(new HeteroDevice(d.name(), 0, 1, 0));
       }
       kernels = base.withDeviceCosts(zero, 0);
       perCopyModel = base.withDeviceCosts(copy, 0);
-      perByteOutModel = base.withDeviceCosts(byteOut, 0);
-      perByteInModel = base.withDeviceCosts(byteIn, 0);
+      perByteModel = base.withDeviceCosts(byte1, 0);
     }
 
     double[] of(int[] dc) {
-      double[] f = new double[5 * dn + 1];
+      double[] f = new double[4 * dn + 1];
       CostTerms t = kernels.terms(dc);
       for (int i = 0; i < dc.length; i++) {
         f[dc[i]] += t.opMicros(i);
       }
       CostTerms copies = perCopyModel.terms(dc);
-      CostTerms bytesOut = perByteOutModel.terms(dc);
-      CostTerms bytesIn = perByteInModel.terms(dc);
+      CostTerms bytes = perByteModel.terms(dc);
       for (int d = 0; d < dn; d++) {
         f[dn + d] = t.subModels(d);
         f[2 * dn + d] = copies.copyMicros(d);
-        // One price for both directions: every byte in the same column, the in-column left empty (not fitted).
-        f[3 * dn + d] = bytesOut.copyMicros(d) + (directional ? 0 : bytesIn.copyMicros(d));
-        f[4 * dn + d] = directional ? bytesIn.copyMicros(d) : 0;
+        f[3 * dn + d] = bytes.copyMicros(d);
       }
-      f[5 * dn] = 1;
+      f[4 * dn] = 1;
       return f;
     }
   }

@@ -126,7 +126,7 @@ final class HeteroFitSolver {
     }
     // Too many to enumerate: only the start and request costs are fitted, copies stay 0.
     if (costs.size() > MAX_ENUMERATED) {
-      costs.removeIf(j -> j >= 2 * dn && j < 5 * dn);
+      costs.removeIf(j -> j >= 2 * dn && j < 4 * dn);
     }
     double bestErr = Double.POSITIVE_INFINITY;
     double[] bestTheta = null;

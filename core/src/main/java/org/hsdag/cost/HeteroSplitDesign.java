@@ -10,7 +10,7 @@ import java.util.function.IntPredicate;
  * costs from its kernels: each device alone; each device with only its last op elsewhere (the
  * placement its kernels are profiled in); and, for the first device paired with each other one, in
  * both directions, contiguous runs along the ops' topological order with 1 boundary (at a quarter,
- * half and three quarters of the ops, and where the most tensor bytes cross), 2 and 4 boundaries
+ * half and three quarters of the ops, so boundary tensors of different sizes), 2 and 4 boundaries
  * (evenly spaced), the op with the most inputs alone on the other device (several copies for
  * one sub-model, so copy and start costs separate), and {@value #SCATTERED} single ops spread along the order on
  * the other device (many sub-models). An op a device cannot run stays on the other device of the pair.
@@ -93,9 +93,6 @@ public final class HeteroSplitDesign {
         for (double at : new double[] {0.25, 0.5, 0.75}) {
           add(out, model, dir + ", 1 boundary at " + Math.round(100 * at) + " %", runs(model, pair, new double[] {at}));
         }
-        int wide = widestCut(model);
-        add(out, model, dir + ", 1 boundary where most bytes cross (before op " + wide + ")",
-            runs(model, pair, new double[] {wide / (double) nc}));
         add(out, model, dir + ", 2 boundaries", runs(model, pair, new double[] {1 / 3.0, 2 / 3.0}));
         add(out, model, dir + ", 4 boundaries", runs(model, pair, new double[] {0.2, 0.4, 0.6, 0.8}));
         int join = widestJoin(model);
@@ -136,38 +133,6 @@ public final class HeteroSplitDesign {
     for (int i = 1; i < model.opCount(); i++) {
       if (model.predecessorCount(i) > model.predecessorCount(best)) {
         best = i;
-      }
-    }
-    return best;
-  }
-
-  /**
-   * The op before which a single cut along the op order crosses the most tensor bytes (ties: the first). The evenly
-   * placed cuts fall where a detector's tensors are small, so without this one the fit never saw a large boundary
-   * and priced a byte copied at a tenth of what a 5 MB boundary of its early layers costs.
-   */
-  static int widestCut(HeteroCostModel model) {
-    int nc = model.opCount();
-    double[] step = new double[nc + 1];
-    for (int t = 0; t < model.tensorCount(); t++) {
-      int p = model.tensorProducer(t);
-      int last = -1;
-      for (int k = 0; k < model.tensorConsumerCount(t); k++) {
-        last = Math.max(last, model.tensorConsumer(t, k));
-      }
-      if (p >= 0 && last > p) {
-        step[p + 1] += model.tensorBytes(t); // crosses every cut before ops p+1 .. last
-        step[last + 1] -= model.tensorBytes(t);
-      }
-    }
-    int best = 1;
-    double crossing = 0;
-    double most = -1;
-    for (int k = 1; k < nc; k++) {
-      crossing += step[k];
-      if (crossing > most) {
-        most = crossing;
-        best = k;
       }
     }
     return best;

@@ -29,7 +29,6 @@ final class PlacementLatency {
   private final int[] tensorResults;
   private final double[] linkLatency;
   private final double[] linkInvBandwidth;
-  private final double[] linkInInvBandwidth;
   private final double[] subModelOverhead;
   /** Per device, the factor on its kernels when it runs the whole model alone ({@link HeteroDevice#aloneScale}). */
   private final double[] aloneScale;
@@ -55,7 +54,6 @@ final class PlacementLatency {
     this.requestOverhead = requestOverhead;
     linkLatency = new double[deviceCount];
     linkInvBandwidth = new double[deviceCount];
-    linkInInvBandwidth = new double[deviceCount];
     subModelOverhead = new double[deviceCount];
     aloneScale = new double[deviceCount];
     for (int k = 0; k < deviceCount; k++) {
@@ -63,19 +61,13 @@ final class PlacementLatency {
       aloneScale[k] = dev.aloneScale();
       linkLatency[k] = dev.linkLatencyUs();
       linkInvBandwidth[k] = dev.linkMicrosPerByte();
-      linkInInvBandwidth[k] = dev.linkInMicrosPerByte();
       subModelOverhead[k] = dev.subModelOverheadUs();
     }
   }
 
-  /** One boundary copy of {@code bytes} out of {@code device}, µs. */
+  /** One boundary copy of {@code bytes} to or from {@code device}, µs. */
   double copyMicros(int device, double bytes) {
     return linkLatency[device] + bytes * linkInvBandwidth[device];
-  }
-
-  /** One boundary copy of {@code bytes} into {@code device}, µs. */
-  double copyInMicros(int device, double bytes) {
-    return linkLatency[device] + bytes * linkInInvBandwidth[device];
   }
 
   /** The start cost of one sub-model on {@code device}, µs. */
@@ -178,7 +170,7 @@ final class PlacementLatency {
         if (cc != pc && stamp[cc] != t + 1) {
           stamp[cc] = t + 1;
           int d = dc[c];
-          double cost = copyInMicros(d, bytes);
+          double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
           total += cost;
           if (byDevice != null) {
             byDevice[d] += cost;
@@ -188,7 +180,7 @@ final class PlacementLatency {
       }
       if (p >= 0 && (crossed || tensorResults[t] > 0)) {
         int d = dc[p];
-        double cost = copyMicros(d, bytes);
+        double cost = linkLatency[d] + bytes * linkInvBandwidth[d];
         total += cost;
         if (byDevice != null) {
           byDevice[d] += cost;

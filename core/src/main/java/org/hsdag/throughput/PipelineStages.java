@@ -251,7 +251,7 @@ public final class PipelineStages {
         int cr = root[c];
         if (cr != pr && stamp[cr] != t + 1) {
           stamp[cr] = t + 1;
-          time[stageOfRoot[cr]] += model.copyInMicros(dc[c], bytes);
+          time[stageOfRoot[cr]] += model.copyMicros(dc[c], bytes);
           crossed = true;
         }
       }

@@ -368,7 +368,7 @@ public final class CapBound {
           if (group[d] == (g == 1)) {
             HeteroDevice dev = model.device(d);
             latency = Math.min(latency, dev.linkLatencyUs());
-            perByte = Math.min(perByte, Math.min(dev.linkMicrosPerByte(), dev.linkInMicrosPerByte()));
+            perByte = Math.min(perByte, dev.linkMicrosPerByte());
             start = Math.min(start, dev.subModelOverheadUs());
           }
         }

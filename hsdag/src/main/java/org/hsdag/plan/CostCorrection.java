@@ -86,11 +86,10 @@ public final class CostCorrection implements LatencyModel {
       List<org.hsdag.cost.HeteroDevice> costs = new ArrayList<>();
       for (int d = 0; d < devices; d++) {
         org.hsdag.cost.HeteroDevice c = given.device(d);
-        nominalCopy[d] = c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0 && c.linkInMicrosPerByte() == 0;
+        nominalCopy[d] = c.linkLatencyUs() == 0 && c.linkMicrosPerByte() == 0;
         nominalStart[d] = c.subModelOverheadUs() == 0;
         costs.add(new org.hsdag.cost.HeteroDevice(c.name(), nominalCopy[d] ? NOMINAL_COPY_US : c.linkLatencyUs(),
-            c.linkMicrosPerByte(), nominalStart[d] ? NOMINAL_START_US : c.subModelOverheadUs(), c.aloneScale(),
-            c.throughputGain(), c.linkInMicrosPerByte()));
+            c.linkMicrosPerByte(), nominalStart[d] ? NOMINAL_START_US : c.subModelOverheadUs()));
       }
       HeteroCostModel base = given.withDeviceCosts(costs, given.requestOverhead());
       // Op types by their total time, averaged over devices: the costliest get their own multiplier.

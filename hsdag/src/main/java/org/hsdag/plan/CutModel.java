@@ -60,8 +60,9 @@ final class CutModel {
     in = new double[tensors * devices];
     for (int t = 0; t < tensors; t++) {
       for (int d = 0; d < devices; d++) {
-        out[t * devices + d] = model.copyMicros(d, model.tensorBytes(t));
-        in[t * devices + d] = model.copyInMicros(d, model.tensorBytes(t)) + lambda * model.subModelOverhead(d);
+        double copy = model.copyMicros(d, model.tensorBytes(t));
+        out[t * devices + d] = copy;
+        in[t * devices + d] = copy + lambda * model.subModelOverhead(d);
       }
     }
     producedStart = new int[ops + 1];

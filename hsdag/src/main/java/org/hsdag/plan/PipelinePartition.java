@@ -114,7 +114,7 @@ final class PipelinePartition {
 
   /** Estimated load of the stage of ops [start, end) on d with these kernels: its start and its two cuts' copies. */
   private double load(int d, int start, int end, double kernels) {
-    double copies = (start > 0 ? model.copyInMicros(d, cutBytes[start]) : 0)
+    double copies = (start > 0 ? model.copyMicros(d, cutBytes[start]) : 0)
         + (end < model.opCount() ? model.copyMicros(d, cutBytes[end]) : 0);
     return kernels + model.subModelOverhead(d) + copies;
   }
@@ -126,7 +126,7 @@ final class PipelinePartition {
       all = Math.max(all, b);
     }
     for (int d = 0; d < model.deviceCount(); d++) {
-      worst = Math.max(worst, model.subModelOverhead(d) + model.copyInMicros(d, all) + model.copyMicros(d, all));
+      worst = Math.max(worst, model.subModelOverhead(d) + 2 * model.copyMicros(d, all));
     }
     return worst;
   }

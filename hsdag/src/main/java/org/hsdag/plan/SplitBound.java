@@ -122,20 +122,15 @@ public record SplitBound(String device, double singleMicros, String fastest, dou
    * least two devices, so it starts at least the two cheapest starts of two devices, which saves
    * something only when {@code d}'s one start costs more than both (never with two devices).
    */
-  /** A model input's copy into {@code d}, or a model output's copy out of it. */
-  private static double ioCopy(HeteroCostModel m, int d, int t) {
-    return m.tensorProducer(t) < 0 ? m.copyInMicros(d, m.tensorBytes(t)) : m.copyMicros(d, m.tensorBytes(t));
-  }
-
   private static double edgeSavings(HeteroCostModel m, int d) {
     double saving = 0;
     for (int t = 0; t < m.tensorCount(); t++) {
       if (m.tensorProducer(t) < 0 || m.tensorResults(t) > 0) {
-        double cheapest = ioCopy(m, d, t);
+        double cheapest = m.copyMicros(d, m.tensorBytes(t));
         for (int e = 0; e < m.deviceCount(); e++) {
-          cheapest = Math.min(cheapest, ioCopy(m, e, t));
+          cheapest = Math.min(cheapest, m.copyMicros(e, m.tensorBytes(t)));
         }
-        saving += ioCopy(m, d, t) - cheapest;
+        saving += m.copyMicros(d, m.tensorBytes(t)) - cheapest;
       }
     }
     double[] starts = new double[m.deviceCount()];

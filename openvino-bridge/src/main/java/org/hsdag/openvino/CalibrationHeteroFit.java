@@ -36,7 +36,7 @@ final class CalibrationHeteroFit {
       notes.add("no designed HETERO run matches these devices and this model; start and copy costs not fitted");
       return new CalibrationFit.Result(fits, dedup(notes));
     }
-    HeteroFit.Result h = HeteroFit.fit(model, obs, false); // a profile keeps one price per byte copied
+    HeteroFit.Result h = HeteroFit.fit(model, obs);
     notes.removeIf(n -> n.contains("no usable split run")); // the designed runs price the links now
     notes.addAll(h.notes());
     List<CalibrationFit.DeviceFit> out = new ArrayList<>();
