@@ -96,26 +96,27 @@ class RuntimeFaultInjectorTest {
 
   @Test
   void anArmedChildCrashesInTheMeasurementsCompileNotBeforeTheMeasurement() {
-    try (IsolatedRuntime rt = fake(true)) {
-      long pid = rt.childPid().getAsLong();
-      OpenVinoException e = armedCompileInAMeasurement(rt, RuntimeFaultInjector.Fault.CRASH, Duration.ofMinutes(5));
-      assertTrue(e instanceof RuntimeLostException, String.valueOf(e));
-      assertEquals("crashed the runtime (signal 11, SIGSEGV)", e.getMessage());
-      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
-      rt.deadline(Duration.ofMinutes(5)); // the next measurement: a fresh child, disarmed
-      rt.readModel(xml).compile("CPU", null, false).close();
-      rt.deadline(null);
-    }
+    lostInTheMeasurementThenFresh(RuntimeFaultInjector.Fault.CRASH, Duration.ofMinutes(5),
+        "crashed the runtime (signal 11, SIGSEGV)");
   }
 
   @Test
   void anArmedChildHangsInTheMeasurementsCompileWhichFailsAtItsDeadlineAndTheNextRunsOnAFreshChild() {
+    lostInTheMeasurementThenFresh(RuntimeFaultInjector.Fault.HANG, Duration.ofSeconds(1),
+        "no answer in 1 s (the runtime was ended)");
+  }
+
+  /**
+   * A child armed with {@code fault} is lost for {@code reason} in a measurement of {@code limit}, not before it;
+   * the next measurement runs on a fresh child, disarmed.
+   */
+  private void lostInTheMeasurementThenFresh(RuntimeFaultInjector.Fault fault, Duration limit, String reason) {
     try (IsolatedRuntime rt = fake(true)) {
       long pid = rt.childPid().getAsLong();
-      OpenVinoException e = armedCompileInAMeasurement(rt, RuntimeFaultInjector.Fault.HANG, Duration.ofSeconds(1));
+      OpenVinoException e = armedCompileInAMeasurement(rt, fault, limit);
       assertTrue(e instanceof RuntimeLostException, String.valueOf(e));
-      assertEquals("no answer in 1 s (the runtime was ended)", e.getMessage());
-      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the hung child was ended");
+      assertEquals(reason, e.getMessage());
+      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the child was ended");
       rt.deadline(Duration.ofMinutes(5));
       rt.readModel(xml).compile("CPU", null, false).close();
       rt.deadline(null);
