@@ -39,11 +39,11 @@ final class IsolatedRuntime implements OpenVinoRuntime {
    */
   static final Duration OUTSIDE_MEASUREMENT_FLOOR = Duration.ofSeconds(30);
   private java.util.function.BiConsumer<String, String> lost = (reason, op) -> {};
-  /** Calls at which an armed test fault injector makes the child crash: a measurement's compile or inference. */
-  private static final java.util.Set<String> CRASH_AT = java.util.Set.of("compile", "compileAutomatic",
+  /** Calls before which an armed test fault injector makes the child fail: a measurement's compile or inference. */
+  private static final java.util.Set<String> FAULT_AT = java.util.Set.of("compile", "compileAutomatic",
       "compileForThroughput", "inferTimed", "inferThroughput");
   /** Set by a test's fault injector ({@link RuntimeFaultInjector}) only; cleared when the measurement ends. */
-  private boolean crashArmed;
+  private RuntimeFaultInjector.Fault armed;
   private String version;
   /** Wall time waiting on the child by call name; read by the tune's timing from any thread. */
   private final Map<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
@@ -77,7 +77,7 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     }
     if (limit == null) {
       deadlineNanos = Long.MAX_VALUE;
-      crashArmed = false;
+      armed = null;
     } else {
       deadlineNanos = System.nanoTime() + limit.toNanos();
       onTimeout = "no answer in " + MeasurementLimit.describe(limit) + " (the runtime was ended)";
@@ -143,11 +143,11 @@ final class IsolatedRuntime implements OpenVinoRuntime {
   }
 
   /**
-   * For a test's fault injector only ({@link RuntimeFaultInjector}): the child crashes itself at the next
-   * measurement's first compile or inference, as a native crash there would.
+   * For a test's fault injector only ({@link RuntimeFaultInjector}): at the next measurement's first compile or
+   * inference the child crashes itself, or hangs, as a native crash or hang there would.
    */
-  synchronized void crashInNextMeasurement() {
-    crashArmed = true;
+  synchronized void faultInNextMeasurement(RuntimeFaultInjector.Fault fault) {
+    armed = fault;
   }
 
   /** One call to the child on {@code handle} made in {@code gen}; a lost child is ended and forgotten. */
@@ -167,9 +167,10 @@ final class IsolatedRuntime implements OpenVinoRuntime {
     }
     long start = System.nanoTime();
     try {
-      if (crashArmed && deadlineNanos != Long.MAX_VALUE && CRASH_AT.contains(op)) {
-        crashArmed = false;
-        c.call(deadline, reason, RuntimeServer.TEST_CRASH, 0); // the child dies in it, or refuses when off
+      if (armed != null && deadlineNanos != Long.MAX_VALUE && FAULT_AT.contains(op)) {
+        String fault = armed.request();
+        armed = null;
+        c.call(deadline, reason, fault, 0); // the child dies in it or hangs after it, or refuses when off
       }
       return c.call(deadline, reason, op, handle, args);
     } catch (RuntimeLostException e) {

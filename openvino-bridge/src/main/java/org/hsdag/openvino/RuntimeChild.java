@@ -47,6 +47,8 @@ final class RuntimeChild implements AutoCloseable {
   private final BlockingQueue<Object> answers = new LinkedBlockingQueue<>();
   private final long pid;
   private long nextId = 1;
+  /** Ends a write the child does not read by its deadline; made at the first such write. */
+  private java.util.concurrent.ScheduledThreadPoolExecutor writeWatch;
 
   private RuntimeChild(Process process, Path dir, SocketChannel channel, long pid) throws IOException {
     this.process = process;
@@ -88,9 +90,10 @@ final class RuntimeChild implements AutoCloseable {
     cmd.add(ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.add("-XX:+UseSerialGC");
+    // A test's fault injector among them: the child must obey it.
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.equals("java.library.path") || k.startsWith("org.bytedeco.")
-            || k.equals(RuntimeFaultInjector.PROPERTY)) // a test's fault injector: the child must obey it
+            || k.equals(RuntimeFaultInjector.PROPERTY) || k.equals(RuntimeFaultInjector.HANG_PROPERTY))
         .sorted().forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
     // Absolute: the child runs in its own folder, where a relative class path entry would name nothing.
     String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator, -1))
@@ -198,10 +201,15 @@ final class RuntimeChild implements AutoCloseable {
     List<Object> request = new ArrayList<>(args.length + 3);
     request.addAll(List.of(id, op, handle));
     request.addAll(java.util.Arrays.asList(args));
+    boolean late;
     try {
-      Wire.write(out, request);
+      late = send(deadlineNanos, request);
     } catch (IOException e) {
       throw lost();
+    }
+    if (late) {
+      close();
+      throw new RuntimeLostException(onTimeout);
     }
     while (true) {
       long wait = deadlineNanos == Long.MAX_VALUE ? TimeUnit.MILLISECONDS.toNanos(200)
@@ -224,6 +232,56 @@ final class RuntimeChild implements AutoCloseable {
       if (a instanceof List<?> answer && id == (Long) answer.get(0)) {
         return answerOf(answer);
       }
+    }
+  }
+
+  /**
+   * Writes {@code request} by {@code deadlineNanos}: a child that reads nothing (stopped or hung) fills the socket
+   * with a large request, and the write would block past any deadline, so at the deadline the connection is closed.
+   *
+   * @return whether the deadline passed first (the connection is closed then)
+   */
+  private boolean send(long deadlineNanos, List<Object> request) throws IOException {
+    if (deadlineNanos == Long.MAX_VALUE) {
+      Wire.write(out, request);
+      return false;
+    }
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ScheduledFuture<?> watch = writeWatch().schedule(() -> {
+      if (done.compareAndSet(false, true)) {
+        closeChannel(); // the blocked write fails
+      }
+    }, deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+    try {
+      Wire.write(out, request);
+    } catch (IOException e) {
+      if (!done.compareAndSet(false, true)) {
+        return true;
+      }
+      throw e;
+    } finally {
+      watch.cancel(false);
+    }
+    return !done.compareAndSet(false, true);
+  }
+
+  private synchronized java.util.concurrent.ScheduledThreadPoolExecutor writeWatch() {
+    if (writeWatch == null) {
+      writeWatch = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "runtime-child-write-" + pid);
+        t.setDaemon(true);
+        return t;
+      });
+      writeWatch.setRemoveOnCancelPolicy(true);
+    }
+    return writeWatch;
+  }
+
+  private void closeChannel() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // ending it anyway
     }
   }
 
@@ -283,10 +341,11 @@ final class RuntimeChild implements AutoCloseable {
   /** Ends the child (SIGKILL: also ends a stopped one) and removes its folder. */
   @Override
   public void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // ending it anyway
+    closeChannel();
+    synchronized (this) {
+      if (writeWatch != null) {
+        writeWatch.shutdownNow();
+      }
     }
     process.destroyForcibly();
     try {

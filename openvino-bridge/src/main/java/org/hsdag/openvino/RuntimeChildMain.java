@@ -31,7 +31,7 @@ public final class RuntimeChildMain {
 
   /** Connects to {@code socket}, opens a runtime by {@code open}, says hello and serves until the tune hangs up. */
   static void serve(Path socket, java.util.function.Supplier<OpenVinoRuntime> open) throws IOException {
-    // Named for the process table (/proc/<pid>/task/*/comm), where a test finds the thread that runs native calls.
+    // Named so the thread that runs native calls is found in a crash report and the process table (/proc/<pid>/task).
     Thread.currentThread().setName(SERVING_THREAD);
     try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       ch.connect(UnixDomainSocketAddress.of(socket));

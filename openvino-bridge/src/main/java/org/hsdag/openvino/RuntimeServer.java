@@ -22,6 +22,8 @@ import org.hsdag.backend.TestDevice;
 final class RuntimeServer {
   /** The request that makes the child crash itself ({@link RuntimeFaultInjector}; refused unless it is on). */
   static final String TEST_CRASH = "testFaultInjectorCrash";
+  /** The request after whose answer the child hangs, reading nothing more ({@link RuntimeFaultInjector}; likewise). */
+  static final String TEST_HANG = "testFaultInjectorHang";
 
   private final OpenVinoRuntime runtime;
   private final boolean faultInjection;
@@ -32,7 +34,7 @@ final class RuntimeServer {
     this(runtime, false);
   }
 
-  /** A server that also obeys {@link #TEST_CRASH} when {@code faultInjection} (a test's fault injector is on). */
+  /** A server that also obeys {@link #TEST_CRASH} and {@link #TEST_HANG} when {@code faultInjection} (a test's). */
   RuntimeServer(OpenVinoRuntime runtime, boolean faultInjection) {
     this.runtime = runtime;
     this.faultInjection = faultInjection;
@@ -67,6 +69,9 @@ final class RuntimeServer {
       Wire.write(out, answer);
       if (op.equals("exit")) {
         return;
+      }
+      if (op.equals(TEST_HANG) && "ok".equals(answer.get(1))) {
+        RuntimeFaultInjector.hangThisThread(); // answered: the tune's next request is the one never answered
       }
     }
   }
@@ -108,11 +113,13 @@ final class RuntimeServer {
         yield v.isPresent() ? List.of(v.getAsLong()) : List.of();
       }
       case "readModel" -> List.of(keep(runtime.readModel(Path.of((String) a.get(0)))));
-      case TEST_CRASH -> {
+      case TEST_CRASH, TEST_HANG -> {
         if (!faultInjection) {
           throw new IllegalArgumentException("unknown call '" + op + "' (the test fault injector is off)");
         }
-        RuntimeFaultInjector.crashThisThread();
+        if (op.equals(TEST_CRASH)) {
+          RuntimeFaultInjector.crashThisThread();
+        }
         yield List.of();
       }
       default -> throw new IllegalArgumentException("unknown call '" + op + "'");
