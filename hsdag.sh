@@ -138,7 +138,8 @@ export HSDAG_COMMAND="${HSDAG_COMMAND:-$0}"
 cds_dir="$root/bench/target/cds"
 if [[ ${#jars[@]} -gt 0 ]] && mkdir -p "$cds_dir" 2>/dev/null && [[ -w "$cds_dir" ]]; then
   IFS=: read -r -a cp_entries <<< "$cp"
-  key="$(stat -L -c '%n %s %Y' "${cp_entries[@]}" "$(command -v java)" 2>/dev/null | cksum | cut -d' ' -f1)"
+  # A class path entry that is missing (the JVM skips it) must not end the launcher.
+  key="$( { stat -L -c '%n %s %Y' "${cp_entries[@]}" "$(command -v java)" 2>/dev/null || true; } | cksum | cut -d' ' -f1)"
   archive="$cds_dir/main-$key.jsa"
   java_opts+=(-Xshare:auto -Xlog:cds*=off -Dhsdag.runtime.child.cds="$cds_dir/child-$key.jsa")
   command_name=""
@@ -160,9 +161,9 @@ if [[ ${#jars[@]} -gt 0 ]] && mkdir -p "$cds_dir" 2>/dev/null && [[ -w "$cds_dir
     # Kept only from a tune that succeeded (one refused at once would archive few classes); a JVM that ended
     # normally without writing one cannot, so this build does not try again.
     if [[ $status -eq 0 && -s "$part" ]]; then
-      mv -f "$part" "$archive"
+      mv -f "$part" "$archive" || true
     elif [[ $status -lt 128 && ! -s "$part" ]]; then
-      : > "$cds_dir/main-$key.none"
+      : > "$cds_dir/main-$key.none" || true
     fi
     rm -f "$part"
     exit "$status"

@@ -125,6 +125,15 @@ class LauncherClassArchiveTest {
   }
 
   @Test
+  void aMissingClassPathEntryNeitherEndsTheLauncherNorStopsTheArchive() throws Exception {
+    Path cp = root.resolve("bench/target/classpath.txt");
+    Files.writeString(cp, Files.readString(cp) + ":" + tmp.resolve("gone.jar"));
+    assertTrue(launch("tune", "m.xml").startsWith("jar tune m.xml "));
+    List<String> files = cdsFiles();
+    assertTrue(files.size() == 1 && files.get(0).matches("main-[0-9]+\\.jsa"), files.toString());
+  }
+
+  @Test
   void twoFirstTunesAtOnceLeaveOneWholeArchive() throws Exception {
     Process a = start("tune", "a.xml");
     Process b = start("tune", "b.xml");
