@@ -69,6 +69,11 @@ if [[ "${1:-}" == "openvino" && "${2:-}" == "install" ]]; then
   touch "$stamp"
   bash "$root/openvino-bridge/native/provision.sh" --mode required "$@" --out "$root/openvino-bridge/target/classes" \
     --classpath "$root/openvino-bridge/target/classes:$root/core/target/classes:$(cat "$cp_file")" || exit 1
+  # The native library joins the module's jar too, so runs keep starting from jars (see module_jar below).
+  for j in "$root"/openvino-bridge/target/openvino-bridge-*.jar; do
+    [[ -f "$j" && "$j" != *-tests.jar ]] && command -v jar >/dev/null \
+      && (cd "$root/openvino-bridge/target/classes" && jar uf "$j" org/hsdag/openvino/internal) || true
+  done
   exec "$0" devices --backend openvino
 fi
 
@@ -79,7 +84,30 @@ if needs_build; then
   touch "$stamp"
 fi
 
-cp="$root/bench/target/classes:$root/cluster/target/classes:$root/hsdag/target/classes:$root/coarsen/target/classes:$root/models/target/classes:$root/openvino-bridge/target/classes:$root/sim/target/classes:$root/core/target/classes:$(cat "$cp_file")"
+# The modules' jars when every one is at least as new as its class folder (a `mvn compile` since the last
+# package leaves a jar stale: then the class folders, as they are; HSDAG_CLASS_FOLDERS=1 asks for them). Jars let
+# the JVM map a class-data archive (AppCDS), which it refuses for a class path with class folders.
+modules=(bench cluster hsdag coarsen models openvino-bridge sim core)
+module_jar() {
+  local m="$1" j jar=""
+  for j in "$root/$m/target/$m"-*.jar; do
+    [[ -f "$j" && "$j" != *-tests.jar && "$j" != *-sources.jar && "$j" != *-javadoc.jar ]] || continue
+    [[ -z "$jar" || "$j" -nt "$jar" ]] && jar="$j"
+  done
+  [[ -n "$jar" && -z "$(find "$root/$m/target/classes" -newer "$jar" -print -quit 2>/dev/null)" ]] && echo "$jar"
+}
+jars=()
+for m in "${modules[@]}"; do
+  [[ -z "${HSDAG_CLASS_FOLDERS:-}" ]] && j="$(module_jar "$m")" || { jars=(); break; }
+  jars+=("$j")
+done
+if [[ ${#jars[@]} -eq ${#modules[@]} ]]; then
+  cp="$(IFS=:; echo "${jars[*]}"):$(cat "$cp_file")"
+else
+  cp=""
+  for m in "${modules[@]}"; do cp+="$root/$m/target/classes:"; done
+  cp+="$(cat "$cp_file")"
+fi
 if [[ -n "${HSDAG_PRINT_CLASSPATH:-}" ]]; then
   echo "$cp"
   exit 0
@@ -102,5 +130,44 @@ elif [[ "${1:-}" == "run-class" ]]; then
 fi
 # How the user runs hsdag, for the commands hsdag prints ("continue with: ...", "next: ...").
 export HSDAG_COMMAND="${HSDAG_COMMAND:-$0}"
+# Class-data archives (AppCDS) for this JVM and the runtime child, named by a key of every class path jar and
+# the java binary (size, time), so a rebuild or another JDK names new ones. The JVM checks an archive itself and
+# silently starts without one that is missing, stale or damaged (-Xlog:cds*=off keeps its notes off stdout).
+# The first `tune` without an archive writes it at exit to a file of its own, renamed into place: concurrent
+# first runs each write a whole one. The runtime child writes its own the same way (RuntimeChild).
+cds_dir="$root/bench/target/cds"
+if [[ ${#jars[@]} -gt 0 ]] && mkdir -p "$cds_dir" 2>/dev/null && [[ -w "$cds_dir" ]]; then
+  IFS=: read -r -a cp_entries <<< "$cp"
+  # A class path entry that is missing (the JVM skips it) must not end the launcher.
+  key="$( { stat -L -c '%n %s %Y' "${cp_entries[@]}" "$(command -v java)" 2>/dev/null || true; } | cksum | cut -d' ' -f1)"
+  archive="$cds_dir/main-$key.jsa"
+  java_opts+=(-Xshare:auto -Xlog:cds*=off -Dhsdag.runtime.child.cds="$cds_dir/child-$key.jsa")
+  command_name=""
+  for a in "$@"; do [[ "$a" == -* ]] || { command_name="$a"; break; }; done
+  if [[ -f "$archive" ]]; then
+    java_opts+=(-XX:SharedArchiveFile="$archive")
+  elif [[ "$command_name" == "tune" && ! -e "$cds_dir/main-$key.none" ]]; then
+    # Older builds' archives go; so do parts of first runs that were killed.
+    find "$cds_dir" -maxdepth 1 -type f ! -name "*-$key.*" -delete 2>/dev/null || true
+    for f in "$cds_dir"/*.part.*; do
+      [[ -f "$f" ]] && ! kill -0 "${f##*.}" 2>/dev/null && rm -f "$f"
+    done
+    part="$archive.part.$$"
+    status=0
+    # Not exec: the launcher moves the archive into place after the JVM wrote it at exit.
+    # shellcheck disable=SC2086
+    java "${java_opts[@]}" -XX:ArchiveClassesAtExit="$part" ${HSDAG_JAVA_OPTS:-} -cp "$cp" org.hsdag.cli.Main "$@" \
+      || status=$?
+    # Kept only from a tune that succeeded (one refused at once would archive few classes); a JVM that ended
+    # normally without writing one cannot, so this build does not try again.
+    if [[ $status -eq 0 && -s "$part" ]]; then
+      mv -f "$part" "$archive" || true
+    elif [[ $status -lt 128 && ! -s "$part" ]]; then
+      : > "$cds_dir/main-$key.none" || true
+    fi
+    rm -f "$part"
+    exit "$status"
+  fi
+fi
 # shellcheck disable=SC2086
 exec java "${java_opts[@]}" ${HSDAG_JAVA_OPTS:-} -cp "$cp" org.hsdag.cli.Main "$@"

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,15 +47,18 @@ final class RuntimeChild implements AutoCloseable {
   private final OutputStream out;
   private final BlockingQueue<Object> answers = new LinkedBlockingQueue<>();
   private final long pid;
+  private final Optional<Path> archivePart;
   private long nextId = 1;
   /** Ends a write the child does not read by its deadline; made at the first such write. */
   private java.util.concurrent.ScheduledThreadPoolExecutor writeWatch;
 
-  private RuntimeChild(Process process, Path dir, SocketChannel channel, long pid) throws IOException {
+  private RuntimeChild(Process process, Path dir, SocketChannel channel, long pid,
+      Optional<Path> archivePart) throws IOException {
     this.process = process;
     this.dir = dir;
     this.channel = channel;
     this.pid = pid;
+    this.archivePart = archivePart;
     this.out = new BufferedOutputStream(direct(channel), 1 << 16);
   }
 
@@ -90,6 +94,7 @@ final class RuntimeChild implements AutoCloseable {
     cmd.add(ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.add("-XX:+UseSerialGC");
+    cmd.addAll(ChildClassArchive.options());
     // A test's fault injector among them: the child must obey it.
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.equals("java.library.path") || k.startsWith("org.bytedeco.")
@@ -119,7 +124,8 @@ final class RuntimeChild implements AutoCloseable {
         server.bind(UnixDomainSocketAddress.of(socket));
         server.configureBlocking(false);
         File log = dir.resolve("child.log").toFile();
-        p = new ProcessBuilder(command.apply(socket)).directory(dir.toFile()).redirectErrorStream(true)
+        List<String> cmd = command.apply(socket);
+        p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log).start();
         SocketChannel ch = accept(server, p, System.nanoTime() + limit.toNanos(), dir);
         ch.configureBlocking(true);
@@ -129,7 +135,7 @@ final class RuntimeChild implements AutoCloseable {
         if (!"ok".equals(hello.get(1))) {
           throw new OpenVinoException("the runtime child could not open OpenVINO: " + hello.get(2));
         }
-        RuntimeChild child = new RuntimeChild(p, dir, ch, (Long) hello.get(0));
+        RuntimeChild child = new RuntimeChild(p, dir, ch, (Long) hello.get(0), ChildClassArchive.partOf(cmd));
         RuntimeFolders.record(dir, child.pid); // a tune killed now leaves the folder to whoever sees both dead
         child.listen(in);
         return child;
@@ -208,14 +214,14 @@ final class RuntimeChild implements AutoCloseable {
       throw lost();
     }
     if (late) {
-      close();
+      end(false);
       throw new RuntimeLostException(onTimeout);
     }
     while (true) {
       long wait = deadlineNanos == Long.MAX_VALUE ? TimeUnit.MILLISECONDS.toNanos(200)
           : Math.min(deadlineNanos - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(200));
       if (wait <= 0) {
-        close();
+        end(false);
         throw new RuntimeLostException(onTimeout);
       }
       Object a;
@@ -223,7 +229,7 @@ final class RuntimeChild implements AutoCloseable {
         a = answers.poll(wait, TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        close();
+        end(false);
         throw new RuntimeLostException("interrupted while waiting for the runtime");
       }
       if (a == END || (a == null && !process.isAlive() && answers.isEmpty())) {
@@ -308,7 +314,7 @@ final class RuntimeChild implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     String reason = exitReason(process, dir);
-    close();
+    end(false);
     return new RuntimeLostException(reason);
   }
 
@@ -338,21 +344,32 @@ final class RuntimeChild implements AutoCloseable {
     return "the runtime child exited with status " + status;
   }
 
-  /** Ends the child (SIGKILL: also ends a stopped one) and removes its folder. */
+  /**
+   * Ends the child (SIGKILL: also ends a stopped one) and removes its folder. A child writing the class-data
+   * archive is first let end by itself (it does once the socket closes) so that it writes it.
+   */
   @Override
   public void close() {
+    end(true);
+  }
+
+  private void end(boolean letWrite) {
     closeChannel();
     synchronized (this) {
       if (writeWatch != null) {
         writeWatch.shutdownNow();
       }
     }
-    process.destroyForcibly();
     try {
+      if (letWrite && archivePart.isPresent()) {
+        process.waitFor(10, TimeUnit.SECONDS);
+      }
+      process.destroyForcibly();
       process.waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    archivePart.ifPresent(part -> ChildClassArchive.settle(part, process.isAlive() ? -1 : process.exitValue()));
     deleteQuietly(dir);
   }
 
