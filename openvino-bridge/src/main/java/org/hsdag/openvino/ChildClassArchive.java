@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.UUID;
 
 /**
  * The runtime child's class-data archive (AppCDS), a file the launcher names per build in {@value #PROPERTY}: a
@@ -20,7 +20,6 @@ final class ChildClassArchive {
 
   private static final String PART = ".part.";
   private static final String DUMP = "-XX:ArchiveClassesAtExit=";
-  private static final AtomicLong PARTS = new AtomicLong();
 
   private ChildClassArchive() {}
 
@@ -32,9 +31,10 @@ final class ChildClassArchive {
 
   /** Maps {@code archive} when it is there, else writes one at exit to a part named after this process. */
   static List<String> options(Path archive, long pid) {
-    // The part ends in the writing tune's pid: the launcher removes parts whose tune is gone.
+    // A name of its own per child (two may start at once), ending in the writing tune's pid: the launcher removes
+    // parts whose tune is gone.
     String dump = Files.isRegularFile(archive) ? "-XX:SharedArchiveFile=" + archive
-        : DUMP + archive + PART + PARTS.incrementAndGet() + "." + pid;
+        : DUMP + archive + PART + UUID.randomUUID() + "." + pid;
     return List.of("-Xshare:auto", "-Xlog:cds*=off", dump);
   }
 
